@@ -1,0 +1,98 @@
+# cdtail build.  `make deps` installs what the build and the tests need on
+# Debian 12; `make` builds the library and the CLI; `make test` runs every
+# test.  Source files are picked up by wildcard: add a file, not a rule.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+LIBDIR = $(PREFIX)/lib
+INCDIR = $(PREFIX)/include
+MANDIR = $(PREFIX)/share/man
+PCDIR = $(LIBDIR)/pkgconfig
+
+VERSION = 0.1.0
+SONAME = libcdtail.so.0
+
+CC ?= cc
+PKGS = blkid json-c libcrypto libiscsi
+EXTRA_CFLAGS ?=
+EXTRA_LDFLAGS ?=
+CFLAGS ?= -O2 -g
+CFLAGS += -Wall -Wextra -Werror -std=gnu11 -fPIC -D_GNU_SOURCE \
+	-Iinclude -Isrc/lib $(shell pkg-config --cflags $(PKGS)) $(EXTRA_CFLAGS)
+LDLIBS_LIB = -lsgutils2 $(shell pkg-config --libs $(PKGS)) -lm
+LDFLAGS += $(EXTRA_LDFLAGS)
+
+B = build
+LIB_SRC = $(sort $(wildcard src/lib/*.c))
+CLI_SRC = $(sort $(wildcard src/cli/*.c))
+LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
+CLI_OBJ = $(CLI_SRC:%.c=$(B)/%.o)
+UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+UNIT_HELPERS = $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
+
+all: libcdtail.a libcdtail.so cdtail cdtail.pc
+
+$(B)/%.o: %.c $(wildcard include/*.h src/lib/*.h src/cli/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+libcdtail.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+libcdtail.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^ $(LDLIBS_LIB)
+
+cdtail: $(CLI_OBJ) libcdtail.a
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) libcdtail.a $(LDLIBS_LIB)
+
+cdtail.pc: cdtail.pc.in Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+$(B)/tests/%: tests/unit/%.c $(UNIT_HELPERS) libcdtail.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(UNIT_HELPERS) \
+		libcdtail.a $(LDLIBS_LIB) $(shell pkg-config --libs cmocka)
+
+# Fixture images, made from a fixed file tree; never checked in.
+FIXTURES = fixtures/iso9660.iso fixtures/udf.img
+fixtures: $(FIXTURES)
+fixtures/iso9660.iso: fixtures/make-fixtures.sh $(shell find fixtures/tree -type f 2>/dev/null)
+	sh fixtures/make-fixtures.sh iso $@
+fixtures/udf.img: fixtures/make-fixtures.sh
+	sh fixtures/make-fixtures.sh udf $@
+
+unit: $(UNIT_BIN)
+	@fail=0; for t in $(UNIT_BIN); do \
+		CDT_FIXTURES=$(CURDIR)/fixtures $(TEST_WRAPPER) ./$$t || fail=1; \
+	done; exit $$fail
+
+cli: cdtail $(FIXTURES)
+	CDTAIL=$(CURDIR)/cdtail TEST_WRAPPER="$(TEST_WRAPPER)" sh tests/cli/run.sh
+
+test: all $(FIXTURES)
+	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory cli
+
+deps:
+	sh scripts/install-deps.sh
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
+		$(DESTDIR)$(PCDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	install -m 755 cdtail $(DESTDIR)$(BINDIR)/cdtail
+	install -m 644 libcdtail.a $(DESTDIR)$(LIBDIR)/libcdtail.a
+	install -m 755 libcdtail.so $(DESTDIR)$(LIBDIR)/libcdtail.so.$(VERSION)
+	ln -sf libcdtail.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libcdtail.so
+	install -m 644 include/cdtail.h $(DESTDIR)$(INCDIR)/cdtail.h
+	install -m 644 cdtail.pc $(DESTDIR)$(PCDIR)/cdtail.pc
+	install -m 644 man/cdtail.1 $(DESTDIR)$(MANDIR)/man1/cdtail.1
+	install -m 644 man/libcdtail.3 $(DESTDIR)$(MANDIR)/man3/libcdtail.3
+
+clean:
+	rm -rf $(B) libcdtail.a libcdtail.so cdtail cdtail.pc $(FIXTURES)
+
+.PHONY: all test unit cli deps install clean fixtures

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cdtail: find, recover, image and verify the blocks an optical drive
+ * does not admit to.  Public API of libcdtail.
+ *
+ * Conventions:
+ *  - every function that can fail returns 0 or a negative enum cdt_error;
+ *  - the library never prints and never exits; the text of the last error
+ *    on a device is available from cdt_errmsg();
+ *  - all counts and LBAs are in the drive's blocks (see cdt_block_size());
+ *  - the library never sends a command that writes to the medium or changes
+ *    the drive's settings: the device layer refuses every opcode outside a
+ *    read-only allow-list before it reaches a transport.
+ */
+#ifndef CDTAIL_H
+#define CDTAIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CDT_VERSION "0.1.0"
+
+enum cdt_error {
+	CDT_OK = 0,
+	CDT_EUSAGE = -1,	/* bad address, bad sim: key, bad argument */
+	CDT_EOPEN = -2,		/* the device or image could not be opened */
+	CDT_ENOMEDIUM = -3,	/* no medium in the drive */
+	CDT_ETRANSPORT = -4,	/* the command did not reach the drive */
+	CDT_ETIMEOUT = -5,	/* the drive did not answer in time */
+	CDT_ENOMEM = -6,
+	CDT_EIO = -7,		/* a local file could not be read or written */
+	CDT_EREFUSED = -8,	/* opcode not on the read-only allow-list */
+	CDT_ECHECK = -9,	/* CHECK CONDITION the caller must look at */
+	CDT_ENOTSCSI = -10,	/* the path does not accept SG_IO */
+	CDT_EFORMAT = -11,	/* a file (map, image) is malformed */
+	CDT_EINTR = -12,	/* interrupted by a signal the caller asked for */
+};
+
+/* A short English name for an error code ("no medium", ...). */
+const char *cdt_strerror(int err);
+
+struct cdt_dev;
+
+/*
+ * One executed command, handed to the caller's log callback (for -v).
+ * sense_len is 0 when the drive returned none.
+ */
+struct cdt_cmd_log {
+	const uint8_t *cdb;
+	unsigned int cdb_len;
+	int transport_result;	/* 0, CDT_ETIMEOUT or CDT_ETRANSPORT */
+	uint8_t status;		/* SCSI status byte */
+	const uint8_t *sense;
+	unsigned int sense_len;
+	double ms;		/* measured, or virtual on the emulated drive */
+};
+
+typedef void (*cdt_log_fn)(void *ctx, const struct cdt_cmd_log *log);
+
+struct cdt_open_opts {
+	unsigned int timeout_ms;	/* per command; 0 = 30000 */
+	cdt_log_fn log;			/* may be NULL */
+	void *log_ctx;
+};
+
+/*
+ * Open DEV: a path to a node that accepts SG_IO (/dev/sr0, /dev/sg3),
+ * "sim:IMAGE[,key=value...]" for the emulated drive, or
+ * "iscsi://HOST[:PORT]/IQN/LUN".  On failure *devp is NULL and errbuf holds
+ * a one-line message.
+ */
+int cdt_open(const char *addr, const struct cdt_open_opts *opts,
+	     struct cdt_dev **devp, char *errbuf, size_t errlen);
+void cdt_close(struct cdt_dev *dev);
+
+/* Text of the last error on dev ("" when none). */
+const char *cdt_errmsg(const struct cdt_dev *dev);
+
+/* "sgio", "sim" or "iscsi". */
+const char *cdt_transport_name(const struct cdt_dev *dev);
+bool cdt_is_virtual_time(const struct cdt_dev *dev);
+
+/* Block size in bytes; 0 until READ CAPACITY has been read. */
+uint32_t cdt_block_size(const struct cdt_dev *dev);
+
+struct cdt_stats {
+	uint64_t commands;
+	uint64_t reads;
+	uint64_t failed_reads;
+	double virtual_ms;	/* sum of the emulated drive's durations */
+	double device_ms;	/* sum of all command durations */
+};
+
+void cdt_get_stats(const struct cdt_dev *dev, struct cdt_stats *st);
+void cdt_reset_stats(struct cdt_dev *dev);
+
+/* How a read ended, as the end search and the imaging loop see it. */
+enum cdt_read_class {
+	CDT_READ_OK = 0,
+	CDT_READ_END,		/* 05/21/00, 05/63/00, 05/64/00: past the end */
+	CDT_READ_MEDIUM,	/* 03/xx/xx: unreadable block, maybe bad */
+	CDT_READ_TIMEOUT,	/* the drive did not answer */
+	CDT_READ_FATAL,		/* anything else */
+};
+
+struct cdt_read_result {
+	enum cdt_read_class cls;
+	uint8_t sense_key, asc, ascq;
+	bool info_valid;	/* INFORMATION field with VALID bit */
+	uint64_t info;		/* first unreadable LBA, when info_valid */
+	uint32_t resid;		/* bytes not transferred */
+	double ms;
+};
+
+/*
+ * Read nblocks from lba into buf (nblocks * cdt_block_size() bytes).
+ * Returns 0 when the command was carried out (look at res->cls), or a
+ * negative error when it could not be sent at all.
+ */
+int cdt_read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+		    void *buf, struct cdt_read_result *res);
+
+/* Largest read the transport accepts, in blocks. */
+uint32_t cdt_max_read_blocks(const struct cdt_dev *dev);
+
+struct cdt_inquiry {
+	uint8_t peripheral_type;
+	bool removable;
+	char vendor[9];
+	char product[17];
+	char revision[5];
+};
+
+int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq);
+
+/* Raw command, for tools: refused unless the opcode is read-only. */
+int cdt_exec_in(struct cdt_dev *dev, const uint8_t *cdb, unsigned int cdb_len,
+		void *buf, uint32_t buf_len, uint32_t *resid,
+		uint8_t *sense, unsigned int *sense_len);
+
+/* Is this CDB on the read-only allow-list? */
+bool cdt_cdb_allowed(const uint8_t *cdb, unsigned int cdb_len);
+
+/* ---- size sources ---------------------------------------------------- */
+
+#define CDT_SIZE_ABSENT (-1)
+
+struct cdt_sizes {
+	int64_t read_capacity;		/* blocks, from READ CAPACITY(10/16) */
+	int64_t toc_leadout;		/* READ TOC lead-out start LBA */
+	int64_t track_end;		/* last track start + size (TRACK INFO) */
+	int64_t disc_leadout;		/* DISC INFO last lead-out, if recorded */
+	int64_t filesystem;		/* declared by ISO 9660 / UDF */
+	int64_t kernel;			/* the kernel's size, in drive blocks */
+	int64_t kernel_512;		/* the kernel's size, 512-byte units */
+	char fs_type[16];		/* "iso9660", "udf", "" */
+	uint16_t profile;		/* GET CONFIGURATION current profile */
+	uint32_t block_size;
+};
+
+int cdt_read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz);
+
+/* "CD-ROM", "DVD-ROM", ..., or "unknown". */
+const char *cdt_profile_name(uint16_t profile);
+
+/* ---- the true-end search and probe ------------------------------------ */
+
+#define CDT_DEFAULT_MAX_EXTRA 16384
+
+enum cdt_verdict {
+	CDT_VERDICT_OK = 0,
+	CDT_VERDICT_HIDDEN_TAIL,
+	CDT_VERDICT_SHORT,
+};
+
+enum cdt_probe_note {
+	CDT_NOTE_TAO_RUNOUT = 1 << 0,	 /* last 2 reported blocks unreadable */
+	CDT_NOTE_CAPACITY_CHANGED = 1 << 1, /* READ CAPACITY grew after probing */
+	CDT_NOTE_WINDOW_LIMIT = 1 << 2,	 /* search stopped at --max-extra */
+	CDT_NOTE_TRAILING_MEDIUM = 1 << 3, /* end found at a medium error */
+	CDT_NOTE_NO_READABLE = 1 << 4,	 /* not even LBA 0 could be read */
+};
+
+struct cdt_probe_opts {
+	uint64_t max_extra;	/* 0 = CDT_DEFAULT_MAX_EXTRA */
+};
+
+struct cdt_probe_result {
+	struct cdt_inquiry inq;
+	struct cdt_sizes sizes;
+	uint64_t reported_blocks;	/* READ CAPACITY before any probing */
+	uint64_t true_blocks;		/* 1 + last readable LBA */
+	uint64_t extent_blocks;		/* what an image should cover */
+	int64_t hidden_blocks;		/* true - reported */
+	int64_t capacity_after;		/* READ CAPACITY after the search */
+	enum cdt_verdict verdict;
+	unsigned int notes;		/* enum cdt_probe_note bits */
+	uint64_t reads, failed_reads;
+	double search_ms;		/* duration the search spent */
+	struct cdt_stats stats;		/* whole probe, sizes included */
+};
+
+int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
+	      struct cdt_probe_result *res);
+
+const char *cdt_verdict_name(enum cdt_verdict v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CDTAIL_H */

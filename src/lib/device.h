@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* The one command path above the transports. */
+#ifndef CDT_DEVICE_H
+#define CDT_DEVICE_H
+
+#include <stdarg.h>
+#include "cdtail.h"
+#include "transport.h"
+#include "sense.h"
+
+struct cdt_dev {
+	struct cdt_transport *t;
+	char addr[512];
+	unsigned int timeout_ms;
+	cdt_log_fn log;
+	void *log_ctx;
+	uint32_t block_size;
+	struct cdt_stats stats;
+	char errmsg[512];
+};
+
+/*
+ * Send cmd through the allow-list, the transport, the retry policy for
+ * UNIT ATTENTION and NOT READY, the statistics and the log callback.
+ * Returns 0 when the drive answered GOOD, CDT_ECHECK with *sense decoded
+ * when it answered CHECK CONDITION, or a negative transport error.
+ */
+int cdt_dev_exec(struct cdt_dev *dev, struct cdt_cmd *cmd,
+		 struct cdt_sense *sense);
+
+/* Build a data-in command around cdb and buf, run it. */
+int cdt_dev_simple(struct cdt_dev *dev, const uint8_t *cdb, unsigned int len,
+		   void *buf, uint32_t buf_len, uint32_t *got,
+		   struct cdt_sense *sense);
+
+void cdt_dev_seterr(struct cdt_dev *dev, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

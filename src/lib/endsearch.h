@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The true-end search: the algorithm and nothing else.  It sees the drive
+ * only through es_read_fn, so unit tests drive it with scripted outcomes.
+ *
+ * "End" is a block count e: LBA e-1 is readable and nothing at or above e
+ * is (within the bounds the search looks at).
+ */
+#ifndef CDT_ENDSEARCH_H
+#define CDT_ENDSEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cdtail.h"
+
+struct es_outcome {
+	enum cdt_read_class cls;
+	bool info_valid;
+	uint64_t info;		/* first unreadable LBA, if info_valid */
+	double ms;		/* how long the read took */
+};
+
+/* Read [lba, lba + n); fill *out; return 0, or <0 to abort the search. */
+typedef int (*es_read_fn)(void *ctx, uint64_t lba, uint32_t n,
+			  struct es_outcome *out);
+
+#define ES_MAX_CANDIDATES 8
+
+struct es_params {
+	uint64_t reported;		/* READ CAPACITY's count */
+	uint64_t candidates[ES_MAX_CANDIDATES];	/* other size sources */
+	unsigned int ncandidates;
+	uint64_t max_extra;		/* window above reported */
+	uint32_t max_read_blocks;	/* largest single read */
+	uint64_t lba_limit;		/* never read at or above this (0: none) */
+};
+
+struct es_result {
+	uint64_t end;
+	bool window_limit;	/* reads still succeeded at reported+max_extra */
+	bool medium_end;	/* the block at end failed with MEDIUM, not END */
+	bool nothing_readable;	/* LBA 0 failed */
+	uint64_t reads, failed_reads;
+	double ms;
+};
+
+int es_find_end(const struct es_params *p, es_read_fn read, void *ctx,
+		struct es_result *res);
+
+#endif

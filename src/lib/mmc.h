@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * MMC/SPC CDB builders and response parsers: pure functions over byte
+ * buffers.  A parser takes the number of bytes actually received and never
+ * trusts a length field inside the buffer beyond that.  Parsers return 0,
+ * or -1 when the response is too short or malformed to use.
+ */
+#ifndef CDT_MMC_H
+#define CDT_MMC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+/* Opcodes cdtail uses. */
+#define MMC_TEST_UNIT_READY 0x00
+#define MMC_REQUEST_SENSE 0x03
+#define MMC_INQUIRY 0x12
+#define MMC_MODE_SENSE6 0x1A
+#define MMC_READ_FORMAT_CAPACITIES 0x23
+#define MMC_READ_CAPACITY10 0x25
+#define MMC_READ10 0x28
+#define MMC_READ_SUBCHANNEL 0x42
+#define MMC_READ_TOC 0x43
+#define MMC_GET_CONFIGURATION 0x46
+#define MMC_GET_EVENT_STATUS 0x4A
+#define MMC_READ_DISC_INFO 0x51
+#define MMC_READ_TRACK_INFO 0x52
+#define MMC_MODE_SENSE10 0x5A
+#define MMC_READ16 0x88
+#define MMC_SERVICE_ACTION_IN16 0x9E
+#define MMC_SAI_READ_CAPACITY16 0x10
+#define MMC_REPORT_LUNS 0xA0
+#define MMC_READ12 0xA8
+#define MMC_GET_PERFORMANCE 0xAC
+#define MMC_READ_DVD_STRUCTURE 0xAD
+#define MMC_MECHANISM_STATUS 0xBD
+#define MMC_READ_CD 0xBE
+
+/* Builders: fill cdb, return its length. */
+unsigned int mmc_cdb_test_unit_ready(uint8_t *cdb);
+unsigned int mmc_cdb_inquiry(uint8_t *cdb, uint16_t alloc);
+unsigned int mmc_cdb_read_capacity10(uint8_t *cdb);
+unsigned int mmc_cdb_read_capacity16(uint8_t *cdb, uint32_t alloc);
+unsigned int mmc_cdb_read10(uint8_t *cdb, uint32_t lba, uint16_t nblocks);
+unsigned int mmc_cdb_read12(uint8_t *cdb, uint32_t lba, uint32_t nblocks);
+/* format 0 (TOC) or 1 (session info); msf selects M:S:F addresses */
+unsigned int mmc_cdb_read_toc(uint8_t *cdb, uint8_t format, bool msf,
+			      uint8_t track, uint16_t alloc);
+unsigned int mmc_cdb_get_configuration(uint8_t *cdb, uint8_t rt,
+				       uint16_t start, uint16_t alloc);
+unsigned int mmc_cdb_read_disc_info(uint8_t *cdb, uint16_t alloc);
+/* address type 1: track number */
+unsigned int mmc_cdb_read_track_info(uint8_t *cdb, uint32_t track,
+				     uint16_t alloc);
+unsigned int mmc_cdb_mode_sense10(uint8_t *cdb, uint8_t page, uint16_t alloc);
+
+struct mmc_inquiry {
+	uint8_t peripheral_type;
+	bool removable;
+	char vendor[9], product[17], revision[5];	/* trimmed */
+};
+int mmc_parse_inquiry(const uint8_t *buf, size_t len, struct mmc_inquiry *out);
+
+/* last_lba + 1 = blocks */
+int mmc_parse_read_capacity10(const uint8_t *buf, size_t len,
+			      uint32_t *last_lba, uint32_t *block_len);
+int mmc_parse_read_capacity16(const uint8_t *buf, size_t len,
+			      uint64_t *last_lba, uint32_t *block_len);
+
+struct mmc_toc_entry {
+	uint8_t track;		/* 0xAA = lead-out */
+	uint8_t adr_control;
+	int64_t lba;		/* converted from MSF when msf was set */
+};
+
+#define MMC_TOC_MAX 100
+struct mmc_toc {
+	uint8_t first_track, last_track;
+	unsigned int n;
+	struct mmc_toc_entry e[MMC_TOC_MAX];
+};
+/* format 0; msf: the addresses are M:S:F (LBA = (M*60+S)*75+F-150) */
+int mmc_parse_toc(const uint8_t *buf, size_t len, bool msf, struct mmc_toc *out);
+/* lead-out LBA from a parsed TOC, or -1 when it has none */
+int64_t mmc_toc_leadout(const struct mmc_toc *toc);
+
+struct mmc_session_info {
+	uint8_t first_session, last_session;
+	uint8_t first_track_last_session;
+	int64_t first_track_lba;
+};
+int mmc_parse_session_info(const uint8_t *buf, size_t len, bool msf,
+			   struct mmc_session_info *out);
+
+struct mmc_disc_info {
+	uint8_t disc_status;		/* 0 empty, 1 incomplete, 2 complete */
+	uint8_t last_session_state;
+	bool erasable;
+	uint16_t first_track, n_sessions, first_track_last_session,
+		last_track_last_session;
+	uint8_t disc_type;
+	int64_t last_session_leadin;	/* -1 when not given (FF:FF:FF) */
+	int64_t last_leadout;		/* last possible lead-out start, or -1 */
+};
+int mmc_parse_disc_info(const uint8_t *buf, size_t len, struct mmc_disc_info *out);
+
+struct mmc_track_info {
+	uint16_t track, session;
+	uint8_t track_mode, data_mode;
+	bool blank, packet, fixed, nwa_valid, lra_valid;
+	uint32_t start, next_writable, free_blocks, fixed_packet_size;
+	uint32_t size;
+	uint32_t last_recorded;
+};
+int mmc_parse_track_info(const uint8_t *buf, size_t len, struct mmc_track_info *out);
+
+/* GET CONFIGURATION header: current profile. */
+int mmc_parse_config_header(const uint8_t *buf, size_t len, uint16_t *profile);
+const char *mmc_profile_name(uint16_t profile);
+
+/* MODE SENSE(10) header and the caching page (0x08) when present. */
+struct mmc_mode_caching {
+	bool dpofua;		/* device-specific parameter bit 4 */
+	bool have_caching;	/* page 0x08 was in the answer */
+	bool wce, rcd;
+};
+int mmc_parse_mode_sense10_caching(const uint8_t *buf, size_t len,
+				   struct mmc_mode_caching *out);
+
+/* Helpers shared by the parsers and the emulated drive. */
+int64_t mmc_msf_to_lba(uint8_t m, uint8_t s, uint8_t f);
+void mmc_lba_to_msf(int64_t lba, uint8_t *m, uint8_t *s, uint8_t *f);
+
+#endif
