@@ -33,6 +33,10 @@ int cdt_dev_simple(struct cdt_dev *dev, const uint8_t *cdb, unsigned int len,
 		   void *buf, uint32_t buf_len, uint32_t *got,
 		   struct cdt_sense *sense);
 
+/* READ CAPACITY(10), or (16) when (10) saturates; sets dev->block_size. */
+int cdt_dev_read_capacity(struct cdt_dev *dev, uint64_t *blocks,
+			  uint32_t *block_size);
+
 void cdt_dev_seterr(struct cdt_dev *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+/* cdtail probe: how many blocks does the disc really hold? */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+static const char probe_help[] =
+	"usage: cdtail probe [--json] [-v] [--timeout SECONDS] [--max-extra BLOCKS] DEV\n"
+	"\n"
+	"Identify the drive and the medium, gather every size source and find\n"
+	"the true number of readable blocks.\n"
+	"Exit: 0 reported length is true, 10 hidden tail found, 11 disc holds\n"
+	"less than reported, 2 usage error, 3 device error.\n";
+
+struct source_row {
+	const char *key;	/* JSON key */
+	const char *label;	/* text label */
+	int64_t blocks;
+};
+
+static unsigned int source_rows(const struct cdt_probe_result *r,
+				struct source_row *rows)
+{
+	const struct cdt_sizes *s = &r->sizes;
+	unsigned int n = 0;
+
+	rows[n++] = (struct source_row){ "read_capacity", "READ CAPACITY", s->read_capacity };
+	rows[n++] = (struct source_row){ "toc_leadout", "TOC lead-out", s->toc_leadout };
+	rows[n++] = (struct source_row){ "track_end", "track information", s->track_end };
+	rows[n++] = (struct source_row){ "disc_leadout", "disc information", s->disc_leadout };
+	rows[n++] = (struct source_row){ "filesystem", "filesystem", s->filesystem };
+	rows[n++] = (struct source_row){ "kernel", "kernel", s->kernel };
+	return n;
+}
+
+static const struct {
+	unsigned int bit;
+	const char *id;
+	const char *text;
+} notes[] = {
+	{ CDT_NOTE_TAO_RUNOUT, "tao-runout",
+	  "the last 2 reported blocks do not read: the run-out of a TAO-written CD, harmless" },
+	{ CDT_NOTE_CAPACITY_CHANGED, "capacity-changed",
+	  "the drive's READ CAPACITY answer changed after reads past the reported end" },
+	{ CDT_NOTE_WINDOW_LIMIT, "window-limit",
+	  "reads still succeed at the edge of the search window; raise --max-extra to look further" },
+	{ CDT_NOTE_TRAILING_MEDIUM, "trailing-medium-error",
+	  "the end was found at a MEDIUM ERROR with nothing readable beyond it: damaged blocks or an over-reporting drive" },
+	{ CDT_NOTE_NO_READABLE, "nothing-readable",
+	  "not even LBA 0 could be read" },
+};
+
+/* 512-byte sectors dd of the kernel node would miss (negative: reads too many). */
+static int64_t dd_loses_512(const struct cdt_probe_result *r)
+{
+	int64_t true_512 = (int64_t)r->true_blocks * r->sizes.block_size / 512;
+	int64_t node_512 = r->sizes.kernel_512 >= 0 ? r->sizes.kernel_512 :
+		(int64_t)r->reported_blocks * r->sizes.block_size / 512;
+
+	return true_512 - node_512;
+}
+
+static json_object *json_sources(const struct cdt_probe_result *r,
+				 json_object **wrong)
+{
+	struct source_row rows[8];
+	json_object *o = json_object_new_object();
+	unsigned int i, n = source_rows(r, rows);
+
+	*wrong = json_object_new_array();
+	for (i = 0; i < n; i++) {
+		json_object_object_add(o, rows[i].key, cli_json_count(rows[i].blocks));
+		if (rows[i].blocks >= 0 && (uint64_t)rows[i].blocks != r->true_blocks)
+			json_object_array_add(*wrong, json_object_new_string(rows[i].key));
+	}
+	return o;
+}
+
+static json_object *json_drive(const struct cdt_probe_result *r)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "vendor", json_object_new_string(r->inq.vendor));
+	json_object_object_add(o, "product", json_object_new_string(r->inq.product));
+	json_object_object_add(o, "revision", json_object_new_string(r->inq.revision));
+	json_object_object_add(o, "peripheral_type", json_object_new_int(r->inq.peripheral_type));
+	return o;
+}
+
+static json_object *json_total(const struct cdt_probe_result *r, bool virt)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "commands", json_object_new_int64((int64_t)r->stats.commands));
+	json_object_object_add(o, "reads", json_object_new_int64((int64_t)r->stats.reads));
+	json_object_object_add(o, "failed_reads",
+			       json_object_new_int64((int64_t)r->stats.failed_reads));
+	json_object_object_add(o, "virtual_ms",
+			       virt ? json_object_new_double(r->stats.virtual_ms) : NULL);
+	json_object_object_add(o, "device_ms", json_object_new_double(r->stats.device_ms));
+	return o;
+}
+
+static void print_json(const char *addr, const struct cdt_probe_result *r, bool virt)
+{
+	json_object *o = json_object_new_object(), *wrong, *nt;
+	uint32_t bs = r->sizes.block_size;
+	size_t i;
+
+	json_object_object_add(o, "device", json_object_new_string(addr));
+	json_object_object_add(o, "drive", json_drive(r));
+	json_object_object_add(o, "profile", json_object_new_string(cdt_profile_name(r->sizes.profile)));
+	json_object_object_add(o, "block_size", json_object_new_int((int)bs));
+	json_object_object_add(o, "reported_blocks", json_object_new_int64((int64_t)r->reported_blocks));
+	json_object_object_add(o, "true_blocks", json_object_new_int64((int64_t)r->true_blocks));
+	json_object_object_add(o, "hidden_blocks", json_object_new_int64(r->hidden_blocks));
+	json_object_object_add(o, "hidden_512", json_object_new_int64(r->hidden_blocks * (int64_t)bs / 512));
+	json_object_object_add(o, "extent_blocks", json_object_new_int64((int64_t)r->extent_blocks));
+	json_object_object_add(o, "sources", json_sources(r, &wrong));
+	json_object_object_add(o, "wrong_sources", wrong);
+	json_object_object_add(o, "filesystem_type",
+			       r->sizes.fs_type[0] ? json_object_new_string(r->sizes.fs_type) : NULL);
+	json_object_object_add(o, "kernel_512", cli_json_count(r->sizes.kernel_512));
+	json_object_object_add(o, "dd_loses_512", json_object_new_int64(dd_loses_512(r)));
+	json_object_object_add(o, "capacity_after", cli_json_count(r->capacity_after));
+	json_object_object_add(o, "reads", json_object_new_int64((int64_t)r->reads));
+	json_object_object_add(o, "failed_reads", json_object_new_int64((int64_t)r->failed_reads));
+	json_object_object_add(o, "virtual_ms", virt ? json_object_new_double(r->search_ms) : NULL);
+	json_object_object_add(o, "search_ms", json_object_new_double(r->search_ms));
+	json_object_object_add(o, "total", json_total(r, virt));
+	nt = json_object_new_array();
+	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
+		if (r->notes & notes[i].bit)
+			json_object_array_add(nt, json_object_new_string(notes[i].id));
+	json_object_object_add(o, "notes", nt);
+	json_object_object_add(o, "verdict", json_object_new_string(cdt_verdict_name(r->verdict)));
+	cli_json_out(o);
+}
+
+static void print_source(const struct source_row *row, const struct cdt_probe_result *r)
+{
+	int64_t diff;
+
+	if (row->blocks < 0) {
+		printf("  %-18s %12s\n", row->label, "-");
+		return;
+	}
+	diff = row->blocks - (int64_t)r->true_blocks;
+	if (!diff)
+		printf("  %-18s %12lld  right\n", row->label, (long long)row->blocks);
+	else
+		printf("  %-18s %12lld  wrong (%lld %s)\n", row->label,
+		       (long long)row->blocks, (long long)(diff < 0 ? -diff : diff),
+		       diff < 0 ? "short" : "too many");
+}
+
+static void print_text(const char *addr, const struct cdt_probe_result *r, bool virt)
+{
+	struct source_row rows[8];
+	unsigned int i, n = source_rows(r, rows);
+	uint32_t bs = r->sizes.block_size;
+	int64_t lost = dd_loses_512(r);
+
+	printf("device:    %s\n", addr);
+	printf("drive:     %s %s %s (peripheral type %u)\n", r->inq.vendor,
+	       r->inq.product, r->inq.revision, r->inq.peripheral_type);
+	printf("medium:    %s, %u-byte blocks, filesystem %s\n",
+	       cdt_profile_name(r->sizes.profile), bs,
+	       r->sizes.fs_type[0] ? r->sizes.fs_type : "not recognised");
+	printf("sources (blocks):\n");
+	for (i = 0; i < n; i++)
+		print_source(&rows[i], r);
+	if (r->capacity_after >= 0 && (uint64_t)r->capacity_after != r->reported_blocks)
+		printf("  %-18s %12lld  (after probing; %llu before)\n", "READ CAPACITY",
+		       (long long)r->capacity_after, (unsigned long long)r->reported_blocks);
+	printf("true end:  %llu blocks", (unsigned long long)r->true_blocks);
+	if (r->true_blocks)
+		printf(" (last readable LBA %llu)", (unsigned long long)r->true_blocks - 1);
+	printf("\nhidden:    %lld blocks (%lld x 512-byte sectors)\n",
+	       (long long)r->hidden_blocks, (long long)(r->hidden_blocks * (int64_t)bs / 512));
+	if (lost > 0)
+		printf("dd:        dd of the kernel node would lose %lld 512-byte sectors\n",
+		       (long long)lost);
+	else if (lost < 0)
+		printf("dd:        dd of the kernel node would hit %lld unreadable 512-byte sectors\n",
+		       (long long)-lost);
+	printf("search:    %llu reads, %llu failed, %.1f ms%s\n",
+	       (unsigned long long)r->reads, (unsigned long long)r->failed_reads,
+	       r->search_ms, virt ? " (virtual)" : "");
+	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
+		if (r->notes & notes[i].bit)
+			printf("note:      %s\n", notes[i].text);
+	printf("verdict:   %s\n", cdt_verdict_name(r->verdict));
+}
+
+static int verdict_status(enum cdt_verdict v)
+{
+	if (v == CDT_VERDICT_HIDDEN_TAIL)
+		return EX_HIDDEN_TAIL;
+	if (v == CDT_VERDICT_SHORT)
+		return EX_SHORT;
+	return EX_SAME;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	static const struct option longopts[] = { CLI_COMMON_LONGOPTS };
+	struct cdt_probe_opts po = { 0 };
+	struct cdt_probe_result res;
+	struct cli_common co;
+	struct cdt_dev *dev;
+	int opt, rc;
+
+	cli_common_init(&co);
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(probe_help, stdout);
+			return 0;
+		}
+		rc = cli_common_opt(&co, "probe", opt, optarg);
+		if (rc < 0)
+			return EX_USAGE_ERR;
+		if (rc == 0)
+			return cli_bad_option("probe", opt, argv);
+	}
+	if (optind != argc - 1)
+		return cli_usage("probe", optind == argc ? "missing DEV" : "too many arguments");
+	rc = cli_open(argv[optind], &co, &dev);
+	if (rc)
+		return rc;
+	po.max_extra = co.max_extra;
+	rc = cdt_probe(dev, &po, &res);
+	if (rc) {
+		cli_err("%s: %s", argv[optind], cdt_errmsg(dev)[0] ? cdt_errmsg(dev) : cdt_strerror(rc));
+		cdt_close(dev);
+		return cli_status_for(rc);
+	}
+	if (co.json)
+		print_json(argv[optind], &res, cdt_is_virtual_time(dev));
+	else
+		print_text(argv[optind], &res, cdt_is_virtual_time(dev));
+	cdt_close(dev);
+	return verdict_status(res.verdict);
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+/* Shared pieces of the cdtail subcommands. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <scsi/sg_lib.h>
+#include "cli.h"
+
+void cli_common_init(struct cli_common *co)
+{
+	memset(co, 0, sizeof(*co));
+	co->timeout_ms = 30000;
+	co->max_extra = CDT_DEFAULT_MAX_EXTRA;
+}
+
+void cli_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("cdtail: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "cdtail %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'cdtail %s --help'.\n", cmd);
+	return EX_USAGE_ERR;
+}
+
+int cli_bad_option(const char *cmd, int opt, char **argv)
+{
+	const char *word = argv[optind - 1];
+
+	if (opt == ':')
+		return cli_usage(cmd, "option '%s' needs a value", word);
+	if (optopt && optopt != '?')
+		return cli_usage(cmd, "unknown option '-%c'", optopt);
+	return cli_usage(cmd, "unknown option '%s'", word);
+}
+
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_common_opt(struct cli_common *co, const char *cmd, int opt,
+		   const char *arg)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case 'j':
+		co->json = true;
+		return 1;
+	case 'v':
+		co->verbose++;
+		return 1;
+	case 'q':
+		co->quiet = true;
+		return 1;
+	case CLI_OPT_TIMEOUT:
+		if (cli_parse_u64(arg, &v) || v == 0 || v > 3600) {
+			cli_usage(cmd, "--timeout wants seconds from 1 to 3600, not '%s'",
+				  arg);
+			return -1;
+		}
+		co->timeout_ms = (unsigned int)v * 1000;
+		return 1;
+	case CLI_OPT_MAX_EXTRA:
+		if (cli_parse_u64(arg, &v) || v == 0 || v > (1u << 24)) {
+			cli_usage(cmd, "--max-extra wants a block count from 1 to %u, not '%s'",
+				  1u << 24, arg);
+			return -1;
+		}
+		co->max_extra = v;
+		return 1;
+	}
+	return 0;
+}
+
+int cli_status_for(int err)
+{
+	return err == CDT_EUSAGE ? EX_USAGE_ERR : EX_DEVICE_ERR;
+}
+
+int cli_open(const char *addr, const struct cli_common *co,
+	     struct cdt_dev **devp)
+{
+	struct cdt_open_opts oo = {
+		.timeout_ms = co->timeout_ms,
+		.log = co->verbose ? cli_log_cmd : NULL,
+		.log_ctx = NULL,
+	};
+	char msg[512];
+	int rc;
+
+	rc = cdt_open(addr, &oo, devp, msg, sizeof(msg));
+	if (rc) {
+		cli_err("%s", msg);
+		return cli_status_for(rc);
+	}
+	return 0;
+}
+
+void cli_json_out(json_object *obj)
+{
+	puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(obj);
+}
+
+json_object *cli_json_count(int64_t v)
+{
+	return v < 0 ? NULL : json_object_new_int64(v);
+}
+
+void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log)
+{
+	char text[256];
+	unsigned int i;
+
+	(void)ctx;
+	fputs("cdtail: cdb", stderr);
+	for (i = 0; i < log->cdb_len; i++)
+		fprintf(stderr, " %02x", log->cdb[i]);
+	if (log->transport_result == CDT_ETIMEOUT) {
+		fprintf(stderr, " -> timeout (%.0f ms)\n", log->ms);
+		return;
+	}
+	if (log->transport_result) {
+		fprintf(stderr, " -> transport error (%s)\n",
+			cdt_strerror(log->transport_result));
+		return;
+	}
+	if (log->status == 0) {
+		fprintf(stderr, " -> good (%.1f ms)\n", log->ms);
+		return;
+	}
+	fprintf(stderr, " -> status 0x%02x (%.1f ms)", log->status, log->ms);
+	if (log->sense_len) {
+		sg_get_sense_str(NULL, log->sense, (int)log->sense_len, 0,
+				 (int)sizeof(text), text);
+		/* sg_get_sense_str ends lines with '\n'; keep the first */
+		text[strcspn(text, "\n")] = '\0';
+		fprintf(stderr, ": %s", text);
+	}
+	fputc('\n', stderr);
+}

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The one command path above the transports: the read-only allow-list,
+ * retries on UNIT ATTENTION and NOT READY, statistics, the log callback.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "device.h"
+#include "mmc.h"
+
+#define DEV_MAX_RETRIES 5
+#define DEV_NOT_READY_WAIT_MS 200
+#define DEV_DEFAULT_TIMEOUT_MS 30000
+
+void cdt_dev_seterr(struct cdt_dev *dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dev->errmsg, sizeof(dev->errmsg), fmt, ap);
+	va_end(ap);
+}
+
+const char *cdt_errmsg(const struct cdt_dev *dev)
+{
+	return dev ? dev->errmsg : "";
+}
+
+/*
+ * Only commands that neither write the medium nor change the drive's
+ * settings.  Checked before any transport sees the CDB, so no code path
+ * above can send a write by mistake.
+ */
+bool cdt_cdb_allowed(const uint8_t *cdb, unsigned int cdb_len)
+{
+	if (!cdb || cdb_len < 6 || cdb_len > 16)
+		return false;
+	switch (cdb[0]) {
+	case MMC_TEST_UNIT_READY:
+	case MMC_REQUEST_SENSE:
+	case MMC_INQUIRY:
+	case MMC_MODE_SENSE6:
+	case MMC_READ_FORMAT_CAPACITIES:
+	case MMC_READ_CAPACITY10:
+	case MMC_READ10:
+	case MMC_READ_SUBCHANNEL:
+	case MMC_READ_TOC:
+	case MMC_GET_CONFIGURATION:
+	case MMC_READ_DISC_INFO:
+	case MMC_READ_TRACK_INFO:
+	case MMC_MODE_SENSE10:
+	case MMC_READ16:
+	case MMC_REPORT_LUNS:
+	case MMC_READ12:
+	case MMC_GET_PERFORMANCE:
+	case MMC_READ_DVD_STRUCTURE:
+	case MMC_MECHANISM_STATUS:
+	case MMC_READ_CD:
+		return true;
+	case MMC_GET_EVENT_STATUS:
+		/* only the polled form: the asynchronous one is a no-op here */
+		return cdb_len >= 10 && (cdb[1] & 0x01);
+	case MMC_SERVICE_ACTION_IN16:
+		return cdb_len == 16 && (cdb[1] & 0x1f) == MMC_SAI_READ_CAPACITY16;
+	}
+	return false;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static void account(struct cdt_dev *dev, const struct cdt_cmd *cmd, int rc)
+{
+	struct cdt_cmd_log log;
+
+	dev->stats.commands++;
+	dev->stats.device_ms += cmd->ms;
+	if (dev->t->virtual_time)
+		dev->stats.virtual_ms += cmd->ms;
+	if (!dev->log)
+		return;
+	log = (struct cdt_cmd_log){
+		.cdb = cmd->cdb,
+		.cdb_len = cmd->cdb_len,
+		.transport_result = rc,
+		.status = cmd->status,
+		.sense = cmd->sense,
+		.sense_len = rc ? 0 : cmd->sense_len,
+		.ms = cmd->ms,
+	};
+	dev->log(dev->log_ctx, &log);
+}
+
+static void reset_answer(struct cdt_cmd *cmd)
+{
+	cmd->resid = 0;
+	cmd->sense_len = 0;
+	cmd->status = 0;
+	cmd->ms = 0;
+}
+
+int cdt_dev_exec(struct cdt_dev *dev, struct cdt_cmd *cmd,
+		 struct cdt_sense *sense)
+{
+	struct cdt_sense local;
+	enum cdt_sense_class cls;
+	int attempt, rc;
+
+	if (!sense)
+		sense = &local;
+	memset(sense, 0, sizeof(*sense));
+	if (!cdt_cdb_allowed(cmd->cdb, cmd->cdb_len)) {
+		cdt_dev_seterr(dev, "refused opcode 0x%02x: not a read-only command",
+			       cmd->cdb_len ? cmd->cdb[0] : 0);
+		return CDT_EREFUSED;
+	}
+	if (!cmd->timeout_ms)
+		cmd->timeout_ms = dev->timeout_ms;
+	for (attempt = 0;; attempt++) {
+		reset_answer(cmd);
+		rc = dev->t->ops->exec(dev->t, cmd);
+		account(dev, cmd, rc);
+		if (rc == CDT_ETIMEOUT) {
+			cdt_dev_seterr(dev, "command 0x%02x timed out after %u ms",
+				       cmd->cdb[0], cmd->timeout_ms);
+			return rc;
+		}
+		if (rc) {
+			if (!dev->errmsg[0])
+				cdt_dev_seterr(dev, "command 0x%02x: %s",
+					       cmd->cdb[0], cdt_strerror(rc));
+			return rc;
+		}
+		if (cmd->status == CDT_STATUS_GOOD)
+			return 0;
+		if (cmd->status != CDT_STATUS_CHECK) {
+			/* BUSY, TASK SET FULL: the drive asks to be asked again */
+			if (attempt < DEV_MAX_RETRIES) {
+				sleep_ms(DEV_NOT_READY_WAIT_MS);
+				continue;
+			}
+			cdt_dev_seterr(dev, "command 0x%02x: SCSI status 0x%02x",
+				       cmd->cdb[0], cmd->status);
+			return CDT_ETRANSPORT;
+		}
+		cdt_sense_decode(cmd->sense, cmd->sense_len, sense);
+		cls = cdt_sense_classify(sense);
+		if (cls == CDT_SENSE_RETRY && attempt < DEV_MAX_RETRIES) {
+			/* a UNIT ATTENTION is reported once; NOT READY needs time */
+			if (sense->key == 0x02 && !dev->t->virtual_time)
+				sleep_ms(DEV_NOT_READY_WAIT_MS);
+			continue;
+		}
+		if (cls == CDT_SENSE_NO_MEDIUM) {
+			cdt_dev_seterr(dev, "no medium in the drive");
+			return CDT_ENOMEDIUM;
+		}
+		return CDT_ECHECK;
+	}
+}
+
+int cdt_dev_simple(struct cdt_dev *dev, const uint8_t *cdb, unsigned int len,
+		   void *buf, uint32_t buf_len, uint32_t *got,
+		   struct cdt_sense *sense)
+{
+	struct cdt_cmd cmd;
+	int rc;
+
+	memset(&cmd, 0, sizeof(cmd));
+	if (len > sizeof(cmd.cdb))
+		return CDT_EUSAGE;
+	memcpy(cmd.cdb, cdb, len);
+	cmd.cdb_len = len;
+	cmd.data = buf;
+	cmd.data_len = buf ? buf_len : 0;
+	rc = cdt_dev_exec(dev, &cmd, sense);
+	if (got)
+		*got = cmd.data_len - (cmd.resid > cmd.data_len ? cmd.data_len : cmd.resid);
+	return rc;
+}
+
+int cdt_exec_in(struct cdt_dev *dev, const uint8_t *cdb, unsigned int cdb_len,
+		void *buf, uint32_t buf_len, uint32_t *resid,
+		uint8_t *sense, unsigned int *sense_len)
+{
+	struct cdt_cmd cmd;
+	int rc;
+
+	memset(&cmd, 0, sizeof(cmd));
+	if (cdb_len > sizeof(cmd.cdb))
+		return CDT_EUSAGE;
+	memcpy(cmd.cdb, cdb, cdb_len);
+	cmd.cdb_len = cdb_len;
+	cmd.data = buf;
+	cmd.data_len = buf ? buf_len : 0;
+	rc = cdt_dev_exec(dev, &cmd, NULL);
+	if (resid)
+		*resid = cmd.resid;
+	if (sense && sense_len) {
+		unsigned int n = cmd.sense_len < *sense_len ? cmd.sense_len : *sense_len;
+
+		memcpy(sense, cmd.sense, n);
+		*sense_len = n;
+	}
+	return rc;
+}
+
+static int open_transport(const char *addr, struct cdt_transport **tp,
+			  char *err, size_t errlen)
+{
+	if (!strncmp(addr, "sim:", 4))
+		return cdt_sim_open(addr + 4, tp, err, errlen);
+	if (!strncmp(addr, "iscsi://", 8))
+		return cdt_iscsi_open(addr, tp, err, errlen);
+	if (strchr(addr, '/'))
+		return cdt_sgio_open(addr, tp, err, errlen);
+	snprintf(err, errlen,
+		 "unknown device address '%s' (want /dev/srN, /dev/sgN, sim:IMAGE[,key=value...] or iscsi://HOST[:PORT]/IQN/LUN)",
+		 addr);
+	return CDT_EUSAGE;
+}
+
+int cdt_open(const char *addr, const struct cdt_open_opts *opts,
+	     struct cdt_dev **devp, char *errbuf, size_t errlen)
+{
+	struct cdt_transport *t = NULL;
+	struct cdt_dev *dev;
+	char dummy[8];
+	int rc;
+
+	*devp = NULL;
+	if (!errbuf || !errlen) {
+		errbuf = dummy;
+		errlen = sizeof(dummy);
+	}
+	errbuf[0] = '\0';
+	if (!addr || !*addr) {
+		snprintf(errbuf, errlen, "no device address given");
+		return CDT_EUSAGE;
+	}
+	rc = open_transport(addr, &t, errbuf, errlen);
+	if (rc)
+		return rc;
+	dev = calloc(1, sizeof(*dev));
+	if (!dev) {
+		t->ops->close(t);
+		snprintf(errbuf, errlen, "out of memory");
+		return CDT_ENOMEM;
+	}
+	dev->t = t;
+	snprintf(dev->addr, sizeof(dev->addr), "%s", addr);
+	dev->timeout_ms = opts && opts->timeout_ms ? opts->timeout_ms : DEV_DEFAULT_TIMEOUT_MS;
+	if (opts) {
+		dev->log = opts->log;
+		dev->log_ctx = opts->log_ctx;
+	}
+	*devp = dev;
+	return 0;
+}
+
+void cdt_close(struct cdt_dev *dev)
+{
+	if (!dev)
+		return;
+	dev->t->ops->close(dev->t);
+	free(dev);
+}
+
+const char *cdt_transport_name(const struct cdt_dev *dev)
+{
+	return dev->t->ops->name;
+}
+
+bool cdt_is_virtual_time(const struct cdt_dev *dev)
+{
+	return dev->t->virtual_time;
+}
+
+uint32_t cdt_block_size(const struct cdt_dev *dev)
+{
+	return dev->block_size;
+}
+
+void cdt_get_stats(const struct cdt_dev *dev, struct cdt_stats *st)
+{
+	*st = dev->stats;
+}
+
+void cdt_reset_stats(struct cdt_dev *dev)
+{
+	memset(&dev->stats, 0, sizeof(dev->stats));
+}
+
+uint32_t cdt_max_read_blocks(const struct cdt_dev *dev)
+{
+	uint32_t bytes = 65536, bs = dev->block_size ? dev->block_size : 2048;
+
+	if (dev->t->ops->max_transfer)
+		bytes = dev->t->ops->max_transfer(dev->t);
+	if (bytes < bs)
+		return 1;
+	return bytes / bs;
+}
+
+int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
+{
+	uint8_t cdb[16], buf[96];
+	struct mmc_inquiry mi;
+	uint32_t got = 0;
+	unsigned int len;
+	int rc;
+
+	memset(inq, 0, sizeof(*inq));
+	len = mmc_cdb_inquiry(cdb, sizeof(buf));
+	rc = cdt_dev_simple(dev, cdb, len, buf, sizeof(buf), &got, NULL);
+	if (rc) {
+		if (rc == CDT_ECHECK)
+			cdt_dev_seterr(dev, "INQUIRY was refused by the drive");
+		return rc;
+	}
+	if (mmc_parse_inquiry(buf, got, &mi)) {
+		cdt_dev_seterr(dev, "INQUIRY answer too short (%u bytes)", got);
+		return CDT_ETRANSPORT;
+	}
+	inq->peripheral_type = mi.peripheral_type;
+	inq->removable = mi.removable;
+	memcpy(inq->vendor, mi.vendor, sizeof(inq->vendor));
+	memcpy(inq->product, mi.product, sizeof(inq->product));
+	memcpy(inq->revision, mi.revision, sizeof(inq->revision));
+	return 0;
+}
+
+static unsigned int build_read(uint8_t *cdb, uint64_t lba, uint32_t nblocks)
+{
+	if (lba > 0xffffffffull) {
+		memset(cdb, 0, 16);
+		cdb[0] = MMC_READ16;
+		for (int i = 0; i < 8; i++)
+			cdb[2 + i] = (uint8_t)(lba >> (56 - 8 * i));
+		for (int i = 0; i < 4; i++)
+			cdb[10 + i] = (uint8_t)(nblocks >> (24 - 8 * i));
+		return 16;
+	}
+	if (nblocks > 0xffff)
+		return mmc_cdb_read12(cdb, (uint32_t)lba, nblocks);
+	return mmc_cdb_read10(cdb, (uint32_t)lba, (uint16_t)nblocks);
+}
+
+static enum cdt_read_class read_class(enum cdt_sense_class sc)
+{
+	switch (sc) {
+	case CDT_SENSE_NONE:
+		return CDT_READ_OK;
+	case CDT_SENSE_END:
+		return CDT_READ_END;
+	case CDT_SENSE_MEDIUM:
+		return CDT_READ_MEDIUM;
+	default:
+		return CDT_READ_FATAL;
+	}
+}
+
+int cdt_read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+		    void *buf, struct cdt_read_result *res)
+{
+	struct cdt_sense sense;
+	struct cdt_cmd cmd;
+	uint64_t bytes;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (!dev->block_size) {
+		uint64_t blocks;
+
+		rc = cdt_dev_read_capacity(dev, &blocks, &dev->block_size);
+		if (rc)
+			return rc;
+	}
+	bytes = (uint64_t)nblocks * dev->block_size;
+	if (!nblocks || bytes > 0xffffffffull) {
+		cdt_dev_seterr(dev, "bad read size: %u blocks", nblocks);
+		return CDT_EUSAGE;
+	}
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.cdb_len = build_read(cmd.cdb, lba, nblocks);
+	cmd.data = buf;
+	cmd.data_len = (uint32_t)bytes;
+	rc = cdt_dev_exec(dev, &cmd, &sense);
+	dev->stats.reads++;
+	res->ms = cmd.ms;
+	res->resid = cmd.resid;
+	if (rc == 0)
+		return 0;
+	dev->stats.failed_reads++;
+	if (rc == CDT_ETIMEOUT) {
+		res->cls = CDT_READ_TIMEOUT;
+		return 0;
+	}
+	if (rc != CDT_ECHECK)
+		return rc;
+	res->cls = read_class(cdt_sense_classify(&sense));
+	res->sense_key = sense.key;
+	res->asc = sense.asc;
+	res->ascq = sense.ascq;
+	res->info_valid = sense.info_valid;
+	res->info = sense.info;
+	return 0;
+}

@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The true-end search.
+ *
+ * What a user waits for is failing reads: a good read costs a drive about a
+ * millisecond, a read past the end can cost seconds of retries, or almost
+ * nothing on a drive that fails fast.  Nothing tells which kind of drive
+ * this is until the first read fails, so the search runs in three steps:
+ *
+ *  1. Candidates.  Each distinct size source c, smallest first, is checked
+ *     with a good read of c-1 and a failing read at c.  Going upwards means
+ *     a wrong candidate that is too small costs only good reads.
+ *  2. Gallop.  From the last block known readable, read runs of 1, 2, 4, ...
+ *     blocks (capped at the transfer limit) until one fails.  Reads stay
+ *     contiguous while they can, so a drive that names the failing LBA in
+ *     the sense INFORMATION field gives the end with that one failure.
+ *  3. Narrow.  The end now lies in a known window and the failing read told
+ *     us what a failure costs.  Each step compares the expected cost of a
+ *     forward scan (one more failure, many cheap reads) with a bisection
+ *     (few reads, about half of them failing) and takes the cheaper.
+ *
+ * A MEDIUM ERROR may be a bad block rather than the end, so an end found at
+ * one is confirmed by reads beyond it before it is accepted.
+ */
+#include <math.h>
+#include <string.h>
+#include "endsearch.h"
+
+/* How far beyond a medium error we look for readable blocks. */
+#define ES_CONFIRM_SPAN 256
+/* Failing reads cost at least this until one has been measured. */
+#define ES_DEFAULT_FAIL_MS 5000.0
+#define ES_DEFAULT_GOOD_MS 1.0
+
+struct es_state {
+	const struct es_params *p;
+	es_read_fn read;
+	void *ctx;
+	struct es_result *res;
+
+	uint64_t lo;		/* e >= lo: LBA lo-1 read fine */
+	uint64_t hi;		/* e <= hi */
+	bool hi_known;
+	bool hi_medium;		/* hi came from a MEDIUM failure, not END */
+	uint64_t end_bound;	/* lowest LBA that failed END-class, or ~0 */
+	uint64_t window;	/* never read at or above this while galloping */
+
+	double fail_ms;		/* measured cost of a failing read, or < 0 */
+	double good_ms;		/* measured cost of a one-block good read */
+	int info_trust;		/* 1 consistent INFORMATION seen, -1 bogus seen */
+	bool lo_from_info;	/* lo was raised on the drive's word alone */
+};
+
+static bool is_failure(enum cdt_read_class cls)
+{
+	return cls == CDT_READ_END || cls == CDT_READ_MEDIUM;
+}
+
+/*
+ * One read, with the bookkeeping every step needs.  Returns 0 with *out
+ * filled, or a negative error for an outcome the search cannot interpret
+ * (timeout, fatal sense, transport failure).
+ */
+static int es_read(struct es_state *s, uint64_t lba, uint32_t n,
+		   struct es_outcome *out)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = s->read(s->ctx, lba, n, out);
+	if (rc)
+		return rc;
+	s->res->reads++;
+	s->res->ms += out->ms;
+	if (out->cls == CDT_READ_OK) {
+		if (n == 1)
+			s->good_ms = s->good_ms < 0 ? out->ms : (s->good_ms + out->ms) / 2;
+		return 0;
+	}
+	s->res->failed_reads++;
+	if (out->cls == CDT_READ_TIMEOUT)
+		return CDT_ETIMEOUT;
+	if (!is_failure(out->cls))
+		return CDT_ECHECK;
+	s->fail_ms = s->fail_ms < 0 ? out->ms : (s->fail_ms + out->ms) / 2;
+	if (out->cls == CDT_READ_END && lba < s->end_bound)
+		s->end_bound = lba + n - 1 < s->end_bound ? lba + n - 1 : s->end_bound;
+	return 0;
+}
+
+/*
+ * The INFORMATION field of a failed read of [lba, lba+n), if this drive's
+ * are to be believed.  Some drives set VALID with a field that is not the
+ * failing LBA (0, or the command's start); one such answer and we stop
+ * believing the drive.
+ */
+static bool usable_info(struct es_state *s, uint64_t lba, uint32_t n,
+			const struct es_outcome *o, uint64_t *info)
+{
+	if (!o->info_valid || s->info_trust < 0)
+		return false;
+	if (o->info < lba || o->info >= lba + n) {
+		s->info_trust = -1;
+		return false;
+	}
+	s->info_trust = 1;
+	*info = o->info;
+	return true;
+}
+
+static void set_hi(struct es_state *s, uint64_t hi, enum cdt_read_class cls)
+{
+	if (s->hi_known && hi > s->hi)
+		return;
+	if (s->hi_known && hi == s->hi && !s->hi_medium)
+		return;
+	s->hi = hi;
+	s->hi_known = true;
+	s->hi_medium = cls == CDT_READ_MEDIUM;
+}
+
+static void set_lo(struct es_state *s, uint64_t lo)
+{
+	if (lo > s->lo)
+		s->lo = lo;
+}
+
+/* Note what a failed read of [lba, lba+n) says about the end. */
+static void learn_failure(struct es_state *s, uint64_t lba, uint32_t n,
+			  const struct es_outcome *o)
+{
+	uint64_t info;
+
+	if (usable_info(s, lba, n, o, &info)) {
+		/* lba..info-1 were read before the drive hit info */
+		if (info > s->lo)
+			s->lo_from_info = true;
+		set_lo(s, info);
+		set_hi(s, info, o->cls);
+		return;
+	}
+	set_hi(s, lba + n - 1, o->cls);
+}
+
+/* ---- step 1: candidates ------------------------------------------------ */
+
+static void sort_unique(uint64_t *v, unsigned int *n)
+{
+	unsigned int i, j, out = 0;
+
+	for (i = 1; i < *n; i++)
+		for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			uint64_t t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	for (i = 0; i < *n; i++)
+		if (v[i] && (out == 0 || v[out - 1] != v[i]))
+			v[out++] = v[i];
+	*n = out;
+}
+
+/*
+ * Check candidate c.  Returns 1 when c is confirmed as the end, 0 when it
+ * is not (and the state says why), <0 on error.
+ */
+static int try_candidate(struct es_state *s, uint64_t c)
+{
+	struct es_outcome o;
+	int rc;
+
+	if (c < s->lo || (s->hi_known && c > s->hi))
+		return 0;
+	if (s->p->lba_limit && c > s->p->lba_limit)
+		return 0;
+	if (s->lo < c) {
+		rc = es_read(s, c - 1, 1, &o);
+		if (rc)
+			return rc;
+		if (o.cls != CDT_READ_OK) {
+			learn_failure(s, c - 1, 1, &o);
+			return 0;
+		}
+		set_lo(s, c);
+	}
+	if (s->hi_known && s->hi == c)
+		return !s->hi_medium;
+	rc = es_read(s, c, 1, &o);
+	if (rc)
+		return rc;
+	if (o.cls == CDT_READ_OK) {
+		set_lo(s, c + 1);
+		return 0;
+	}
+	learn_failure(s, c, 1, &o);
+	return s->hi == c && !s->hi_medium;
+}
+
+static int check_candidates(struct es_state *s)
+{
+	uint64_t cand[ES_MAX_CANDIDATES + 1];
+	unsigned int n = 0, i;
+	int rc;
+
+	cand[n++] = s->p->reported;
+	for (i = 0; i < s->p->ncandidates && i < ES_MAX_CANDIDATES; i++)
+		cand[n++] = s->p->candidates[i];
+	sort_unique(cand, &n);
+	for (i = 0; i < n; i++) {
+		rc = try_candidate(s, cand[i]);
+		if (rc)
+			return rc;
+		/* a failure below the next candidates rules them all out */
+		if (s->hi_known)
+			break;
+	}
+	return 0;
+}
+
+/* ---- step 2: gallop ---------------------------------------------------- */
+
+static int gallop_up(struct es_state *s)
+{
+	uint32_t cap = s->p->max_read_blocks ? s->p->max_read_blocks : 1;
+	uint64_t step = 1, start, top;
+	struct es_outcome o;
+	uint32_t n;
+	int rc;
+
+	while (!s->hi_known) {
+		if (s->lo >= s->window) {
+			s->res->window_limit = true;
+			return 0;
+		}
+		top = s->lo + step;
+		if (top > s->window)
+			top = s->window;
+		/* past the transfer limit, read only the top of the step */
+		start = top - s->lo > cap ? top - cap : s->lo;
+		n = (uint32_t)(top - start);
+		rc = es_read(s, start, n, &o);
+		if (rc)
+			return rc;
+		if (o.cls == CDT_READ_OK) {
+			set_lo(s, top);
+			step *= 2;
+			continue;
+		}
+		learn_failure(s, start, n, &o);
+	}
+	return 0;
+}
+
+/*
+ * The end is below the reported one and nothing near it is known readable:
+ * probe downwards at growing distances until a block reads.
+ */
+static int gallop_down(struct es_state *s)
+{
+	uint64_t top = s->hi, dist = 1, lba;
+	struct es_outcome o;
+	int rc;
+
+	while (s->lo < s->hi) {
+		if (dist > top) {
+			lba = s->lo;
+		} else {
+			lba = top - dist;
+			if (lba < s->lo)
+				lba = s->lo;
+		}
+		rc = es_read(s, lba, 1, &o);
+		if (rc)
+			return rc;
+		if (o.cls == CDT_READ_OK) {
+			set_lo(s, lba + 1);
+			return 0;
+		}
+		learn_failure(s, lba, 1, &o);
+		if (lba == s->lo)
+			return 0;
+		dist *= 2;
+	}
+	return 0;
+}
+
+/* ---- step 3: narrow ---------------------------------------------------- */
+
+static double fail_cost(const struct es_state *s)
+{
+	return s->fail_ms >= 0 ? s->fail_ms : ES_DEFAULT_FAIL_MS;
+}
+
+static double good_cost(const struct es_state *s)
+{
+	return s->good_ms >= 0 ? s->good_ms : ES_DEFAULT_GOOD_MS;
+}
+
+/*
+ * Forward scan: (w+1)/2 good reads and one failure on average.
+ * Bisection: log2(w+1) reads, half of them failures.
+ */
+static bool prefer_bisect(const struct es_state *s, uint64_t w)
+{
+	double g = good_cost(s), f = fail_cost(s);
+	double scan = (double)(w + 1) / 2 * g + f;
+	double bisect = ceil(log2((double)w + 1)) * (f + g) / 2;
+
+	return bisect < scan;
+}
+
+/* A drive whose INFORMATION field we trust: scan in whole chunks. */
+static int scan_chunk(struct es_state *s)
+{
+	uint32_t cap = s->p->max_read_blocks ? s->p->max_read_blocks : 1;
+	uint64_t n = s->hi - s->lo + 1;
+	struct es_outcome o;
+	int rc;
+
+	if (n > cap)
+		n = cap;
+	rc = es_read(s, s->lo, (uint32_t)n, &o);
+	if (rc)
+		return rc;
+	if (o.cls == CDT_READ_OK)
+		set_lo(s, s->lo + n);
+	else
+		learn_failure(s, s->lo, (uint32_t)n, &o);
+	return 0;
+}
+
+static int probe_one(struct es_state *s, uint64_t lba)
+{
+	struct es_outcome o;
+	int rc;
+
+	rc = es_read(s, lba, 1, &o);
+	if (rc)
+		return rc;
+	if (o.cls == CDT_READ_OK)
+		set_lo(s, lba + 1);
+	else
+		learn_failure(s, lba, 1, &o);
+	return 0;
+}
+
+static int narrow(struct es_state *s)
+{
+	uint64_t w;
+	int rc;
+
+	while (s->lo < s->hi) {
+		w = s->hi - s->lo;
+		if (s->info_trust > 0 && !prefer_bisect(s, w))
+			rc = scan_chunk(s);
+		else if (prefer_bisect(s, w))
+			rc = probe_one(s, s->lo + w / 2);
+		else
+			rc = probe_one(s, s->lo);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * The end landed on a MEDIUM ERROR: it may be a bad block with readable
+ * ones after it.  Probe at growing distances; a good read reopens the
+ * search above it.  Returns 1 when the search must go on, 0 when the end
+ * stands.
+ */
+static int confirm_beyond(struct es_state *s)
+{
+	uint64_t e = s->hi, d, lba;
+	struct es_outcome o;
+	int rc;
+
+	for (d = 1; d <= ES_CONFIRM_SPAN; d *= 2) {
+		lba = e + d;
+		if (lba >= s->end_bound || (s->p->lba_limit && lba >= s->p->lba_limit))
+			break;
+		rc = es_read(s, lba, 1, &o);
+		if (rc)
+			return rc;
+		if (o.cls == CDT_READ_OK) {
+			s->lo = lba + 1;
+			s->hi_known = s->end_bound != UINT64_MAX;
+			s->hi = s->end_bound;
+			s->hi_medium = false;
+			return 1;
+		}
+		if (o.cls == CDT_READ_END)
+			break;
+	}
+	/* nothing readable beyond; blocks between e and an END may be */
+	if (s->end_bound != UINT64_MAX && s->end_bound > e + 1 &&
+	    s->end_bound - 1 > e + d / 2) {
+		lba = s->end_bound - 1;
+		rc = es_read(s, lba, 1, &o);
+		if (rc)
+			return rc;
+		if (o.cls == CDT_READ_OK) {
+			s->lo = lba + 1;
+			s->hi = s->end_bound;
+			s->hi_medium = false;
+			return 0;
+		}
+	}
+	s->res->medium_end = true;
+	return 0;
+}
+
+/* After an end found from INFORMATION, the block before it must read. */
+static int confirm_below(struct es_state *s)
+{
+	struct es_outcome o;
+	uint64_t e = s->hi;
+	int rc;
+
+	if (e == 0)
+		return 0;
+	rc = es_read(s, e - 1, 1, &o);
+	if (rc)
+		return rc;
+	if (o.cls == CDT_READ_OK)
+		return 0;
+	/* the drive's INFORMATION was wrong after all */
+	s->info_trust = -1;
+	s->lo = 0;
+	learn_failure(s, e - 1, 1, &o);
+	return 1;
+}
+
+static int search_known_window(struct es_state *s, bool *again)
+{
+	int rc;
+
+	*again = false;
+	if (s->lo == 0 && s->hi > 0) {
+		rc = gallop_down(s);
+		if (rc)
+			return rc;
+	}
+	rc = narrow(s);
+	if (rc)
+		return rc;
+	if (s->lo_from_info) {
+		s->lo_from_info = false;
+		rc = confirm_below(s);
+		if (rc < 0)
+			return rc;
+		if (rc) {
+			*again = true;
+			return 0;
+		}
+	}
+	if (!s->hi_medium)
+		return 0;
+	rc = confirm_beyond(s);
+	if (rc < 0)
+		return rc;
+	*again = rc == 1;
+	return 0;
+}
+
+int es_find_end(const struct es_params *p, es_read_fn read, void *ctx,
+		struct es_result *res)
+{
+	struct es_state s = {
+		.p = p,
+		.read = read,
+		.ctx = ctx,
+		.res = res,
+		.end_bound = UINT64_MAX,
+		.fail_ms = -1,
+		.good_ms = -1,
+	};
+	uint64_t extra = p->max_extra ? p->max_extra : CDT_DEFAULT_MAX_EXTRA;
+	bool again;
+	int rc, rounds;
+
+	memset(res, 0, sizeof(*res));
+	s.window = p->reported + extra;
+	if (p->lba_limit && s.window > p->lba_limit)
+		s.window = p->lba_limit;
+	rc = check_candidates(&s);
+	if (rc == 1)
+		goto done;
+	if (rc < 0)
+		return rc;
+	/* every confirm-beyond that reopens the search moves lo up */
+	for (rounds = 0; rounds < 64; rounds++) {
+		if (!s.hi_known) {
+			rc = gallop_up(&s);
+			if (rc)
+				return rc;
+			if (!s.hi_known)
+				goto done;
+		}
+		rc = search_known_window(&s, &again);
+		if (rc)
+			return rc;
+		if (!again)
+			break;
+	}
+done:
+	res->end = s.hi_known ? s.hi : s.lo;
+	res->nothing_readable = res->end == 0;
+	return 0;
+}

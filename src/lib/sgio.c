@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Linux SG_IO through libsgutils2's pass-through layer (sg_pt).  The node
+ * is opened read-only and non-blocking, so a drive without a medium can
+ * still be asked what it is.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <scsi/sg.h>
+#include <scsi/sg_pt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+#include "cdtail.h"
+#include "transport.h"
+
+#define SGIO_DID_TIME_OUT 0x03
+#define SGIO_DEFAULT_MAX_XFER 65536u
+#define SGIO_MAX_XFER_CAP (1u << 20)
+
+struct sgio_transport {
+	struct cdt_transport base;
+	int fd;
+	bool is_block;
+	dev_t rdev;
+	char path[256];
+};
+
+static struct sgio_transport *to_sgio(struct cdt_transport *t)
+{
+	return (struct sgio_transport *)t;
+}
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int sgio_status(struct sg_pt_base *pt, struct cdt_cmd *cmd, double ms)
+{
+	int terr;
+
+	switch (get_scsi_pt_result_category(pt)) {
+	case SCSI_PT_RESULT_GOOD:
+		cmd->status = CDT_STATUS_GOOD;
+		return 0;
+	case SCSI_PT_RESULT_STATUS:
+		cmd->status = (uint8_t)get_scsi_pt_status_response(pt);
+		return 0;
+	case SCSI_PT_RESULT_SENSE:
+		cmd->status = CDT_STATUS_CHECK;
+		cmd->sense_len = (unsigned int)get_scsi_pt_sense_len(pt);
+		if (cmd->sense_len > sizeof(cmd->sense))
+			cmd->sense_len = sizeof(cmd->sense);
+		return 0;
+	case SCSI_PT_RESULT_TRANSPORT_ERR:
+		terr = get_scsi_pt_transport_err(pt);
+		/* the host byte says DID_TIME_OUT when the kernel gave up */
+		if ((terr & 0xff) == SGIO_DID_TIME_OUT ||
+		    ((terr >> 8) & 0xff) == SGIO_DID_TIME_OUT ||
+		    ms >= 0.95 * cmd->timeout_ms)
+			return CDT_ETIMEOUT;
+		return CDT_ETRANSPORT;
+	default:
+		return CDT_ETRANSPORT;
+	}
+}
+
+static int sgio_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
+{
+	struct sgio_transport *st = to_sgio(t);
+	struct sg_pt_base *pt;
+	int timeout_s = (int)((cmd->timeout_ms + 999) / 1000);
+	double t0;
+	int res, rc, resid;
+
+	pt = construct_scsi_pt_obj_with_fd(st->fd, 0);
+	if (!pt)
+		return CDT_ENOMEM;
+	set_scsi_pt_cdb(pt, cmd->cdb, (int)cmd->cdb_len);
+	set_scsi_pt_sense(pt, cmd->sense, sizeof(cmd->sense));
+	if (cmd->data && cmd->data_len)
+		set_scsi_pt_data_in(pt, cmd->data, (int)cmd->data_len);
+	t0 = mono_ms();
+	res = do_scsi_pt(pt, st->fd, timeout_s ? timeout_s : 1, 0);
+	cmd->ms = mono_ms() - t0;
+	if (res == SCSI_PT_DO_TIMEOUT) {
+		rc = CDT_ETIMEOUT;
+	} else if (res < 0) {
+		rc = (-res == ENOTTY || -res == EINVAL) ? CDT_ENOTSCSI : CDT_ETRANSPORT;
+	} else if (res) {
+		rc = CDT_ETRANSPORT;
+	} else {
+		rc = sgio_status(pt, cmd, cmd->ms);
+		resid = get_scsi_pt_resid(pt);
+		cmd->resid = resid > 0 ? (uint32_t)resid : 0;
+	}
+	destruct_scsi_pt_obj(pt);
+	return rc;
+}
+
+static void sgio_close(struct cdt_transport *t)
+{
+	struct sgio_transport *st = to_sgio(t);
+
+	if (st->fd >= 0)
+		scsi_pt_close_device(st->fd);
+	free(st);
+}
+
+static int read_sysfs_u64(const char *path, uint64_t *v)
+{
+	unsigned long long x;
+	FILE *f = fopen(path, "re");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%llu", &x) == 1;
+	fclose(f);
+	if (!ok)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* The block device name (sr0) behind this node, from sysfs. */
+static int block_name(struct sgio_transport *st, char name[256])
+{
+	char path[128], link[256], *base;
+	struct dirent *de;
+	ssize_t n;
+	DIR *dir;
+
+	if (st->is_block) {
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u",
+			 major(st->rdev), minor(st->rdev));
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			return -1;
+		link[n] = '\0';
+		base = strrchr(link, '/');
+		snprintf(name, 256, "%s", base ? base + 1 : link);
+		return 0;
+	}
+	/* an sg node: device/block/ holds one entry, its block device */
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/block",
+		 major(st->rdev), minor(st->rdev));
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir)) && de->d_name[0] == '.')
+		;
+	if (de)
+		snprintf(name, 256, "%s", de->d_name);
+	closedir(dir);
+	return de ? 0 : -1;
+}
+
+static int sgio_kernel_size(struct cdt_transport *t, uint64_t *sectors)
+{
+	struct sgio_transport *st = to_sgio(t);
+	char name[256], path[320];
+	uint64_t bytes;
+
+	if (st->is_block && ioctl(st->fd, BLKGETSIZE64, &bytes) == 0) {
+		*sectors = bytes / 512;
+		return 0;
+	}
+	if (block_name(st, name))
+		return CDT_EIO;
+	snprintf(path, sizeof(path), "/sys/block/%s/size", name);
+	return read_sysfs_u64(path, sectors) ? CDT_EIO : 0;
+}
+
+static uint32_t sgio_max_transfer(struct cdt_transport *t)
+{
+	struct sgio_transport *st = to_sgio(t);
+	char name[256], path[320];
+	uint64_t kb;
+
+	if (block_name(st, name))
+		return SGIO_DEFAULT_MAX_XFER;
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/max_sectors_kb", name);
+	if (read_sysfs_u64(path, &kb) || kb < 2)
+		return SGIO_DEFAULT_MAX_XFER;
+	return kb * 1024 > SGIO_MAX_XFER_CAP ? SGIO_MAX_XFER_CAP : (uint32_t)(kb * 1024);
+}
+
+static const struct cdt_transport_ops sgio_ops = {
+	.name = "sgio",
+	.exec = sgio_exec,
+	.close = sgio_close,
+	.kernel_size_512 = sgio_kernel_size,
+	.max_transfer = sgio_max_transfer,
+};
+
+static int check_node(const char *path, struct stat *st, char *err, size_t errlen)
+{
+	if (stat(path, st)) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return CDT_EOPEN;
+	}
+	if (S_ISREG(st->st_mode)) {
+		snprintf(err, errlen,
+			 "%s is a regular file, not a SCSI device (for a disc image use sim:%s)",
+			 path, path);
+		return CDT_ENOTSCSI;
+	}
+	if (!S_ISBLK(st->st_mode) && !S_ISCHR(st->st_mode)) {
+		snprintf(err, errlen, "%s is not a device node", path);
+		return CDT_ENOTSCSI;
+	}
+	return 0;
+}
+
+int cdt_sgio_open(const char *path, struct cdt_transport **tp,
+		  char *err, size_t errlen)
+{
+	struct sgio_transport *st;
+	struct stat sb;
+	int fd, rc, version;
+
+	*tp = NULL;
+	rc = check_node(path, &sb, err, errlen);
+	if (rc)
+		return rc;
+	fd = scsi_pt_open_device(path, true, 0);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(-fd));
+		return CDT_EOPEN;
+	}
+	/* answered by sg nodes and by block nodes whose driver speaks SCSI */
+	if (ioctl(fd, SG_GET_VERSION_NUM, &version) < 0) {
+		snprintf(err, errlen, "%s is not a SCSI device (SG_IO not supported)",
+			 path);
+		scsi_pt_close_device(fd);
+		return CDT_ENOTSCSI;
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		scsi_pt_close_device(fd);
+		snprintf(err, errlen, "out of memory");
+		return CDT_ENOMEM;
+	}
+	st->base.ops = &sgio_ops;
+	st->fd = fd;
+	st->is_block = S_ISBLK(sb.st_mode);
+	st->rdev = sb.st_rdev;
+	snprintf(st->path, sizeof(st->path), "%s", path);
+	*tp = &st->base;
+	return 0;
+}

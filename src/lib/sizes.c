@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Every size source a drive and a disc offer: READ CAPACITY, the TOC
+ * lead-out, disc and track information, the filesystem's declared size and
+ * the kernel's view.  dvdisaster's lesson: trust none of them alone, so
+ * gather them all and let the end search and the report compare them.
+ */
+#include <blkid/blkid.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "device.h"
+#include "fsize.h"
+#include "mmc.h"
+
+#define TOC_ALLOC (4 + MMC_TOC_MAX * 8)
+
+static bool sane_block_size(uint32_t bs)
+{
+	return bs == 512 || bs == 1024 || bs == 2048 || bs == 4096;
+}
+
+int cdt_dev_read_capacity(struct cdt_dev *dev, uint64_t *blocks,
+			  uint32_t *block_size)
+{
+	uint8_t cdb[16], buf[32];
+	uint32_t got = 0, last32 = 0, bs = 0;
+	uint64_t last;
+	int rc;
+
+	rc = cdt_dev_simple(dev, cdb, mmc_cdb_read_capacity10(cdb), buf, 8,
+			    &got, NULL);
+	if (rc)
+		goto fail;
+	if (mmc_parse_read_capacity10(buf, got, &last32, &bs)) {
+		cdt_dev_seterr(dev, "READ CAPACITY answer too short (%u bytes)", got);
+		return CDT_ETRANSPORT;
+	}
+	last = last32;
+	if (last32 == 0xffffffffu) {
+		/* the 10-byte form saturates; ask the 16-byte one */
+		rc = cdt_dev_simple(dev, cdb, mmc_cdb_read_capacity16(cdb, 32),
+				    buf, 32, &got, NULL);
+		if (rc)
+			goto fail;
+		if (mmc_parse_read_capacity16(buf, got, &last, &bs)) {
+			cdt_dev_seterr(dev, "READ CAPACITY(16) answer too short");
+			return CDT_ETRANSPORT;
+		}
+	}
+	/* some drives answer 2352 or 0 for CD media; data reads are 2048 */
+	if (!sane_block_size(bs))
+		bs = 2048;
+	*blocks = last + 1;
+	*block_size = bs;
+	dev->block_size = bs;
+	return 0;
+fail:
+	if (rc == CDT_ECHECK)
+		cdt_dev_seterr(dev, "the drive refused READ CAPACITY (no readable medium?)");
+	return rc;
+}
+
+static int64_t toc_leadout(struct cdt_dev *dev)
+{
+	uint8_t cdb[16], *buf;
+	struct mmc_toc *toc;
+	uint32_t got = 0;
+	int64_t lba = CDT_SIZE_ABSENT;
+
+	buf = malloc(TOC_ALLOC);
+	toc = malloc(sizeof(*toc));
+	if (!buf || !toc)
+		goto out;
+	if (cdt_dev_simple(dev, cdb, mmc_cdb_read_toc(cdb, 0, false, 1, TOC_ALLOC),
+			   buf, TOC_ALLOC, &got, NULL))
+		goto out;
+	if (mmc_parse_toc(buf, got, false, toc))
+		goto out;
+	lba = mmc_toc_leadout(toc);
+	if (lba <= 0)
+		lba = CDT_SIZE_ABSENT;
+out:
+	free(buf);
+	free(toc);
+	return lba;
+}
+
+static void disc_and_track(struct cdt_dev *dev, struct cdt_sizes *sz)
+{
+	struct mmc_disc_info di;
+	struct mmc_track_info ti;
+	uint8_t cdb[16], buf[64];
+	uint32_t got = 0, track = 1;
+
+	if (!cdt_dev_simple(dev, cdb, mmc_cdb_read_disc_info(cdb, 34), buf, 34,
+			    &got, NULL) && !mmc_parse_disc_info(buf, got, &di)) {
+		if (di.last_leadout > 0)
+			sz->disc_leadout = di.last_leadout;
+		if (di.last_track_last_session)
+			track = di.last_track_last_session;
+	}
+	if (cdt_dev_simple(dev, cdb, mmc_cdb_read_track_info(cdb, track, 36),
+			   buf, 36, &got, NULL))
+		return;
+	if (mmc_parse_track_info(buf, got, &ti) || ti.blank || !ti.size)
+		return;
+	sz->track_end = (int64_t)ti.start + ti.size;
+}
+
+static uint16_t current_profile(struct cdt_dev *dev)
+{
+	uint8_t cdb[16], buf[16];
+	uint32_t got = 0;
+	uint16_t profile = 0;
+
+	/* RT=2, starting at feature 0: only the header is needed */
+	if (cdt_dev_simple(dev, cdb, mmc_cdb_get_configuration(cdb, 2, 0, 8),
+			   buf, 8, &got, NULL))
+		return 0;
+	if (mmc_parse_config_header(buf, got, &profile))
+		return 0;
+	return profile;
+}
+
+/* Read up to CDT_FS_PROBE_BYTES from LBA 0; returns bytes read. */
+static size_t read_head(struct cdt_dev *dev, uint64_t reported, uint8_t *buf)
+{
+	uint32_t bs = dev->block_size, chunk = cdt_max_read_blocks(dev);
+	uint64_t want = CDT_FS_PROBE_BYTES / bs, lba = 0;
+	struct cdt_read_result rr;
+
+	if (want > reported)
+		want = reported;
+	if (chunk > 64)
+		chunk = 64;
+	while (lba < want) {
+		uint32_t n = want - lba < chunk ? (uint32_t)(want - lba) : chunk;
+
+		if (cdt_read_blocks(dev, lba, n, buf + lba * bs, &rr) ||
+		    rr.cls != CDT_READ_OK)
+			break;
+		lba += n;
+	}
+	return (size_t)(lba * bs);
+}
+
+/* libblkid names the filesystem; it reads from a memfd copy of the head. */
+static void blkid_type(const uint8_t *buf, size_t len, char *type, size_t tlen)
+{
+	blkid_probe pr = NULL;
+	const char *val;
+	int fd;
+
+	type[0] = '\0';
+	fd = memfd_create("cdtail-head", MFD_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (write(fd, buf, len) != (ssize_t)len)
+		goto out;
+	pr = blkid_new_probe();
+	if (!pr || blkid_probe_set_device(pr, fd, 0, (blkid_loff_t)len))
+		goto out;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
+	if (blkid_do_safeprobe(pr) == 0 &&
+	    blkid_probe_lookup_value(pr, "TYPE", &val, NULL) == 0)
+		snprintf(type, tlen, "%s", val);
+out:
+	if (pr)
+		blkid_free_probe(pr);
+	close(fd);
+}
+
+static void filesystem_size(struct cdt_dev *dev, uint64_t reported,
+			    struct cdt_sizes *sz)
+{
+	uint8_t *buf = calloc(1, CDT_FS_PROBE_BYTES);
+	uint64_t blocks = 0;
+	size_t len;
+	int rc = -1;
+
+	if (!buf)
+		return;
+	len = read_head(dev, reported, buf);
+	if (!len)
+		goto out;
+	blkid_type(buf, len, sz->fs_type, sizeof(sz->fs_type));
+	if (!strcmp(sz->fs_type, "udf"))
+		rc = cdt_udf_size(buf, len, dev->block_size, &blocks);
+	else if (!strcmp(sz->fs_type, "iso9660") || !sz->fs_type[0])
+		rc = cdt_iso9660_size(buf, len, dev->block_size, &blocks);
+	if (!rc && !sz->fs_type[0])
+		snprintf(sz->fs_type, sizeof(sz->fs_type), "iso9660");
+	if (!rc && blocks)
+		sz->filesystem = (int64_t)blocks;
+out:
+	free(buf);
+}
+
+static void kernel_size(struct cdt_dev *dev, struct cdt_sizes *sz)
+{
+	uint64_t sectors;
+
+	if (!dev->t->ops->kernel_size_512 ||
+	    dev->t->ops->kernel_size_512(dev->t, &sectors))
+		return;
+	sz->kernel_512 = (int64_t)sectors;
+	if (dev->block_size)
+		sz->kernel = (int64_t)(sectors * 512 / dev->block_size);
+}
+
+static void sizes_init(struct cdt_sizes *sz)
+{
+	memset(sz, 0, sizeof(*sz));
+	sz->read_capacity = CDT_SIZE_ABSENT;
+	sz->toc_leadout = CDT_SIZE_ABSENT;
+	sz->track_end = CDT_SIZE_ABSENT;
+	sz->disc_leadout = CDT_SIZE_ABSENT;
+	sz->filesystem = CDT_SIZE_ABSENT;
+	sz->kernel = CDT_SIZE_ABSENT;
+	sz->kernel_512 = CDT_SIZE_ABSENT;
+}
+
+/*
+ * The kernel's view comes first: the Linux sr driver shrinks its idea of
+ * the size after medium errors near the end, so it must be read before
+ * anything here reads a block.
+ */
+int cdt_read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
+{
+	uint8_t cdb[16];
+	uint64_t blocks;
+	int rc;
+
+	sizes_init(sz);
+	kernel_size(dev, sz);
+	rc = cdt_dev_simple(dev, cdb, mmc_cdb_test_unit_ready(cdb), NULL, 0,
+			    NULL, NULL);
+	if (rc == CDT_ENOMEDIUM || (rc && rc != CDT_ECHECK))
+		return rc;
+	rc = cdt_dev_read_capacity(dev, &blocks, &sz->block_size);
+	if (rc)
+		return rc;
+	sz->read_capacity = (int64_t)blocks;
+	if (sz->kernel_512 >= 0)
+		sz->kernel = sz->kernel_512 * 512 / sz->block_size;
+	sz->profile = current_profile(dev);
+	sz->toc_leadout = toc_leadout(dev);
+	disc_and_track(dev, sz);
+	filesystem_size(dev, blocks, sz);
+	return 0;
+}
+
+const char *cdt_verdict_name(enum cdt_verdict v)
+{
+	switch (v) {
+	case CDT_VERDICT_OK:
+		return "ok";
+	case CDT_VERDICT_HIDDEN_TAIL:
+		return "hidden-tail";
+	case CDT_VERDICT_SHORT:
+		return "short";
+	}
+	return "unknown";
+}
