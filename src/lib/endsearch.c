@@ -298,14 +298,16 @@ static double good_cost(const struct es_state *s)
 }
 
 /*
- * Forward scan: (w+1)/2 good reads and one failure on average.
- * Bisection: log2(w+1) reads, half of them failures.
+ * Forward scan: (w+1)/2 good reads and exactly one failure.
+ * Bisection: log2(w+1) reads, half of them failures on average; the extra
+ * half failure is its spread, so that a near tie goes to the scan, whose
+ * worst case is one failure.
  */
 static bool prefer_bisect(const struct es_state *s, uint64_t w)
 {
 	double g = good_cost(s), f = fail_cost(s);
 	double scan = (double)(w + 1) / 2 * g + f;
-	double bisect = ceil(log2((double)w + 1)) * (f + g) / 2;
+	double bisect = ceil(log2((double)w + 1)) * (f + g) / 2 + f / 2;
 
 	return bisect < scan;
 }

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The end search against a scripted drive: a model with a true end, a
+ * reported end, bad ranges, run-out, flaky blocks and the emulated drive's
+ * cost model, so the targets of the foundation issue are checked exactly.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "endsearch.h"
+
+struct range {
+	uint64_t a, b;		/* inclusive */
+};
+
+struct model {
+	uint64_t n;		/* blocks [0, n) exist */
+	uint64_t runout;	/* [n-runout, n) fail END (05/64) */
+	bool past_medium;	/* reads >= n fail MEDIUM (tgt) instead of END */
+	struct range bad[4];	/* MEDIUM */
+	unsigned int nbad;
+	uint64_t flaky;		/* one flaky block, fails flaky_t times */
+	unsigned int flaky_t, flaky_seen;
+	bool info;		/* INFORMATION = failing LBA */
+	bool bogus_info;	/* INFORMATION valid but always 0 */
+	uint64_t hang;		/* a read touching it times out (0: none) */
+	double ok_us, fail_ms;
+	/* what happened */
+	uint64_t reads, fails;
+	double ms;
+};
+
+static bool in_bad(const struct model *m, uint64_t b)
+{
+	for (unsigned int i = 0; i < m->nbad; i++)
+		if (b >= m->bad[i].a && b <= m->bad[i].b)
+			return true;
+	return false;
+}
+
+static enum cdt_read_class block_class(struct model *m, uint64_t b)
+{
+	if (b >= m->n)
+		return m->past_medium ? CDT_READ_MEDIUM : CDT_READ_END;
+	if (b >= m->n - m->runout)
+		return CDT_READ_END;
+	if (in_bad(m, b))
+		return CDT_READ_MEDIUM;
+	if (m->flaky_t && b == m->flaky && m->flaky_seen < m->flaky_t) {
+		m->flaky_seen++;
+		return CDT_READ_MEDIUM;
+	}
+	return CDT_READ_OK;
+}
+
+static int model_read(void *ctx, uint64_t lba, uint32_t n, struct es_outcome *o)
+{
+	struct model *m = ctx;
+	uint64_t b;
+
+	assert_true(n >= 1);
+	m->reads++;
+	if (m->hang && m->hang >= lba && m->hang < lba + n) {
+		o->cls = CDT_READ_TIMEOUT;
+		o->ms = 30000;
+		m->fails++;
+		return 0;
+	}
+	for (b = lba; b < lba + n; b++) {
+		o->cls = block_class(m, b);
+		if (o->cls != CDT_READ_OK)
+			break;
+	}
+	if (o->cls == CDT_READ_OK) {
+		o->ms = 1 + m->ok_us * n / 1000.0;
+	} else {
+		o->ms = m->fail_ms;
+		m->fails++;
+		o->info_valid = m->info || m->bogus_info;
+		o->info = m->bogus_info ? 0 : b;
+	}
+	m->ms += o->ms;
+	return 0;
+}
+
+static struct model dear(uint64_t n)
+{
+	return (struct model){ .n = n, .ok_us = 50, .fail_ms = 8000 };
+}
+
+static struct model cheap(uint64_t n)
+{
+	return (struct model){ .n = n, .ok_us = 50, .fail_ms = 1 };
+}
+
+static struct es_params params(uint64_t reported)
+{
+	return (struct es_params){ .reported = reported, .max_extra = 16384,
+				   .max_read_blocks = 4096 };
+}
+
+static struct es_result run(struct model *m, const struct es_params *p)
+{
+	struct es_result r;
+
+	assert_int_equal(es_find_end(p, model_read, m, &r), 0);
+	/* the search's own accounting matches what the drive saw */
+	assert_int_equal(r.reads, m->reads);
+	assert_int_equal(r.failed_reads, m->fails);
+	return r;
+}
+
+static const uint64_t ks[] = { 0, 1, 2, 3, 7, 64, 150, 1000, 3000, 5000, 16000, 16384 };
+#define NK (sizeof(ks) / sizeof(ks[0]))
+#define BASE 20000
+
+/* cost=50/8000, no helpful source: at most 2 failures, bounded time */
+static void test_dear_hidden_tail(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NK; i++) {
+		struct model m = dear(BASE + ks[i]);
+		struct es_params p = params(BASE);
+		struct es_result r = run(&m, &p);
+		double bound = 2 * 8000 + 1.5 * ks[i] * 1.05 + 50;
+
+		assert_int_equal(r.end, BASE + ks[i]);
+		assert_true(r.failed_reads <= 2);
+		if (r.ms > bound)
+			fail_msg("k=%llu: %.1f ms > %.1f", (unsigned long long)ks[i], r.ms, bound);
+		if (ks[i] == 0)
+			assert_int_equal(r.failed_reads, 1);
+	}
+}
+
+/* cost=50/1: at most 2*ceil(log2(k+1))+6 reads */
+static void test_cheap_hidden_tail(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NK; i++) {
+		struct model m = cheap(BASE + ks[i]);
+		struct es_params p = params(BASE);
+		struct es_result r = run(&m, &p);
+		uint64_t bound = 2 * (uint64_t)ceil(log2((double)ks[i] + 1)) + 6;
+
+		assert_int_equal(r.end, BASE + ks[i]);
+		if (r.reads > bound)
+			fail_msg("k=%llu: %llu reads > %llu", (unsigned long long)ks[i],
+				 (unsigned long long)r.reads, (unsigned long long)bound);
+	}
+}
+
+/* a size source that is right: one failing read, whatever k is */
+static void test_candidate_right(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NK; i++) {
+		struct model m = dear(BASE + ks[i]);
+		struct es_params p = params(BASE);
+		struct es_result r;
+
+		p.candidates[p.ncandidates++] = BASE + ks[i];
+		p.candidates[p.ncandidates++] = 17;	/* a wrong, small one */
+		r = run(&m, &p);
+		assert_int_equal(r.end, BASE + ks[i]);
+		assert_int_equal(r.failed_reads, 1);
+		/* oracle: one good read at e-1 and one failing at e, plus the
+		 * good reads that rule out the smaller candidates */
+		assert_true(r.ms <= 8000 + 6 * 1.05 + 1e-6);
+	}
+}
+
+/* a drive that names the failing LBA: one failing read */
+static void test_info_gives_end(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NK; i++) {
+		struct model m = dear(BASE + ks[i]);
+		struct es_params p = params(BASE);
+		struct es_result r;
+
+		m.info = true;
+		r = run(&m, &p);
+		assert_int_equal(r.end, BASE + ks[i]);
+		if (ks[i] <= 4096)
+			assert_int_equal(r.failed_reads, 1);
+		else
+			assert_true(r.failed_reads <= 2);
+	}
+}
+
+/* INFORMATION set but meaningless (QEMU IDE sets 0): still right */
+static void test_bogus_info(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NK; i++) {
+		struct model m = dear(BASE + ks[i]);
+		struct es_params p = params(BASE);
+		struct es_result r;
+
+		m.bogus_info = true;
+		r = run(&m, &p);
+		assert_int_equal(r.end, BASE + ks[i]);
+		assert_true(r.failed_reads <= 3);
+	}
+}
+
+static void test_over_reported(void **state)
+{
+	(void)state;
+	for (uint64_t extra = 1; extra <= 40; extra++) {
+		struct model m = dear(BASE);
+		struct es_params p = params(BASE + extra);
+		struct es_result r = run(&m, &p);
+
+		assert_int_equal(r.end, BASE);
+		if (extra == 1)
+			assert_int_equal(r.failed_reads, 1);
+		if (extra == 2)
+			assert_int_equal(r.failed_reads, 2);
+		assert_false(r.medium_end);
+	}
+}
+
+static void test_over_reported_toc_true(void **state)
+{
+	struct model m = dear(BASE);
+	struct es_params p = params(BASE + 2);
+	struct es_result r;
+
+	(void)state;
+	p.candidates[p.ncandidates++] = BASE;
+	r = run(&m, &p);
+	assert_int_equal(r.end, BASE);
+	assert_int_equal(r.failed_reads, 1);
+}
+
+static void test_runout(void **state)
+{
+	struct model m = dear(BASE);
+	struct es_params p = params(BASE);
+	struct es_result r;
+
+	(void)state;
+	m.runout = 2;
+	r = run(&m, &p);
+	assert_int_equal(r.end, BASE - 2);
+	assert_true(r.failed_reads <= 2);
+	assert_false(r.medium_end);
+}
+
+/*
+ * Bad blocks below the true end must not shorten the result.  (A bad last
+ * block is different: then the last readable block is the one before it,
+ * see test_bad_last_blocks.)
+ */
+static void test_bad_before_end(void **state)
+{
+	static const struct range bads[] = {
+		{ BASE + 50, BASE + 60 }, { BASE + 148, BASE + 148 },
+		{ BASE - 1, BASE + 3 }, { BASE + 140, BASE + 147 },
+		{ BASE + 1, BASE + 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
+		for (int cheapf = 0; cheapf < 2; cheapf++) {
+			struct model m = cheapf ? cheap(BASE + 150) : dear(BASE + 150);
+			struct es_params p = params(BASE);
+			struct es_result r;
+
+			m.bad[m.nbad++] = bads[i];
+			r = run(&m, &p);
+			if (r.end != BASE + 150)
+				fail_msg("bad %llu-%llu cheap=%d: end %llu",
+					 (unsigned long long)bads[i].a,
+					 (unsigned long long)bads[i].b, cheapf,
+					 (unsigned long long)r.end);
+		}
+	}
+}
+
+/* the last blocks unreadable: the end is the last readable one */
+static void test_bad_last_blocks(void **state)
+{
+	struct model m = dear(BASE);
+	struct es_params p = params(BASE);
+	struct es_result r;
+
+	(void)state;
+	m.bad[m.nbad++] = (struct range){ BASE - 8, BASE - 1 };
+	r = run(&m, &p);
+	assert_int_equal(r.end, BASE - 8);
+	assert_true(r.medium_end);
+
+	/* the same with a hidden tail whose last block is bad */
+	m = dear(BASE + 150);
+	m.bad[m.nbad++] = (struct range){ BASE + 149, BASE + 149 };
+	r = run(&m, &p);
+	assert_int_equal(r.end, BASE + 149);
+	assert_true(r.medium_end);
+}
+
+/* scsi_debug: reports 4096, 4000..4095 medium errors, 4096 out of range */
+static void test_scsi_debug_like(void **state)
+{
+	struct model m = cheap(4096);
+	struct es_params p = params(4096);
+	struct es_result r;
+
+	(void)state;
+	m.bad[m.nbad++] = (struct range){ 4000, 4095 };
+	r = run(&m, &p);
+	assert_int_equal(r.end, 4000);
+	assert_true(r.medium_end);
+}
+
+/* tgt: reads past the end fail with MEDIUM ERROR, not ILLEGAL REQUEST */
+static void test_past_end_medium(void **state)
+{
+	static const uint64_t tails[] = { 0, 1, 2, 3, 150 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		struct model m = cheap(1024 + tails[i]);
+		struct es_params p = params(1024);
+		struct es_result r;
+
+		m.past_medium = true;
+		r = run(&m, &p);
+		assert_int_equal(r.end, 1024 + tails[i]);
+		assert_true(r.medium_end);
+	}
+}
+
+static void test_flaky_near_end(void **state)
+{
+	struct model m = dear(BASE + 7);
+	struct es_params p = params(BASE);
+	struct es_result r;
+
+	(void)state;
+	m.flaky = BASE + 3;
+	m.flaky_t = 2;
+	r = run(&m, &p);
+	assert_int_equal(r.end, BASE + 7);
+}
+
+static void test_window_limit(void **state)
+{
+	struct model m = cheap(BASE + 20000);
+	struct es_params p = params(BASE);
+	struct es_result r;
+
+	(void)state;
+	p.max_extra = 1000;
+	r = run(&m, &p);
+	assert_true(r.window_limit);
+	assert_int_equal(r.end, BASE + 1000);
+	assert_int_equal(r.failed_reads, 0);
+}
+
+static void test_nothing_readable(void **state)
+{
+	struct model m = cheap(BASE);
+	struct es_params p = params(BASE);
+	struct es_result r;
+
+	(void)state;
+	m.bad[m.nbad++] = (struct range){ 0, BASE - 1 };
+	r = run(&m, &p);
+	assert_true(r.end == 0 || r.medium_end);
+}
+
+static void test_small_transfer_limit(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NK; i++) {
+		struct model m = cheap(BASE + ks[i]);
+		struct es_params p = params(BASE);
+		struct es_result r;
+
+		p.max_read_blocks = 16;
+		m.info = true;
+		r = run(&m, &p);
+		assert_int_equal(r.end, BASE + ks[i]);
+	}
+}
+
+static void test_timeout_aborts(void **state)
+{
+	struct model m = dear(BASE + 10);
+	struct es_params p = params(BASE);
+	struct es_result r;
+
+	(void)state;
+	m.hang = BASE + 1;
+	assert_int_equal(es_find_end(&p, model_read, &m, &r), CDT_ETIMEOUT);
+}
+
+/* 512-byte blocks: the same search, four times the numbers */
+static void test_block512(void **state)
+{
+	struct model m = dear(4 * BASE + 12);
+	struct es_params p = params(4 * BASE);
+	struct es_result r;
+
+	(void)state;
+	r = run(&m, &p);
+	assert_int_equal(r.end, 4 * BASE + 12);
+	assert_true(r.failed_reads <= 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dear_hidden_tail),
+		cmocka_unit_test(test_cheap_hidden_tail),
+		cmocka_unit_test(test_candidate_right),
+		cmocka_unit_test(test_info_gives_end),
+		cmocka_unit_test(test_bogus_info),
+		cmocka_unit_test(test_over_reported),
+		cmocka_unit_test(test_over_reported_toc_true),
+		cmocka_unit_test(test_runout),
+		cmocka_unit_test(test_bad_before_end),
+		cmocka_unit_test(test_bad_last_blocks),
+		cmocka_unit_test(test_scsi_debug_like),
+		cmocka_unit_test(test_past_end_medium),
+		cmocka_unit_test(test_flaky_near_end),
+		cmocka_unit_test(test_window_limit),
+		cmocka_unit_test(test_nothing_readable),
+		cmocka_unit_test(test_small_transfer_limit),
+		cmocka_unit_test(test_timeout_aborts),
+		cmocka_unit_test(test_block512),
+	};
+
+	return cmocka_run_group_tests_name("endsearch", tests, NULL, NULL);
+}
