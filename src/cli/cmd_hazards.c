@@ -1,11 +1,418 @@
 // SPDX-License-Identifier: MIT
-/* cdtail hazards: placeholder until its issue lands; replaced by the real command. */
+/*
+ * cdtail hazards [--json] [--sysfs ROOT] [--no-mode-sense] DEV
+ *
+ * Report multipath and flush/FUA ordering hazards of the block device
+ * behind DEV.  Exit 0 when there is none, 10 when there is any (info
+ * included), 2 usage, 3 device error.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
+
+#define CMD "hazards"
+#define OPT_SYSFS 0x2001
+#define OPT_NO_MODE_SENSE 0x2002
+#define WRAP 76
+/* hazards found: the same number as probe's hidden tail, by contract */
+#define EX_HAZARDS EX_HIDDEN_TAIL
+
+struct hz_args {
+	struct cli_common co;
+	const char *sysfs;	/* as given, NULL for the default /sys */
+	bool no_mode_sense;
+	const char *dev;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: cdtail hazards [--json] [--sysfs ROOT] [--no-mode-sense] DEV\n"
+	      "\n"
+	      "Report multipath and flush/FUA ordering hazards of the block device\n"
+	      "behind DEV (/dev/sdX, /dev/dm-N, /dev/mapper/NAME, /dev/sgN, sim:...).\n"
+	      "\n"
+	      "  --json            one JSON object on stdout\n"
+	      "  --sysfs ROOT      read sysfs from ROOT instead of /sys\n"
+	      "  --no-mode-sense   do not read the caching mode page of SCSI disks\n"
+	      "  -q, --quiet       findings table only\n"
+	      "  -v, --verbose     also say why a caching page was not read\n"
+	      "  --timeout SEC     per-command timeout\n"
+	      "\n"
+	      "Exit: 0 no hazard, 10 hazards found, 2 usage, 3 device error.\n", f);
+}
+
+static int check_sysfs_root(const char *root)
+{
+	struct stat st;
+
+	if (stat(root, &st))
+		return cli_usage(CMD, "cannot read --sysfs '%s': %s", root,
+				 strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return cli_usage(CMD, "--sysfs '%s' is not a directory", root);
+	if (access(root, R_OK | X_OK))
+		return cli_usage(CMD, "cannot read --sysfs '%s': %s", root,
+				 strerror(errno));
+	return 0;
+}
+
+/* Returns 0, EX_USAGE_ERR, or -1 after -h (exit 0). */
+static int parse_args(int argc, char **argv, struct hz_args *a)
+{
+	static const struct option longopts[] = {
+		{ "sysfs", required_argument, NULL, OPT_SYSFS },
+		{ "no-mode-sense", no_argument, NULL, OPT_NO_MODE_SENSE },
+		CLI_COMMON_LONGOPTS
+	};
+	int opt, r;
+
+	memset(a, 0, sizeof(*a));
+	cli_common_init(&a->co);
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+" CLI_COMMON_SHORTOPTS,
+				  longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage(stdout);
+			return -1;
+		case OPT_SYSFS:
+			a->sysfs = optarg;
+			continue;
+		case OPT_NO_MODE_SENSE:
+			a->no_mode_sense = true;
+			continue;
+		case '?':
+			if (optopt)
+				return cli_usage(CMD, "option '-%c' is unknown or needs a value",
+						 optopt);
+			return cli_usage(CMD, "option '%s' is unknown or needs a value",
+					 argv[optind - 1]);
+		}
+		r = cli_common_opt(&a->co, CMD, opt, optarg);
+		if (r < 0)
+			return EX_USAGE_ERR;
+		if (!r)
+			return cli_usage(CMD, "unexpected option");
+	}
+	if (optind >= argc)
+		return cli_usage(CMD, "missing DEV");
+	if (optind + 1 < argc)
+		return cli_usage(CMD, "unexpected argument '%s'", argv[optind + 1]);
+	a->dev = argv[optind];
+	if (!*a->dev)
+		return cli_usage(CMD, "DEV is empty");
+	if (a->sysfs)
+		return check_sysfs_root(a->sysfs);
+	return 0;
+}
+
+static bool has_no_sysfs(const char *dev)
+{
+	return !strncmp(dev, "sim:", 4) || !strncmp(dev, "iscsi://", 8);
+}
+
+/* Commands go to /dev nodes only when sysfs describes this very machine. */
+static bool root_is_live(const char *root)
+{
+	char real[PATH_MAX];
+
+	return realpath(root, real) && !strcmp(real, "/sys");
+}
+
+/* ---- text output -------------------------------------------------------- */
+
+static const char *role_name(enum cdt_hazard_role r)
+{
+	switch (r) {
+	case CDT_NODE_PATH:
+		return "path";
+	case CDT_NODE_COMPONENT:
+		return "component";
+	default:
+		return "device";
+	}
+}
+
+static const char *tri(int v, const char *one, const char *zero)
+{
+	return v < 0 ? "unknown" : v ? one : zero;
+}
+
+static const char *str_or(const char *s, const char *none)
+{
+	return s && *s ? s : none;
+}
+
+/* Print text wrapped at WRAP columns, every line indented by two. */
+static void print_wrapped(const char *text)
+{
+	const char *p = text;
+	size_t col = 0;
+
+	while (*p) {
+		size_t w = strcspn(p, " ");
+
+		if (col && col + 1 + w > WRAP) {
+			putchar('\n');
+			col = 0;
+		}
+		if (!col) {
+			fputs("  ", stdout);
+			col = 2;
+		} else {
+			putchar(' ');
+			col++;
+		}
+		fwrite(p, 1, w, stdout);
+		col += w;
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	if (col)
+		putchar('\n');
+}
+
+static void print_summary(const char *dev, const struct cdt_hazard_list *l)
+{
+	const struct cdt_hazard_node *top = &l->nodes[0];
+	size_t i, paths = 0;
+
+	for (i = 1; i < l->n_nodes; i++)
+		paths += l->nodes[i].parent == 0;
+	if (!l->node[0])
+		printf("%s: no sysfs node; caching page only\n", dev);
+	else if (top->is_multipath)
+		printf("%s: %s, multipath map '%s', %zu path%s\n", dev, top->name,
+		       top->dm_name, paths, paths == 1 ? "" : "s");
+	else if (top->is_dm)
+		printf("%s: %s, dm device '%s' (dm/uuid '%s'), %zu slave%s\n", dev,
+		       top->name, top->dm_name, top->dm_uuid, paths,
+		       paths == 1 ? "" : "s");
+	else
+		printf("%s: %s\n", dev, top->name);
+}
+
+static void print_findings(const struct cdt_hazard_list *l, bool quiet)
+{
+	size_t i;
+
+	printf("%-24s %-8s %s\n", "ID", "SEVERITY", "WHERE");
+	for (i = 0; i < l->n_hazards; i++)
+		printf("%-24s %-8s %s\n", l->hazards[i].id,
+		       cdt_hazard_severity_name(l->hazards[i].severity),
+		       l->hazards[i].where);
+	if (quiet)
+		return;
+	for (i = 0; i < l->n_hazards; i++) {
+		printf("\n%s (%s, %s):\n", l->hazards[i].id, l->hazards[i].where,
+		       cdt_hazard_severity_name(l->hazards[i].severity));
+		print_wrapped(l->hazards[i].detail);
+	}
+}
+
+static void print_node(const struct cdt_hazard_node *n)
+{
+	char qd[24], wce[12], dpofua[12];
+	const char *na = n->is_dm ? "-" : "unknown";
+
+	if (n->queue_depth >= 0)
+		snprintf(qd, sizeof(qd), "%ld", n->queue_depth);
+	else
+		snprintf(qd, sizeof(qd), "%s", na);
+	snprintf(wce, sizeof(wce), "%s", !n->mode_sense_done ? "-" :
+		 n->wce < 0 ? "no-page" : n->wce ? "1" : "0");
+	snprintf(dpofua, sizeof(dpofua), "%s",
+		 !n->mode_sense_done ? "-" : n->dpofua ? "1" : "0");
+	printf("%-10s %-9s %-17s %-13s %-7s %-3s %-6s %-26s %-7s %s\n",
+	       n->name, role_name(n->role), str_or(n->state, na),
+	       str_or(n->write_cache, "unknown"), tri(n->fua, "1", "0"),
+	       tri(n->rotational, "1", "0"), qd, str_or(n->cache_type, na),
+	       wce, dpofua);
+}
+
+/* why_not: why no caching page was read at all, or NULL when asked for */
+static void print_nodes(const struct cdt_hazard_list *l, bool verbose,
+			const char *why_not)
+{
+	size_t i;
+
+	printf("\n%-10s %-9s %-17s %-13s %-7s %-3s %-6s %-26s %-7s %s\n",
+	       "NODE", "ROLE", "STATE", "WRITE_CACHE", "FUA", "ROT", "QDEPTH",
+	       "CACHE_TYPE", "WCE", "DPOFUA");
+	for (i = 0; i < l->n_nodes; i++)
+		print_node(&l->nodes[i]);
+	if (!verbose)
+		return;
+	if (why_not && l->node[0]) {
+		printf("caching pages not read: %s\n", why_not);
+		return;
+	}
+	for (i = 0; i < l->n_nodes; i++)
+		if (l->nodes[i].mode_sense_note[0])
+			printf("%s: caching page: %s\n", l->nodes[i].name,
+			       l->nodes[i].mode_sense_note);
+}
+
+static void print_text(const struct hz_args *a, const struct cdt_hazard_list *l,
+		       const char *why_not)
+{
+	if (!a->co.quiet)
+		print_summary(a->dev, l);
+	if (l->n_hazards)
+		print_findings(l, a->co.quiet);
+	else if (!a->co.quiet)
+		puts("no ordering hazard found");
+	if (!a->co.quiet)
+		print_nodes(l, a->co.verbose > 0, why_not);
+}
+
+/* ---- JSON output -------------------------------------------------------- */
+
+static json_object *json_str(const char *s)
+{
+	return s && *s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *json_tri(int v)
+{
+	return v < 0 ? NULL : json_object_new_boolean(v);
+}
+
+static json_object *json_mode_sense(const struct cdt_hazard_node *n)
+{
+	json_object *o;
+
+	if (!n->mode_sense_done)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "wce", json_tri(n->wce));
+	json_object_object_add(o, "dpofua", json_object_new_boolean(n->dpofua > 0));
+	return o;
+}
+
+static json_object *json_node(const struct cdt_hazard_list *l,
+			      const struct cdt_hazard_node *n)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(n->name));
+	json_object_object_add(o, "role", json_object_new_string(role_name(n->role)));
+	json_object_object_add(o, "parent", n->parent < 0 ? NULL :
+		json_object_new_string(l->nodes[n->parent].name));
+	json_object_object_add(o, "dev", json_str(n->dev));
+	json_object_object_add(o, "dm_name", json_str(n->dm_name));
+	json_object_object_add(o, "dm_uuid", json_str(n->dm_uuid));
+	json_object_object_add(o, "multipath", json_object_new_boolean(n->is_multipath));
+	json_object_object_add(o, "state", json_str(n->state));
+	json_object_object_add(o, "write_cache", json_str(n->write_cache));
+	json_object_object_add(o, "fua", json_tri(n->fua));
+	json_object_object_add(o, "rotational", json_tri(n->rotational));
+	json_object_object_add(o, "queue_depth", n->queue_depth < 0 ? NULL :
+		json_object_new_int64(n->queue_depth));
+	json_object_object_add(o, "cache_type", json_str(n->cache_type));
+	json_object_object_add(o, "wwid", json_str(n->wwid));
+	json_object_object_add(o, "mode_sense", json_mode_sense(n));
+	json_object_object_add(o, "mode_sense_note", json_str(n->mode_sense_note));
+	return o;
+}
+
+static void print_json(const struct hz_args *a, const struct cdt_hazard_list *l)
+{
+	json_object *root = json_object_new_object();
+	json_object *hz = json_object_new_array();
+	json_object *nodes = json_object_new_array();
+	size_t i;
+
+	json_object_object_add(root, "device", json_object_new_string(a->dev));
+	json_object_object_add(root, "node", json_str(l->node));
+	json_object_object_add(root, "sysfs", l->node[0] ?
+		json_object_new_string(a->sysfs ? a->sysfs : "/sys") : NULL);
+	for (i = 0; i < l->n_hazards; i++) {
+		const struct cdt_hazard *h = &l->hazards[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "id", json_object_new_string(h->id));
+		json_object_object_add(o, "severity", json_object_new_string(
+			cdt_hazard_severity_name(h->severity)));
+		json_object_object_add(o, "detail", json_object_new_string(h->detail));
+		json_object_object_add(o, "where", json_object_new_string(h->where));
+		json_object_array_add(hz, o);
+	}
+	json_object_object_add(root, "hazards", hz);
+	for (i = 0; i < l->n_nodes; i++)
+		json_object_array_add(nodes, json_node(l, &l->nodes[i]));
+	json_object_object_add(root, "nodes", nodes);
+	cli_json_out(root);
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+/* Why no SCSI node gets a MODE SENSE, or NULL when they all may. */
+static const char *mode_sense_off(const struct hz_args *a)
+{
+	if (a->no_mode_sense)
+		return "--no-mode-sense";
+	if (!root_is_live(a->sysfs ? a->sysfs : "/sys"))
+		return "--sysfs is not the live /sys, so /dev nodes are not its devices";
+	return NULL;
+}
+
+static int scan(const struct hz_args *a, struct cdt_dev *dev,
+		struct cdt_hazard_list *l)
+{
+	struct cdt_open_opts oo = {
+		.timeout_ms = a->co.timeout_ms,
+		.log = a->co.verbose ? cli_log_cmd : NULL,
+	};
+	struct cdt_hazard_opts ho = {
+		.sysfs_root = a->sysfs,
+		.dev = dev,
+		.mode_sense = !mode_sense_off(a),
+		.open_opts = &oo,
+	};
+	char err[1024];
+	int rc;
+
+	rc = cdt_hazards_scan(a->dev, &ho, l, err, sizeof(err));
+	if (rc) {
+		cli_err("%s: %s", CMD, err);
+		return rc == CDT_EUSAGE ? EX_USAGE_ERR : EX_DEVICE_ERR;
+	}
+	return 0;
+}
 
 int cmd_hazards(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_err("'hazards' is not implemented yet");
-	return EX_USAGE_ERR;
+	struct cdt_hazard_list list;
+	struct cdt_dev *dev = NULL;
+	struct hz_args a;
+	int rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (has_no_sysfs(a.dev)) {
+		rc = cli_open(a.dev, &a.co, &dev);
+		if (rc)
+			return rc;
+	}
+	rc = scan(&a, dev, &list);
+	if (!rc) {
+		if (a.co.json)
+			print_json(&a, &list);
+		else
+			print_text(&a, &list, mode_sense_off(&a));
+		rc = list.n_hazards ? EX_HAZARDS : EX_SAME;
+		cdt_hazards_free(&list);
+	}
+	if (dev)
+		cdt_close(dev);
+	return rc;
 }

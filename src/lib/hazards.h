@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of the hazards scan, exposed for the unit tests: parsers of
+ * sysfs attribute values (pure functions over strings) and the pieces
+ * that turn what was read into findings.
+ */
+#ifndef CDT_HAZARDS_H
+#define CDT_HAZARDS_H
+
+#include <stddef.h>
+#include "cdtail.h"
+#include "mmc.h"
+
+/*
+ * Value parsers.  Each takes an attribute as sysfs prints it, with or
+ * without the trailing newline, and returns 1, 0, or -1 when the value is
+ * not one the kernel prints (never a guess).
+ */
+int hz_parse_write_cache(const char *s);	/* "write back" / "write through" */
+int hz_parse_bool01(const char *s);		/* "1" / "0" */
+int hz_parse_cache_type(const char *s);	/* sd: "write back[, no read (daft)]" */
+long hz_parse_ulong(const char *s);		/* decimal, -1 when not */
+int hz_parse_devt(const char *s, unsigned int *maj, unsigned int *min);
+
+/*
+ * Read ROOT-relative or absolute attribute DIR/REL into buf without the
+ * trailing newline.  Returns 0, or -1 when missing, unreadable or empty.
+ */
+int hz_read_attr(const char *dir, const char *rel, char *buf, size_t len);
+
+/* Fold a parsed caching page into a node. */
+void hz_apply_caching(struct cdt_hazard_node *n,
+		      const struct mmc_mode_caching *mc);
+
+/* Derive every finding from list->nodes; appends to list->hazards. */
+int hz_evaluate(struct cdt_hazard_list *list);
+
+#endif
