@@ -23,7 +23,14 @@ CFLAGS += -Wall -Wextra -Werror -std=gnu11 -fPIC -D_GNU_SOURCE \
 LDLIBS_LIB = -lsgutils2 $(shell pkg-config --libs $(PKGS)) -lm
 LDFLAGS += $(EXTRA_LDFLAGS)
 
-B = build
+# O: where artefacts go (check-asan builds a second copy under build/asan)
+O ?= .
+ifeq ($(O),.)
+P =
+else
+P = $(O)/
+endif
+B = $(P)build
 LIB_SRC = $(sort $(wildcard src/lib/*.c))
 CLI_SRC = $(sort $(wildcard src/cli/*.c))
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
@@ -32,29 +39,33 @@ UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 UNIT_HELPERS = $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
 
-all: libcdtail.a libcdtail.so cdtail cdtail.pc
+LIBA = $(P)libcdtail.a
+LIBSO = $(P)libcdtail.so
+BIN = $(P)cdtail
+
+all: $(LIBA) $(LIBSO) $(BIN) cdtail.pc
 
 $(B)/%.o: %.c $(wildcard include/*.h src/lib/*.h src/cli/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-libcdtail.a: $(LIB_OBJ)
+$(LIBA): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-libcdtail.so: $(LIB_OBJ)
+$(LIBSO): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^ $(LDLIBS_LIB)
 
-cdtail: $(CLI_OBJ) libcdtail.a
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) libcdtail.a $(LDLIBS_LIB)
+$(BIN): $(CLI_OBJ) $(LIBA)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS_LIB)
 
 cdtail.pc: cdtail.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
-$(B)/tests/%: tests/unit/%.c $(UNIT_HELPERS) libcdtail.a
+$(B)/tests/%: tests/unit/%.c $(UNIT_HELPERS) $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(UNIT_HELPERS) \
-		libcdtail.a $(LDLIBS_LIB) $(shell pkg-config --libs cmocka)
+		$(LIBA) $(LDLIBS_LIB) $(shell pkg-config --libs cmocka)
 
 # Fixture images, made from a fixed file tree; never checked in.
 FIXTURES = fixtures/iso9660.iso fixtures/udf.img
@@ -69,8 +80,8 @@ unit: $(UNIT_BIN)
 		CDT_FIXTURES=$(CURDIR)/fixtures $(TEST_WRAPPER) ./$$t || fail=1; \
 	done; exit $$fail
 
-cli: cdtail $(FIXTURES)
-	CDTAIL=$(CURDIR)/cdtail TEST_WRAPPER="$(TEST_WRAPPER)" sh tests/cli/run.sh
+cli: $(BIN) $(FIXTURES)
+	CDTAIL=$(abspath $(BIN)) TEST_WRAPPER="$(TEST_WRAPPER)" sh tests/cli/run.sh
 
 test: all $(FIXTURES)
 	@$(MAKE) --no-print-directory unit
@@ -79,12 +90,27 @@ test: all $(FIXTURES)
 deps:
 	sh scripts/install-deps.sh
 
+# The whole unit and CLI suite under ASan+UBSan, in a separate build.
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+check-asan:
+	$(MAKE) --no-print-directory O=build/asan CFLAGS="-O1 -g" \
+		EXTRA_CFLAGS="$(SAN_FLAGS)" EXTRA_LDFLAGS="$(SAN_FLAGS)" all
+	ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=98 \
+		$(MAKE) --no-print-directory O=build/asan CFLAGS="-O1 -g" \
+		EXTRA_CFLAGS="$(SAN_FLAGS)" EXTRA_LDFLAGS="$(SAN_FLAGS)" test
+
+# The whole unit and CLI suite under valgrind: any error or leak fails it.
+VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect --track-fds=no
+check-valgrind: all $(FIXTURES)
+	$(MAKE) --no-print-directory TEST_WRAPPER="$(VALGRIND)" test
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
 		$(DESTDIR)$(PCDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
-	install -m 755 cdtail $(DESTDIR)$(BINDIR)/cdtail
-	install -m 644 libcdtail.a $(DESTDIR)$(LIBDIR)/libcdtail.a
-	install -m 755 libcdtail.so $(DESTDIR)$(LIBDIR)/libcdtail.so.$(VERSION)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cdtail
+	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libcdtail.a
+	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/libcdtail.so.$(VERSION)
 	ln -sf libcdtail.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libcdtail.so
 	install -m 644 include/cdtail.h $(DESTDIR)$(INCDIR)/cdtail.h
@@ -93,6 +119,6 @@ install: all
 	install -m 644 man/libcdtail.3 $(DESTDIR)$(MANDIR)/man3/libcdtail.3
 
 clean:
-	rm -rf $(B) libcdtail.a libcdtail.so cdtail cdtail.pc $(FIXTURES)
+	rm -rf build libcdtail.a libcdtail.so cdtail cdtail.pc $(FIXTURES)
 
-.PHONY: all test unit cli deps install clean fixtures
+.PHONY: all test unit cli deps install clean fixtures check-asan check-valgrind

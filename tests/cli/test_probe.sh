@@ -1,0 +1,178 @@
+#!/bin/sh
+# cdtail probe against the emulated drive: exit statuses, JSON, errors.
+. "$(dirname "$0")/lib.sh"
+
+ISO="$FIX/iso9660.iso"
+ISO_BLOCKS=$(($(stat -c %s "$ISO") / 2048))
+RND="$T/rnd.img"
+mkimage "$RND" 3000
+
+# --- an honest drive ------------------------------------------------------
+run probe --json "sim:$ISO"
+expect_rc "iso: reported length is true -> 0" 0
+expect_json "iso: verdict ok" .verdict ok
+expect_json "iso: true_blocks" .true_blocks "$ISO_BLOCKS"
+expect_json "iso: filesystem source" .sources.filesystem "$ISO_BLOCKS"
+expect_json "iso: read_capacity source" .sources.read_capacity "$ISO_BLOCKS"
+expect_json "iso: toc source" .sources.toc_leadout "$ISO_BLOCKS"
+expect_json "iso: kernel source is null on sim" .sources.kernel null
+expect_json "iso: one failing read" .failed_reads 1
+expect_json "iso: block size" .block_size 2048
+expect_json "iso: device echoed" .device "sim:$ISO"
+expect_json "iso: profile" .profile CD-ROM
+expect_json "iso: fs type" .filesystem_type iso9660
+expect_json "iso: drive vendor" .drive.vendor CDTAIL
+expect_json "iso: virtual_ms is a number" '.virtual_ms | type' number
+
+# --- hidden tails ---------------------------------------------------------
+run probe --json "sim:$ISO,hide=3"
+expect_rc "iso hide=3 -> 10" 10
+expect_json "iso hide=3: hidden_blocks" .hidden_blocks 3
+expect_json "iso hide=3: hidden_512" .hidden_512 12
+expect_json "iso hide=3: verdict" .verdict hidden-tail
+expect_json "iso hide=3: the ISO size predicts it: one failure" .failed_reads 1
+expect_json "iso hide=3: read_capacity is wrong" '.wrong_sources | index("read_capacity") != null' true
+expect_json "iso hide=3: dd would lose 12 sectors" .dd_loses_512 12
+
+for k in 1 2 7 150 2000; do
+	run probe --json "sim:$RND,hide=$k"
+	expect_rc "rnd hide=$k -> 10" 10
+	expect_json "rnd hide=$k: hidden_blocks" .hidden_blocks "$k"
+	expect_json "rnd hide=$k: true_blocks" .true_blocks 3000
+	fr=$(jq .failed_reads "$T/out")
+	vm=$(jq .virtual_ms "$T/out")
+	if [ "$fr" -le 2 ] && awk -v v="$vm" -v k="$k" 'BEGIN { exit !(v <= 2*8000 + 1.5*k*1.05 + 50) }'; then
+		ok "rnd hide=$k: <= 2 failing reads, virtual_ms $vm within the bound"
+	else
+		not_ok "rnd hide=$k: cost" "failed_reads=$fr virtual_ms=$vm"
+	fi
+	run probe --json "sim:$RND,hide=$k,cost=50/1"
+	rd=$(jq .reads "$T/out")
+	bound=$(awk -v k="$k" 'BEGIN { l = log(k + 1) / log(2); c = int(l); if (c < l) c++; print 2 * c + 6 }')
+	if [ "$RC" -eq 10 ] && [ "$rd" -le "$bound" ]; then
+		ok "rnd hide=$k cost=50/1: $rd reads <= $bound"
+	else
+		not_ok "rnd hide=$k cost=50/1" "rc=$RC reads=$rd bound=$bound"
+	fi
+done
+
+run probe --json "sim:$RND,hide=150,info=1"
+expect_rc "info=1 hide=150 -> 10" 10
+expect_json "info=1: the INFORMATION field gives the end: one failure" .failed_reads 1
+
+run probe --json "sim:$RND,hide=5,toc=true"
+expect_json "toc=true: TOC is right" .sources.toc_leadout 3000
+expect_json "toc=true: one failure" .failed_reads 1
+run probe --json "sim:$RND,toc=none"
+expect_rc "toc=none -> 0" 0
+expect_json "toc=none: lead-out null" .sources.toc_leadout null
+
+# --- over-reporting and run-out --------------------------------------------
+run probe --json "sim:$RND,extra=2"
+expect_rc "extra=2 -> 11" 11
+expect_json "extra=2: hidden_blocks -2" .hidden_blocks -2
+expect_json "extra=2: verdict short" .verdict short
+run probe --json "sim:$RND,extra=1"
+expect_json "extra=1: one failure" .failed_reads 1
+run probe --json "sim:$RND,runout=2"
+expect_rc "runout=2 -> 11" 11
+expect_json "runout=2: true end" .true_blocks 2998
+expect_json "runout=2: named TAO run-out" '.notes | index("tao-runout") != null' true
+run probe "sim:$RND,runout=2"
+expect_grep "runout=2: text says harmless" "$T/out" "TAO.*harmless"
+
+# --- damaged and difficult media -----------------------------------------
+run probe --json "sim:$RND,hide=150,bad=2900-2910"
+expect_json "bad range before the end does not shorten it" .true_blocks 3000
+run probe --json "sim:$RND,bad=2992-2999"
+expect_rc "bad last 8 -> 11" 11
+expect_json "bad last 8: last readable" .true_blocks 2992
+expect_json "bad last 8: image extent keeps them" .extent_blocks 3000
+run probe --json "sim:$RND,hide=10,flaky=2995-2996:2"
+expect_json "flaky near the end" .true_blocks 3000
+run probe --json "sim:$RND,hide=10,ua=3"
+expect_rc "ua=3 -> 10" 10
+expect_json "ua=3: true end" .true_blocks 3000
+run probe --json "sim:$RND,hide=10,ua=1"
+expect_json "ua=1: true end" .true_blocks 3000
+run probe --timeout 2 "sim:$RND,hang=2995,hide=10"
+expect_rc "hang near the end -> 3" 3
+expect_err_line "hang: one-line error" "did not complete|timed out"
+
+mkimage "$T/r512.img" 4000 512
+run probe --json "sim:$T/r512.img,block=512,hide=4"
+expect_rc "block=512 hide=4 -> 10" 10
+expect_json "block=512: block size" .block_size 512
+expect_json "block=512: hidden 4" .hidden_blocks 4
+expect_json "block=512: hidden_512 4" .hidden_512 4
+
+run probe --json "sim:$RND,hide=20000"
+expect_rc "hide larger than the image -> 2" 2
+run probe --json --max-extra 100 "sim:$RND,hide=2500"
+expect_rc "window limit -> 10" 10
+expect_json "window limit noted" '.notes | index("window-limit") != null' true
+expect_json "window limit: stops at reported+100" .true_blocks 600
+
+# --- trace and -v ----------------------------------------------------------
+run probe "sim:$RND,hide=1,trace=$T/trace"
+expect_grep "trace: READ(10) lines" "$T/trace" "^28 lba=2999 blocks=1 sense=00/00/00"
+expect_grep "trace: READ CAPACITY line" "$T/trace" "^25 "
+if grep -vqE '^[0-9a-f]{2} ' "$T/trace"; then not_ok "trace: every line starts with an opcode"; else ok "trace: every line starts with an opcode"; fi
+run probe -v "sim:$RND,hide=1"
+expect_grep "-v: CDBs on stderr" "$T/err" "cdb 28 .* -> good"
+expect_grep "-v: sense decoded" "$T/err" "cdb 28 .*(out of range|Illegal Request|ILLEGAL)"
+
+# --- errors: one line, the contract's status ---------------------------------
+run probe "sim:$T/missing.iso"
+expect_rc "missing image -> 3" 3
+expect_err_line "missing image: one line" "missing.iso"
+run probe "sim:$RND,hide=x"
+expect_rc "bad sim value -> 2" 2
+expect_err_line "bad sim value names the key" "hide"
+run probe "sim:$RND,colour=blue"
+expect_rc "unknown sim key -> 2" 2
+expect_err_line "unknown sim key named" "colour"
+run probe /dev/null
+expect_rc "/dev/null -> 3" 3
+expect_err_line "/dev/null: not a SCSI device" "not a SCSI device"
+run probe "$RND"
+expect_rc "regular file -> 3" 3
+expect_err_line "regular file: hint at sim:" "sim:"
+run probe /dev/nonexistent-sr9
+expect_rc "missing node -> 3" 3
+expect_err_line "missing node: one line" "nonexistent-sr9"
+run probe sr0
+expect_rc "bare name -> 2" 2
+run probe
+expect_rc "missing DEV -> 2" 2
+run probe --frobnicate "sim:$RND"
+expect_rc "unknown option -> 2" 2
+run probe --timeout abc "sim:$RND"
+expect_rc "bad timeout -> 2" 2
+run probe --timeout
+expect_rc "timeout without value -> 2" 2
+run probe "sim:$RND" extra-arg
+expect_rc "too many arguments -> 2" 2
+run frobnicate
+expect_rc "unknown command -> 2" 2
+run probe --help
+expect_rc "--help -> 0" 0
+
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+	cp "$RND" "$T/private.img"
+	chmod 600 "$T/private.img"
+	chmod 755 "$T"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$CDTAIL" probe "sim:$T/private.img" \
+		>"$T/out" 2>"$T/err"
+	RC=$?
+	expect_rc "no permission -> 3" 3
+	expect_err_line "no permission: says so" "Permission denied"
+fi
+
+# the image file is never modified
+sum1=$(sha256sum "$RND" | cut -d' ' -f1)
+run probe "sim:$RND,hide=100,bad=2950-2960"
+sum2=$(sha256sum "$RND" | cut -d' ' -f1)
+[ "$sum1" = "$sum2" ] && ok "image untouched" || not_ok "image untouched"
+
+finish

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The device layer over a fake transport: the read-only allow-list, the
+ * retry policy, read classification and the statistics.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "device.h"
+#include "mmc.h"
+
+struct fake {
+	struct cdt_transport base;
+	unsigned int calls;
+	/* answers, consumed in order; after the last, GOOD */
+	struct {
+		int rc;
+		uint8_t key, asc, ascq;
+		bool info_valid;
+		uint32_t info;
+	} script[8];
+	unsigned int nscript;
+};
+
+static void put_sense(struct cdt_cmd *cmd, uint8_t key, uint8_t asc,
+		      uint8_t ascq, bool info_valid, uint32_t info)
+{
+	memset(cmd->sense, 0, 18);
+	cmd->sense[0] = 0x70 | (info_valid ? 0x80 : 0);
+	cmd->sense[2] = key;
+	cmd->sense[3] = (uint8_t)(info >> 24);
+	cmd->sense[4] = (uint8_t)(info >> 16);
+	cmd->sense[5] = (uint8_t)(info >> 8);
+	cmd->sense[6] = (uint8_t)info;
+	cmd->sense[7] = 10;
+	cmd->sense[12] = asc;
+	cmd->sense[13] = ascq;
+	cmd->sense_len = 18;
+	cmd->status = CDT_STATUS_CHECK;
+}
+
+static int fake_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
+{
+	struct fake *f = (struct fake *)t;
+	unsigned int i = f->calls++;
+
+	cmd->ms = 2.5;
+	if (i >= f->nscript) {
+		if (cmd->cdb[0] == MMC_READ_CAPACITY10 && cmd->data_len >= 8) {
+			memset(cmd->data, 0, 8);
+			cmd->data[2] = 0x03;	/* last LBA 0x3e7 = 999 */
+			cmd->data[3] = 0xe7;
+			cmd->data[6] = 0x08;	/* 2048 */
+		}
+		return 0;
+	}
+	if (f->script[i].rc)
+		return f->script[i].rc;
+	if (f->script[i].key)
+		put_sense(cmd, f->script[i].key, f->script[i].asc, f->script[i].ascq,
+			  f->script[i].info_valid, f->script[i].info);
+	return 0;
+}
+
+static void fake_close(struct cdt_transport *t)
+{
+	(void)t;
+}
+
+static const struct cdt_transport_ops fake_ops = {
+	.name = "fake",
+	.exec = fake_exec,
+	.close = fake_close,
+};
+
+static void setup_dev(struct cdt_dev *dev, struct fake *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->base.ops = &fake_ops;
+	f->base.virtual_time = true;
+	memset(dev, 0, sizeof(*dev));
+	dev->t = &f->base;
+	dev->timeout_ms = 1000;
+	dev->block_size = 2048;
+}
+
+/* Every opcode that writes or changes settings is refused before the transport. */
+static void test_write_opcodes_refused(void **state)
+{
+	static const uint8_t writers[] = {
+		0x0a,	/* WRITE(6) */
+		0x2a,	/* WRITE(10) */
+		0xaa,	/* WRITE(12) */
+		0x8a,	/* WRITE(16) */
+		0x2e,	/* WRITE AND VERIFY(10) */
+		0x15,	/* MODE SELECT(6) */
+		0x55,	/* MODE SELECT(10) */
+		0x04,	/* FORMAT UNIT */
+		0x54,	/* SEND OPC INFORMATION */
+		0xa1,	/* BLANK */
+		0x5b,	/* CLOSE TRACK/SESSION */
+		0x53,	/* RESERVE TRACK */
+		0x5d,	/* SEND CUE SHEET */
+		0xbf,	/* SEND DVD STRUCTURE */
+		0xbb,	/* SET CD SPEED */
+		0xb6,	/* SET STREAMING */
+		0x1b,	/* START STOP UNIT (eject) */
+		0x1e,	/* PREVENT ALLOW MEDIUM REMOVAL */
+		0x35,	/* SYNCHRONIZE CACHE */
+		0x3b,	/* WRITE BUFFER */
+		0xa3,	/* SEND KEY */
+		0xa2,	/* SEND EVENT */
+		0x5c,	/* READ BUFFER CAPACITY: harmless, but not needed */
+	};
+	struct cdt_dev dev;
+	struct fake f;
+	uint8_t cdb[16];
+
+	(void)state;
+	setup_dev(&dev, &f);
+	for (size_t i = 0; i < sizeof(writers); i++) {
+		memset(cdb, 0, sizeof(cdb));
+		cdb[0] = writers[i];
+		assert_false(cdt_cdb_allowed(cdb, 10));
+		assert_int_equal(cdt_exec_in(&dev, cdb, 10, NULL, 0, NULL, NULL, NULL),
+				 CDT_EREFUSED);
+	}
+	/* SERVICE ACTION IN(16) only for READ CAPACITY(16) */
+	memset(cdb, 0, sizeof(cdb));
+	cdb[0] = 0x9e;
+	cdb[1] = 0x11;
+	assert_false(cdt_cdb_allowed(cdb, 16));
+	assert_int_equal(f.calls, 0);
+	assert_int_equal(dev.stats.commands, 0);
+}
+
+static void test_read_opcodes_allowed(void **state)
+{
+	uint8_t cdb[16];
+
+	(void)state;
+	assert_true(cdt_cdb_allowed(cdb, mmc_cdb_read10(cdb, 5, 1)));
+	assert_true(cdt_cdb_allowed(cdb, mmc_cdb_read12(cdb, 5, 1)));
+	assert_true(cdt_cdb_allowed(cdb, mmc_cdb_inquiry(cdb, 96)));
+	assert_true(cdt_cdb_allowed(cdb, mmc_cdb_read_capacity10(cdb)));
+	assert_true(cdt_cdb_allowed(cdb, mmc_cdb_read_capacity16(cdb, 32)));
+	assert_true(cdt_cdb_allowed(cdb, mmc_cdb_read_toc(cdb, 0, false, 1, 100)));
+	assert_true(cdt_cdb_allowed(cdb, mmc_cdb_mode_sense10(cdb, 8, 64)));
+	assert_false(cdt_cdb_allowed(cdb, 0));
+	assert_false(cdt_cdb_allowed(NULL, 10));
+}
+
+static void test_unit_attention_retried(void **state)
+{
+	struct cdt_dev dev;
+	struct fake f;
+	uint8_t cdb[16];
+
+	(void)state;
+	setup_dev(&dev, &f);
+	f.script[0].key = 0x06;
+	f.script[0].asc = 0x29;
+	f.nscript = 1;
+	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_test_unit_ready(cdb),
+				     NULL, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(f.calls, 2);
+	assert_int_equal(dev.stats.commands, 2);
+	assert_true(dev.stats.virtual_ms > 4.9 && dev.stats.virtual_ms < 5.1);
+}
+
+static void test_retry_bounded(void **state)
+{
+	struct cdt_dev dev;
+	struct fake f;
+	uint8_t cdb[16];
+
+	(void)state;
+	setup_dev(&dev, &f);
+	for (int i = 0; i < 8; i++) {
+		f.script[i].key = 0x06;
+		f.script[i].asc = 0x28;
+	}
+	f.nscript = 8;
+	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_test_unit_ready(cdb),
+				     NULL, 0, NULL, NULL, NULL), CDT_ECHECK);
+	assert_true(f.calls < 8);
+}
+
+static void test_no_medium(void **state)
+{
+	struct cdt_dev dev;
+	struct fake f;
+	uint8_t cdb[16];
+
+	(void)state;
+	setup_dev(&dev, &f);
+	f.script[0].key = 0x02;
+	f.script[0].asc = 0x3a;
+	f.nscript = 1;
+	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_test_unit_ready(cdb),
+				     NULL, 0, NULL, NULL, NULL), CDT_ENOMEDIUM);
+	assert_string_equal(cdt_errmsg(&dev), "no medium in the drive");
+}
+
+static void test_read_classes(void **state)
+{
+	struct cdt_read_result rr;
+	struct cdt_dev dev;
+	struct fake f;
+	uint8_t buf[2048];
+
+	(void)state;
+	setup_dev(&dev, &f);
+	f.script[0].key = 0x05;
+	f.script[0].asc = 0x21;
+	f.script[1].key = 0x03;
+	f.script[1].asc = 0x11;
+	f.script[1].info_valid = true;
+	f.script[1].info = 77;
+	f.script[2].key = 0x05;
+	f.script[2].asc = 0x64;
+	f.script[3].rc = CDT_ETIMEOUT;
+	f.script[4].key = 0x04;
+	f.script[4].asc = 0x44;
+	f.nscript = 5;
+	assert_int_equal(cdt_read_blocks(&dev, 1000, 1, buf, &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_END);
+	assert_int_equal(cdt_read_blocks(&dev, 77, 1, buf, &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_MEDIUM);
+	assert_true(rr.info_valid);
+	assert_int_equal(rr.info, 77);
+	assert_int_equal(cdt_read_blocks(&dev, 998, 1, buf, &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_END);
+	assert_int_equal(cdt_read_blocks(&dev, 5, 1, buf, &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_TIMEOUT);
+	assert_int_equal(cdt_read_blocks(&dev, 5, 1, buf, &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_FATAL);
+	assert_int_equal(cdt_read_blocks(&dev, 5, 1, buf, &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_OK);
+	assert_int_equal(dev.stats.reads, 6);
+	assert_int_equal(dev.stats.failed_reads, 5);
+}
+
+static void test_block_size_from_capacity(void **state)
+{
+	struct cdt_read_result rr;
+	struct cdt_dev dev;
+	struct fake f;
+	uint8_t buf[2048];
+
+	(void)state;
+	setup_dev(&dev, &f);
+	dev.block_size = 0;
+	assert_int_equal(cdt_read_blocks(&dev, 0, 1, buf, &rr), 0);
+	assert_int_equal(cdt_block_size(&dev), 2048);
+	assert_int_equal(f.calls, 2);
+}
+
+static void test_bad_addresses(void **state)
+{
+	struct cdt_dev *dev = (void *)1;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(cdt_open("", NULL, &dev, err, sizeof(err)), CDT_EUSAGE);
+	assert_null(dev);
+	assert_int_equal(cdt_open("sr0", NULL, &dev, err, sizeof(err)), CDT_EUSAGE);
+	assert_non_null(strstr(err, "sr0"));
+	assert_int_equal(cdt_open("/nonexistent/sr9", NULL, &dev, err, sizeof(err)),
+			 CDT_EOPEN);
+	assert_int_equal(cdt_open("/dev/null", NULL, &dev, err, sizeof(err)),
+			 CDT_ENOTSCSI);
+	{
+		char path[] = "/tmp/cdtail-regular-XXXXXX";
+		int fd = mkstemp(path);
+
+		assert_true(fd >= 0);
+		close(fd);
+		assert_int_equal(cdt_open(path, NULL, &dev, err, sizeof(err)),
+				 CDT_ENOTSCSI);
+		assert_non_null(strstr(err, "sim:"));
+		unlink(path);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_write_opcodes_refused),
+		cmocka_unit_test(test_read_opcodes_allowed),
+		cmocka_unit_test(test_unit_attention_retried),
+		cmocka_unit_test(test_retry_bounded),
+		cmocka_unit_test(test_no_medium),
+		cmocka_unit_test(test_read_classes),
+		cmocka_unit_test(test_block_size_from_capacity),
+		cmocka_unit_test(test_bad_addresses),
+	};
+
+	return cmocka_run_group_tests_name("device", tests, NULL, NULL);
+}
