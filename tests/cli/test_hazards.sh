@@ -60,7 +60,7 @@ expect_json "no-fua is info" '.hazards[0].severity' info
 run hazards --sysfs "$S/mpath-cache-mismatch" /dev/mapper/mpatha
 expect_rc "text exit" 10
 expect_grep "text table row" "$T/out" '^cache-mode-mismatch +warning +dm-0$'
-expect_grep "text detail" "$T/out" "queue/write_cache: dm-0 'write back', sda"
+expect_grep "text detail" "$T/out" "sdb 'write through'; queue/fua: dm-0 1"
 expect_grep "text facts row" "$T/out" '^sdb +path +running +write through'
 run hazards --sysfs "$S/sr0-plain" /dev/sr0
 expect_rc "text no hazard exit" 0
