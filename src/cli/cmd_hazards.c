@@ -75,7 +75,7 @@ static int parse_args(int argc, char **argv, struct hz_args *a)
 	cli_common_init(&a->co);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+" CLI_COMMON_SHORTOPTS,
+	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS,
 				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
@@ -88,11 +88,8 @@ static int parse_args(int argc, char **argv, struct hz_args *a)
 			a->no_mode_sense = true;
 			continue;
 		case '?':
-			if (optopt)
-				return cli_usage(CMD, "option '-%c' is unknown or needs a value",
-						 optopt);
-			return cli_usage(CMD, "option '%s' is unknown or needs a value",
-					 argv[optind - 1]);
+		case ':':
+			return cli_bad_option(CMD, opt, argv);
 		}
 		r = cli_common_opt(&a->co, CMD, opt, optarg);
 		if (r < 0)

@@ -87,8 +87,10 @@ run hazards --sysfs "$S/sr0-plain"
 expect_rc "missing DEV: exit 2" 2
 run hazards --bogus /dev/sr0
 expect_rc "bad option: exit 2" 2
+expect_grep "bad option: named" "$T/err" "unknown option '--bogus'"
 run hazards --sysfs
 expect_rc "--sysfs without value: exit 2" 2
+expect_grep "--sysfs without value: named" "$T/err" "option '--sysfs' needs a value"
 run hazards --sysfs "$S/sr0-plain" /dev/sr0 /dev/sr1
 expect_rc "two devices: exit 2" 2
 run hazards ""
