@@ -600,13 +600,25 @@ static void walk_slaves(struct walk *w, const char *dir, int self,
 	free(ents);
 }
 
+/* Block names are unique in sysfs: a name seen before is a loop. */
+static bool seen(const struct cdt_hazard_list *l, const char *dir)
+{
+	const char *name = base_name(dir);
+	size_t i;
+
+	for (i = 0; i < l->n_nodes; i++)
+		if (!strcmp(l->nodes[i].name, name))
+			return true;
+	return false;
+}
+
 static void walk_node(struct walk *w, const char *dir,
 		      enum cdt_hazard_role role, int parent, int depth)
 {
 	struct cdt_hazard_node *n;
 	int self;
 
-	if (depth > HZ_MAX_DEPTH || w->nomem)
+	if (depth > HZ_MAX_DEPTH || w->nomem || seen(w->list, dir))
 		return;
 	n = node_new(w->list);
 	if (!n) {
@@ -913,7 +925,7 @@ static int check_path_states(struct cdt_hazard_list *l, size_t m,
 			"%s (dm/uuid '%s'): no path is usable (%s). Writes to the "
 			"map fail, or with queue_if_no_path in its table wait "
 			"unacknowledged, until a path returns.", map->name,
-			map->dm_uuid, p->n ? bad : "slaves/ is empty");
+			map->dm_uuid, p->n ? bad : "no path under slaves/");
 	return rc;
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "cdtail.h"
@@ -393,6 +394,68 @@ static void test_errors(void **state)
 	cdt_hazards_free(NULL);
 }
 
+static void put(const char *root, const char *rel, const char *value)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(value, f);
+	fclose(f);
+}
+
+static void mkdir_in(const char *root, const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
+static void remove_in(const char *root, const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	assert_int_equal(remove(path), 0);
+}
+
+/* A tree whose dm device lists itself as its slave: visited once. */
+static void test_slave_loop(void **state)
+{
+	char root[] = "/tmp/cdt-hz-loop-XXXXXX", path[512];
+	struct cdt_hazard_opts o = { .sysfs_root = root };
+	struct cdt_hazard_list l;
+	char err[1024];
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	mkdir_in(root, "block");
+	mkdir_in(root, "block/dm-0");
+	mkdir_in(root, "block/dm-0/dm");
+	mkdir_in(root, "block/dm-0/slaves");
+	put(root, "block/dm-0/dm/name", "m\n");
+	put(root, "block/dm-0/dm/uuid", "mpath-x\n");
+	snprintf(path, sizeof(path), "%s/block/dm-0/slaves/dm-0", root);
+	assert_int_equal(symlink("../../dm-0", path), 0);
+	assert_int_equal(cdt_hazards_scan("/dev/mapper/m", &o, &l, err,
+					  sizeof(err)), 0);
+	assert_int_equal(l.n_nodes, 1);
+	assert_int_equal(l.n_hazards, 1);
+	assert_string_equal(l.hazards[0].id, "no-active-path");
+	cdt_hazards_free(&l);
+	remove_in(root, "block/dm-0/slaves/dm-0");
+	remove_in(root, "block/dm-0/slaves");
+	remove_in(root, "block/dm-0/dm/name");
+	remove_in(root, "block/dm-0/dm/uuid");
+	remove_in(root, "block/dm-0/dm");
+	remove_in(root, "block/dm-0");
+	remove_in(root, "block");
+	assert_int_equal(rmdir(root), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_fixture_ids),
 		cmocka_unit_test(test_fixture_facts),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_slave_loop),
 	};
 
 	return cmocka_run_group_tests_name("hazards", tests, NULL, NULL);
