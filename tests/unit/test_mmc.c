@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the MMC CDB builders and response parsers.  The answers
+ * are laid out byte for byte as drives send them, including the short
+ * ones real targets produce; every parser is also fed every prefix of a
+ * valid answer in a buffer of exactly that size, so valgrind and ASan
+ * catch any read past the received length.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "cdtail.h"
+#include "mmc.h"
+
+/* A heap copy of exactly n bytes, so that reading byte n is an error. */
+static uint8_t *exact(const uint8_t *src, size_t n)
+{
+	uint8_t *p = malloc(n ? n : 1);
+
+	assert_non_null(p);
+	memcpy(p, src, n);
+	return p;
+}
+
+/* ---- builders ------------------------------------------------------------- */
+
+/* Build into a poisoned buffer: bytes past the CDB must stay untouched. */
+#define BUILD(call, want)						\
+	do {								\
+		uint8_t cdb_[32];					\
+		unsigned int n_;					\
+		memset(cdb_, 0xee, sizeof(cdb_));			\
+		{							\
+			uint8_t *cdb = cdb_;				\
+			n_ = (call);					\
+		}							\
+		assert_int_equal(n_, sizeof(want));			\
+		assert_memory_equal(cdb_, want, sizeof(want));		\
+		for (unsigned int i_ = n_; i_ < sizeof(cdb_); i_++)	\
+			assert_int_equal(cdb_[i_], 0xee);		\
+	} while (0)
+
+static void test_builders(void **state)
+{
+	static const uint8_t tur[6] = { 0 };
+	static const uint8_t inq[6] = { 0x12, 0, 0, 0x00, 0x60, 0 };
+	static const uint8_t rc10[10] = { 0x25 };
+	static const uint8_t rc16[16] = { 0x9e, 0x10, 0, 0, 0, 0, 0, 0,
+					  0, 0, 0, 0, 0, 0x20, 0, 0 };
+	static const uint8_t r10[10] = { 0x28, 0, 0x01, 0x02, 0x03, 0x04,
+					 0, 0x00, 0x20, 0 };
+	static const uint8_t r12[12] = { 0xa8, 0, 0xff, 0xff, 0xff, 0xfe,
+					 0x00, 0x01, 0x00, 0x00, 0, 0 };
+	static const uint8_t toc[10] = { 0x43, 0, 0, 0, 0, 0, 1, 0x03, 0x24, 0 };
+	static const uint8_t toc_msf[10] = { 0x43, 0x02, 0x01, 0, 0, 0, 0,
+					     0x00, 0x0c, 0 };
+	static const uint8_t gc[10] = { 0x46, 0x02, 0x00, 0x00, 0, 0, 0,
+					0x00, 0x08, 0 };
+	static const uint8_t gc1[10] = { 0x46, 0x01, 0x01, 0x07, 0, 0, 0,
+					 0x10, 0x00, 0 };
+	static const uint8_t di[10] = { 0x51, 0, 0, 0, 0, 0, 0, 0x00, 0x22, 0 };
+	static const uint8_t ti[10] = { 0x52, 0x01, 0, 0, 0x01, 0x02, 0,
+					0x00, 0x24, 0 };
+	static const uint8_t ms[10] = { 0x5a, 0x08, 0x08, 0, 0, 0, 0,
+					0x00, 0xfc, 0 };
+
+	(void)state;
+	BUILD(mmc_cdb_test_unit_ready(cdb), tur);
+	BUILD(mmc_cdb_inquiry(cdb, 96), inq);
+	BUILD(mmc_cdb_read_capacity10(cdb), rc10);
+	BUILD(mmc_cdb_read_capacity16(cdb, 32), rc16);
+	BUILD(mmc_cdb_read10(cdb, 0x01020304, 32), r10);
+	BUILD(mmc_cdb_read12(cdb, 0xfffffffe, 0x10000), r12);
+	BUILD(mmc_cdb_read_toc(cdb, 0, false, 1, 804), toc);
+	BUILD(mmc_cdb_read_toc(cdb, 0xf1, true, 0, 12), toc_msf);
+	BUILD(mmc_cdb_get_configuration(cdb, 2, 0, 8), gc);
+	BUILD(mmc_cdb_get_configuration(cdb, 0xfd, 0x0107, 4096), gc1);
+	BUILD(mmc_cdb_read_disc_info(cdb, 34), di);
+	BUILD(mmc_cdb_read_track_info(cdb, 0x0102, 36), ti);
+	BUILD(mmc_cdb_mode_sense10(cdb, 0xc8, 252), ms);
+}
+
+/* ---- INQUIRY, READ CAPACITY ------------------------------------------------ */
+
+/* A DVD writer's standard INQUIRY data, 36 bytes, additional length 31. */
+static const uint8_t inq_lg[36] = {
+	0x05, 0x80, 0x05, 0x32, 0x1f, 0x00, 0x00, 0x00,
+	'H', 'L', '-', 'D', 'T', '-', 'S', 'T',
+	'D', 'V', 'D', 'R', 'A', 'M', ' ', 'G',
+	'H', '2', '4', 'N', 'S', 'D', '1', ' ',
+	'L', 'G', '0', '0',
+};
+
+static void test_inquiry(void **state)
+{
+	struct mmc_inquiry mi;
+	uint8_t b[96];
+
+	(void)state;
+	assert_int_equal(mmc_parse_inquiry(inq_lg, sizeof(inq_lg), &mi), 0);
+	assert_int_equal(mi.peripheral_type, 5);
+	assert_true(mi.removable);
+	assert_string_equal(mi.vendor, "HL-DT-ST");
+	assert_string_equal(mi.product, "DVDRAM GH24NSD1");
+	assert_string_equal(mi.revision, "LG00");
+
+	/* padding with NULs and control bytes, longer answer than needed */
+	memset(b, 0, sizeof(b));
+	memcpy(b, inq_lg, sizeof(inq_lg));
+	b[4] = 91;
+	memcpy(b + 8, "QEMU\0\0\0\0", 8);
+	memcpy(b + 16, "QEMU CD-ROM\t   ", 16);
+	b[1] = 0;
+	assert_int_equal(mmc_parse_inquiry(b, sizeof(b), &mi), 0);
+	assert_false(mi.removable);
+	assert_string_equal(mi.vendor, "QEMU");
+	assert_string_equal(mi.product, "QEMU CD-ROM");
+
+	/* additional length claims less than the identification fields */
+	memcpy(b, inq_lg, sizeof(inq_lg));
+	b[4] = 20;
+	assert_int_equal(mmc_parse_inquiry(b, sizeof(b), &mi), -1);
+}
+
+static void test_inquiry_truncated(void **state)
+{
+	struct mmc_inquiry mi;
+
+	(void)state;
+	for (size_t len = 0; len <= sizeof(inq_lg); len++) {
+		uint8_t *p = exact(inq_lg, len);
+
+		assert_int_equal(mmc_parse_inquiry(p, len, &mi),
+				 len < 36 ? -1 : 0);
+		free(p);
+	}
+}
+
+static void test_read_capacity(void **state)
+{
+	/* 2 298 496 blocks of 2048 (a DVD-5), and a huge BD-style answer */
+	static const uint8_t rc10[8] = { 0x00, 0x23, 0x12, 0x7f,
+					 0x00, 0x00, 0x08, 0x00 };
+	static const uint8_t rc16[32] = { 0x00, 0x00, 0x00, 0x01,
+					  0x00, 0x00, 0x00, 0x00,
+					  0x00, 0x00, 0x02, 0x00 };
+	uint32_t last32 = 0, bs = 0;
+	uint64_t last = 0;
+
+	(void)state;
+	assert_int_equal(mmc_parse_read_capacity10(rc10, 8, &last32, &bs), 0);
+	assert_int_equal(last32, 2298495);
+	assert_int_equal(bs, 2048);
+	assert_int_equal(mmc_parse_read_capacity16(rc16, 32, &last, &bs), 0);
+	assert_true(last == 0x100000000ull);
+	assert_int_equal(bs, 512);
+	for (size_t len = 0; len <= sizeof(rc16); len++) {
+		uint8_t *p = exact(rc16, len);
+
+		assert_int_equal(mmc_parse_read_capacity10(p, len, &last32, &bs),
+				 len < 8 ? -1 : 0);
+		assert_int_equal(mmc_parse_read_capacity16(p, len, &last, &bs),
+				 len < 12 ? -1 : 0);
+		free(p);
+	}
+}
+
+/* ---- READ TOC --------------------------------------------------------------- */
+
+/* Mixed-mode CD: data track 1, audio track 2, lead-out at LBA 287 685. */
+static const uint8_t toc_lba[28] = {
+	0x00, 0x1a, 0x01, 0x02,
+	0x00, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x10, 0x02, 0x00, 0x00, 0x00, 0x2e, 0xe0,
+	0x00, 0x16, 0xaa, 0x00, 0x00, 0x04, 0x63, 0xc5,
+};
+
+/* The same TOC in M:S:F: 00:02:00, 02:42:00, 63:57:60. */
+static const uint8_t toc_msf[28] = {
+	0x00, 0x1a, 0x01, 0x02,
+	0x00, 0x14, 0x01, 0x00, 0x00, 0x00, 0x02, 0x00,
+	0x00, 0x10, 0x02, 0x00, 0x00, 0x02, 0x2a, 0x00,
+	0x00, 0x16, 0xaa, 0x00, 0x00, 0x3f, 0x39, 0x3c,
+};
+
+static void test_toc(void **state)
+{
+	struct mmc_toc toc;
+
+	(void)state;
+	assert_int_equal(mmc_parse_toc(toc_lba, sizeof(toc_lba), false, &toc), 0);
+	assert_int_equal(toc.first_track, 1);
+	assert_int_equal(toc.last_track, 2);
+	assert_int_equal(toc.n, 3);
+	assert_int_equal(toc.e[0].track, 1);
+	assert_int_equal(toc.e[0].adr_control, 0x14);
+	assert_int_equal(toc.e[0].lba, 0);
+	assert_int_equal(toc.e[1].track, 2);
+	assert_int_equal(toc.e[1].adr_control, 0x10);
+	assert_int_equal(toc.e[1].lba, 12000);
+	assert_int_equal(toc.e[2].track, 0xaa);
+	assert_int_equal(mmc_toc_leadout(&toc), 287685);
+
+	assert_int_equal(mmc_parse_toc(toc_msf, sizeof(toc_msf), true, &toc), 0);
+	assert_int_equal(toc.n, 3);
+	assert_int_equal(toc.e[0].lba, 0);
+	assert_int_equal(toc.e[1].lba, 12000);
+	assert_int_equal(toc.e[2].track, 0xaa);
+	assert_int_equal(mmc_toc_leadout(&toc), 287685);
+}
+
+static void test_toc_short_answers(void **state)
+{
+	uint8_t b[64];
+	struct mmc_toc toc;
+
+	(void)state;
+	/* the drive sends 2 bytes less than its header says: lead-out cut */
+	{
+		uint8_t *p = exact(toc_lba, sizeof(toc_lba) - 2);
+
+		assert_int_equal(mmc_parse_toc(p, sizeof(toc_lba) - 2, false,
+					       &toc), 0);
+		assert_int_equal(toc.n, 2);
+		assert_int_equal(mmc_toc_leadout(&toc), -1);
+		free(p);
+	}
+	/* a header length shorter than what arrived wins: stale bytes after */
+	memset(b, 0x5a, sizeof(b));
+	memcpy(b, toc_lba, sizeof(toc_lba));
+	b[1] = 0x12;
+	assert_int_equal(mmc_parse_toc(b, sizeof(b), false, &toc), 0);
+	assert_int_equal(toc.n, 2);
+	assert_int_equal(mmc_toc_leadout(&toc), -1);
+	/* a header claiming less than itself is malformed */
+	b[1] = 0x01;
+	assert_int_equal(mmc_parse_toc(b, sizeof(b), false, &toc), -1);
+	/* a header with no descriptors at all */
+	b[1] = 0x02;
+	assert_int_equal(mmc_parse_toc(b, sizeof(b), false, &toc), 0);
+	assert_int_equal(toc.n, 0);
+	assert_int_equal(mmc_toc_leadout(&toc), -1);
+}
+
+static void test_toc_too_many(void **state)
+{
+	/* 0xffff-byte claim, 110 descriptors: stop at MMC_TOC_MAX */
+	size_t len = 4 + 110 * 8;
+	uint8_t *b = calloc(1, len);
+	struct mmc_toc toc;
+
+	(void)state;
+	assert_non_null(b);
+	b[0] = 0xff;
+	b[1] = 0xff;
+	for (size_t i = 0; i < 110; i++)
+		b[4 + i * 8 + 2] = (uint8_t)(i + 1);
+	b[4 + 109 * 8 + 2] = 0xaa;
+	assert_int_equal(mmc_parse_toc(b, len, false, &toc), 0);
+	assert_int_equal(toc.n, MMC_TOC_MAX);
+	assert_int_equal(mmc_toc_leadout(&toc), -1);
+	free(b);
+}
+
+static void test_toc_truncated(void **state)
+{
+	struct mmc_toc toc;
+
+	(void)state;
+	for (size_t len = 0; len <= sizeof(toc_lba); len++) {
+		for (int msf = 0; msf < 2; msf++) {
+			const uint8_t *src = msf ? toc_msf : toc_lba;
+			uint8_t *p = exact(src, len);
+			int rc = mmc_parse_toc(p, len, msf, &toc);
+
+			if (len < 4) {
+				assert_int_equal(rc, -1);
+			} else {
+				assert_int_equal(rc, 0);
+				assert_int_equal(toc.n, (len - 4) / 8);
+				assert_int_equal(mmc_toc_leadout(&toc) >= 0,
+						 len == sizeof(toc_lba));
+			}
+			free(p);
+		}
+	}
+}
+
+static void test_session_info(void **state)
+{
+	/* two sessions; the last starts with track 2 at LBA 30 000 */
+	static const uint8_t si[12] = {
+		0x00, 0x0a, 0x01, 0x02,
+		0x00, 0x14, 0x02, 0x00, 0x00, 0x00, 0x75, 0x30,
+	};
+	static const uint8_t si_msf[12] = {
+		0x00, 0x0a, 0x01, 0x02,
+		0x00, 0x14, 0x02, 0x00, 0x00, 0x06, 0x42, 0x00,
+	};
+	struct mmc_session_info s;
+
+	(void)state;
+	assert_int_equal(mmc_parse_session_info(si, 12, false, &s), 0);
+	assert_int_equal(s.first_session, 1);
+	assert_int_equal(s.last_session, 2);
+	assert_int_equal(s.first_track_last_session, 2);
+	assert_int_equal(s.first_track_lba, 30000);
+	assert_int_equal(mmc_parse_session_info(si_msf, 12, true, &s), 0);
+	assert_int_equal(s.first_track_lba, (6 * 60 + 66) * 75 - 150);
+	for (size_t len = 0; len <= sizeof(si); len++) {
+		uint8_t *p = exact(si, len);
+
+		assert_int_equal(mmc_parse_session_info(p, len, false, &s),
+				 len < 12 ? -1 : 0);
+		free(p);
+	}
+}
+
+/* ---- disc and track information ------------------------------------------- */
+
+/* A blank CD-R: ATIP lead-in 97:26:66, last possible lead-out 79:59:74. */
+static const uint8_t di_blank_cdr[34] = {
+	0x00, 0x20, 0x00, 0x01, 0x01, 0x01, 0x01, 0x20,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x61, 0x1a, 0x42, 0x00, 0x4f, 0x3b, 0x4a,
+	0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x00,
+};
+
+/* A pressed CD-ROM: complete, both addresses FF:FF:FF. */
+static const uint8_t di_cdrom[34] = {
+	0x00, 0x20, 0x0e, 0x01, 0x01, 0x01, 0x01, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x00,
+};
+
+static void test_disc_info(void **state)
+{
+	struct mmc_disc_info di;
+	uint8_t b[34];
+
+	(void)state;
+	assert_int_equal(mmc_parse_disc_info(di_blank_cdr, 34, &di), 0);
+	assert_int_equal(di.disc_status, 0);
+	assert_int_equal(di.last_session_state, 0);
+	assert_false(di.erasable);
+	assert_int_equal(di.first_track, 1);
+	assert_int_equal(di.n_sessions, 1);
+	assert_int_equal(di.first_track_last_session, 1);
+	assert_int_equal(di.last_track_last_session, 1);
+	assert_int_equal(di.disc_type, 0);
+	assert_int_equal(di.last_session_leadin, -11634);
+	assert_int_equal(di.last_leadout, 359849);
+
+	assert_int_equal(mmc_parse_disc_info(di_cdrom, 34, &di), 0);
+	assert_int_equal(di.disc_status, 2);
+	assert_int_equal(di.last_session_state, 3);
+	assert_int_equal(di.last_session_leadin, -1);
+	assert_int_equal(di.last_leadout, -1);
+
+	/* CD-RW, 258 sessions, tracks 300..301 in the last, CD-ROM XA */
+	memcpy(b, di_cdrom, sizeof(b));
+	b[2] = 0x11;
+	b[4] = 0x02; b[9] = 0x01;
+	b[5] = 0x2c; b[10] = 0x01;
+	b[6] = 0x2d; b[11] = 0x01;
+	b[8] = 0x20;
+	assert_int_equal(mmc_parse_disc_info(b, sizeof(b), &di), 0);
+	assert_true(di.erasable);
+	assert_int_equal(di.disc_status, 1);
+	assert_int_equal(di.n_sessions, 258);
+	assert_int_equal(di.first_track_last_session, 300);
+	assert_int_equal(di.last_track_last_session, 301);
+	assert_int_equal(di.disc_type, 0x20);
+
+	/* another data type (track resources) is not this structure */
+	b[2] = 0x40;
+	assert_int_equal(mmc_parse_disc_info(b, sizeof(b), &di), -1);
+	/* a length field cutting the lead-out field */
+	memcpy(b, di_blank_cdr, sizeof(b));
+	b[1] = 20;
+	assert_int_equal(mmc_parse_disc_info(b, sizeof(b), &di), -1);
+}
+
+static void test_disc_info_truncated(void **state)
+{
+	struct mmc_disc_info di;
+
+	(void)state;
+	for (size_t len = 0; len <= sizeof(di_blank_cdr); len++) {
+		uint8_t *p = exact(di_blank_cdr, len);
+
+		assert_int_equal(mmc_parse_disc_info(p, len, &di),
+				 len < 24 ? -1 : 0);
+		if (len >= 24)
+			assert_int_equal(di.last_leadout, 359849);
+		free(p);
+	}
+}
+
+/* DVD-ROM, track 1 of session 1: 2 298 496 blocks, MMC-3 layout (36). */
+static const uint8_t ti_dvd[36] = {
+	0x00, 0x22, 0x01, 0x01, 0x00, 0x04, 0x01, 0x02,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10,
+	0x00, 0x23, 0x12, 0x80, 0x00, 0x23, 0x12, 0x7f,
+	0x00, 0x00, 0x00, 0x00,
+};
+
+static void test_track_info(void **state)
+{
+	struct mmc_track_info ti;
+	uint8_t b[36];
+
+	(void)state;
+	assert_int_equal(mmc_parse_track_info(ti_dvd, sizeof(ti_dvd), &ti), 0);
+	assert_int_equal(ti.track, 1);
+	assert_int_equal(ti.session, 1);
+	assert_int_equal(ti.track_mode, 4);
+	assert_int_equal(ti.data_mode, 1);
+	assert_false(ti.blank);
+	assert_false(ti.packet);
+	assert_false(ti.fixed);
+	assert_false(ti.nwa_valid);
+	assert_true(ti.lra_valid);
+	assert_int_equal(ti.start, 0);
+	assert_int_equal(ti.fixed_packet_size, 16);
+	assert_int_equal(ti.size, 2298496);
+	assert_int_equal(ti.last_recorded, 2298495);
+
+	/* an incomplete packet-written CD-RW track 258 in session 257 */
+	memcpy(b, ti_dvd, sizeof(b));
+	b[2] = 0x02; b[32] = 0x01;
+	b[3] = 0x01; b[33] = 0x01;
+	b[5] = 0x37;
+	b[6] = 0x72;
+	b[7] = 0x01;
+	b[8] = 0x00; b[9] = 0x01; b[10] = 0x00; b[11] = 0x00;
+	b[12] = 0x00; b[13] = 0x01; b[14] = 0x10; b[15] = 0x07;
+	b[16] = 0x00; b[17] = 0x04; b[18] = 0x00; b[19] = 0x00;
+	b[20] = 0x00; b[21] = 0x00; b[22] = 0x00; b[23] = 0x20;
+	assert_int_equal(mmc_parse_track_info(b, sizeof(b), &ti), 0);
+	assert_int_equal(ti.track, 258);
+	assert_int_equal(ti.session, 257);
+	assert_int_equal(ti.track_mode, 7);
+	assert_int_equal(ti.data_mode, 2);
+	assert_true(ti.blank);
+	assert_true(ti.packet);
+	assert_true(ti.fixed);
+	assert_true(ti.nwa_valid);
+	assert_false(ti.lra_valid);
+	assert_int_equal(ti.start, 65536);
+	assert_int_equal(ti.next_writable, 0x11007);
+	assert_int_equal(ti.free_blocks, 0x40000);
+	assert_int_equal(ti.fixed_packet_size, 32);
+}
+
+static void test_track_info_truncated(void **state)
+{
+	struct mmc_track_info ti;
+
+	(void)state;
+	for (size_t len = 0; len <= sizeof(ti_dvd); len++) {
+		uint8_t *p = exact(ti_dvd, len);
+		int rc = mmc_parse_track_info(p, len, &ti);
+
+		assert_int_equal(rc, len < 28 ? -1 : 0);
+		if (!rc) {
+			assert_int_equal(ti.size, 2298496);
+			/* MMC-2 drives stop before the last recorded address */
+			assert_int_equal(ti.lra_valid, len >= 32);
+		}
+		free(p);
+	}
+}
+
+/* ---- GET CONFIGURATION ----------------------------------------------------- */
+
+static void test_config_header(void **state)
+{
+	/* RT=2 start 0 alloc 8: the header says 0xb4 more bytes exist */
+	static const uint8_t hdr[8] = { 0x00, 0x00, 0x00, 0xb4,
+					0x00, 0x00, 0x00, 0x10 };
+	uint8_t b[8];
+	uint16_t prof = 0;
+
+	(void)state;
+	assert_int_equal(mmc_parse_config_header(hdr, 8, &prof), 0);
+	assert_int_equal(prof, 0x0010);
+	for (size_t len = 0; len <= sizeof(hdr); len++) {
+		uint8_t *p = exact(hdr, len);
+
+		prof = 0x1234;
+		assert_int_equal(mmc_parse_config_header(p, len, &prof),
+				 len < 8 ? -1 : 0);
+		assert_int_equal(prof, len < 8 ? 0x1234 : 0x0010);
+		free(p);
+	}
+	/* a data length that ends before the profile field */
+	memcpy(b, hdr, sizeof(b));
+	b[3] = 0x03;
+	assert_int_equal(mmc_parse_config_header(b, 8, &prof), -1);
+	/* the largest data length does not wrap */
+	memset(b, 0xff, 4);
+	assert_int_equal(mmc_parse_config_header(b, 8, &prof), 0);
+	assert_int_equal(prof, 0x0010);
+}
+
+static void test_profile_names(void **state)
+{
+	(void)state;
+	assert_string_equal(mmc_profile_name(0x0000), "none");
+	assert_string_equal(mmc_profile_name(0x0008), "CD-ROM");
+	assert_string_equal(mmc_profile_name(0x0009), "CD-R");
+	assert_string_equal(mmc_profile_name(0x000a), "CD-RW");
+	assert_string_equal(mmc_profile_name(0x0010), "DVD-ROM");
+	assert_string_equal(mmc_profile_name(0x0011), "DVD-R");
+	assert_string_equal(mmc_profile_name(0x0012), "DVD-RAM");
+	assert_string_equal(mmc_profile_name(0x0013), "DVD-RW");
+	assert_string_equal(mmc_profile_name(0x0014), "DVD-RW");
+	assert_string_equal(mmc_profile_name(0x001a), "DVD+RW");
+	assert_string_equal(mmc_profile_name(0x001b), "DVD+R");
+	assert_string_equal(mmc_profile_name(0x002b), "DVD+R DL");
+	assert_string_equal(mmc_profile_name(0x0040), "BD-ROM");
+	assert_string_equal(mmc_profile_name(0x0041), "BD-R");
+	assert_string_equal(mmc_profile_name(0x0042), "BD-R");
+	assert_string_equal(mmc_profile_name(0x0043), "BD-RE");
+	assert_string_equal(mmc_profile_name(0x0007), "unknown");
+	assert_string_equal(mmc_profile_name(0x1234), "unknown");
+	assert_string_equal(cdt_profile_name(0x0043), "BD-RE");
+	assert_string_equal(cdt_profile_name(0x0044), "unknown");
+}
+
+/* ---- MODE SENSE(10) caching page ------------------------------------------ */
+
+/* A SATA disk behind libata: DPOFUA, 8-byte block descriptor, WCE on. */
+static const uint8_t ms_disk[36] = {
+	0x00, 0x22, 0x00, 0x10, 0x00, 0x00, 0x00, 0x08,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00,
+	0x08, 0x12, 0x04, 0x00, 0xff, 0xff, 0x00, 0x00,
+	0xff, 0xff, 0xff, 0xff, 0x80, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00,
+};
+
+static void test_mode_sense_caching(void **state)
+{
+	struct mmc_mode_caching mc;
+	uint8_t b[64];
+
+	(void)state;
+	assert_int_equal(mmc_parse_mode_sense10_caching(ms_disk, sizeof(ms_disk),
+							&mc), 0);
+	assert_true(mc.dpofua);
+	assert_true(mc.have_caching);
+	assert_true(mc.wce);
+	assert_false(mc.rcd);
+
+	/* DBD honoured, write-through with read cache disabled, no FUA */
+	memset(b, 0, sizeof(b));
+	b[1] = 0x1a;
+	b[8] = 0x88;		/* PS bit set, page 0x08 */
+	b[9] = 0x12;
+	b[10] = 0x01;
+	assert_int_equal(mmc_parse_mode_sense10_caching(b, 28, &mc), 0);
+	assert_false(mc.dpofua);
+	assert_true(mc.have_caching);
+	assert_false(mc.wce);
+	assert_true(mc.rcd);
+
+	/* another page and a sub-page page first; the answer claims more */
+	memset(b, 0, sizeof(b));
+	b[0] = 0x01; b[1] = 0x00;
+	b[8] = 0x01; b[9] = 0x0a;			/* R/W error recovery */
+	b[20] = 0x4a; b[21] = 0x01; b[22] = 0x00; b[23] = 0x04;	/* 0x0a/01 */
+	/* bytes of the sub-page that look like a caching page header */
+	b[24] = 0x08; b[25] = 0x02; b[26] = 0x01; b[27] = 0x00;
+	b[28] = 0x08; b[29] = 0x12; b[30] = 0x04; b[31] = 0x00;
+	assert_int_equal(mmc_parse_mode_sense10_caching(b, 32, &mc), 0);
+	assert_true(mc.have_caching);
+	assert_true(mc.wce);
+	assert_false(mc.rcd);
+
+	/* no caching page (an MMC drive answering with page 0x2a) */
+	memset(b, 0, sizeof(b));
+	b[1] = 0x0e;
+	b[8] = 0x2a; b[9] = 0x06;
+	assert_int_equal(mmc_parse_mode_sense10_caching(b, 16, &mc), 0);
+	assert_false(mc.have_caching);
+	assert_false(mc.wce);
+
+	/* a block descriptor length pointing past the answer */
+	memcpy(b, ms_disk, sizeof(ms_disk));
+	b[6] = 0xff;
+	assert_int_equal(mmc_parse_mode_sense10_caching(b, sizeof(ms_disk),
+							&mc), 0);
+	assert_true(mc.dpofua);
+	assert_false(mc.have_caching);
+
+	/* a mode data length shorter than the header is malformed */
+	memcpy(b, ms_disk, sizeof(ms_disk));
+	b[1] = 0x05;
+	assert_int_equal(mmc_parse_mode_sense10_caching(b, sizeof(ms_disk),
+							&mc), -1);
+}
+
+static void test_mode_sense_truncated(void **state)
+{
+	struct mmc_mode_caching mc;
+
+	(void)state;
+	for (size_t len = 0; len <= sizeof(ms_disk); len++) {
+		uint8_t *p = exact(ms_disk, len);
+		int rc = mmc_parse_mode_sense10_caching(p, len, &mc);
+
+		assert_int_equal(rc, len < 8 ? -1 : 0);
+		/* byte 2 of the page is at offset 18 */
+		if (!rc)
+			assert_int_equal(mc.have_caching, len >= 19);
+		free(p);
+	}
+}
+
+static void test_msf(void **state)
+{
+	uint8_t m, s, f;
+
+	(void)state;
+	assert_int_equal(mmc_msf_to_lba(0, 2, 0), 0);
+	assert_int_equal(mmc_msf_to_lba(79, 59, 74), 359849);
+	mmc_lba_to_msf(359849, &m, &s, &f);
+	assert_int_equal(m, 79);
+	assert_int_equal(s, 59);
+	assert_int_equal(f, 74);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_builders),
+		cmocka_unit_test(test_inquiry),
+		cmocka_unit_test(test_inquiry_truncated),
+		cmocka_unit_test(test_read_capacity),
+		cmocka_unit_test(test_toc),
+		cmocka_unit_test(test_toc_short_answers),
+		cmocka_unit_test(test_toc_too_many),
+		cmocka_unit_test(test_toc_truncated),
+		cmocka_unit_test(test_session_info),
+		cmocka_unit_test(test_disc_info),
+		cmocka_unit_test(test_disc_info_truncated),
+		cmocka_unit_test(test_track_info),
+		cmocka_unit_test(test_track_info_truncated),
+		cmocka_unit_test(test_config_header),
+		cmocka_unit_test(test_profile_names),
+		cmocka_unit_test(test_mode_sense_caching),
+		cmocka_unit_test(test_mode_sense_truncated),
+		cmocka_unit_test(test_msf),
+	};
+
+	return cmocka_run_group_tests_name("mmc", tests, NULL, NULL);
+}
