@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Sense data decoding and classification (see sense.h), and the short
+ * names of the library's error codes.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <scsi/sg_lib.h>
+#include "cdtail.h"
+#include "sense.h"
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t get_be64(const uint8_t *p)
+{
+	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
+}
+
+/* Bytes 0..7 are the header; the additional length may only shrink len. */
+static size_t sense_end(const uint8_t *buf, size_t len)
+{
+	size_t claimed;
+
+	if (len < 8)
+		return len;
+	claimed = 8 + (size_t)buf[7];
+	return claimed < len ? claimed : len;
+}
+
+static void decode_fixed(const uint8_t *buf, size_t len, struct cdt_sense *out)
+{
+	size_t end = sense_end(buf, len);
+
+	out->key = buf[2] & 0x0f;
+	/* INFORMATION sits in the first 8 bytes: only len bounds it */
+	if ((buf[0] & 0x80) && len >= 7) {
+		out->info_valid = true;
+		out->info = get_be32(buf + 3);
+	}
+	if (end > 12)
+		out->asc = buf[12];
+	if (end > 13)
+		out->ascq = buf[13];
+}
+
+/* The information descriptor (type 0): VALID in byte 2, value in 4..11. */
+static void decode_descriptors(const uint8_t *buf, size_t end,
+			       struct cdt_sense *out)
+{
+	size_t off = 8;
+
+	while (off + 2 <= end) {
+		const uint8_t *d = buf + off;
+		size_t dlen = 2 + (size_t)d[1];
+
+		if (off + dlen > end)
+			break;
+		if (d[0] == 0x00 && dlen >= 12 && (d[2] & 0x80)) {
+			out->info_valid = true;
+			out->info = get_be64(d + 4);
+			return;
+		}
+		off += dlen;
+	}
+}
+
+static void decode_desc(const uint8_t *buf, size_t len, struct cdt_sense *out)
+{
+	out->descriptor = true;
+	out->key = buf[1] & 0x0f;
+	if (len > 2)
+		out->asc = buf[2];
+	if (len > 3)
+		out->ascq = buf[3];
+	decode_descriptors(buf, sense_end(buf, len), out);
+}
+
+void cdt_sense_decode(const uint8_t *buf, size_t len, struct cdt_sense *out)
+{
+	uint8_t rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!buf || len < 2)
+		return;
+	rc = buf[0] & 0x7f;
+	if (rc == 0x72 || rc == 0x73) {
+		out->valid = true;
+		decode_desc(buf, len, out);
+	} else if ((rc == 0x70 || rc == 0x71) && len >= 3) {
+		out->valid = true;
+		decode_fixed(buf, len, out);
+	}
+}
+
+enum cdt_sense_class cdt_sense_classify(const struct cdt_sense *s)
+{
+	/* a CHECK CONDITION without usable sense tells nothing to act on */
+	if (!s->valid)
+		return CDT_SENSE_FATAL;
+	switch (s->key) {
+	case 0x00:
+	case 0x01:
+		return CDT_SENSE_NONE;
+	case 0x02:
+		if (s->asc == 0x3a)
+			return CDT_SENSE_NO_MEDIUM;
+		/* 04/03: manual intervention required, waiting will not help */
+		if (s->asc == 0x04 && s->ascq != 0x03)
+			return CDT_SENSE_RETRY;
+		return CDT_SENSE_FATAL;
+	case 0x03:
+		return CDT_SENSE_MEDIUM;
+	case 0x05:
+		if (s->asc == 0x21 || s->asc == 0x63 || s->asc == 0x64)
+			return CDT_SENSE_END;
+		return CDT_SENSE_FATAL;
+	case 0x06:
+	case 0x0b:
+		return CDT_SENSE_RETRY;
+	default:
+		return CDT_SENSE_FATAL;
+	}
+}
+
+/* sg_lib words the ASC as "Additional sense: ..."; the key names it here */
+static const char *asc_words(const char *str)
+{
+	static const char prefix[] = "Additional sense: ";
+
+	if (!strncmp(str, prefix, sizeof(prefix) - 1))
+		return str + sizeof(prefix) - 1;
+	return str;
+}
+
+void cdt_sense_text(const struct cdt_sense *s, char *buf, size_t len)
+{
+	char key[80], asc[160];
+
+	if (!buf || !len)
+		return;
+	if (!s->valid) {
+		snprintf(buf, len, "no sense data");
+		return;
+	}
+	sg_get_sense_key_str(s->key, (int)sizeof(key), key);
+	sg_get_asc_ascq_str(s->asc, s->ascq, (int)sizeof(asc), asc);
+	snprintf(buf, len, "%s: %s", key, asc_words(asc));
+}
+
+const char *cdt_strerror(int err)
+{
+	switch (err) {
+	case CDT_OK:
+		return "success";
+	case CDT_EUSAGE:
+		return "invalid argument";
+	case CDT_EOPEN:
+		return "cannot open";
+	case CDT_ENOMEDIUM:
+		return "no medium";
+	case CDT_ETRANSPORT:
+		return "transport failure";
+	case CDT_ETIMEOUT:
+		return "command timed out";
+	case CDT_ENOMEM:
+		return "out of memory";
+	case CDT_EIO:
+		return "I/O error";
+	case CDT_EREFUSED:
+		return "command not allowed";
+	case CDT_ECHECK:
+		return "check condition";
+	case CDT_ENOTSCSI:
+		return "not a SCSI device";
+	case CDT_EFORMAT:
+		return "malformed file";
+	case CDT_EINTR:
+		return "interrupted";
+	default:
+		return "unknown error";
+	}
+}

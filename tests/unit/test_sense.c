@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of sense decoding and classification: fixed and descriptor
+ * formats as drives send them, every truncation of each (in exact-size
+ * heap buffers, so valgrind and ASan see any over-read), the class of
+ * each sense combination the end search and the device layer rely on,
+ * and the sg_lib wording.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "cdtail.h"
+#include "sense.h"
+
+static uint8_t *exact(const uint8_t *src, size_t n)
+{
+	uint8_t *p = malloc(n ? n : 1);
+
+	assert_non_null(p);
+	memcpy(p, src, n);
+	return p;
+}
+
+/* READ(10) past the end: 05/21/00, INFORMATION = 0x0004_63c5 valid. */
+static const uint8_t fixed_lba_oor[18] = {
+	0xf0, 0x00, 0x05, 0x00, 0x04, 0x63, 0xc5, 0x0a,
+	0x00, 0x00, 0x00, 0x00, 0x21, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+/* Medium error 03/11/05 in descriptor format, information 0x1_0000_0002. */
+static const uint8_t desc_medium[20] = {
+	0x72, 0x03, 0x11, 0x05, 0x00, 0x00, 0x00, 0x0c,
+	0x00, 0x0a, 0x80, 0x00, 0x00, 0x00, 0x00, 0x01,
+	0x00, 0x00, 0x00, 0x02,
+};
+
+static void test_fixed(void **state)
+{
+	struct cdt_sense s;
+	uint8_t b[18];
+
+	(void)state;
+	cdt_sense_decode(fixed_lba_oor, sizeof(fixed_lba_oor), &s);
+	assert_true(s.valid);
+	assert_false(s.descriptor);
+	assert_int_equal(s.key, 5);
+	assert_int_equal(s.asc, 0x21);
+	assert_int_equal(s.ascq, 0);
+	assert_true(s.info_valid);
+	assert_int_equal(s.info, 0x463c5);
+
+	/* VALID bit clear: the INFORMATION bytes mean nothing */
+	memcpy(b, fixed_lba_oor, sizeof(b));
+	b[0] = 0x70;
+	cdt_sense_decode(b, sizeof(b), &s);
+	assert_true(s.valid);
+	assert_false(s.info_valid);
+	assert_int_equal(s.info, 0);
+
+	/* deferred error; filemark/EOM/ILI bits do not leak into the key */
+	b[0] = 0x71;
+	b[2] = 0xe3;
+	b[12] = 0x11;
+	cdt_sense_decode(b, sizeof(b), &s);
+	assert_true(s.valid);
+	assert_int_equal(s.key, 3);
+	assert_int_equal(s.asc, 0x11);
+
+	/* additional length 0: ASC/ASCQ are not part of the sense data */
+	memcpy(b, fixed_lba_oor, sizeof(b));
+	b[7] = 0;
+	cdt_sense_decode(b, sizeof(b), &s);
+	assert_true(s.valid);
+	assert_int_equal(s.key, 5);
+	assert_int_equal(s.asc, 0);
+	assert_true(s.info_valid);
+}
+
+static void test_descriptor(void **state)
+{
+	struct cdt_sense s;
+	uint8_t b[32];
+
+	(void)state;
+	cdt_sense_decode(desc_medium, sizeof(desc_medium), &s);
+	assert_true(s.valid);
+	assert_true(s.descriptor);
+	assert_int_equal(s.key, 3);
+	assert_int_equal(s.asc, 0x11);
+	assert_int_equal(s.ascq, 0x05);
+	assert_true(s.info_valid);
+	assert_true(s.info == 0x100000002ull);
+
+	/* information descriptor after another (sense key specific, 02) */
+	memset(b, 0, sizeof(b));
+	b[0] = 0x73;
+	b[1] = 0x05; b[2] = 0x64; b[3] = 0x00;
+	b[7] = 20;
+	b[8] = 0x02; b[9] = 0x06; b[10] = 0x80;
+	memcpy(b + 16, desc_medium + 8, 12);
+	cdt_sense_decode(b, 28, &s);
+	assert_true(s.valid);
+	assert_int_equal(s.key, 5);
+	assert_int_equal(s.asc, 0x64);
+	assert_true(s.info_valid);
+	assert_true(s.info == 0x100000002ull);
+
+	/* the same, VALID clear */
+	b[18] = 0x00;
+	cdt_sense_decode(b, 28, &s);
+	assert_false(s.info_valid);
+
+	/* descriptor length running past the additional length */
+	b[18] = 0x80;
+	b[7] = 19;
+	cdt_sense_decode(b, sizeof(b), &s);
+	assert_false(s.info_valid);
+}
+
+static void test_not_sense(void **state)
+{
+	static const uint8_t vendor[18] = { 0x7f, 0x00, 0x05 };
+	static const uint8_t zero[18] = { 0 };
+	struct cdt_sense s;
+
+	(void)state;
+	cdt_sense_decode(vendor, sizeof(vendor), &s);
+	assert_false(s.valid);
+	assert_int_equal(cdt_sense_classify(&s), CDT_SENSE_FATAL);
+	cdt_sense_decode(zero, sizeof(zero), &s);
+	assert_false(s.valid);
+	cdt_sense_decode(NULL, 0, &s);
+	assert_false(s.valid);
+}
+
+static void test_truncated(void **state)
+{
+	struct cdt_sense s;
+
+	(void)state;
+	for (size_t len = 0; len <= sizeof(fixed_lba_oor); len++) {
+		uint8_t *p = exact(fixed_lba_oor, len);
+
+		cdt_sense_decode(p, len, &s);
+		assert_int_equal(s.valid, len >= 3);
+		if (len >= 3)
+			assert_int_equal(s.key, 5);
+		assert_int_equal(s.info_valid, len >= 7);
+		assert_int_equal(s.asc, len >= 13 ? 0x21 : 0);
+		free(p);
+	}
+	for (size_t len = 0; len <= sizeof(desc_medium); len++) {
+		uint8_t *p = exact(desc_medium, len);
+
+		cdt_sense_decode(p, len, &s);
+		assert_int_equal(s.valid, len >= 2);
+		assert_int_equal(s.asc, len >= 3 ? 0x11 : 0);
+		assert_int_equal(s.ascq, len >= 4 ? 0x05 : 0);
+		assert_int_equal(s.info_valid, len == sizeof(desc_medium));
+		free(p);
+	}
+}
+
+static enum cdt_sense_class cls(uint8_t key, uint8_t asc, uint8_t ascq)
+{
+	struct cdt_sense s = { .valid = true, .key = key, .asc = asc,
+			       .ascq = ascq };
+
+	return cdt_sense_classify(&s);
+}
+
+static void test_classify(void **state)
+{
+	(void)state;
+	assert_int_equal(cls(0x00, 0x00, 0x00), CDT_SENSE_NONE);
+	assert_int_equal(cls(0x01, 0x17, 0x01), CDT_SENSE_NONE);
+	assert_int_equal(cls(0x05, 0x21, 0x00), CDT_SENSE_END);
+	assert_int_equal(cls(0x05, 0x63, 0x00), CDT_SENSE_END);
+	assert_int_equal(cls(0x05, 0x64, 0x00), CDT_SENSE_END);
+	assert_int_equal(cls(0x05, 0x64, 0x01), CDT_SENSE_END);
+	assert_int_equal(cls(0x05, 0x24, 0x00), CDT_SENSE_FATAL);
+	assert_int_equal(cls(0x05, 0x20, 0x00), CDT_SENSE_FATAL);
+	assert_int_equal(cls(0x03, 0x11, 0x00), CDT_SENSE_MEDIUM);
+	assert_int_equal(cls(0x03, 0x02, 0x00), CDT_SENSE_MEDIUM);
+	assert_int_equal(cls(0x06, 0x29, 0x00), CDT_SENSE_RETRY);
+	assert_int_equal(cls(0x06, 0x28, 0x00), CDT_SENSE_RETRY);
+	assert_int_equal(cls(0x0b, 0x00, 0x00), CDT_SENSE_RETRY);
+	assert_int_equal(cls(0x02, 0x04, 0x01), CDT_SENSE_RETRY);
+	assert_int_equal(cls(0x02, 0x04, 0x00), CDT_SENSE_RETRY);
+	assert_int_equal(cls(0x02, 0x04, 0x03), CDT_SENSE_FATAL);
+	assert_int_equal(cls(0x02, 0x3a, 0x00), CDT_SENSE_NO_MEDIUM);
+	assert_int_equal(cls(0x02, 0x3a, 0x02), CDT_SENSE_NO_MEDIUM);
+	assert_int_equal(cls(0x02, 0x30, 0x00), CDT_SENSE_FATAL);
+	assert_int_equal(cls(0x04, 0x44, 0x00), CDT_SENSE_FATAL);
+	assert_int_equal(cls(0x07, 0x27, 0x00), CDT_SENSE_FATAL);
+	assert_int_equal(cls(0x08, 0x00, 0x00), CDT_SENSE_FATAL);
+	assert_int_equal(cls(0x0e, 0x1d, 0x00), CDT_SENSE_FATAL);
+}
+
+static void test_text(void **state)
+{
+	struct cdt_sense s;
+	char buf[128];
+
+	(void)state;
+	cdt_sense_decode(fixed_lba_oor, sizeof(fixed_lba_oor), &s);
+	cdt_sense_text(&s, buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "Illegal Request: Logical block address out of range");
+	cdt_sense_decode(desc_medium, sizeof(desc_medium), &s);
+	cdt_sense_text(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "Medium Error: L-EC uncorrectable error");
+	s.key = 2; s.asc = 0x3a; s.ascq = 0;
+	cdt_sense_text(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "Not Ready: Medium not present");
+	/* a short buffer is cut, still terminated */
+	cdt_sense_text(&s, buf, 8);
+	assert_string_equal(buf, "Not Rea");
+	memset(&s, 0, sizeof(s));
+	cdt_sense_text(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "no sense data");
+	cdt_sense_text(&s, buf, 0);
+}
+
+static void test_strerror(void **state)
+{
+	(void)state;
+	assert_string_equal(cdt_strerror(CDT_OK), "success");
+	assert_string_equal(cdt_strerror(CDT_ENOMEDIUM), "no medium");
+	assert_string_equal(cdt_strerror(CDT_ETIMEOUT), "command timed out");
+	for (int e = CDT_EINTR; e <= CDT_OK; e++)
+		assert_string_not_equal(cdt_strerror(e), "unknown error");
+	assert_string_equal(cdt_strerror(CDT_EINTR - 1), "unknown error");
+	assert_string_equal(cdt_strerror(1), "unknown error");
+	assert_string_equal(cdt_strerror(-2147483647 - 1), "unknown error");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixed),
+		cmocka_unit_test(test_descriptor),
+		cmocka_unit_test(test_not_sense),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_strerror),
+	};
+
+	return cmocka_run_group_tests_name("sense", tests, NULL, NULL);
+}
