@@ -423,6 +423,51 @@ static void test_udf_two_partitions(void **state)
 	free(b);
 }
 
+static uint32_t xorshift(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/*
+ * Random damage to the bytes the readers look at (PVD, AVDP, the VDS),
+ * at random lengths and drive block sizes: -1 or an answer, never a read
+ * past len.
+ */
+static void test_random_damage(void **state)
+{
+	static const uint32_t bs[] = { 512, 1024, 2048, 4096, 1, 2352 };
+	static const size_t spots[] = { PVD, PVD + 64, PVD + 128, AVDP,
+					96 * 2048, 98 * 2048 + 176 };
+	struct image iso, udf;
+	uint32_t seed = 0x1234567;
+
+	(void)state;
+	load("iso9660.iso", &iso);
+	load("udf.img", &udf);
+	for (int iter = 0; iter < 400; iter++) {
+		struct image *img = iter & 1 ? &udf : &iso;
+		size_t len = img->len - xorshift(&seed) % 4096;
+		uint8_t *p = exact(img->data, len);
+		uint64_t blocks;
+
+		for (int k = 0; k < 4; k++) {
+			size_t at = spots[xorshift(&seed) % 6] +
+				    xorshift(&seed) % 32;
+
+			if (at < len)
+				p[at] = (uint8_t)xorshift(&seed);
+		}
+		cdt_iso9660_size(p, len, bs[iter % 6], &blocks);
+		cdt_udf_size(p, len, bs[iter % 6], &blocks);
+		free(p);
+	}
+	free(iso.data);
+	free(udf.data);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +480,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_udf_damaged, load_udf, unload),
 		cmocka_unit_test_setup_teardown(test_udf_two_partitions, load_udf,
 						unload),
+		cmocka_unit_test(test_random_damage),
 	};
 
 	return cmocka_run_group_tests_name("fsize", tests, NULL, NULL);

@@ -624,6 +624,56 @@ static void test_mode_sense_truncated(void **state)
 	}
 }
 
+/* Random answers of random lengths: no parser may read past len. */
+static uint32_t xorshift(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+static void test_random_answers(void **state)
+{
+	uint32_t seed = 0x2545f491;
+
+	(void)state;
+	for (int iter = 0; iter < 20000; iter++) {
+		size_t len = xorshift(&seed) % 64;
+		uint8_t src[64], *p;
+		struct mmc_inquiry mi;
+		struct mmc_toc toc;
+		struct mmc_session_info si;
+		struct mmc_disc_info di;
+		struct mmc_track_info ti;
+		struct mmc_mode_caching mc;
+		uint32_t a32, b32;
+		uint64_t a64;
+		uint16_t prof;
+
+		for (size_t i = 0; i < sizeof(src); i++)
+			src[i] = (uint8_t)xorshift(&seed);
+		/* plausible small length fields reach the deeper paths */
+		if (iter & 1) {
+			src[0] = 0;
+			src[1] = (uint8_t)(src[1] % 64);
+		}
+		p = exact(src, len);
+		mmc_parse_inquiry(p, len, &mi);
+		mmc_parse_read_capacity10(p, len, &a32, &b32);
+		mmc_parse_read_capacity16(p, len, &a64, &b32);
+		if (!mmc_parse_toc(p, len, iter & 2, &toc))
+			assert_true(toc.n <= (len - 4) / 8);
+		mmc_toc_leadout(&toc);
+		mmc_parse_session_info(p, len, iter & 2, &si);
+		mmc_parse_disc_info(p, len, &di);
+		mmc_parse_track_info(p, len, &ti);
+		mmc_parse_config_header(p, len, &prof);
+		mmc_parse_mode_sense10_caching(p, len, &mc);
+		free(p);
+	}
+}
+
 static void test_msf(void **state)
 {
 	uint8_t m, s, f;
@@ -657,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_profile_names),
 		cmocka_unit_test(test_mode_sense_caching),
 		cmocka_unit_test(test_mode_sense_truncated),
+		cmocka_unit_test(test_random_answers),
 		cmocka_unit_test(test_msf),
 	};
 

@@ -226,6 +226,39 @@ static void test_text(void **state)
 	cdt_sense_text(&s, buf, 0);
 }
 
+static uint32_t xorshift(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/* Random sense of random length, both formats: never read past len. */
+static void test_random_sense(void **state)
+{
+	uint32_t seed = 0x9e3779b9;
+	char text[64];
+
+	(void)state;
+	for (int iter = 0; iter < 20000; iter++) {
+		size_t len = xorshift(&seed) % 40;
+		uint8_t src[40], *p;
+		struct cdt_sense s;
+
+		for (size_t i = 0; i < sizeof(src); i++)
+			src[i] = (uint8_t)xorshift(&seed);
+		src[0] = (uint8_t)(0x70 + (iter & 3) + (src[0] & 0x80));
+		if (iter & 4)
+			src[7] = (uint8_t)(src[7] % 40);
+		p = exact(src, len);
+		cdt_sense_decode(p, len, &s);
+		cdt_sense_classify(&s);
+		cdt_sense_text(&s, text, sizeof(text));
+		free(p);
+	}
+}
+
 static void test_strerror(void **state)
 {
 	(void)state;
@@ -248,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_random_sense),
 		cmocka_unit_test(test_strerror),
 	};
 
