@@ -214,10 +214,12 @@ static void print_findings(const struct cdt_hazard_list *l, bool quiet)
 	}
 }
 
-static void print_node(const struct cdt_hazard_node *n)
+/* "-": not applicable (a dm map has no device/, sim: has no sysfs) */
+static void print_node(const struct cdt_hazard_node *n, bool sysfs)
 {
 	char qd[24], wce[12], dpofua[12];
-	const char *na = n->is_dm ? "-" : "unknown";
+	const char *na = n->is_dm || !sysfs ? "-" : "unknown";
+	const char *unk = sysfs ? "unknown" : "-";
 
 	if (n->queue_depth >= 0)
 		snprintf(qd, sizeof(qd), "%ld", n->queue_depth);
@@ -229,8 +231,9 @@ static void print_node(const struct cdt_hazard_node *n)
 		 !n->mode_sense_done ? "-" : n->dpofua ? "1" : "0");
 	printf("%-10s %-9s %-17s %-13s %-7s %-3s %-6s %-26s %-7s %s\n",
 	       n->name, role_name(n->role), str_or(n->state, na),
-	       str_or(n->write_cache, "unknown"), tri(n->fua, "1", "0"),
-	       tri(n->rotational, "1", "0"), qd, str_or(n->cache_type, na),
+	       str_or(n->write_cache, unk), sysfs ? tri(n->fua, "1", "0") : "-",
+	       sysfs ? tri(n->rotational, "1", "0") : "-", qd,
+	       str_or(n->cache_type, na),
 	       wce, dpofua);
 }
 
@@ -244,7 +247,7 @@ static void print_nodes(const struct cdt_hazard_list *l, bool verbose,
 	       "NODE", "ROLE", "STATE", "WRITE_CACHE", "FUA", "ROT", "QDEPTH",
 	       "CACHE_TYPE", "WCE", "DPOFUA");
 	for (i = 0; i < l->n_nodes; i++)
-		print_node(&l->nodes[i]);
+		print_node(&l->nodes[i], l->node[0] != '\0');
 	if (!verbose)
 		return;
 	if (why_not && l->node[0]) {
