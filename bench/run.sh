@@ -1,0 +1,361 @@
+#!/bin/bash
+# make bench: the cdtail benchmark.  Prints one report (Markdown tables) on
+# stdout; bench/README.md says how to read it.  Never fails on a timing: the
+# exit status is 0 unless the bench itself could not run.
+#
+#   CDTAIL=./cdtail REFSTRAT=build/bench/refstrat bash bench/run.sh
+#
+# Environment:
+#   CDTAIL        the cdtail binary (default ./cdtail)
+#   REFSTRAT      the reference-strategy driver built from bench/refstrat.c
+#   BENCH_TMP     where scratch images go (default /tmp); all removed at exit
+#   BENCH_PARTS   which parts to run, default "a b c d"
+#   BENCH_BIG_MB  the throughput image in MiB (default 700)
+set -u
+
+CDTAIL=${CDTAIL:-./cdtail}
+REFSTRAT=${REFSTRAT:-build/bench/refstrat}
+BENCH_PARTS=${BENCH_PARTS:-a b c d}
+BENCH_BIG_MB=${BENCH_BIG_MB:-700}
+BS=2048
+
+die() {
+	echo "bench: $*" >&2
+	exit 2
+}
+
+for t in "$CDTAIL" "$REFSTRAT"; do
+	[ -x "$t" ] || die "$t is not built (run make bench)"
+done
+
+TMP=$(mktemp -d "${BENCH_TMP:-/tmp}/cdtail-bench.XXXXXX") || die "mktemp failed"
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
+
+has_part() {
+	case " $BENCH_PARTS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# Is `cdtail image` implemented?  The placeholder refuses every call.
+image_ready() {
+	local img=$TMP/probe-image.img
+	"$REFSTRAT" mkimg "$img" 64 || return 1
+	"$CDTAIL" image "sim:$img,cost=0/0" "$TMP/probe-image.out" >/dev/null 2>"$TMP/probe-image.err"
+	local rc=$?
+	rm -f "$img" "$TMP/probe-image.out" "$TMP/probe-image.out".*
+	[ "$rc" -eq 0 ]
+}
+
+# random bytes, fast: N MiB into FILE
+make_random() {
+	head -c $(($1 * 1048576)) /dev/urandom >"$2"
+}
+
+now_ns() {
+	date +%s%N
+}
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+echo "# cdtail bench"
+echo
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores, ${cpu:-unknown CPU};" \
+	"cdtail $("$CDTAIL" --version 2>/dev/null | head -n 1 | sed 's/^cdtail //')" \
+	"($(git rev-parse --short HEAD 2>/dev/null || echo 'no git'))." \
+	"One run on a shared machine."
+echo
+
+IMAGE_OK=0
+if image_ready; then
+	IMAGE_OK=1
+else
+	echo "Note: \`cdtail image\` is not implemented in this build" \
+		"($(head -n 1 "$TMP/probe-image.err")): its columns say n/a."
+	echo
+fi
+
+# ---- a. end search -----------------------------------------------------------
+
+part_a() {
+	local n=40000 cost fs info k img addr j r rc
+	local c_r c_f c_ms c_end
+	local cost_list="50/8000 50/1" k_list="0 1 2 7 150 3000 16000"
+
+	: >"$TMP/miss"
+	"$REFSTRAT" mkimg "$TMP/plain.img" $n || die "mkimg failed"
+	"$REFSTRAT" mkimg "$TMP/iso.img" $n iso || die "mkimg failed"
+
+	echo "## a. End search: reads / failed reads / virtual ms"
+	echo
+	echo "Disc of $n blocks of $BS bytes; the drive hides the last k. fs: an ISO 9660" \
+		"volume descriptor declares the true size. info: failing reads name the" \
+		"first unreadable LBA. best = the cheaper of linear and gallop; oracle =" \
+		"the lower bound. Targets: cdtail <= 1.3 x best; = oracle where a size" \
+		"source (fs, or READ CAPACITY when k = 0) or INFORMATION gives the end;" \
+		"at cost=50/1 also at most 2*ceil(log2(k+1))+6 reads."
+	echo
+	echo "| cost | fs | info | k | cdtail | linear | gallop | oracle | cdtail/best | cdtail/oracle | targets |"
+	echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|---|"
+	for cost in $cost_list; do
+		for fs in no yes; do
+			for info in 0 1; do
+				for k in $k_list; do
+					if [ $fs = yes ]; then img=$TMP/iso.img; else img=$TMP/plain.img; fi
+					addr="sim:$img,hide=$k,cost=$cost"
+					[ $info = 1 ] && addr="$addr,info=1"
+					j=$TMP/probe.json
+					"$CDTAIL" probe --json "$addr" >"$j" 2>"$TMP/probe.err"
+					rc=$?
+					if [ $rc -ne 0 ] && [ $rc -ne 10 ]; then
+						echo "| $cost | $fs | $info | $k | probe failed (exit $rc: $(head -n 1 "$TMP/probe.err")) | | | | | | |"
+						continue
+					fi
+					read -r c_r c_f c_ms c_end <<<"$("$REFSTRAT" jget "$j" reads failed_reads virtual_ms true_blocks | tr '\n' ' ')"
+					r=$("$REFSTRAT" run "$addr" $n 2>"$TMP/ref.err")
+					rc=$?
+					if [ $rc -ne 0 ]; then
+						echo "| $cost | $fs | $info | $k | reference failed: $(head -n 1 "$TMP/ref.err") | | | | | | |"
+						continue
+					fi
+					awk -v cost="$cost" -v fs="$fs" -v info="$info" -v k="$k" \
+						-v cr="$c_r" -v cf="$c_f" -v cms="$c_ms" -v cend="$c_end" -v n=$n \
+						-v missf="$TMP/miss" '
+					{ rr[$1] = $2; rf[$1] = $3; rms[$1] = $4 }
+					END {
+						best = rms["linear"] < rms["gallop"] ? rms["linear"] : rms["gallop"]
+						orc = rms["oracle"]
+						t = ""
+						if (cend != n)
+							t = "WRONG END " cend "; "
+						ratio = cms / best
+						t = t (ratio <= 1.3 + 1e-9 ? "1.3x ok" : "1.3x MISS")
+						if (ratio > 1.3 + 1e-9)
+							print "1.3x" >> missf
+						if (fs == "yes" || info == 1 || k == 0) {
+							d = cms - orc
+							if (d < 0.0005 && d > -0.0005) {
+								t = t "; = oracle"
+							} else {
+								t = t sprintf("; oracle +%.2f ms", d)
+								print "oracle" >> missf
+							}
+						}
+						if (cost == "50/1") {
+							lg = 0
+							while (2 ^ lg < k + 1)
+								lg++
+							bound = 2 * lg + 6
+							t = t sprintf("; reads <= %d %s", bound, cr <= bound ? "ok" : "MISS")
+							if (cr > bound)
+								print "reads" >> missf
+						}
+						printf "| %s | %s | %s | %s | %s/%s/%.1f | %s/%s/%.1f | %s/%s/%.1f | %s/%s/%.1f | %.3f | %.3f | %s |\n",
+							cost, fs, info, k, cr, cf, cms,
+							rr["linear"], rf["linear"], rms["linear"],
+							rr["gallop"], rf["gallop"], rms["gallop"],
+							rr["oracle"], rf["oracle"], rms["oracle"],
+							ratio, cms / orc, t
+					}' <<<"$r"
+				done
+			done
+		done
+	done
+	echo
+	echo "Rows over 1.3 x best: $(grep -c '^1.3x' "$TMP/miss")." \
+		"Rows above the oracle where a source gives the end: $(grep -c '^oracle' "$TMP/miss")." \
+		"Rows at cost=50/1 over 2*ceil(log2(k+1))+6 reads: $(grep -c '^reads' "$TMP/miss")."
+	echo
+	rm -f "$TMP/plain.img" "$TMP/iso.img" "$TMP/miss"
+}
+
+# ---- b. blocks recovered -------------------------------------------------------
+
+# 512-byte blocks of OUT that match the start of REF (0 when OUT is missing)
+held_512() {
+	local out=$1 ref=$2 size
+	[ -f "$out" ] || { echo 0; return; }
+	size=$(stat -c %s "$out")
+	if cmp -s -n "$size" "$out" "$ref"; then
+		echo $((size / 512))
+	else
+		# first differing byte, counted in whole 512-byte blocks before it
+		local at
+		at=$(cmp "$out" "$ref" 2>/dev/null | sed -n 's/.* byte \([0-9]*\),.*/\1/p')
+		echo $(((${at:-1} - 1) / 512))
+	fi
+}
+
+part_b() {
+	local n=20480 k rep dd_held img=$TMP/disc.img view=$TMP/view.img out held dd_lost c_lost c_true
+	local k_list="0 1 2 7 150 3000 16000"
+
+	make_random $((n * BS / 1048576)) "$img" || die "cannot make $img"
+	echo "## b. Blocks recovered"
+	echo
+	echo "Disc of $n blocks of $BS bytes (random data) whose drive hides the last k." \
+		"dd reads a plain file cut to the reported length, as the kernel node would" \
+		"give it; cdtail image reads sim:. Lost = 512-byte blocks of the disc that" \
+		"the image does not hold (cdtail must lose 0)."
+	echo
+	echo "| k | reported | true | dd holds | dd lost (512 B) | cdtail probe: true end | cdtail image holds | cdtail lost (512 B) |"
+	echo "|--:|--:|--:|--:|--:|--:|--:|--:|"
+	for k in $k_list; do
+		rep=$((n - k))
+		head -c $((rep * BS)) "$img" >"$view"
+		dd if="$view" of="$TMP/dd.out" bs=64K 2>/dev/null
+		held=$(held_512 "$TMP/dd.out" "$img")
+		dd_lost=$((n * 4 - held))
+		dd_held=$((held / 4))
+		rm -f "$view" "$TMP/dd.out"
+		"$CDTAIL" probe --json "sim:$img,hide=$k" >"$TMP/p.json" 2>/dev/null
+		c_true=$("$REFSTRAT" jget "$TMP/p.json" true_blocks)
+		if [ $IMAGE_OK = 1 ]; then
+			out=$TMP/cdtail.out
+			if "$CDTAIL" image "sim:$img,hide=$k,cost=0/0" "$out" >/dev/null 2>"$TMP/image.err"; then
+				held=$(held_512 "$out" "$img")
+				c_lost=$((n * 4 - held))
+				held="$((held / 4)) blocks"
+			else
+				held="failed: $(head -n 1 "$TMP/image.err")"
+				c_lost=n/a
+			fi
+			rm -f "$out" "$out".*
+		else
+			held=n/a
+			c_lost=n/a
+		fi
+		echo "| $k | $rep | $n | $dd_held blocks | $dd_lost | $c_true | $held | $c_lost |"
+	done
+	echo
+	rm -f "$img"
+}
+
+# ---- c. imaging throughput -----------------------------------------------------
+
+# run_timed NAME OUT CMD...: best wall time of 3 runs and the peak RSS
+# (/usr/bin/time -v) of that run; prints "SECONDS RSS_KIB" or "fail"
+run_timed() {
+	local out=$1 best="" best_rss="" i t0 t1 ns rss
+	shift
+	for i in 1 2 3; do
+		rm -f "$out" "$out".* "$TMP/map"
+		t0=$(now_ns)
+		if ! /usr/bin/time -v -o "$TMP/time.txt" "$@" >/dev/null 2>"$TMP/run.err"; then
+			echo "fail $(head -n 1 "$TMP/run.err")"
+			rm -f "$out" "$out".* "$TMP/map"
+			return
+		fi
+		t1=$(now_ns)
+		ns=$((t1 - t0))
+		rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$TMP/time.txt")
+		if [ -z "$best" ] || [ $ns -lt $best ]; then
+			best=$ns
+			best_rss=$rss
+		fi
+	done
+	rm -f "$out" "$out".* "$TMP/map"
+	echo "$best $best_rss"
+}
+
+part_c() {
+	local mib=$BENCH_BIG_MB img=$TMP/big.img out=$TMP/big.out bytes
+	local dd_r dd_s dd_rss res name s rss
+
+	bytes=$((mib * 1048576))
+	make_random "$mib" "$img" || die "cannot make $img"
+	cat "$img" >/dev/null	# the same warm page cache for every tool
+	echo "## c. Imaging throughput"
+	echo
+	echo "$mib MiB random image in ${BENCH_TMP:-/tmp}, output beside it;" \
+		"best wall time of 3 runs; MB = 10^6 bytes; RSS = peak resident set" \
+		"(/usr/bin/time -v) of that run. cdtail reads sim:IMAGE,cost=0/0;" \
+		"dd and ddrescue read the image file."
+	echo
+	echo "| tool | MB/s | vs dd | peak RSS (MiB) |"
+	echo "|---|--:|--:|--:|"
+	dd_r=$(run_timed "$out" dd if="$img" of="$out" bs=64K)
+	set -- $dd_r
+	if [ "$1" = fail ]; then
+		dd_s=""
+	else
+		dd_s=$1
+	fi
+	for name in cdtail dd ddrescue; do
+		case $name in
+		cdtail)
+			if [ $IMAGE_OK = 0 ]; then
+				echo "| cdtail image | n/a | n/a | n/a |"
+				continue
+			fi
+			res=$(run_timed "$out" "$CDTAIL" image "sim:$img,cost=0/0" "$out")
+			;;
+		dd) res=$dd_r ;;
+		ddrescue) res=$(run_timed "$out" ddrescue -q "$img" "$out" "$TMP/map") ;;
+		esac
+		set -- $res
+		if [ "$1" = fail ]; then
+			echo "| $name | failed: ${*:2} | | |"
+			continue
+		fi
+		s=$1
+		rss=$2
+		awk -v name="$name" -v s="$s" -v d="$dd_s" -v b=$bytes -v rss="$rss" 'BEGIN {
+			label = name == "cdtail" ? "cdtail image" : name == "dd" ? "dd bs=64K" : "ddrescue"
+			mbs = b / (s / 1e9) / 1e6
+			ratio = d == "" ? "n/a" : sprintf("%.2f", d / s)
+			printf "| %s | %.0f | %s | %.1f |\n", label, mbs, ratio, rss / 1024
+		}'
+	done
+	echo
+	rm -f "$img" "$out" "$TMP/map"
+}
+
+# ---- d. CPU cost -----------------------------------------------------------------
+
+callgrind_ir() {
+	local f=$TMP/cg.out
+	rm -f "$f"
+	valgrind --tool=callgrind --callgrind-out-file="$f" "$@" >/dev/null 2>"$TMP/cg.err" || return 1
+	sed -n 's/^summary: *\([0-9]*\).*/\1/p;s/^totals: *\([0-9]*\).*/\1/p' "$f" | head -n 1
+}
+
+part_d() {
+	local mib=64 img=$TMP/cpu.img out=$TMP/cpu.out ir
+
+	if ! command -v valgrind >/dev/null; then
+		echo "## d. CPU cost: valgrind is not installed, skipped"
+		echo
+		return
+	fi
+	make_random $mib "$img" || die "cannot make $img"
+	echo "## d. CPU cost"
+	echo
+	echo "Instructions executed in user space (valgrind --tool=callgrind, Ir) per MiB" \
+		"imaged, $mib MiB random image; the kernel's copies are not counted."
+	echo
+	echo "| tool | instructions per MiB |"
+	echo "|---|--:|"
+	if [ $IMAGE_OK = 1 ]; then
+		rm -f "$out" "$out".*
+		if ir=$(callgrind_ir "$CDTAIL" image "sim:$img,cost=0/0" "$out"); then
+			echo "| cdtail image | $((ir / mib)) |"
+		else
+			echo "| cdtail image | failed: $(grep -v '^==' "$TMP/cg.err" | head -n 1) |"
+		fi
+		rm -f "$out" "$out".*
+	else
+		echo "| cdtail image | n/a |"
+	fi
+	if ir=$(callgrind_ir dd if="$img" of="$out" bs=64K); then
+		echo "| dd bs=64K (for scale) | $((ir / mib)) |"
+	fi
+	rm -f "$img" "$out"
+	echo
+}
+
+t_start=$(now_ns)
+for p in a b c d; do
+	has_part $p && "part_$p"
+done
+echo "Bench time: $((($(now_ns) - t_start) / 1000000000)) s."
+exit 0
