@@ -414,11 +414,21 @@ static void sim_free(struct sim *s)
 
 static int open_image(struct sim *s, const char *path, char *err, size_t errlen)
 {
+	struct stat st;
 	off_t size;
 
 	s->image_fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (s->image_fd < 0)
+	if (s->image_fd < 0 || fstat(s->image_fd, &st))
 		goto fail;
+	/* a directory "opens" but has no blocks, and lseek on it means nothing */
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
+		errno = EINVAL;
+		goto fail;
+	}
 	/* lseek rather than st_size: a block device as image works too */
 	size = lseek(s->image_fd, 0, SEEK_END);
 	if (size < 0)
