@@ -440,39 +440,40 @@ fail:
 	return CDT_EOPEN;
 }
 
+static int value_too_big(char *err, size_t errlen, const char *key,
+			 uint64_t value, const char *why)
+{
+	snprintf(err, errlen, "sim: bad value '%" PRIu64 "' for key '%s' (%s)",
+		 value, key, why);
+	return CDT_EUSAGE;
+}
+
 /* The checks that need N, the number of whole blocks in the image. */
-static int check_sizes(struct sim *s, char *err, size_t errlen)
+static int check_sizes(struct sim *s, const char *path, char *err,
+		       size_t errlen)
 {
 	const struct sim_config *c = &s->cfg;
 	uint64_t n = s->n_blocks;
 
-	if (c->hide > n) {
-		snprintf(err, errlen,
-			 "sim: bad value '%" PRIu64 "' for key 'hide' (the image holds only %" PRIu64 " blocks)",
-			 c->hide, n);
-		return CDT_EUSAGE;
-	}
-	if (c->extra > UINT64_MAX - (n - c->hide)) {
-		snprintf(err, errlen,
-			 "sim: bad value '%" PRIu64 "' for key 'extra' (too large)",
-			 c->extra);
-		return CDT_EUSAGE;
-	}
-	if (c->runout > n) {
-		snprintf(err, errlen,
-			 "sim: bad value '%" PRIu64 "' for key 'runout' (the image holds only %" PRIu64 " blocks)",
-			 c->runout, n);
-		return CDT_EUSAGE;
-	}
+	if (c->hide > n)
+		return value_too_big(err, errlen, "hide", c->hide,
+				     "more than the blocks in the image");
+	if (c->runout > n)
+		return value_too_big(err, errlen, "runout", c->runout,
+				     "more than the blocks in the image");
+	if (c->extra > UINT64_MAX - (n - c->hide))
+		return value_too_big(err, errlen, "extra", c->extra, "too large");
 	s->n_reported = n - c->hide + c->extra;
 	/* READ CAPACITY has no way to say "nothing": refuse rather than lie */
-	if (s->n_reported == 0) {
-		snprintf(err, errlen,
-			 "sim: the drive would report no block at all (image of %" PRIu64 " blocks, hide=%" PRIu64 ", extra=%" PRIu64 ")",
-			 n, c->hide, c->extra);
+	if (s->n_reported > 0)
+		return 0;
+	if (n == 0) {
+		snprintf(err, errlen, "sim: %s holds no whole %" PRIu32 "-byte block",
+			 path, c->block_size);
 		return CDT_EUSAGE;
 	}
-	return 0;
+	return value_too_big(err, errlen, "hide", c->hide,
+			     "leaves no reported block");
 }
 
 /* Counters only for the flaky blocks that can be read at all (below N). */
@@ -546,7 +547,7 @@ int cdt_sim_open(const char *spec, struct cdt_transport **tp,
 	}
 	rc = open_image(s, copy, err, errlen);
 	if (!rc)
-		rc = check_sizes(s, err, errlen);
+		rc = check_sizes(s, copy, err, errlen);
 	if (!rc)
 		rc = alloc_flaky(s, err, errlen);
 	if (!rc)
@@ -934,13 +935,16 @@ static void do_read_track_info(struct sim *s, struct cdt_cmd *cmd,
 	put_answer(cmd, ans, sizeof(ans), get_be16(cmd->cdb + 7));
 }
 
-/* Mode pages: current values, or all-zero masks for "changeable". */
-static size_t put_caching_page(uint8_t *p, bool changeable)
+/*
+ * Mode pages.  Current and default values are the same; the "changeable"
+ * masks are all zero, as nothing here may be changed.  The caching page
+ * is all zero in every form: WCE 0 and RCD 0, a read-only drive.
+ */
+static size_t put_caching_page(uint8_t *p)
 {
 	memset(p, 0, 20);
 	p[0] = 0x08;
 	p[1] = 0x12;
-	(void)changeable;	/* WCE 0, RCD 0 either way: nothing changes */
 	return 20;
 }
 
@@ -979,7 +983,7 @@ static void do_mode_sense10(struct cdt_cmd *cmd, struct sim_outcome *o)
 	/* no block descriptors; device-specific 0: no DPOFUA, not protected */
 	memset(ans, 0, 8);
 	if (page == 0x08 || page == 0x3f)
-		len += put_caching_page(ans + len, changeable);
+		len += put_caching_page(ans + len);
 	if (page == 0x2a || page == 0x3f)
 		len += put_capabilities_page(ans + len, changeable);
 	put_be16(ans, (uint16_t)(len - 2));

@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -310,7 +309,7 @@ static void test_bad_specs(void **state)
 		{ "hide=", { "'hide'", "''" } },
 		{ "hide=18446744073709551616", { "'hide'", "18446744073709551616" } },
 		{ "hide=101", { "'hide'", "101" } },
-		{ "hide=100", { "hide=100", "report no block" } },
+		{ "hide=100", { "'hide'", "no reported block" } },
 		{ "extra=1x", { "'extra'", "'1x'" } },
 		{ "extra=18446744073709551615", { "'extra'", "too large" } },
 		{ "toc=foo", { "'toc'", "'foo'" } },
@@ -351,7 +350,7 @@ static void test_bad_specs(void **state)
 		{ "hide=1,,info=1", { "empty", "item" } },
 	};
 	struct cdt_transport *t;
-	char err[512];
+	char err[512], spec[256];
 	size_t i;
 
 	(void)state;
@@ -373,6 +372,13 @@ static void test_bad_specs(void **state)
 	/* no image at all */
 	assert_int_equal(try_open(&t, err, sizeof(err), ",hide=1"), CDT_EUSAGE);
 	assert_int_equal(try_open(&t, err, sizeof(err), ""), CDT_EUSAGE);
+	/* an image without a whole block */
+	snprintf(spec, sizeof(spec), "%s/empty.iso", dir);
+	write_image(spec, 2047);
+	assert_int_equal(try_open(&t, err, sizeof(err), "%s", spec), CDT_EUSAGE);
+	assert_non_null(strstr(err, "no whole 2048-byte block"));
+	assert_int_equal(try_open(&t, err, sizeof(err), "%s,extra=1", spec), 0);
+	sim_close(t);
 	/* a trace file that cannot be created */
 	assert_int_equal(try_open(&t, err, sizeof(err), "%s,trace=%s/no/such/dir/t",
 				  disc, dir), CDT_EOPEN);
@@ -496,7 +502,7 @@ static void test_block512(void **state)
 	assert_blocks(buf, 399, 1, 512);
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 400, 1, buf, 512), 0);
 	assert_sense(&cmd, 5, 0x21, 0);
-	/* a 2048-byte block size buffer check: 512 bytes per block is enough */
+	/* the buffer check counts 512-byte blocks, not 2048-byte ones */
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 0, 2, buf, 1024), 0);
 	assert_good(&cmd);
 	sim_close(t);
@@ -677,7 +683,7 @@ static void test_bad(void **state)
 	assert_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.resid, 4 * 2048);
 	assert_blocks(buf, 6, 4, 2048);
-	/* the first failure decides: run-out-free bad range before the end */
+	/* the second range stops a read that starts before it, too */
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 48, 8, buf, sizeof(buf)), 0);
 	assert_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.resid, 6 * 2048);
