@@ -88,6 +88,11 @@ out:
 	return lba;
 }
 
+static bool is_cd_profile(uint16_t profile)
+{
+	return profile >= 0x0008 && profile <= 0x000a;
+}
+
 static void disc_and_track(struct cdt_dev *dev, struct cdt_sizes *sz)
 {
 	struct mmc_disc_info di;
@@ -97,7 +102,8 @@ static void disc_and_track(struct cdt_dev *dev, struct cdt_sizes *sz)
 
 	if (!cdt_dev_simple(dev, cdb, mmc_cdb_read_disc_info(cdb, 34), buf, 34,
 			    &got, NULL) && !mmc_parse_disc_info(buf, got, &di)) {
-		if (di.last_leadout > 0)
+		/* the MSF reading of these bytes holds for CD media only */
+		if (di.last_leadout > 0 && is_cd_profile(sz->profile))
 			sz->disc_leadout = di.last_leadout;
 		if (di.last_track_last_session)
 			track = di.last_track_last_session;
