@@ -18,10 +18,10 @@ PKGS = blkid json-c libcrypto libiscsi
 EXTRA_CFLAGS ?=
 EXTRA_LDFLAGS ?=
 CFLAGS ?= -O2 -g
-CFLAGS += -Wall -Wextra -Werror -std=gnu11 -fPIC -D_GNU_SOURCE \
+override CFLAGS += -Wall -Wextra -Werror -std=gnu11 -fPIC -D_GNU_SOURCE \
 	-Iinclude -Isrc/lib $(shell pkg-config --cflags $(PKGS)) $(EXTRA_CFLAGS)
 LDLIBS_LIB = -lsgutils2 $(shell pkg-config --libs $(PKGS)) -lm
-LDFLAGS += $(EXTRA_LDFLAGS)
+override LDFLAGS += $(EXTRA_LDFLAGS)
 
 # O: where artefacts go (check-asan builds a second copy under build/asan)
 O ?= .
