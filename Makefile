@@ -122,3 +122,9 @@ clean:
 	rm -rf build libcdtail.a libcdtail.so cdtail cdtail.pc $(FIXTURES)
 
 .PHONY: all test unit cli deps install clean fixtures check-asan check-valgrind
+
+# Targets that live beside their scripts: fuzzing (make fuzz), the
+# real-kernel harness (make check-vm) and the benchmarks (make bench).
+-include tests/fuzz/fuzz.mk
+-include tests/vm/vm.mk
+-include bench/bench.mk
