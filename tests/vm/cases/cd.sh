@@ -1,0 +1,48 @@
+# (a) QEMU's scsi-cd / ide-cd / AHCI CD-ROM holding an ISO: /dev/sr0, /dev/sg0.
+# case.env: ISO_BLOCKS, ISO_SHA
+if ! wait_for /dev/sr0 20 || ! wait_for /dev/sg0 5; then
+	not_ok "sr0 and sg0 appear" "$(ls /dev | tr '\n' ' ')"
+	finish
+fi
+ok "sr0 and sg0 appear"
+note "$(sg_inq /dev/sg0 2>&1 | grep -E 'Vendor|Product|Revision|type' | tr -s ' ' | tr '\n' ';')"
+note "sg_readcap: $(sg_readcap /dev/sg0 2>&1 | grep -E 'Last LBA|blocks' | tr -s ' ' | tr '\n' ';')"
+KSIZE=$(cat /sys/block/sr0/size)
+note "/sys/block/sr0/size = $KSIZE"
+expect_eq "kernel size is 4 x the ISO blocks" "$KSIZE" $((ISO_BLOCKS * 4))
+# what the drive answers to a read at the reported end (the sense data)
+lba=$(printf '%08x' "$ISO_BLOCKS")
+sg_raw -o "$T/blk" -r 2048 /dev/sg0 28 00 $(echo "$lba" | sed 's/../& /g') 00 00 01 00 >"$T/raw" 2>&1
+note "READ(10) at LBA $ISO_BLOCKS: $(tr '\n' ' ' <"$T/raw" | tr -s ' ')"
+# dd stops silently at the kernel's size
+n=$(dd if=/dev/sr0 bs=2048 2>/dev/null | wc -c)
+expect_eq "dd of sr0 reads the whole ISO" "$n" $((ISO_BLOCKS * 2048))
+
+for d in /dev/sr0 /dev/sg0; do
+	run probe --json $d
+	expect_rc "probe $d -> 0" 0
+	expect_json "probe $d: true_blocks" .true_blocks "$ISO_BLOCKS"
+	expect_json "probe $d: hidden_blocks" .hidden_blocks 0
+	expect_json "probe $d: read_capacity" .sources.read_capacity "$ISO_BLOCKS"
+	expect_json "probe $d: filesystem" .sources.filesystem "$ISO_BLOCKS"
+	note "probe $d: $(jq -c '{sources,reads,failed_reads,notes,verdict}' <"$T/out" 2>&1)"
+done
+run probe --json /dev/sr0
+expect_json "probe sr0: kernel source == /sys/block/sr0/size/4" .sources.kernel $((KSIZE / 4))
+
+if have verify; then
+	run verify --sha256 "$ISO_SHA" /dev/sr0
+	expect_rc "verify --sha256 of the ISO -> 0" 0
+	run verify --sha256 0000000000000000000000000000000000000000000000000000000000000000 /dev/sr0
+	expect_rc "verify --sha256 of a wrong digest -> 1" 1
+else
+	skip "verify --sha256 (cdtail verify not implemented yet)"
+fi
+if have image; then
+	run image /dev/sr0 "$T/out.iso"
+	expect_rc "image /dev/sr0 -> 0" 0
+	expect_eq "image equals the ISO (sha256)" "$(sha256sum <"$T/out.iso" | cut -d' ' -f1)" "$ISO_SHA"
+	rm -f "$T/out.iso"
+else
+	skip "image /dev/sr0 (cdtail image not implemented yet)"
+fi
