@@ -5,11 +5,47 @@
 #include "device.h"
 #include "endsearch.h"
 
+#define PROBE_FAILS_KEPT 64
+
+/* What a failed read answered, so the report can name the case. */
+struct probe_failure {
+	uint64_t lba;
+	uint32_t n;
+	uint8_t key, asc;
+};
+
 struct probe_reader {
 	struct cdt_dev *dev;
 	uint8_t *buf;
 	uint32_t buf_blocks;
+	struct probe_failure fails[PROBE_FAILS_KEPT];
+	unsigned int nfails;
 };
+
+static void keep_failure(struct probe_reader *r, uint64_t lba, uint32_t n,
+			 const struct cdt_read_result *rr)
+{
+	struct probe_failure *f;
+
+	if (rr->cls == CDT_READ_OK)
+		return;
+	f = &r->fails[r->nfails++ % PROBE_FAILS_KEPT];
+	*f = (struct probe_failure){ lba, n, rr->sense_key, rr->asc };
+}
+
+/* The sense of the last failed read that covered lba, or NULL. */
+static const struct probe_failure *failure_at(const struct probe_reader *r,
+					      uint64_t lba)
+{
+	unsigned int i, n = r->nfails < PROBE_FAILS_KEPT ? r->nfails : PROBE_FAILS_KEPT;
+	const struct probe_failure *hit = NULL;
+
+	for (i = 0; i < n; i++)
+		if (lba >= r->fails[i].lba && lba < r->fails[i].lba + r->fails[i].n &&
+		    (!hit || r->fails[i].n < hit->n))
+			hit = &r->fails[i];
+	return hit;
+}
 
 static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 		      struct es_outcome *out)
@@ -23,6 +59,7 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 	rc = cdt_read_blocks(r->dev, lba, n, r->buf, &rr);
 	if (rc)
 		return rc;
+	keep_failure(r, lba, n, &rr);
 	out->cls = rr.cls;
 	out->info_valid = rr.info_valid;
 	out->info = rr.info;
@@ -57,6 +94,16 @@ static void fill_params(struct es_params *p, const struct cdt_sizes *sz,
 	add_candidate(p, sz->kernel);
 }
 
+/*
+ * A TAO-written CD ends in two run-out blocks that are reported but not
+ * readable; a drive answers them with a medium error or "illegal mode for
+ * this track", while an over-reporting drive says LBA out of range.
+ */
+static bool looks_like_runout(const struct probe_failure *f)
+{
+	return f && (f->key == 0x03 || (f->key == 0x05 && (f->asc == 0x64 || f->asc == 0x63)));
+}
+
 static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		      struct cdt_probe_result *res, struct es_result *er)
 {
@@ -72,6 +119,8 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	dev->errmsg[0] = '\0';
 	rc = es_find_end(&p, probe_read, &r, er);
 	free(r.buf);
+	if (!rc && er->end + 2 == p.reported && looks_like_runout(failure_at(&r, er->end)))
+		res->notes |= CDT_NOTE_TAO_RUNOUT;
 	if (rc && !dev->errmsg[0])
 		cdt_dev_seterr(dev, "end search failed: %s", cdt_strerror(rc));
 	return rc;
@@ -107,8 +156,6 @@ static void judge(struct cdt_probe_result *res, const struct es_result *er)
 		res->notes |= CDT_NOTE_WINDOW_LIMIT;
 	if (er->nothing_readable)
 		res->notes |= CDT_NOTE_NO_READABLE;
-	if (res->hidden_blocks == -2)
-		res->notes |= CDT_NOTE_TAO_RUNOUT;
 	if (res->hidden_blocks > 0)
 		res->verdict = CDT_VERDICT_HIDDEN_TAIL;
 	else if (res->hidden_blocks < 0)

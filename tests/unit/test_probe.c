@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Size sources and the whole probe through the library, on the emulated
+ * drive: each case of the foundation issue with its exact answer.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "cdtail.h"
+
+#define IMG_BLOCKS 6000
+
+static char dir[64];
+static char rnd[128];
+static char rnd512[128];
+
+static void write_image(const char *path, uint64_t bytes)
+{
+	FILE *f = fopen(path, "wb");
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	assert_non_null(f);
+	for (uint64_t i = 0; i < bytes / 8; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		fwrite(&x, 8, 1, f);
+	}
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/cdtail-probe-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(rnd, sizeof(rnd), "%s/rnd.img", dir);
+	snprintf(rnd512, sizeof(rnd512), "%s/rnd512.img", dir);
+	write_image(rnd, (uint64_t)IMG_BLOCKS * 2048);
+	write_image(rnd512, 4000 * 512);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(rnd);
+	unlink(rnd512);
+	rmdir(dir);
+	return 0;
+}
+
+static const char *fixture(const char *name)
+{
+	static char path[512];
+	const char *d = getenv("CDT_FIXTURES");
+
+	snprintf(path, sizeof(path), "%s/%s", d ? d : "fixtures", name);
+	return path;
+}
+
+static struct cdt_probe_result probe(const char *fmt, ...)
+{
+	struct cdt_probe_result res;
+	struct cdt_dev *dev;
+	char addr[512], err[256];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(addr, sizeof(addr), fmt, ap);
+	va_end(ap);
+	rc = cdt_open(addr, NULL, &dev, err, sizeof(err));
+	if (rc)
+		fail_msg("open %s: %s", addr, err);
+	rc = cdt_probe(dev, NULL, &res);
+	if (rc)
+		fail_msg("probe %s: %s", addr, cdt_errmsg(dev));
+	cdt_close(dev);
+	return res;
+}
+
+static void test_sizes_iso(void **state)
+{
+	char err[256];
+	struct cdt_dev *dev;
+	struct cdt_sizes sz;
+	FILE *f;
+	long bytes;
+
+	(void)state;
+	f = fopen(fixture("iso9660.iso"), "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	bytes = ftell(f);
+	fclose(f);
+	assert_int_equal(cdt_open(fixture("iso9660.iso"), NULL, &dev, err, sizeof(err)),
+			 CDT_ENOTSCSI);
+	{
+		char addr[600];
+
+		snprintf(addr, sizeof(addr), "sim:%s,hide=5", fixture("iso9660.iso"));
+		assert_int_equal(cdt_open(addr, NULL, &dev, err, sizeof(err)), 0);
+	}
+	assert_int_equal(cdt_read_sizes(dev, &sz), 0);
+	assert_int_equal(sz.block_size, 2048);
+	assert_int_equal(sz.read_capacity, bytes / 2048 - 5);
+	assert_int_equal(sz.toc_leadout, bytes / 2048 - 5);
+	assert_int_equal(sz.track_end, bytes / 2048 - 5);
+	assert_int_equal(sz.filesystem, bytes / 2048);
+	assert_int_equal(sz.kernel, CDT_SIZE_ABSENT);
+	assert_string_equal(sz.fs_type, "iso9660");
+	assert_int_equal(sz.profile, 0x0008);
+	cdt_close(dev);
+}
+
+static void test_sizes_udf(void **state)
+{
+	struct cdt_probe_result r;
+
+	(void)state;
+	r = probe("sim:%s,hide=2", fixture("udf.img"));
+	assert_string_equal(r.sizes.fs_type, "udf");
+	assert_int_equal(r.sizes.filesystem, 1024);
+	assert_int_equal(r.true_blocks, 1024);
+	assert_int_equal(r.failed_reads, 1);
+}
+
+static void test_sizes_toc(void **state)
+{
+	struct cdt_probe_result r;
+
+	(void)state;
+	r = probe("sim:%s,hide=9,toc=true", rnd);
+	assert_int_equal(r.sizes.toc_leadout, IMG_BLOCKS);
+	assert_int_equal(r.sizes.read_capacity, IMG_BLOCKS - 9);
+	r = probe("sim:%s,toc=none", rnd);
+	assert_int_equal(r.sizes.toc_leadout, CDT_SIZE_ABSENT);
+	assert_int_equal(r.sizes.filesystem, CDT_SIZE_ABSENT);
+}
+
+static void test_hidden_tails(void **state)
+{
+	static const unsigned int ks[] = { 1, 2, 150, 5000 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+		struct cdt_probe_result r = probe("sim:%s,hide=%u", rnd, ks[i]);
+
+		assert_int_equal(r.reported_blocks, IMG_BLOCKS - ks[i]);
+		assert_int_equal(r.true_blocks, IMG_BLOCKS);
+		assert_int_equal(r.hidden_blocks, ks[i]);
+		assert_int_equal(r.verdict, CDT_VERDICT_HIDDEN_TAIL);
+		assert_true(r.failed_reads <= 2);
+		assert_true(r.search_ms <= 2 * 8000 + 1.5 * ks[i] * 1.05 + 50);
+	}
+}
+
+/* the hidden tail the ISO's own size predicts: one failing read */
+static void test_iso_predicts(void **state)
+{
+	struct cdt_probe_result r;
+
+	(void)state;
+	r = probe("sim:%s,hide=4", fixture("iso9660.iso"));
+	assert_int_equal(r.hidden_blocks, 4);
+	assert_int_equal(r.failed_reads, 1);
+	assert_true(r.search_ms < 8000 + 10);
+}
+
+static void test_over_reported(void **state)
+{
+	struct cdt_probe_result r;
+
+	(void)state;
+	r = probe("sim:%s,extra=1", rnd);
+	assert_int_equal(r.true_blocks, IMG_BLOCKS);
+	assert_int_equal(r.hidden_blocks, -1);
+	assert_int_equal(r.verdict, CDT_VERDICT_SHORT);
+	assert_int_equal(r.failed_reads, 1);
+	r = probe("sim:%s,extra=2", rnd);
+	assert_int_equal(r.hidden_blocks, -2);
+	assert_int_equal(r.extent_blocks, IMG_BLOCKS);
+	assert_false(r.notes & CDT_NOTE_TAO_RUNOUT);
+}
+
+static void test_runout(void **state)
+{
+	struct cdt_probe_result r;
+
+	(void)state;
+	r = probe("sim:%s,runout=2", rnd);
+	assert_int_equal(r.true_blocks, IMG_BLOCKS - 2);
+	assert_int_equal(r.extent_blocks, IMG_BLOCKS - 2);
+	assert_true(r.notes & CDT_NOTE_TAO_RUNOUT);
+	assert_true(r.failed_reads <= 2);
+}
+
+static void test_bad_near_end(void **state)
+{
+	struct cdt_probe_result r;
+
+	(void)state;
+	r = probe("sim:%s,hide=20,bad=%u-%u", rnd, IMG_BLOCKS - 15, IMG_BLOCKS - 10);
+	assert_int_equal(r.true_blocks, IMG_BLOCKS);
+	r = probe("sim:%s,bad=%u-%u", rnd, IMG_BLOCKS - 8, IMG_BLOCKS - 1);
+	assert_int_equal(r.true_blocks, IMG_BLOCKS - 8);
+	assert_int_equal(r.extent_blocks, IMG_BLOCKS);
+	assert_true(r.notes & CDT_NOTE_TRAILING_MEDIUM);
+}
+
+static void test_flaky_and_ua(void **state)
+{
+	struct cdt_probe_result r;
+
+	(void)state;
+	r = probe("sim:%s,hide=6,flaky=%u-%u:3", rnd, IMG_BLOCKS - 4, IMG_BLOCKS - 3);
+	assert_int_equal(r.true_blocks, IMG_BLOCKS);
+	r = probe("sim:%s,hide=6,ua=2", rnd);
+	assert_int_equal(r.true_blocks, IMG_BLOCKS);
+	assert_true(r.stats.commands > r.reads);
+}
+
+static void test_block512(void **state)
+{
+	struct cdt_probe_result r;
+
+	(void)state;
+	r = probe("sim:%s,block=512,hide=7", rnd512);
+	assert_int_equal(r.sizes.block_size, 512);
+	assert_int_equal(r.true_blocks, 4000);
+	assert_int_equal(r.hidden_blocks, 7);
+}
+
+static void test_no_source_predicts(void **state)
+{
+	struct cdt_probe_result r;
+
+	(void)state;
+	r = probe("sim:%s,hide=300,cost=50/1", rnd);
+	assert_int_equal(r.true_blocks, IMG_BLOCKS);
+	assert_true(r.reads <= 2 * 9 + 6);
+}
+
+static void test_timeout_is_an_error(void **state)
+{
+	struct cdt_probe_result res;
+	struct cdt_dev *dev;
+	struct cdt_open_opts oo = { .timeout_ms = 1000 };
+	char addr[256], err[256];
+
+	(void)state;
+	snprintf(addr, sizeof(addr), "sim:%s,hide=3,hang=%u", rnd, IMG_BLOCKS - 2);
+	assert_int_equal(cdt_open(addr, &oo, &dev, err, sizeof(err)), 0);
+	assert_int_equal(cdt_probe(dev, NULL, &res), CDT_ETIMEOUT);
+	assert_non_null(strstr(cdt_errmsg(dev), "did not complete"));
+	cdt_close(dev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sizes_iso),
+		cmocka_unit_test(test_sizes_udf),
+		cmocka_unit_test(test_sizes_toc),
+		cmocka_unit_test(test_hidden_tails),
+		cmocka_unit_test(test_iso_predicts),
+		cmocka_unit_test(test_over_reported),
+		cmocka_unit_test(test_runout),
+		cmocka_unit_test(test_bad_near_end),
+		cmocka_unit_test(test_flaky_and_ua),
+		cmocka_unit_test(test_block512),
+		cmocka_unit_test(test_no_source_predicts),
+		cmocka_unit_test(test_timeout_is_an_error),
+	};
+
+	return cmocka_run_group_tests_name("probe", tests, setup, teardown);
+}
