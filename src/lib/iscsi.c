@@ -506,11 +506,14 @@ static struct scsi_task *task_new(struct cdt_cmd *cmd)
 	return task;
 }
 
-/* Statuses libiscsi makes up for exchanges that never got an answer. */
+/*
+ * Statuses libiscsi makes up for exchanges that never got a SCSI status
+ * (cancelled, connection error, its own timeout, a redirect): none is a
+ * status byte from the drive.
+ */
 static bool status_is_local(int status)
 {
-	return status == SCSI_STATUS_CANCELLED || status == SCSI_STATUS_ERROR ||
-	       status == SCSI_STATUS_TIMEOUT;
+	return status < 0 || status > 0xff;
 }
 
 static int run_task(struct iscsi_transport *it, struct scsi_task *task,
@@ -615,7 +618,9 @@ static int iscsi_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 	cmd->sense_len = 0;
 	cmd->resid = 0;
 	if (!it->ctx) {
-		rc = session_open(it, timeout, NULL, 0);
+		/* a new login: no longer than the command or a first login */
+		rc = session_open(it, timeout < it->login_timeout_ms ? timeout :
+				  it->login_timeout_ms, NULL, 0);
 		if (rc) {
 			cmd->ms = mono_ms() - t0;
 			return rc == CDT_ETIMEOUT ? rc : CDT_ETRANSPORT;
