@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <scsi/sg_unaligned.h>
 #include "device.h"
 #include "mmc.h"
 
@@ -166,23 +167,30 @@ int cdt_dev_exec(struct cdt_dev *dev, struct cdt_cmd *cmd,
 	}
 }
 
+/* Build a data-in command around cdb and buf and run it. */
+static int run_in(struct cdt_dev *dev, const uint8_t *cdb, unsigned int len,
+		  void *buf, uint32_t buf_len, struct cdt_cmd *cmd,
+		  struct cdt_sense *sense)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	if (len > sizeof(cmd->cdb))
+		return CDT_EUSAGE;
+	memcpy(cmd->cdb, cdb, len);
+	cmd->cdb_len = len;
+	cmd->data = buf;
+	cmd->data_len = buf ? buf_len : 0;
+	return cdt_dev_exec(dev, cmd, sense);
+}
+
 int cdt_dev_simple(struct cdt_dev *dev, const uint8_t *cdb, unsigned int len,
 		   void *buf, uint32_t buf_len, uint32_t *got,
 		   struct cdt_sense *sense)
 {
 	struct cdt_cmd cmd;
-	int rc;
+	int rc = run_in(dev, cdb, len, buf, buf_len, &cmd, sense);
 
-	memset(&cmd, 0, sizeof(cmd));
-	if (len > sizeof(cmd.cdb))
-		return CDT_EUSAGE;
-	memcpy(cmd.cdb, cdb, len);
-	cmd.cdb_len = len;
-	cmd.data = buf;
-	cmd.data_len = buf ? buf_len : 0;
-	rc = cdt_dev_exec(dev, &cmd, sense);
 	if (got)
-		*got = cmd.data_len - (cmd.resid > cmd.data_len ? cmd.data_len : cmd.resid);
+		*got = cmd.resid > cmd.data_len ? 0 : cmd.data_len - cmd.resid;
 	return rc;
 }
 
@@ -191,16 +199,8 @@ int cdt_exec_in(struct cdt_dev *dev, const uint8_t *cdb, unsigned int cdb_len,
 		uint8_t *sense, unsigned int *sense_len)
 {
 	struct cdt_cmd cmd;
-	int rc;
+	int rc = run_in(dev, cdb, cdb_len, buf, buf_len, &cmd, NULL);
 
-	memset(&cmd, 0, sizeof(cmd));
-	if (cdb_len > sizeof(cmd.cdb))
-		return CDT_EUSAGE;
-	memcpy(cmd.cdb, cdb, cdb_len);
-	cmd.cdb_len = cdb_len;
-	cmd.data = buf;
-	cmd.data_len = buf ? buf_len : 0;
-	rc = cdt_dev_exec(dev, &cmd, NULL);
 	if (resid)
 		*resid = cmd.resid;
 	if (sense && sense_len) {
@@ -342,10 +342,8 @@ static unsigned int build_read(uint8_t *cdb, uint64_t lba, uint32_t nblocks)
 	if (lba > 0xffffffffull) {
 		memset(cdb, 0, 16);
 		cdb[0] = MMC_READ16;
-		for (int i = 0; i < 8; i++)
-			cdb[2 + i] = (uint8_t)(lba >> (56 - 8 * i));
-		for (int i = 0; i < 4; i++)
-			cdb[10 + i] = (uint8_t)(nblocks >> (24 - 8 * i));
+		sg_put_unaligned_be64(lba, cdb + 2);
+		sg_put_unaligned_be32(nblocks, cdb + 10);
 		return 16;
 	}
 	if (nblocks > 0xffff)

@@ -6,6 +6,7 @@
  * use, and every product against overflow.
  */
 #include <string.h>
+#include <scsi/sg_unaligned.h>
 #include "fsize.h"
 
 #define ISO_VD_START 32768u
@@ -19,28 +20,6 @@
 #define UDF_TAG_AVDP 2
 #define UDF_TAG_PD 5
 #define UDF_TAG_TD 8
-
-static uint16_t get_le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint16_t get_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-	       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
 
 /* Is [off, off + n) inside a buffer of len bytes, without wrapping? */
 static int in_buf(uint64_t off, uint64_t n, size_t len)
@@ -61,11 +40,11 @@ static int bytes_to_blocks(uint64_t bytes, uint32_t dev_block, uint64_t *blocks)
 
 static int iso_pvd_size(const uint8_t *vd, uint32_t dev_block, uint64_t *blocks)
 {
-	uint32_t size = get_le32(vd + 80);
-	uint16_t lbs = get_le16(vd + 128);
+	uint32_t size = sg_get_unaligned_le32(vd + 80);
+	uint16_t lbs = sg_get_unaligned_le16(vd + 128);
 
 	/* both-endian fields: a disagreement means a damaged descriptor */
-	if (vd[6] != 1 || size != get_be32(vd + 84) || lbs != get_be16(vd + 130))
+	if (vd[6] != 1 || size != sg_get_unaligned_be32(vd + 84) || lbs != sg_get_unaligned_be16(vd + 130))
 		return -1;
 	if (lbs != 512 && lbs != 1024 && lbs != 2048)
 		return -1;
@@ -111,12 +90,12 @@ static int udf_tag_ok(const uint8_t *tag, uint16_t id, uint64_t sector)
 			sum += tag[i];
 	if ((sum & 0xff) != tag[4])
 		return 0;
-	return get_le16(tag) == id && get_le32(tag + 12) == sector;
+	return sg_get_unaligned_le16(tag) == id && sg_get_unaligned_le32(tag + 12) == sector;
 }
 
 static uint16_t udf_tag_id(const uint8_t *tag)
 {
-	return get_le16(tag);
+	return sg_get_unaligned_le16(tag);
 }
 
 /* Largest partition end (start + length, in sectors) in the main VDS. */
@@ -140,10 +119,10 @@ static int udf_vds_end(const uint8_t *buf, size_t len, uint32_t sector_size,
 		if (id == UDF_TAG_TD)
 			break;
 		if (id == UDF_TAG_PD) {
-			uint64_t e = (uint64_t)get_le32(d + 188) +
-				     get_le32(d + 192);
+			uint64_t e = (uint64_t)sg_get_unaligned_le32(d + 188) +
+				     sg_get_unaligned_le32(d + 192);
 
-			if (!get_le32(d + 192))
+			if (!sg_get_unaligned_le32(d + 192))
 				return -1;
 			if (e > *end)
 				*end = e;
@@ -173,8 +152,8 @@ int cdt_udf_size(const uint8_t *buf, size_t len, uint32_t dev_block,
 	a = buf + avdp;
 	if (!udf_tag_ok(a, UDF_TAG_AVDP, UDF_AVDP_SECTOR))
 		return -1;
-	ext_len = get_le32(a + 16);
-	loc = get_le32(a + 20);
+	ext_len = sg_get_unaligned_le32(a + 16);
+	loc = sg_get_unaligned_le32(a + 20);
 	if (udf_vds_end(buf, len, sector_size, loc, ext_len, &end))
 		return -1;
 	/* end < 2^33, sector_size / dev_block <= 2048: no overflow */

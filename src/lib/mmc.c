@@ -1,38 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* MMC/SPC CDB builders and response parsers (see mmc.h). */
 #include <string.h>
+#include <scsi/sg_unaligned.h>
 #include "cdtail.h"
 #include "mmc.h"
-
-static uint16_t get_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t get_be64(const uint8_t *p)
-{
-	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
-}
-
-static void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
 
 /*
  * The usable part of an answer: the length field says how much the target
@@ -60,7 +31,7 @@ unsigned int mmc_cdb_test_unit_ready(uint8_t *cdb)
 unsigned int mmc_cdb_inquiry(uint8_t *cdb, uint16_t alloc)
 {
 	cdb_start(cdb, MMC_INQUIRY, 6);
-	put_be16(cdb + 3, alloc);
+	sg_put_unaligned_be16(alloc, cdb + 3);
 	return 6;
 }
 
@@ -73,23 +44,23 @@ unsigned int mmc_cdb_read_capacity16(uint8_t *cdb, uint32_t alloc)
 {
 	cdb_start(cdb, MMC_SERVICE_ACTION_IN16, 16);
 	cdb[1] = MMC_SAI_READ_CAPACITY16;
-	put_be32(cdb + 10, alloc);
+	sg_put_unaligned_be32(alloc, cdb + 10);
 	return 16;
 }
 
 unsigned int mmc_cdb_read10(uint8_t *cdb, uint32_t lba, uint16_t nblocks)
 {
 	cdb_start(cdb, MMC_READ10, 10);
-	put_be32(cdb + 2, lba);
-	put_be16(cdb + 7, nblocks);
+	sg_put_unaligned_be32(lba, cdb + 2);
+	sg_put_unaligned_be16(nblocks, cdb + 7);
 	return 10;
 }
 
 unsigned int mmc_cdb_read12(uint8_t *cdb, uint32_t lba, uint32_t nblocks)
 {
 	cdb_start(cdb, MMC_READ12, 12);
-	put_be32(cdb + 2, lba);
-	put_be32(cdb + 6, nblocks);
+	sg_put_unaligned_be32(lba, cdb + 2);
+	sg_put_unaligned_be32(nblocks, cdb + 6);
 	return 12;
 }
 
@@ -100,7 +71,7 @@ unsigned int mmc_cdb_read_toc(uint8_t *cdb, uint8_t format, bool msf,
 	cdb[1] = msf ? 0x02 : 0;
 	cdb[2] = format & 0x0f;
 	cdb[6] = track;
-	put_be16(cdb + 7, alloc);
+	sg_put_unaligned_be16(alloc, cdb + 7);
 	return 10;
 }
 
@@ -109,8 +80,8 @@ unsigned int mmc_cdb_get_configuration(uint8_t *cdb, uint8_t rt,
 {
 	cdb_start(cdb, MMC_GET_CONFIGURATION, 10);
 	cdb[1] = rt & 0x03;
-	put_be16(cdb + 2, start);
-	put_be16(cdb + 7, alloc);
+	sg_put_unaligned_be16(start, cdb + 2);
+	sg_put_unaligned_be16(alloc, cdb + 7);
 	return 10;
 }
 
@@ -118,7 +89,7 @@ unsigned int mmc_cdb_read_disc_info(uint8_t *cdb, uint16_t alloc)
 {
 	/* data type 0: standard disc information */
 	cdb_start(cdb, MMC_READ_DISC_INFO, 10);
-	put_be16(cdb + 7, alloc);
+	sg_put_unaligned_be16(alloc, cdb + 7);
 	return 10;
 }
 
@@ -127,8 +98,8 @@ unsigned int mmc_cdb_read_track_info(uint8_t *cdb, uint32_t track,
 {
 	cdb_start(cdb, MMC_READ_TRACK_INFO, 10);
 	cdb[1] = 0x01;
-	put_be32(cdb + 2, track);
-	put_be16(cdb + 7, alloc);
+	sg_put_unaligned_be32(track, cdb + 2);
+	sg_put_unaligned_be16(alloc, cdb + 7);
 	return 10;
 }
 
@@ -138,7 +109,7 @@ unsigned int mmc_cdb_mode_sense10(uint8_t *cdb, uint8_t page, uint16_t alloc)
 	cdb_start(cdb, MMC_MODE_SENSE10, 10);
 	cdb[1] = 0x08;
 	cdb[2] = page & 0x3f;
-	put_be16(cdb + 7, alloc);
+	sg_put_unaligned_be16(alloc, cdb + 7);
 	return 10;
 }
 
@@ -177,8 +148,8 @@ int mmc_parse_read_capacity10(const uint8_t *buf, size_t len,
 {
 	if (len < 8)
 		return -1;
-	*last_lba = get_be32(buf);
-	*block_len = get_be32(buf + 4);
+	*last_lba = sg_get_unaligned_be32(buf);
+	*block_len = sg_get_unaligned_be32(buf + 4);
 	return 0;
 }
 
@@ -187,8 +158,8 @@ int mmc_parse_read_capacity16(const uint8_t *buf, size_t len,
 {
 	if (len < 12)
 		return -1;
-	*last_lba = get_be64(buf);
-	*block_len = get_be32(buf + 8);
+	*last_lba = sg_get_unaligned_be64(buf);
+	*block_len = sg_get_unaligned_be32(buf + 8);
 	return 0;
 }
 
@@ -199,7 +170,7 @@ static int64_t toc_address(const uint8_t *p, bool msf)
 	if (msf)
 		return mmc_msf_to_lba(p[1], p[2], p[3]);
 	/* signed: a pre-gap before LBA 0 is reported as a negative LBA */
-	return (int32_t)get_be32(p);
+	return (int32_t)sg_get_unaligned_be32(p);
 }
 
 /*
@@ -212,9 +183,9 @@ int mmc_parse_toc(const uint8_t *buf, size_t len, bool msf, struct mmc_toc *out)
 	size_t end, off;
 
 	memset(out, 0, sizeof(*out));
-	if (len < 4 || get_be16(buf) < 2)
+	if (len < 4 || sg_get_unaligned_be16(buf) < 2)
 		return -1;
-	end = answer_len(len, (size_t)get_be16(buf) + 2);
+	end = answer_len(len, (size_t)sg_get_unaligned_be16(buf) + 2);
 	out->first_track = buf[2];
 	out->last_track = buf[3];
 	for (off = 4; off + 8 <= end && out->n < MMC_TOC_MAX; off += 8) {
@@ -243,7 +214,7 @@ int mmc_parse_session_info(const uint8_t *buf, size_t len, bool msf,
 	memset(out, 0, sizeof(*out));
 	if (len < 2)
 		return -1;
-	len = answer_len(len, (size_t)get_be16(buf) + 2);
+	len = answer_len(len, (size_t)sg_get_unaligned_be16(buf) + 2);
 	if (len < 12)
 		return -1;
 	out->first_session = buf[2];
@@ -274,7 +245,7 @@ int mmc_parse_disc_info(const uint8_t *buf, size_t len, struct mmc_disc_info *ou
 	memset(out, 0, sizeof(*out));
 	if (len < 2)
 		return -1;
-	len = answer_len(len, (size_t)get_be16(buf) + 2);
+	len = answer_len(len, (size_t)sg_get_unaligned_be16(buf) + 2);
 	/* through the last possible lead-out; type 0 = standard layout */
 	if (len < 24 || (buf[2] >> 5) != 0)
 		return -1;
@@ -300,7 +271,7 @@ int mmc_parse_track_info(const uint8_t *buf, size_t len, struct mmc_track_info *
 	memset(out, 0, sizeof(*out));
 	if (len < 2)
 		return -1;
-	len = answer_len(len, (size_t)get_be16(buf) + 2);
+	len = answer_len(len, (size_t)sg_get_unaligned_be16(buf) + 2);
 	if (len < 28)
 		return -1;
 	out->track = buf[2];
@@ -311,14 +282,14 @@ int mmc_parse_track_info(const uint8_t *buf, size_t len, struct mmc_track_info *
 	out->packet = buf[6] & 0x20;
 	out->fixed = buf[6] & 0x10;
 	out->nwa_valid = buf[7] & 0x01;
-	out->start = get_be32(buf + 8);
-	out->next_writable = get_be32(buf + 12);
-	out->free_blocks = get_be32(buf + 16);
-	out->fixed_packet_size = get_be32(buf + 20);
-	out->size = get_be32(buf + 24);
+	out->start = sg_get_unaligned_be32(buf + 8);
+	out->next_writable = sg_get_unaligned_be32(buf + 12);
+	out->free_blocks = sg_get_unaligned_be32(buf + 16);
+	out->fixed_packet_size = sg_get_unaligned_be32(buf + 20);
+	out->size = sg_get_unaligned_be32(buf + 24);
 	if (len >= 32) {
 		out->lra_valid = buf[7] & 0x02;
-		out->last_recorded = get_be32(buf + 28);
+		out->last_recorded = sg_get_unaligned_be32(buf + 28);
 	}
 	if (len >= 34) {
 		out->track |= (uint16_t)(buf[32] << 8);
@@ -333,10 +304,10 @@ int mmc_parse_config_header(const uint8_t *buf, size_t len, uint16_t *profile)
 {
 	if (len < 4)
 		return -1;
-	len = answer_len(len, (uint64_t)get_be32(buf) + 4);
+	len = answer_len(len, (uint64_t)sg_get_unaligned_be32(buf) + 4);
 	if (len < 8)
 		return -1;
-	*profile = get_be16(buf + 6);
+	*profile = sg_get_unaligned_be16(buf + 6);
 	return 0;
 }
 
@@ -420,11 +391,11 @@ int mmc_parse_mode_sense10_caching(const uint8_t *buf, size_t len,
 	memset(out, 0, sizeof(*out));
 	if (len < 2)
 		return -1;
-	end = answer_len(len, (size_t)get_be16(buf) + 2);
+	end = answer_len(len, (size_t)sg_get_unaligned_be16(buf) + 2);
 	if (end < 8)
 		return -1;
 	out->dpofua = buf[3] & 0x10;
-	off = 8 + (size_t)get_be16(buf + 6);
+	off = 8 + (size_t)sg_get_unaligned_be16(buf + 6);
 	while (off + 2 <= end) {
 		const uint8_t *pg = buf + off;
 		bool spf = pg[0] & 0x40;
@@ -434,7 +405,7 @@ int mmc_parse_mode_sense10_caching(const uint8_t *buf, size_t len,
 			/* sub-page format: 4-byte page header, 16-bit length */
 			if (off + 4 > end)
 				break;
-			plen = 4 + (size_t)get_be16(pg + 2);
+			plen = 4 + (size_t)sg_get_unaligned_be16(pg + 2);
 		} else {
 			plen = 2 + (size_t)pg[1];
 		}

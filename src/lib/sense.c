@@ -5,20 +5,10 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <scsi/sg_unaligned.h>
 #include <scsi/sg_lib.h>
 #include "cdtail.h"
 #include "sense.h"
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t get_be64(const uint8_t *p)
-{
-	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
-}
 
 /* Bytes 0..7 are the header; the additional length may only shrink len. */
 static size_t sense_end(const uint8_t *buf, size_t len)
@@ -39,7 +29,7 @@ static void decode_fixed(const uint8_t *buf, size_t len, struct cdt_sense *out)
 	/* INFORMATION sits in the first 8 bytes: only len bounds it */
 	if ((buf[0] & 0x80) && len >= 7) {
 		out->info_valid = true;
-		out->info = get_be32(buf + 3);
+		out->info = sg_get_unaligned_be32(buf + 3);
 	}
 	if (end > 12)
 		out->asc = buf[12];
@@ -61,7 +51,7 @@ static void decode_descriptors(const uint8_t *buf, size_t end,
 			break;
 		if (d[0] == 0x00 && dlen >= 12 && (d[2] & 0x80)) {
 			out->info_valid = true;
-			out->info = get_be64(d + 4);
+			out->info = sg_get_unaligned_be64(d + 4);
 			return;
 		}
 		off += dlen;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <scsi/sg_unaligned.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -91,42 +92,6 @@ struct sim_outcome {
 };
 
 /* ---- byte helpers ---------------------------------------------------------- */
-
-static uint16_t get_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t get_be64(const uint8_t *p)
-{
-	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
-}
-
-static void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static void put_be64(uint8_t *p, uint64_t v)
-{
-	put_be32(p, (uint32_t)(v >> 32));
-	put_be32(p + 4, (uint32_t)v);
-}
 
 /* 32-bit address fields saturate rather than wrap to a small number */
 static uint32_t clamp32(uint64_t v)
@@ -624,16 +589,16 @@ static bool decode_read(const struct cdt_cmd *cmd, struct sim_read *r)
 
 	switch (cdb[0]) {
 	case MMC_READ10:
-		r->lba = get_be32(cdb + 2);
-		r->nblocks = get_be16(cdb + 7);
+		r->lba = sg_get_unaligned_be32(cdb + 2);
+		r->nblocks = sg_get_unaligned_be16(cdb + 7);
 		return true;
 	case MMC_READ12:
-		r->lba = get_be32(cdb + 2);
-		r->nblocks = get_be32(cdb + 6);
+		r->lba = sg_get_unaligned_be32(cdb + 2);
+		r->nblocks = sg_get_unaligned_be32(cdb + 6);
 		return true;
 	case MMC_READ16:
-		r->lba = get_be64(cdb + 2);
-		r->nblocks = get_be32(cdb + 10);
+		r->lba = sg_get_unaligned_be64(cdb + 2);
+		r->nblocks = sg_get_unaligned_be32(cdb + 10);
 		return true;
 	default:
 		return false;
@@ -751,7 +716,7 @@ static void do_inquiry(struct cdt_cmd *cmd, struct sim_outcome *o)
 	memcpy(ans + 8, "CDTAIL  ", 8);
 	memcpy(ans + 16, "EMULATED DRIVE  ", 16);
 	memcpy(ans + 32, "1.0 ", 4);
-	put_answer(cmd, ans, sizeof(ans), get_be16(cmd->cdb + 3));
+	put_answer(cmd, ans, sizeof(ans), sg_get_unaligned_be16(cmd->cdb + 3));
 }
 
 static void do_request_sense(struct cdt_cmd *cmd)
@@ -766,8 +731,8 @@ static void do_read_capacity10(struct sim *s, struct cdt_cmd *cmd)
 {
 	uint8_t ans[8];
 
-	put_be32(ans, clamp32(s->n_reported - 1));
-	put_be32(ans + 4, s->cfg.block_size);
+	sg_put_unaligned_be32(clamp32(s->n_reported - 1), ans);
+	sg_put_unaligned_be32(s->cfg.block_size, ans + 4);
 	put_answer(cmd, ans, sizeof(ans), sizeof(ans));
 }
 
@@ -780,16 +745,16 @@ static void do_service_action_in(struct sim *s, struct cdt_cmd *cmd,
 		invalid_field(o);
 		return;
 	}
-	put_be64(ans, s->n_reported - 1);
-	put_be32(ans + 8, s->cfg.block_size);
-	put_answer(cmd, ans, sizeof(ans), get_be32(cmd->cdb + 10));
+	sg_put_unaligned_be64(s->n_reported - 1, ans);
+	sg_put_unaligned_be32(s->cfg.block_size, ans + 8);
+	put_answer(cmd, ans, sizeof(ans), sg_get_unaligned_be32(cmd->cdb + 10));
 }
 
 /* A TOC track descriptor or address field, in LBA or 0:M:S:F form. */
 static void put_address(uint8_t *p, uint64_t lba, bool msf)
 {
 	if (!msf) {
-		put_be32(p, clamp32(lba));
+		sg_put_unaligned_be32(clamp32(lba), p);
 		return;
 	}
 	p[0] = 0;
@@ -837,8 +802,8 @@ static void do_read_toc(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *
 		put_toc_track(ans + len, 0xaa, leadout, msf);
 		len += 8;
 	}
-	put_be16(ans, (uint16_t)(len - 2));
-	put_answer(cmd, ans, len, get_be16(cdb + 7));
+	sg_put_unaligned_be16((uint16_t)(len - 2), ans);
+	put_answer(cmd, ans, len, sg_get_unaligned_be16(cdb + 7));
 }
 
 static uint16_t current_profile(const struct sim *s)
@@ -852,14 +817,14 @@ static uint16_t current_profile(const struct sim *s)
 static size_t put_feature(const struct sim *s, uint16_t code, uint8_t *p)
 {
 	memset(p, 0, 8);
-	put_be16(p, code);
+	sg_put_unaligned_be16(code, p);
 	p[2] = 0x03;		/* version 0, persistent, current */
 	p[3] = 4;
 	if (code == 0x0000) {
-		put_be16(p + 4, current_profile(s));
+		sg_put_unaligned_be16(current_profile(s), p + 4);
 		p[6] = 0x01;	/* CurrentP */
 	} else {
-		put_be32(p + 4, 0x00000001);	/* physical interface: SCSI family */
+		sg_put_unaligned_be32(0x00000001, p + 4);	/* physical interface: SCSI family */
 	}
 	return 8;
 }
@@ -869,7 +834,7 @@ static void do_get_configuration(struct sim *s, struct cdt_cmd *cmd,
 {
 	static const uint16_t features[] = { 0x0000, 0x0001 };
 	uint8_t rt = cmd->cdb[1] & 0x03;
-	uint16_t start = get_be16(cmd->cdb + 2);
+	uint16_t start = sg_get_unaligned_be16(cmd->cdb + 2);
 	uint8_t ans[8 + 2 * 8] = { 0 };
 	size_t len = 8, i;
 
@@ -883,9 +848,9 @@ static void do_get_configuration(struct sim *s, struct cdt_cmd *cmd,
 			continue;
 		len += put_feature(s, features[i], ans + len);
 	}
-	put_be32(ans, (uint32_t)(len - 4));
-	put_be16(ans + 6, current_profile(s));
-	put_answer(cmd, ans, len, get_be16(cmd->cdb + 7));
+	sg_put_unaligned_be32((uint32_t)(len - 4), ans);
+	sg_put_unaligned_be16(current_profile(s), ans + 6);
+	put_answer(cmd, ans, len, sg_get_unaligned_be16(cmd->cdb + 7));
 }
 
 static void do_read_disc_info(struct cdt_cmd *cmd, struct sim_outcome *o)
@@ -896,7 +861,7 @@ static void do_read_disc_info(struct cdt_cmd *cmd, struct sim_outcome *o)
 		invalid_field(o);
 		return;
 	}
-	put_be16(ans, sizeof(ans) - 2);
+	sg_put_unaligned_be16(sizeof(ans) - 2, ans);
 	ans[2] = 3 << 2 | 2;	/* last session complete, disc complete */
 	ans[3] = 1;		/* first track */
 	ans[4] = 1;		/* sessions */
@@ -905,14 +870,14 @@ static void do_read_disc_info(struct cdt_cmd *cmd, struct sim_outcome *o)
 	ans[8] = 0x00;		/* CD-DA or CD-ROM */
 	/* not recordable: no lead-in or last possible lead-out to give */
 	memset(ans + 16, 0xff, 8);
-	put_answer(cmd, ans, sizeof(ans), get_be16(cmd->cdb + 7));
+	put_answer(cmd, ans, sizeof(ans), sg_get_unaligned_be16(cmd->cdb + 7));
 }
 
 static void do_read_track_info(struct sim *s, struct cdt_cmd *cmd,
 			       struct sim_outcome *o)
 {
 	uint8_t type = cmd->cdb[1] & 0x03;
-	uint32_t addr = get_be32(cmd->cdb + 2);
+	uint32_t addr = sg_get_unaligned_be32(cmd->cdb + 2);
 	uint8_t ans[36] = { 0 };
 
 	if (type == 0 && addr >= s->n_reported) {
@@ -924,15 +889,15 @@ static void do_read_track_info(struct sim *s, struct cdt_cmd *cmd,
 		invalid_field(o);
 		return;
 	}
-	put_be16(ans, sizeof(ans) - 2);
+	sg_put_unaligned_be16(sizeof(ans) - 2, ans);
 	ans[2] = 1;		/* track */
 	ans[3] = 1;		/* session */
 	ans[5] = 0x04;		/* track mode: data, recorded uninterrupted */
 	ans[6] = 0x01;		/* data mode 1 */
 	ans[7] = 0x02;		/* LRA_V */
-	put_be32(ans + 24, clamp32(s->n_reported));
-	put_be32(ans + 28, clamp32(s->n_reported - 1));
-	put_answer(cmd, ans, sizeof(ans), get_be16(cmd->cdb + 7));
+	sg_put_unaligned_be32(clamp32(s->n_reported), ans + 24);
+	sg_put_unaligned_be32(clamp32(s->n_reported - 1), ans + 28);
+	put_answer(cmd, ans, sizeof(ans), sg_get_unaligned_be16(cmd->cdb + 7));
 }
 
 /*
@@ -958,9 +923,9 @@ static size_t put_capabilities_page(uint8_t *p, bool changeable)
 	p[2] = 0x08;		/* reads DVD-ROM; no CD-R/RW, no writing */
 	p[4] = 0x40;		/* multi-session */
 	p[6] = 0x29;		/* tray loader, eject, lock */
-	put_be16(p + 8, 7056);	/* max read speed, kB/s (40x CD) */
-	put_be16(p + 12, 2048);	/* buffer, KiB */
-	put_be16(p + 14, 7056);	/* current read speed */
+	sg_put_unaligned_be16(7056, p + 8);	/* max read speed, kB/s (40x CD) */
+	sg_put_unaligned_be16(2048, p + 12);	/* buffer, KiB */
+	sg_put_unaligned_be16(7056, p + 14);	/* current read speed */
 	return 22;
 }
 
@@ -986,8 +951,8 @@ static void do_mode_sense10(struct cdt_cmd *cmd, struct sim_outcome *o)
 		len += put_caching_page(ans + len);
 	if (page == 0x2a || page == 0x3f)
 		len += put_capabilities_page(ans + len, changeable);
-	put_be16(ans, (uint16_t)(len - 2));
-	put_answer(cmd, ans, len, get_be16(cmd->cdb + 7));
+	sg_put_unaligned_be16((uint16_t)(len - 2), ans);
+	put_answer(cmd, ans, len, sg_get_unaligned_be16(cmd->cdb + 7));
 }
 
 static void dispatch(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
@@ -1054,7 +1019,7 @@ static void put_sense(struct cdt_cmd *cmd, const struct sim_outcome *o)
 	p[0] = o->info_valid ? 0xf0 : 0x70;
 	p[2] = o->key;
 	if (o->info_valid)
-		put_be32(p + 3, (uint32_t)o->info);
+		sg_put_unaligned_be32((uint32_t)o->info, p + 3);
 	p[7] = SIM_SENSE_LEN - 8;
 	p[12] = o->asc;
 	p[13] = o->ascq;
