@@ -140,6 +140,7 @@ enum fake_mode {
 	FAKE_SENSE,		/* answer CHECK CONDITION with raw sense */
 	FAKE_DATA,		/* answer 10 bytes of data, underflow */
 	FAKE_NO_LUN,		/* INQUIRY says peripheral qualifier 3 */
+	FAKE_HANG_ONCE,		/* FAKE_HANG, then a second session FAKE_DATA */
 };
 
 struct pdu {
@@ -326,10 +327,26 @@ static void fake_answer(int fd, struct fake_seq *s, const struct pdu *p,
 		scsi_reply(fd, s, p, 0x00, NULL, 0, 0);
 }
 
-static void fake_serve(int lfd, enum fake_mode mode)
+/* One connection: log in, answer commands until logout or hang-up. */
+static void fake_conn(int fd, enum fake_mode mode)
 {
 	struct fake_seq s;
 	struct pdu p;
+
+	if (fake_login(fd, &s, mode == FAKE_REJECT))
+		return;
+	while (!pdu_read(fd, &p)) {
+		uint8_t op = p.bhs[0] & 0x3f;
+
+		if (op == 0x06)		/* logout: just hang up */
+			return;
+		if (op == 0x01)
+			fake_answer(fd, &s, &p, mode);
+	}
+}
+
+static void fake_serve(int lfd, enum fake_mode mode)
+{
 	int fd;
 
 	if (mode == FAKE_MUTE) {
@@ -338,15 +355,15 @@ static void fake_serve(int lfd, enum fake_mode mode)
 		child_exit(0);
 	}
 	fd = accept(lfd, NULL, NULL);
-	if (fd < 0 || fake_login(fd, &s, mode == FAKE_REJECT))
+	if (fd < 0)
 		child_exit(0);
-	while (!pdu_read(fd, &p)) {
-		uint8_t op = p.bhs[0] & 0x3f;
-
-		if (op == 0x06)		/* logout: just hang up */
-			child_exit(0);
-		if (op == 0x01)
-			fake_answer(fd, &s, &p, mode);
+	fake_conn(fd, mode == FAKE_HANG_ONCE ? FAKE_HANG : mode);
+	if (mode == FAKE_HANG_ONCE) {
+		/* the initiator gave up on the first session: serve a new one */
+		close(fd);
+		fd = accept(lfd, NULL, NULL);
+		if (fd >= 0)
+			fake_conn(fd, FAKE_DATA);
 	}
 	child_exit(0);
 }
@@ -453,7 +470,19 @@ static void test_no_lun(void **state)
 	fake_stop(&f);
 }
 
-/* Open against the fake and run one READ(10) of one 2048-byte block. */
+/* A READ(10) of one 2048-byte block. */
+static void read_cmd(struct cdt_cmd *cmd, uint8_t *buf, unsigned int timeout_ms)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->cdb[0] = 0x28;
+	cmd->cdb[8] = 1;
+	cmd->cdb_len = 10;
+	cmd->data = buf;
+	cmd->data_len = 2048;
+	cmd->timeout_ms = timeout_ms;
+}
+
+/* Open against the fake and run one READ(10). */
 static int run_read(struct fake *f, enum fake_mode mode, struct cdt_cmd *cmd,
 		    uint8_t *buf, unsigned int timeout_ms)
 {
@@ -467,13 +496,7 @@ static int run_read(struct fake *f, enum fake_mode mode, struct cdt_cmd *cmd,
 		fail_msg("open: %d %s", rc, err);
 	assert_string_equal(t->ops->name, "iscsi");
 	assert_true(t->ops->max_transfer(t) >= 65536);
-	memset(cmd, 0, sizeof(*cmd));
-	cmd->cdb[0] = 0x28;
-	cmd->cdb[8] = 1;
-	cmd->cdb_len = 10;
-	cmd->data = buf;
-	cmd->data_len = 2048;
-	cmd->timeout_ms = timeout_ms;
+	read_cmd(cmd, buf, timeout_ms);
 	rc = t->ops->exec(t, cmd);
 	t->ops->close(t);
 	fake_stop(f);
@@ -489,6 +512,29 @@ static void test_hang_times_out(void **state)
 	(void)state;
 	assert_int_equal(run_read(&f, FAKE_HANG, &cmd, buf, 400), CDT_ETIMEOUT);
 	assert_true(cmd.ms >= 390 && cmd.ms < 2000);
+}
+
+/* After a timeout the next command logs in afresh and is answered. */
+static void test_relogin_after_timeout(void **state)
+{
+	static uint8_t buf[2048];
+	struct cdt_transport *t = NULL;
+	struct cdt_cmd cmd;
+	char err[512] = "";
+	struct fake f;
+
+	(void)state;
+	fake_start(&f, FAKE_HANG_ONCE);
+	assert_int_equal(cdt_iscsi_connect(f.url, 2000, &t, err, sizeof(err)), 0);
+	read_cmd(&cmd, buf, 300);
+	assert_int_equal(t->ops->exec(t, &cmd), CDT_ETIMEOUT);
+	read_cmd(&cmd, buf, 2000);
+	assert_int_equal(t->ops->exec(t, &cmd), 0);
+	assert_int_equal(cmd.status, CDT_STATUS_GOOD);
+	assert_int_equal(cmd.resid, 2048 - 10);
+	assert_int_equal(buf[9], 10);
+	t->ops->close(t);
+	fake_stop(&f);
 }
 
 static void test_drop_is_transport_error(void **state)
@@ -560,6 +606,7 @@ int main(void)
 		cmocka_unit_test(test_login_rejected),
 		cmocka_unit_test(test_no_lun),
 		cmocka_unit_test(test_hang_times_out),
+		cmocka_unit_test(test_relogin_after_timeout),
 		cmocka_unit_test(test_drop_is_transport_error),
 		cmocka_unit_test(test_raw_sense),
 		cmocka_unit_test(test_data_and_resid),
