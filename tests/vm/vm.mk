@@ -1,0 +1,14 @@
+# The real-kernel harness (issue 5, part 3); included by the Makefile.
+#   make check-vm        boot the Debian kernel in QEMU and run cdtail inside
+#   make check-vm-auto   the same when qemu-system-x86_64 is installed, else a note
+# VM_CASES picks cases (default all), e.g. make check-vm VM_CASES="iscsi".
+VM_CASES ?=
+check-vm: $(BIN)
+	CDTAIL=$(abspath $(BIN)) sh tests/vm/run.sh $(VM_CASES)
+
+check-vm-auto: $(BIN)
+	@if command -v qemu-system-x86_64 >/dev/null 2>&1; then \
+		CDTAIL=$(abspath $(BIN)) sh tests/vm/run.sh $(VM_CASES); \
+	else echo "vm: skipped, qemu-system-x86_64 is not installed (make deps)"; fi
+
+.PHONY: check-vm check-vm-auto
