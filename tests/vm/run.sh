@@ -17,6 +17,15 @@ JOBS=${VM_JOBS:-2}
 . "$VM/lib.sh"
 
 ALL="virtio-cd ide-cd ahci-cd scsi-debug iscsi multipath"
+SELFTEST=0
+if [ "${1:-}" = --selftest ]; then
+	# the harness itself: a guest that panics and one that hangs must each
+	# fail with its serial log, within the boot time limit
+	SELFTEST=1
+	TO=${VM_BOOT_TIMEOUT:-20}
+	shift
+	set -- selftest-panic selftest-hang
+fi
 CASES=${*:-$ALL}
 
 for t in "$VM_QEMU" busybox cpio xorriso jq; do
@@ -111,6 +120,11 @@ crc64_rocksoft_generic crc64_rocksoft t10_pi sd_mod sg $VIRTIO_MODS dm_mod dm_mu
 -drive if=none,id=d1,$d -device scsi-hd,drive=d1,$h,scsi-id=0,lun=0
 -drive if=none,id=d2,$d -device scsi-hd,drive=d2,$h,scsi-id=1,lun=0"
 		;;
+	selftest-panic | selftest-hang)
+		SCRIPT=$(echo "$1" | tr - _).sh
+		MODS=scsi_common
+		ENV="CASE_TIMEOUT=600"
+		;;
 	*)
 		echo "vm: unknown case $1 (cases: $ALL)" >&2
 		return 1
@@ -177,8 +191,17 @@ wait
 
 pass=0 fail=0 skipped=0
 for c in $CASES; do
-	if [ -f "$W/$c.verdict" ]; then cat "$W/$c.verdict"; else
-		echo "not ok - $c: no verdict" >"$W/$c.verdict"; cat "$W/$c.verdict"; fi
+	[ -f "$W/$c.verdict" ] || echo "not ok - $c: no verdict" >"$W/$c.verdict"
+	if [ $SELFTEST = 1 ]; then
+		if grep -q "^not ok - $c: the guest" "$W/$c.verdict" &&
+			grep -q '^    | ' "$W/$c.verdict"; then
+			echo "ok - selftest: $c fails with its serial log" >>"$W/$c.verdict"
+		else
+			echo "not ok - selftest: $c did not fail as it should" >>"$W/$c.verdict"
+		fi
+		sed -i 's/^not ok - selftest-/# (expected) not ok - selftest-/' "$W/$c.verdict"
+	fi
+	cat "$W/$c.verdict"
 	pass=$((pass + $(grep -c '^ok - ' "$W/$c.verdict")))
 	fail=$((fail + $(grep -c '^not ok - ' "$W/$c.verdict")))
 	skipped=$((skipped + $(grep -c '^skip - ' "$W/$c.verdict")))

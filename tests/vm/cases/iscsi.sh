@@ -2,7 +2,8 @@
 # LUN whose backing file grew by K blocks after the LUN was made; the
 # kernel's own iSCSI initiator (iscsi_tcp, logged in by iscsistart) attaches
 # it, so the kernel sees an sr device that under-reports by K blocks.
-K=${K:-3}
+# Three LUNs on one target, grown by K = 1, 3 and 150 blocks.
+KS=${KS:-"1 3 150"}
 N=1024
 TIQN=iqn.2026-12.org.cdtail:vm-cd
 IIQN=iqn.2026-12.org.cdtail:vm-initiator
@@ -21,63 +22,94 @@ until tgtadm --op show --mode sys >/dev/null 2>&1; do
 	usleep 100000
 done
 note "tgtd ready in $(($(now_ms) - s)) ms"
-head -c $((N * 2048)) /dev/urandom >/tmp/lun.img
-tgtadm --lld iscsi --op new --mode target --tid 1 --targetname $TIQN &&
-	tgtadm --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 \
-		--backing-store /tmp/lun.img --device-type cd &&
-	tgtadm --lld iscsi --op bind --mode target --tid 1 --initiator-address 127.0.0.1 ||
-	not_ok "tgtadm set-up"
-# the drive that misreports: the file grows after the LUN was created
-head -c $((K * 2048)) /dev/urandom >>/tmp/lun.img
-FILE_SHA=$(sha256sum </tmp/lun.img | cut -d' ' -f1)
+tgtadm --lld iscsi --op new --mode target --tid 1 --targetname $TIQN ||
+	not_ok "tgtadm: new target"
+lun=0
+for K in $KS; do
+	lun=$((lun + 1))
+	head -c $((N * 2048)) /dev/urandom >/tmp/lun$lun.img
+	tgtadm --lld iscsi --op new --mode logicalunit --tid 1 --lun $lun \
+		--backing-store /tmp/lun$lun.img --device-type cd ||
+		not_ok "tgtadm: new logicalunit $lun"
+done
+tgtadm --lld iscsi --op bind --mode target --tid 1 --initiator-address 127.0.0.1 ||
+	not_ok "tgtadm: bind"
+# the drive that misreports: each file grows after its LUN was created
+lun=0
+for K in $KS; do
+	lun=$((lun + 1))
+	head -c $((K * 2048)) /dev/urandom >>/tmp/lun$lun.img
+done
 s=$(now_ms)
 if ! iscsistart -i $IIQN -t $TIQN -g 1 -a 127.0.0.1 -p 3260 >"$T/iscsistart" 2>&1; then
 	not_ok "iscsistart logs in" "$(cat "$T/iscsistart")"
 	finish
 fi
-if ! wait_for /dev/sr0 20; then
-	not_ok "the LUN appears as sr0" "$(cat "$T/iscsistart")" "$(ls /dev | tr '\n' ' ')"
-	finish
-fi
-ok "iscsistart logs in, the LUN appears as sr0 ($(($(now_ms) - s)) ms)"
-SG=/dev/$(ls /sys/block/sr0/device/scsi_generic/)
-note "sr0 is $SG; $(sg_inq $SG 2>&1 | grep -E 'Vendor|Product|Revision|type' | tr -s ' ' | tr '\n' ';')"
-note "before probing: sg_readcap: $(sg_readcap $SG 2>&1 | grep -E 'Last LBA' | tr -s ' ')"
-KSIZE=$(cat /sys/block/sr0/size)
-note "/sys/block/sr0/size = $KSIZE, file $(((N + K) * 4)) sectors of 512"
-
-# what the kernel's block device gives: K*4 sectors short, and no error
-n=$(dd if=/dev/sr0 bs=512 2>"$T/dd" | wc -c)
-st=$?
-note "dd: $(tr '\n' ' ' <"$T/dd")"
-expect_eq "dd of sr0 gets K*4 fewer 512-byte sectors than the file" \
-	$((n / 512)) $(((N + K) * 4 - K * 4))
-
-run probe --json /dev/sr0
-expect_rc "probe /dev/sr0 -> 10 (hidden tail)" 10
-expect_json "probe: hidden_blocks == K" .hidden_blocks "$K"
-expect_json "probe: hidden_512 == K*4" .hidden_512 $((K * 4))
-expect_json "probe: reported_blocks" .reported_blocks "$N"
-expect_json "probe: true_blocks" .true_blocks $((N + K))
-expect_json "probe: kernel source" .sources.kernel "$N"
-note "probe: $(jq -c '{sources,wrong_sources,capacity_after,reads,failed_reads,notes,search_ms}' <"$T/out" 2>&1)"
-note "after probing: sg_readcap: $(sg_readcap $SG 2>&1 | grep -E 'Last LBA' | tr -s ' ')"
-
-if have image; then
-	run image /dev/sr0 "$T/out.img"
-	expect_rc "image /dev/sr0 -> 0" 0
-	expect_eq "image gets the whole grown file (sha256)" \
-		"$(sha256sum <"$T/out.img" | cut -d' ' -f1)" "$FILE_SHA"
-	note "image: $(stat -c %s "$T/out.img") bytes"
-	rm -f "$T/out.img"
-else
-	skip "image /dev/sr0 (cdtail image not implemented yet)"
-fi
-# the sense data of tgt's LUN seen through the kernel (after the tests:
-# a read past the end changes tgt's READ CAPACITY)
-for lba in $N $((N + K)); do
-	h=$(printf '%08x' $lba | sed 's/../& /g')
-	sg_raw -o "$T/blk" -r 2048 $SG 28 00 $h 00 00 01 00 >"$T/raw" 2>&1
-	note "READ(10) at LBA $lba: $(tr '\n' ' ' <"$T/raw" | tr -s ' ')"
+nluns=$(echo $KS | wc -w)
+i=0
+while [ "$(ls -d /sys/block/sr* 2>/dev/null | wc -l)" -lt "$nluns" ]; do
+	i=$((i + 1))
+	if [ $i -gt 200 ]; then
+		not_ok "the $nluns LUNs appear as sr devices" "$(cat "$T/iscsistart")" "$(ls /dev | tr '\n' ' ')"
+		finish
+	fi
+	usleep 100000
 done
-note "after reading at $((N + K)): sg_readcap: $(sg_readcap $SG 2>&1 | grep -E 'Last LBA' | tr -s ' ')"
+ok "iscsistart logs in, $nluns LUNs appear as sr devices ($(($(now_ms) - s)) ms)"
+
+lun=0
+for K in $KS; do
+	lun=$((lun + 1))
+	SR=
+	for b in /sys/block/sr*; do
+		hctl=$(basename "$(readlink -f $b/device)")
+		[ "${hctl##*:}" = $lun ] && SR=$(basename $b)
+	done
+	if [ -z "$SR" ]; then
+		not_ok "LUN $lun has an sr device" "$(ls -l /sys/block/)"
+		continue
+	fi
+	CASE="$CASE K=$K"
+	FILE_SHA=$(sha256sum </tmp/lun$lun.img | cut -d' ' -f1)
+	SG=/dev/$(ls /sys/block/$SR/device/scsi_generic/)
+	note "LUN $lun is /dev/$SR and $SG; $(sg_inq $SG 2>&1 | grep -E 'Vendor|Product|Revision|type' | tr -s ' ' | tr '\n' ';')"
+	note "before probing: sg_readcap: $(sg_readcap $SG 2>&1 | grep -E 'Last LBA' | tr -s ' ')"
+	KSIZE=$(cat /sys/block/$SR/size)
+	note "/sys/block/$SR/size = $KSIZE, file $(((N + K) * 4)) sectors of 512"
+
+	# what the kernel's block device gives: K*4 sectors short, and no error
+	n=$(dd if=/dev/$SR bs=512 2>"$T/dd" | wc -c)
+	note "dd: $(tr '\n' ' ' <"$T/dd")"
+	expect_eq "dd of /dev/$SR gets K*4 fewer 512-byte sectors than the file" \
+		$((n / 512)) $(((N + K) * 4 - K * 4))
+
+	run probe --json /dev/$SR
+	expect_rc "probe /dev/$SR -> 10 (hidden tail)" 10
+	expect_json "probe: hidden_blocks == K" .hidden_blocks "$K"
+	expect_json "probe: hidden_512 == K*4" .hidden_512 $((K * 4))
+	expect_json "probe: reported_blocks" .reported_blocks "$N"
+	expect_json "probe: true_blocks" .true_blocks $((N + K))
+	expect_json "probe: kernel source" .sources.kernel "$N"
+	note "probe: $(jq -c '{sources,wrong_sources,capacity_after,reads,failed_reads,notes,search_ms}' <"$T/out" 2>&1)"
+	note "after probing: sg_readcap: $(sg_readcap $SG 2>&1 | grep -E 'Last LBA' | tr -s ' ')"
+
+	if have image; then
+		run image /dev/$SR "$T/out.img"
+		expect_rc "image /dev/$SR -> 0" 0
+		expect_eq "image gets the whole grown file (sha256)" \
+			"$(sha256sum <"$T/out.img" | cut -d' ' -f1)" "$FILE_SHA"
+		note "image: $(stat -c %s "$T/out.img" 2>&1) bytes"
+		rm -f "$T/out.img"
+	else
+		skip "image /dev/$SR (cdtail image not implemented yet)"
+	fi
+	# the sense data of tgt's LUN through the kernel, after the tests
+	# (a read past the end changes tgt's READ CAPACITY)
+	for lba in $N $((N + K)); do
+		h=$(printf '%08x' $lba | sed 's/../& /g')
+		sg_raw -o "$T/blk" -r 2048 $SG 28 00 $h 00 00 01 00 >"$T/raw" 2>&1
+		note "READ(10) at LBA $lba: $(tr '\n' ' ' <"$T/raw" | tr -s ' ')"
+	done
+	note "after reading at $((N + K)): sg_readcap: $(sg_readcap $SG 2>&1 | grep -E 'Last LBA' | tr -s ' ')"
+	CASE=${CASE% K=*}
+done
