@@ -137,6 +137,7 @@ json_object *cli_json_count(int64_t v)
 
 void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log)
 {
+	struct sg_scsi_sense_hdr ssh;
 	char text[256];
 	unsigned int i;
 
@@ -158,12 +159,19 @@ void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log)
 		return;
 	}
 	fprintf(stderr, " -> status 0x%02x (%.1f ms)", log->status, log->ms);
-	if (log->sense_len) {
-		sg_get_sense_str(NULL, log->sense, (int)log->sense_len, 0,
-				 (int)sizeof(text), text);
-		/* sg_get_sense_str ends lines with '\n'; keep the first */
-		text[strcspn(text, "\n")] = '\0';
-		fprintf(stderr, ": %s", text);
+	if (log->sense_len &&
+	    sg_scsi_normalize_sense(log->sense, (int)log->sense_len, &ssh)) {
+		char key[64];
+		const char *asc;
+
+		sg_get_sense_key_str(ssh.sense_key, (int)sizeof(key), key);
+		sg_get_asc_ascq_str(ssh.asc, ssh.ascq, (int)sizeof(text), text);
+		asc = text;
+		/* sg_lib prefixes the phrase; the triple already says what it is */
+		if (!strncmp(asc, "Additional sense: ", 18))
+			asc += 18;
+		fprintf(stderr, " %02x/%02x/%02x %s: %s", ssh.sense_key, ssh.asc,
+			ssh.ascq, key, asc);
 	}
 	fputc('\n', stderr);
 }

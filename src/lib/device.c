@@ -124,6 +124,8 @@ int cdt_dev_exec(struct cdt_dev *dev, struct cdt_cmd *cmd,
 	}
 	if (!cmd->timeout_ms)
 		cmd->timeout_ms = dev->timeout_ms;
+	/* an old message must not explain a new failure */
+	dev->errmsg[0] = '\0';
 	for (attempt = 0;; attempt++) {
 		reset_answer(cmd);
 		rc = dev->t->ops->exec(dev->t, cmd);
@@ -134,9 +136,11 @@ int cdt_dev_exec(struct cdt_dev *dev, struct cdt_cmd *cmd,
 			return rc;
 		}
 		if (rc) {
-			if (!dev->errmsg[0])
-				cdt_dev_seterr(dev, "command 0x%02x: %s",
-					       cmd->cdb[0], cdt_strerror(rc));
+			const char *why = dev->t->ops->errmsg ?
+				dev->t->ops->errmsg(dev->t) : NULL;
+
+			cdt_dev_seterr(dev, "command 0x%02x: %s", cmd->cdb[0],
+				       why ? why : cdt_strerror(rc));
 			return rc;
 		}
 		if (cmd->status == CDT_STATUS_GOOD)

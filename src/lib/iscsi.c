@@ -664,11 +664,19 @@ static uint32_t iscsi_max_transfer(struct cdt_transport *t)
 	return ISCSI_MAX_XFER;
 }
 
+static const char *iscsi_errmsg(struct cdt_transport *t)
+{
+	struct iscsi_transport *it = to_iscsi(t);
+
+	return it->err[0] ? it->err : NULL;
+}
+
 static const struct cdt_transport_ops iscsi_ops = {
 	.name = "iscsi",
 	.exec = iscsi_exec,
 	.close = iscsi_close,
 	.max_transfer = iscsi_max_transfer,
+	.errmsg = iscsi_errmsg,
 };
 
 int cdt_iscsi_connect(const char *url, unsigned int login_timeout_ms,

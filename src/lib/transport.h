@@ -49,6 +49,8 @@ struct cdt_transport_ops {
 	int (*kernel_size_512)(struct cdt_transport *t, uint64_t *sectors);
 	/* Largest transfer in bytes; optional (default 64 KiB). */
 	uint32_t (*max_transfer)(struct cdt_transport *t);
+	/* Why the last failed exec failed, in words, or NULL; optional. */
+	const char *(*errmsg)(struct cdt_transport *t);
 };
 
 struct cdt_transport {
