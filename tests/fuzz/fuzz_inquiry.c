@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+/* INQUIRY response parser. */
+#include <string.h>
+#include "fuzz.h"
+#include "mmc.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct mmc_inquiry inq;
+
+	if (mmc_parse_inquiry(data, size, &inq) == 0) {
+		/* the strings must be terminated within their arrays */
+		if (strnlen(inq.vendor, sizeof(inq.vendor)) == sizeof(inq.vendor) ||
+		    strnlen(inq.product, sizeof(inq.product)) == sizeof(inq.product) ||
+		    strnlen(inq.revision, sizeof(inq.revision)) == sizeof(inq.revision))
+			__builtin_trap();
+	}
+	return 0;
+}
