@@ -211,7 +211,193 @@ int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 const char *cdt_verdict_name(enum cdt_verdict v);
 
 /* ---- image, tail, verify (see cdtail(1)) ------------------------------ */
-/* @@image-api@@ */
+/*
+ * The three commands that read a whole disc share these pieces.  The
+ * library never prints: progress goes to the caller's callback, errors to
+ * cdt_errmsg(dev).  A caller that wants to be interruptible points stop at
+ * a flag its signal handler sets; the library polls it between commands,
+ * saves what it must and returns CDT_EINTR.
+ */
+#include <signal.h>
+
+struct cdt_range {
+	uint64_t first, last;		/* inclusive LBAs */
+};
+
+enum cdt_phase {
+	CDT_PHASE_COPY = 0,		/* large reads over untried blocks */
+	CDT_PHASE_TRIM,			/* single blocks from the edges of failed chunks */
+	CDT_PHASE_SCRAPE,		/* single blocks inside failed chunks */
+	CDT_PHASE_RETRY,		/* single blocks still bad, once per pass */
+	CDT_PHASE_COMPARE,		/* verify and tail: reading and comparing */
+	CDT_PHASE_DIGEST,		/* hashing the output file */
+};
+
+/* "copying", "trimming", "scraping", "retrying", "comparing", "hashing" */
+const char *cdt_phase_name(enum cdt_phase phase);
+
+struct cdt_progress {
+	enum cdt_phase phase;
+	unsigned int pass;
+	uint64_t pos;			/* LBA being read (byte offset when hashing) */
+	uint64_t total;			/* blocks to cover (bytes when hashing) */
+	uint64_t done;			/* finished blocks (bytes when hashing) */
+	uint64_t bad;			/* blocks that failed so far */
+	uint64_t bytes_read;		/* read from the drive by this run */
+	double elapsed_ms;
+};
+
+/* Called at most about 4 times a second, and once at each phase change. */
+typedef void (*cdt_progress_fn)(void *ctx, const struct cdt_progress *p);
+
+/* Digests as lower-case hex, "" when not computed. */
+struct cdt_digests {
+	char md5[33];
+	char sha256[65];
+};
+
+/* Settings image, tail and verify share; zero means the default. */
+struct cdt_read_opts {
+	uint64_t max_extra;		/* end search window; 0 = default */
+	uint32_t chunk_blocks;		/* 0 = min(64 KiB, max transfer) */
+	int retries;			/* passes over bad blocks; <0 = default 2 */
+	cdt_progress_fn progress;
+	void *progress_ctx;
+	volatile sig_atomic_t *stop;	/* set it to ask for a clean stop */
+};
+
+#define CDT_DEFAULT_RETRIES 2
+
+/* Outcome common to the three commands. */
+struct cdt_read_summary {
+	struct cdt_probe_result probe;	/* the end search this run did */
+	uint32_t block_size;
+	uint64_t blocks_read;		/* blocks read good by this run */
+	uint64_t bad_blocks;		/* blocks left unreadable */
+	struct cdt_range *bad;		/* n_bad ranges, ascending */
+	size_t n_bad;
+	struct cdt_digests digests;
+	double elapsed_ms;		/* wall clock */
+	struct cdt_stats stats;		/* this run's commands, probe included */
+};
+
+/* ---- image ------------------------------------------------------------ */
+
+struct cdt_image_opts {
+	struct cdt_read_opts rd;
+	const char *map_path;		/* NULL: the map lives in memory only */
+	const char *map_comment;	/* one more comment line in the map */
+	bool force;			/* OUT may exist: it is truncated */
+	unsigned int map_interval_ms;	/* 0 = 5000 */
+};
+
+enum cdt_digest_source {
+	CDT_DIGEST_NONE = 0,		/* not computed (interrupted) */
+	CDT_DIGEST_STREAM,		/* while reading, in order */
+	CDT_DIGEST_FILE,		/* re-read from OUT at the end */
+};
+
+struct cdt_image_result {
+	struct cdt_read_summary sum;
+	uint64_t extent_blocks;		/* OUT's size in blocks */
+	bool resumed;			/* a map was loaded */
+	uint64_t finished_before;	/* blocks the map marked finished */
+	enum cdt_digest_source digest_source;
+};
+
+/*
+ * Image DEV to out_path, hidden tail included: [0, extent_blocks) of
+ * cdt_probe().  Returns 0 when the run finished (look at sum.bad_blocks),
+ * CDT_EUSAGE (OUT exists without force and without its map), CDT_EFORMAT
+ * (the map is malformed or belongs to another disc), CDT_EINTR (stopped;
+ * the map is saved), CDT_EIO (OUT or the map could not be written), or a
+ * device error.  The result is filled as far as the run got; release it
+ * with cdt_read_summary_free().
+ */
+int cdt_image(struct cdt_dev *dev, const char *out_path,
+	      const struct cdt_image_opts *opts, struct cdt_image_result *res);
+
+void cdt_read_summary_free(struct cdt_read_summary *sum);
+
+/* ---- tail ------------------------------------------------------------- */
+
+#define CDT_TAIL_COMPARE_BLOCKS 64
+
+enum cdt_tail_basis {
+	CDT_TAIL_NONE = 0,		/* IMAGE's length matches nothing */
+	CDT_TAIL_REPORTED,		/* READ CAPACITY x block size */
+	CDT_TAIL_KERNEL,		/* the kernel's size x 512 */
+	CDT_TAIL_COMPLETE,		/* already the true end: nothing to add */
+};
+
+enum cdt_tail_verdict {
+	CDT_TAIL_APPENDED = 0,
+	CDT_TAIL_NOTHING_TO_ADD,
+	CDT_TAIL_BAD_LENGTH,		/* IMAGE is not a copy of this disc */
+	CDT_TAIL_MISMATCH,		/* a compared block differs */
+	CDT_TAIL_UNREADABLE,		/* a block to compare could not be read */
+};
+
+struct cdt_tail_result {
+	struct cdt_read_summary sum;
+	enum cdt_tail_basis basis;
+	enum cdt_tail_verdict verdict;
+	uint64_t image_bytes;		/* IMAGE's length before */
+	uint64_t final_bytes;		/* and after */
+	uint64_t compared_blocks;
+	uint64_t mismatch_lba;		/* MISMATCH, UNREADABLE */
+	uint64_t appended_blocks;
+};
+
+/*
+ * Check that image_path is a copy of DEV cut at the reported (or kernel)
+ * length, compare its last CDT_TAIL_COMPARE_BLOCKS blocks with the disc,
+ * then append [end of IMAGE, extent).  A findings is not an error: look at
+ * verdict.  On an error or CDT_EINTR IMAGE is cut back to its old length.
+ */
+int cdt_tail(struct cdt_dev *dev, const char *image_path,
+	     const struct cdt_read_opts *opts, struct cdt_tail_result *res);
+
+/* ---- verify ----------------------------------------------------------- */
+
+/* The first differing block, for a hex diff; both are block_size bytes. */
+typedef void (*cdt_diff_fn)(void *ctx, uint64_t lba, const uint8_t *disc,
+			    const uint8_t *image, uint32_t block_size);
+
+struct cdt_verify_opts {
+	struct cdt_read_opts rd;
+	const char *image_path;		/* compare with this file, or */
+	const char *md5;		/* these digests (hex, any case) */
+	const char *sha256;
+	bool all;			/* go on after the first difference */
+	cdt_diff_fn diff;		/* may be NULL */
+	void *diff_ctx;
+};
+
+enum cdt_verify_verdict {
+	CDT_VERIFY_IDENTICAL = 0,
+	CDT_VERIFY_DIFFERENT,
+	CDT_VERIFY_UNREADABLE,		/* no difference seen, some blocks unreadable */
+};
+
+struct cdt_verify_result {
+	struct cdt_read_summary sum;
+	enum cdt_verify_verdict verdict;
+	uint64_t image_bytes;		/* --image: the file's length */
+	bool length_differs;
+	bool have_diff;
+	uint64_t first_diff_lba;
+	uint64_t diff_blocks;		/* differing blocks seen */
+	struct cdt_range *diffs;	/* with all: every differing range */
+	size_t n_diffs;
+	bool complete;			/* read to the end (digests valid) */
+	int fs_fits;			/* 1, 0, or -1 when no filesystem size */
+};
+
+int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
+	       struct cdt_verify_result *res);
+
+void cdt_verify_result_free(struct cdt_verify_result *res);
 
 /* ---- hazards ------------------------------------------------------------ */
 /*

@@ -1,11 +1,154 @@
 // SPDX-License-Identifier: MIT
-/* cdtail image: placeholder until its issue lands; replaced by the real command. */
-#include "cli.h"
+/* cdtail image: the whole disc, hidden tail included, to a file. */
+#include <stdio.h>
+#include <string.h>
+#include "readui.h"
+
+static const char image_help[] =
+	"usage: cdtail image [--map MAPFILE] [--force] [--json] [-q] [-v]\n"
+	"                    [--chunk BLOCKS] [--retries N] [--map-interval MS]\n"
+	"                    [--timeout SECONDS] [--max-extra BLOCKS] DEV OUT\n"
+	"\n"
+	"Find the true end as probe does and write every block up to it to OUT.\n"
+	"With --map, progress is kept in a GNU ddrescue mapfile and a second run\n"
+	"with the same map reads only what is not finished yet.\n"
+	"Exit: 0 every block read, 4 finished with unreadable blocks, 2 usage\n"
+	"error, 3 device error, 130/143 interrupted (the map is saved).\n";
+
+#define OPT_MAP 0x1201
+#define OPT_FORCE 0x1202
+#define OPT_MAP_INTERVAL 0x1203
+
+struct image_cli {
+	struct rui ui;
+	struct cdt_image_opts io;
+	char comment[512];
+};
+
+static int parse(struct image_cli *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "map", required_argument, NULL, OPT_MAP },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "map-interval", required_argument, NULL, OPT_MAP_INTERVAL },
+		RUI_READ_LONGOPTS,
+		CLI_COMMON_LONGOPTS
+	};
+	uint64_t v;
+	int opt, rc;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			fputs(image_help, stdout);
+			return -1;
+		case OPT_MAP:
+			if (!*optarg)
+				return cli_usage("image", "--map wants a file name");
+			c->io.map_path = optarg;
+			continue;
+		case OPT_FORCE:
+			c->io.force = true;
+			continue;
+		case OPT_MAP_INTERVAL:
+			if (cli_parse_u64(optarg, &v) || v == 0 || v > 3600000)
+				return cli_usage("image", "--map-interval wants milliseconds from 1 to 3600000, not '%s'",
+						 optarg);
+			c->io.map_interval_ms = (unsigned int)v;
+			continue;
+		}
+		rc = rui_opt(&c->ui, opt, optarg);
+		if (rc < 0)
+			return EX_USAGE_ERR;
+		if (rc == 0)
+			return cli_bad_option("image", opt, argv);
+	}
+	if (argc - optind != 2)
+		return cli_usage("image", argc - optind < 2 ? "missing DEV or OUT" : "too many arguments");
+	if (c->io.map_path && !strcmp(c->io.map_path, argv[optind + 1]))
+		return cli_usage("image", "MAPFILE and OUT are the same file");
+	return 0;
+}
+
+static void print_json(const char *addr, const char *out, const struct cdt_image_opts *io,
+		       const struct cdt_image_result *r, bool virt)
+{
+	static const char *const src[] = { NULL, "stream", "file" };
+	json_object *o = json_object_new_object();
+
+	rui_json_summary(o, addr, &r->sum, virt);
+	json_object_object_add(o, "out", json_object_new_string(out));
+	json_object_object_add(o, "map", io->map_path ? json_object_new_string(io->map_path) : NULL);
+	json_object_object_add(o, "resumed", json_object_new_boolean(r->resumed));
+	json_object_object_add(o, "finished_before", json_object_new_int64((int64_t)r->finished_before));
+	json_object_object_add(o, "digest_source",
+			       src[r->digest_source] ? json_object_new_string(src[r->digest_source]) : NULL);
+	cli_json_out(o);
+}
+
+static void print_text(const char *addr, const char *out, const struct cdt_image_opts *io,
+		       const struct cdt_image_result *r, bool virt)
+{
+	rui_print_summary(addr, &r->sum, virt);
+	printf("image:     %s, %llu blocks (%llu bytes)\n", out,
+	       (unsigned long long)r->extent_blocks,
+	       (unsigned long long)r->extent_blocks * r->sum.block_size);
+	if (r->resumed)
+		printf("resumed:   %llu blocks were already finished\n",
+		       (unsigned long long)r->finished_before);
+	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
+}
+
+static void make_comment(struct image_cli *c, int argc, char **argv)
+{
+	size_t used;
+	int i;
+
+	used = (size_t)snprintf(c->comment, sizeof(c->comment), "Command line: cdtail");
+	for (i = 0; i < argc && used < sizeof(c->comment); i++)
+		used += (size_t)snprintf(c->comment + used, sizeof(c->comment) - used,
+					 " %s", argv[i]);
+	c->io.map_comment = c->comment;
+}
 
 int cmd_image(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_err("'image' is not implemented yet");
-	return EX_USAGE_ERR;
+	struct image_cli c;
+	struct cdt_image_result res;
+	struct cdt_dev *dev;
+	const char *addr, *out;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	rui_init(&c.ui, "image");
+	rc = parse(&c, argc, argv);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	addr = argv[optind];
+	out = argv[optind + 1];
+	make_comment(&c, argc, argv);
+	rc = cli_open(addr, &c.ui.co, &dev);
+	if (rc)
+		return rc;
+	rui_start(&c.ui, dev);
+	c.io.rd = c.ui.rd;
+	rc = cdt_image(dev, out, &c.io, &res);
+	if (rc) {
+		rc = rui_fail(&c.ui, dev, "image", rc);
+		if (c.io.map_path && res.extent_blocks &&
+		    rc != EX_USAGE_ERR && rc != EX_DEVICE_ERR)
+			cli_err("the map %s is saved: run the same command again to resume",
+				c.io.map_path);
+	} else {
+		rui_end_line(&c.ui);
+		if (c.ui.co.json)
+			print_json(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
+		else
+			print_text(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
+		rc = res.sum.bad_blocks ? EX_UNREADABLE : EX_SAME;
+	}
+	cdt_read_summary_free(&res.sum);
+	cdt_close(dev);
+	return rc;
 }

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/* Options, progress line, signals and output shared by image, tail, verify. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "readui.h"
+
+/* The one piece of process state: what the signal handler saw. */
+static volatile sig_atomic_t stop_flag;
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+	stop_flag = 1;
+}
+
+void rui_init(struct rui *u, const char *cmd)
+{
+	memset(u, 0, sizeof(*u));
+	u->cmd = cmd;
+	cli_common_init(&u->co);
+	u->rd.retries = -1;
+	u->rd.stop = &stop_flag;
+}
+
+int rui_opt(struct rui *u, int opt, const char *arg)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case RUI_OPT_CHUNK:
+		if (cli_parse_u64(arg, &v) || v == 0 || v > 65535) {
+			cli_usage(u->cmd, "--chunk wants a block count from 1 to 65535, not '%s'", arg);
+			return -1;
+		}
+		u->rd.chunk_blocks = (uint32_t)v;
+		return 1;
+	case RUI_OPT_RETRIES:
+		if (cli_parse_u64(arg, &v) || v > 1000) {
+			cli_usage(u->cmd, "--retries wants a number from 0 to 1000, not '%s'", arg);
+			return -1;
+		}
+		u->rd.retries = (int)v;
+		return 1;
+	}
+	return cli_common_opt(&u->co, u->cmd, opt, arg);
+}
+
+static void hms(char *out, size_t len, double s)
+{
+	unsigned long t = s > 0 ? (unsigned long)s : 0;
+
+	if (t >= 3600)
+		snprintf(out, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(out, len, "%lu:%02lu", t / 60, t % 60);
+}
+
+static void draw_digest(const struct cdt_progress *p)
+{
+	double pct = p->total ? 100.0 * (double)p->done / (double)p->total : 100.0;
+
+	fprintf(stderr, "\rhashing the output: %5.1f%%\033[K", pct);
+}
+
+static void draw(void *ctx, const struct cdt_progress *p)
+{
+	struct rui *u = ctx;
+	double secs = p->elapsed_ms / 1000.0, rate, pct;
+	char eta[32] = "-", el[32];
+
+	u->drawing = true;
+	if (p->phase == CDT_PHASE_DIGEST) {
+		draw_digest(p);
+		return;
+	}
+	rate = secs > 0 ? (double)p->bytes_read / secs : 0;
+	pct = p->total ? 100.0 * (double)p->done / (double)p->total : 100.0;
+	if (rate > 0 && p->phase == CDT_PHASE_COPY && p->total > p->done)
+		hms(eta, sizeof(eta), (double)(p->total - p->done) * cdt_block_size(u->dev) / rate);
+	hms(el, sizeof(el), secs);
+	fprintf(stderr, "\r%s pass %u: LBA %" PRIu64 " %5.1f%% %.1f MB/s ETA %s errors %" PRIu64
+		" elapsed %s\033[K", cdt_phase_name(p->phase), p->pass, p->pos, pct,
+		rate / 1e6, eta, p->bad, el);
+}
+
+void rui_start(struct rui *u, struct cdt_dev *dev)
+{
+	struct sigaction sa;
+
+	u->dev = dev;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!u->co.quiet && isatty(STDERR_FILENO)) {
+		u->rd.progress = draw;
+		u->rd.progress_ctx = u;
+	}
+}
+
+void rui_end_line(struct rui *u)
+{
+	if (!u->drawing)
+		return;
+	fputs("\r\033[K", stderr);
+	u->drawing = false;
+}
+
+int rui_interrupted_status(void)
+{
+	return 128 + (stop_signal ? stop_signal : SIGINT);
+}
+
+int rui_fail(struct rui *u, struct cdt_dev *dev, const char *what, int rc)
+{
+	const char *msg = cdt_errmsg(dev);
+
+	rui_end_line(u);
+	if (rc == CDT_EINTR) {
+		cli_err("%s: interrupted", what);
+		return rui_interrupted_status();
+	}
+	cli_err("%s: %s", what, msg[0] ? msg : cdt_strerror(rc));
+	if (rc == CDT_EUSAGE || rc == CDT_EFORMAT)
+		return EX_USAGE_ERR;
+	return EX_DEVICE_ERR;
+}
+
+json_object *rui_json_ranges(const struct cdt_range *r, size_t n)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		json_object *pair = json_object_new_array();
+
+		json_object_array_add(pair, json_object_new_int64((int64_t)r[i].first));
+		json_object_array_add(pair, json_object_new_int64((int64_t)r[i].last));
+		json_object_array_add(a, pair);
+	}
+	return a;
+}
+
+static json_object *json_digest(const char *hex)
+{
+	return hex[0] ? json_object_new_string(hex) : NULL;
+}
+
+void rui_json_summary(json_object *o, const char *addr,
+		      const struct cdt_read_summary *s, bool virt)
+{
+	const struct cdt_probe_result *p = &s->probe;
+
+	json_object_object_add(o, "device", json_object_new_string(addr));
+	json_object_object_add(o, "block_size", json_object_new_int((int)s->block_size));
+	json_object_object_add(o, "reported_blocks", json_object_new_int64((int64_t)p->reported_blocks));
+	json_object_object_add(o, "true_blocks", json_object_new_int64((int64_t)p->true_blocks));
+	json_object_object_add(o, "hidden_blocks", json_object_new_int64(p->hidden_blocks));
+	json_object_object_add(o, "extent_blocks", json_object_new_int64((int64_t)p->extent_blocks));
+	json_object_object_add(o, "blocks_read", json_object_new_int64((int64_t)s->blocks_read));
+	json_object_object_add(o, "bad_count", json_object_new_int64((int64_t)s->bad_blocks));
+	json_object_object_add(o, "bad_blocks", rui_json_ranges(s->bad, s->n_bad));
+	json_object_object_add(o, "md5", json_digest(s->digests.md5));
+	json_object_object_add(o, "sha256", json_digest(s->digests.sha256));
+	json_object_object_add(o, "reads", json_object_new_int64((int64_t)s->stats.reads));
+	json_object_object_add(o, "failed_reads", json_object_new_int64((int64_t)s->stats.failed_reads));
+	json_object_object_add(o, "elapsed_ms", json_object_new_double(s->elapsed_ms));
+	json_object_object_add(o, "virtual_ms", virt ? json_object_new_double(s->stats.virtual_ms) : NULL);
+}
+
+void rui_print_ranges(const char *label, const struct cdt_range *r, size_t n)
+{
+	size_t i, shown = n < 8 ? n : 8;
+
+	printf("%-10s ", label);
+	for (i = 0; i < shown; i++) {
+		if (r[i].first == r[i].last)
+			printf("%s%" PRIu64, i ? ", " : "", r[i].first);
+		else
+			printf("%s%" PRIu64 "-%" PRIu64, i ? ", " : "", r[i].first, r[i].last);
+	}
+	if (n > shown)
+		printf(", ... (%zu ranges)", n);
+	putchar('\n');
+}
+
+void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
+		       bool virt)
+{
+	const struct cdt_probe_result *p = &s->probe;
+
+	printf("device:    %s\n", addr);
+	printf("true end:  %" PRIu64 " blocks of %u bytes (reported %" PRIu64 ", hidden %" PRId64 ")\n",
+	       p->true_blocks, s->block_size, p->reported_blocks, p->hidden_blocks);
+	if (p->extent_blocks != p->true_blocks)
+		printf("extent:    %" PRIu64 " blocks (the drive reports unreadable blocks past the true end)\n",
+		       p->extent_blocks);
+	printf("read:      %" PRIu64 " blocks by this run, %" PRIu64 " unreadable\n",
+	       s->blocks_read, s->bad_blocks);
+	if (s->n_bad)
+		rui_print_ranges("bad:", s->bad, s->n_bad);
+	if (s->digests.md5[0]) {
+		printf("md5:       %s\n", s->digests.md5);
+		printf("sha256:    %s\n", s->digests.sha256);
+	}
+	printf("elapsed:   %.0f ms", s->elapsed_ms);
+	if (virt)
+		printf(" (drive time %.0f ms, virtual)", s->stats.virtual_ms);
+	putchar('\n');
+}

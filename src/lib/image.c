@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Imaging: the rescue engine (ddrescue's passes over a map) and
+ * cdt_image() around it.
+ *
+ * Invariants that make a killed run resumable:
+ *  - a block is marked finished in the map only after its data went to the
+ *    output with pwrite, and the map file is replaced only after an
+ *    fdatasync of the output, so the saved map never claims more than the
+ *    output holds, whatever moment the process dies at;
+ *  - the output is created (or truncated with force) at the extent's size
+ *    before the first map is saved, so blocks never read good are zeros:
+ *    bad blocks need no explicit zero-fill.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "device.h"
+#include "image.h"
+
+#define RESCUE_PROGRESS_MS 250
+#define RESCUE_DEFAULT_SAVE_MS 5000
+#define RESCUE_DEFAULT_CHUNK_BYTES 65536u
+
+enum span_outcome {
+	SPAN_BAD = 0,
+	SPAN_GOOD = 1,
+};
+
+double rescue_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+const char *cdt_phase_name(enum cdt_phase phase)
+{
+	static const char *const names[] = {
+		[CDT_PHASE_COPY] = "copying",
+		[CDT_PHASE_TRIM] = "trimming",
+		[CDT_PHASE_SCRAPE] = "scraping",
+		[CDT_PHASE_RETRY] = "retrying",
+		[CDT_PHASE_COMPARE] = "comparing",
+		[CDT_PHASE_DIGEST] = "hashing",
+	};
+
+	if ((unsigned int)phase >= sizeof(names) / sizeof(names[0]))
+		return "unknown";
+	return names[phase];
+}
+
+void cdt_read_summary_free(struct cdt_read_summary *sum)
+{
+	free(sum->bad);
+	sum->bad = NULL;
+	sum->n_bad = 0;
+}
+
+int rescue_pwrite(int fd, const void *buf, size_t len, uint64_t off)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t w = pwrite(fd, p, len, (off_t)off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return CDT_EIO;
+		p += w;
+		len -= (size_t)w;
+		off += (uint64_t)w;
+	}
+	return 0;
+}
+
+uint32_t rescue_chunk_blocks(struct cdt_dev *dev, uint32_t bs, uint32_t want)
+{
+	uint32_t max = cdt_max_read_blocks(dev);
+
+	if (!want) {
+		want = RESCUE_DEFAULT_CHUNK_BYTES / bs;
+		if (!want)
+			want = 1;
+	}
+	return want < max ? want : max;
+}
+
+int rescue_probe(struct cdt_dev *dev, const struct cdt_read_opts *rd,
+		 struct cdt_read_summary *sum)
+{
+	struct cdt_probe_opts po = { .max_extra = rd ? rd->max_extra : 0 };
+	int rc;
+
+	rc = cdt_probe(dev, &po, &sum->probe);
+	if (rc)
+		return rc;
+	sum->block_size = sum->probe.sizes.block_size;
+	if (!sum->block_size) {
+		cdt_dev_seterr(dev, "the drive reported a block size of 0");
+		return CDT_ETRANSPORT;
+	}
+	return 0;
+}
+
+/* ---- the engine ---------------------------------------------------------- */
+
+static void progress(struct rescue *r, bool force)
+{
+	const struct cdt_read_opts *rd = r->rd;
+	struct cdt_progress p;
+	double now;
+
+	if (!rd || !rd->progress)
+		return;
+	now = rescue_now_ms();
+	if (!force && now - r->last_progress_ms < RESCUE_PROGRESS_MS)
+		return;
+	r->last_progress_ms = now;
+	p = (struct cdt_progress){
+		.phase = r->phase,
+		.pass = r->pass,
+		.pos = r->map->cur_pos / r->bs,
+		.total = r->map->size / r->bs,
+		.done = map_count(r->map, MAP_FINISHED) / r->bs,
+		.bad = (map_count(r->map, MAP_BAD) + map_count(r->map, MAP_NONTRIMMED) +
+			map_count(r->map, MAP_NONSCRAPED)) / r->bs,
+		.bytes_read = r->bytes_read,
+		.elapsed_ms = now - r->t0,
+	};
+	rd->progress(rd->progress_ctx, &p);
+}
+
+int rescue_save(struct rescue *r)
+{
+	char err[300];
+	int rc;
+
+	r->last_save_ms = rescue_now_ms();
+	if (!r->map_path)
+		return 0;
+	/* the map must never claim data the output does not durably hold */
+	if (fdatasync(r->fd)) {
+		cdt_dev_seterr(r->dev, "cannot sync the output: %s", strerror(errno));
+		return CDT_EIO;
+	}
+	rc = map_save(r->map_path, r->map, r->map_comment, err, sizeof(err));
+	if (rc)
+		cdt_dev_seterr(r->dev, "%s", err);
+	return rc;
+}
+
+static int maybe_save(struct rescue *r)
+{
+	unsigned int every = r->map_interval_ms ? r->map_interval_ms :
+		RESCUE_DEFAULT_SAVE_MS;
+
+	if (rescue_now_ms() - r->last_save_ms < every)
+		return 0;
+	return rescue_save(r);
+}
+
+static void enter_phase(struct rescue *r, enum cdt_phase phase, unsigned int pass)
+{
+	static const char status[] = {
+		[CDT_PHASE_COPY] = MAP_NONTRIED,
+		[CDT_PHASE_TRIM] = MAP_NONTRIMMED,
+		[CDT_PHASE_SCRAPE] = MAP_NONSCRAPED,
+		[CDT_PHASE_RETRY] = MAP_BAD,
+	};
+
+	r->phase = phase;
+	r->pass = pass;
+	r->map->cur_status = status[phase];
+	r->map->cur_pass = pass;
+	progress(r, true);
+}
+
+static void feed_stream(struct rescue *r, uint64_t off, size_t len)
+{
+	if (!r->stream || r->stream_broken)
+		return;
+	/* only an unbroken run of good reads from 0 gives the digest */
+	if (off != r->stream_pos || dg_update(r->stream, r->buf, len)) {
+		r->stream_broken = true;
+		return;
+	}
+	r->stream_pos += len;
+}
+
+static int read_fatal(struct rescue *r, uint64_t lba,
+		      const struct cdt_read_result *rr)
+{
+	cdt_dev_seterr(r->dev, "READ at LBA %" PRIu64 " failed: sense %02x/%02x/%02x",
+		       lba, rr->sense_key, rr->asc, rr->ascq);
+	return CDT_ETRANSPORT;
+}
+
+/*
+ * Read [lba, lba + n) and write it out.  SPAN_GOOD, SPAN_BAD (a medium
+ * error, a timeout, or an end-of-medium answer inside the extent: all
+ * mean "these blocks did not read"), or a negative error that ends the run.
+ */
+static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
+{
+	size_t len = (size_t)n * r->bs;
+	struct cdt_read_result rr;
+	int rc;
+
+	if (r->rd && r->rd->stop && *r->rd->stop)
+		return CDT_EINTR;
+	r->map->cur_pos = lba * r->bs;
+	rc = cdt_read_blocks(r->dev, lba, n, r->buf, &rr);
+	if (rc)
+		return rc;
+	if (rr.cls == CDT_READ_FATAL)
+		return read_fatal(r, lba, &rr);
+	if (rr.cls != CDT_READ_OK || rr.resid) {
+		r->stream_broken = true;
+		return SPAN_BAD;
+	}
+	rc = rescue_pwrite(r->fd, r->buf, len, lba * r->bs);
+	if (rc) {
+		cdt_dev_seterr(r->dev, "cannot write the output at byte %" PRIu64 ": %s",
+			       lba * r->bs, strerror(errno));
+		return rc;
+	}
+	feed_stream(r, lba * r->bs, len);
+	r->blocks_read += n;
+	r->bytes_read += len;
+	return SPAN_GOOD;
+}
+
+/* Read a span, record the outcome in the map; bad_status for a failure. */
+static int try_span(struct rescue *r, uint64_t lba, uint32_t n, char bad_status)
+{
+	int got = read_span(r, lba, n);
+	int rc;
+
+	if (got < 0)
+		return got;
+	rc = map_set(r->map, lba * r->bs, (uint64_t)n * r->bs,
+		     got == SPAN_GOOD ? MAP_FINISHED : bad_status);
+	if (rc)
+		return rc;
+	progress(r, false);
+	rc = maybe_save(r);
+	return rc ? rc : got;
+}
+
+/*
+ * Copy the untried blocks in chunks.  With skipping, a failure jumps ahead
+ * (doubling the jump while failures follow each other), so the good data
+ * beyond a damaged area comes first and few failing reads are spent in it;
+ * the second pass reads what was jumped over.
+ */
+static int copy_pass(struct rescue *r, bool skipping)
+{
+	uint64_t max_skip = r->map->size / 64, skip = 0, pos = 0, start, len;
+	uint64_t chunk_bytes = (uint64_t)r->chunk * r->bs;
+	int got;
+
+	if (max_skip < chunk_bytes)
+		max_skip = chunk_bytes;
+	while (map_find(r->map, MAP_NONTRIED, pos, &start, &len)) {
+		uint32_t n = len < chunk_bytes ? (uint32_t)(len / r->bs) : r->chunk;
+
+		got = try_span(r, start / r->bs, n, MAP_NONTRIMMED);
+		if (got < 0)
+			return got;
+		pos = start + (uint64_t)n * r->bs;
+		if (got == SPAN_GOOD || !skipping) {
+			skip = 0;
+			continue;
+		}
+		skip = skip ? skip * 2 : chunk_bytes;
+		if (skip > max_skip)
+			skip = max_skip;
+		pos += skip;
+	}
+	return 0;
+}
+
+/* Single blocks from the leading edge, then the trailing edge, of [a, b). */
+static int trim_area(struct rescue *r, uint64_t a, uint64_t b)
+{
+	uint64_t lba, start, len;
+	int got = SPAN_GOOD;
+
+	for (lba = a; lba < b && got == SPAN_GOOD; lba++) {
+		got = try_span(r, lba, 1, MAP_BAD);
+		if (got < 0)
+			return got;
+	}
+	got = SPAN_GOOD;
+	for (lba = b; lba-- > a && got == SPAN_GOOD &&
+	     map_status_at(r->map, lba * r->bs) == MAP_NONTRIMMED;) {
+		got = try_span(r, lba, 1, MAP_BAD);
+		if (got < 0)
+			return got;
+	}
+	/* what lies between the two failures waits for scraping */
+	if (map_find(r->map, MAP_NONTRIMMED, a * r->bs, &start, &len) &&
+	    start < b * r->bs) {
+		if (start + len > b * r->bs)
+			len = b * r->bs - start;
+		return map_set(r->map, start, len, MAP_NONSCRAPED);
+	}
+	return 0;
+}
+
+static int trim_pass(struct rescue *r)
+{
+	uint64_t start, len;
+	int rc;
+
+	while (map_find(r->map, MAP_NONTRIMMED, 0, &start, &len)) {
+		rc = trim_area(r, start / r->bs, (start + len) / r->bs);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Every block of the given status, one read each, in ascending order. */
+static int single_pass(struct rescue *r, char status)
+{
+	uint64_t pos = 0, start, len;
+	int got;
+
+	while (map_find(r->map, status, pos, &start, &len)) {
+		got = try_span(r, start / r->bs, 1, MAP_BAD);
+		if (got < 0)
+			return got;
+		pos = start + r->bs;
+	}
+	return 0;
+}
+
+int rescue_run(struct rescue *r)
+{
+	int rc, pass, retries = r->retries < 0 ? CDT_DEFAULT_RETRIES : r->retries;
+
+	r->last_save_ms = rescue_now_ms();
+	enter_phase(r, CDT_PHASE_COPY, 1);
+	rc = copy_pass(r, true);
+	if (!rc && map_count(r->map, MAP_NONTRIED)) {
+		enter_phase(r, CDT_PHASE_COPY, 2);
+		rc = copy_pass(r, false);
+	}
+	if (!rc && map_count(r->map, MAP_NONTRIMMED)) {
+		enter_phase(r, CDT_PHASE_TRIM, 1);
+		rc = trim_pass(r);
+	}
+	if (!rc && map_count(r->map, MAP_NONSCRAPED)) {
+		enter_phase(r, CDT_PHASE_SCRAPE, 1);
+		rc = single_pass(r, MAP_NONSCRAPED);
+	}
+	for (pass = 1; !rc && pass <= retries && map_count(r->map, MAP_BAD); pass++) {
+		enter_phase(r, CDT_PHASE_RETRY, (unsigned int)pass);
+		rc = single_pass(r, MAP_BAD);
+	}
+	if (rc)
+		return rc;
+	r->map->cur_status = MAP_FINISHED;
+	r->map->cur_pos = r->map->size;
+	progress(r, true);
+	return 0;
+}
+
+/* Tried and failed; untried blocks of an interrupted run are not bad. */
+static bool is_failed(char status)
+{
+	return status == MAP_BAD || status == MAP_NONTRIMMED ||
+	       status == MAP_NONSCRAPED;
+}
+
+int rescue_bad_ranges(const struct cdt_map *map, uint32_t bs,
+		      struct cdt_read_summary *sum)
+{
+	size_t i, n = 0;
+
+	free(sum->bad);
+	sum->bad = NULL;
+	sum->n_bad = 0;
+	sum->bad_blocks = 0;
+	for (i = 0; i < map->n; i++)
+		n += is_failed(map->runs[i].status);
+	if (!n)
+		return 0;
+	sum->bad = calloc(n, sizeof(*sum->bad));
+	if (!sum->bad)
+		return CDT_ENOMEM;
+	for (i = 0; i < map->n; i++) {
+		const struct map_run *run = &map->runs[i];
+
+		if (!is_failed(run->status))
+			continue;
+		sum->bad[sum->n_bad].first = run->pos / bs;
+		sum->bad[sum->n_bad].last = (run->pos + run->size) / bs - 1;
+		sum->bad_blocks += run->size / bs;
+		sum->n_bad++;
+	}
+	return 0;
+}
+
+/* ---- cdt_image ----------------------------------------------------------- */
+
+struct image_job {
+	struct cdt_dev *dev;
+	const char *out_path;
+	const struct cdt_image_opts *opts;
+	struct cdt_image_result *res;
+	struct cdt_map map;
+	uint64_t extent_bytes;
+	int fd;
+};
+
+static int check_map(struct image_job *j)
+{
+	uint32_t bs = j->res->sum.block_size;
+	size_t i;
+
+	if (j->map.size != j->extent_bytes) {
+		cdt_dev_seterr(j->dev,
+			       "map %s covers %" PRIu64 " bytes but this disc holds %" PRIu64
+			       " (%" PRIu64 " blocks of %u): a map of another disc?",
+			       j->opts->map_path, j->map.size, j->extent_bytes,
+			       j->res->extent_blocks, bs);
+		return CDT_EFORMAT;
+	}
+	for (i = 0; i < j->map.n; i++) {
+		if (j->map.runs[i].pos % bs || j->map.runs[i].size % bs) {
+			cdt_dev_seterr(j->dev,
+				       "map %s has a run at byte %" PRIu64
+				       " that is not in whole %u-byte blocks",
+				       j->opts->map_path, j->map.runs[i].pos, bs);
+			return CDT_EFORMAT;
+		}
+	}
+	return 0;
+}
+
+/* Load the map when one is named and exists.  1 loaded, 0 fresh, <0 error. */
+static int load_map(struct image_job *j)
+{
+	char err[400];
+	int rc;
+
+	if (!j->opts->map_path)
+		return 0;
+	rc = map_load(j->opts->map_path, &j->map, err, sizeof(err));
+	if (rc == CDT_EOPEN)
+		return 0;
+	if (rc) {
+		cdt_dev_seterr(j->dev, "%s", err);
+		return rc;
+	}
+	rc = check_map(j);
+	if (rc) {
+		map_free(&j->map);
+		return rc;
+	}
+	return 1;
+}
+
+/* The last byte the map says holds good data, +1. */
+static uint64_t finished_end(const struct cdt_map *m)
+{
+	uint64_t start, len;
+
+	if (!map_find_back(m, MAP_FINISHED, m->size, &start, &len))
+		return 0;
+	return start + len;
+}
+
+static int open_resumed(struct image_job *j)
+{
+	uint64_t need = finished_end(&j->map);
+	struct stat st;
+
+	j->fd = open(j->out_path, O_RDWR | O_CLOEXEC | (need ? 0 : O_CREAT), 0644);
+	if (j->fd < 0) {
+		cdt_dev_seterr(j->dev, "%s: %s%s", j->out_path, strerror(errno),
+			       errno == ENOENT ? ", but its map says part of it was read" : "");
+		return errno == ENOENT ? CDT_EUSAGE : CDT_EIO;
+	}
+	if (fstat(j->fd, &st) || !S_ISREG(st.st_mode)) {
+		cdt_dev_seterr(j->dev, "%s: not a regular file", j->out_path);
+		return CDT_EUSAGE;
+	}
+	if ((uint64_t)st.st_size < need || (uint64_t)st.st_size > j->extent_bytes) {
+		cdt_dev_seterr(j->dev,
+			       "%s is %lld bytes; its map wants %" PRIu64 " to %" PRIu64
+			       ": not the output of this map",
+			       j->out_path, (long long)st.st_size, need, j->extent_bytes);
+		return CDT_EFORMAT;
+	}
+	if (ftruncate(j->fd, (off_t)j->extent_bytes)) {
+		cdt_dev_seterr(j->dev, "%s: %s", j->out_path, strerror(errno));
+		return CDT_EIO;
+	}
+	return 0;
+}
+
+static int open_fresh(struct image_job *j)
+{
+	int flags = O_RDWR | O_CREAT | O_CLOEXEC;
+	struct stat st;
+
+	/* O_EXCL: refuse an existing OUT atomically, not after a stat */
+	flags |= j->opts->force ? O_TRUNC : O_EXCL;
+	if (j->opts->force && !stat(j->out_path, &st) && !S_ISREG(st.st_mode)) {
+		cdt_dev_seterr(j->dev, "%s: not a regular file", j->out_path);
+		return CDT_EUSAGE;
+	}
+	j->fd = open(j->out_path, flags, 0644);
+	if (j->fd < 0) {
+		if (errno == EEXIST) {
+			cdt_dev_seterr(j->dev,
+				       "%s exists: use --force to overwrite it, or --map with its map to resume",
+				       j->out_path);
+			return CDT_EUSAGE;
+		}
+		cdt_dev_seterr(j->dev, "%s: %s", j->out_path, strerror(errno));
+		return CDT_EIO;
+	}
+	if (ftruncate(j->fd, (off_t)j->extent_bytes)) {
+		cdt_dev_seterr(j->dev, "%s: %s", j->out_path, strerror(errno));
+		return CDT_EIO;
+	}
+	return 0;
+}
+
+static int prepare(struct image_job *j)
+{
+	int rc;
+
+	rc = load_map(j);
+	if (rc < 0)
+		return rc;
+	if (rc == 1) {
+		j->res->resumed = true;
+		j->res->finished_before = map_count(&j->map, MAP_FINISHED) /
+					  j->res->sum.block_size;
+		return open_resumed(j);
+	}
+	rc = map_init(&j->map, j->extent_bytes, MAP_NONTRIED);
+	if (rc)
+		return rc;
+	return open_fresh(j);
+}
+
+static int finish_digests(struct image_job *j, struct rescue *r)
+{
+	struct cdt_image_result *res = j->res;
+	int rc;
+
+	if (r->stream && !r->stream_broken && r->stream_pos == j->extent_bytes) {
+		res->digest_source = CDT_DIGEST_STREAM;
+		return dg_final(r->stream, &res->sum.digests);
+	}
+	res->digest_source = CDT_DIGEST_FILE;
+	rc = dg_file(j->fd, j->extent_bytes, r->buf, (size_t)r->chunk * r->bs,
+		     r->rd, &res->sum.digests);
+	if (rc == CDT_EIO)
+		cdt_dev_seterr(j->dev, "cannot read back %s to hash it", j->out_path);
+	return rc;
+}
+
+static int run_job(struct image_job *j)
+{
+	struct cdt_image_result *res = j->res;
+	uint32_t bs = res->sum.block_size;
+	struct rescue r = {
+		.dev = j->dev,
+		.fd = j->fd,
+		.map = &j->map,
+		.bs = bs,
+		.rd = &j->opts->rd,
+		.retries = j->opts->rd.retries,
+		.map_path = j->opts->map_path,
+		.map_comment = j->opts->map_comment,
+		.map_interval_ms = j->opts->map_interval_ms,
+		.t0 = rescue_now_ms(),
+	};
+	struct dg stream = { 0 };
+	int rc, rc2;
+
+	r.chunk = rescue_chunk_blocks(j->dev, bs, j->opts->rd.chunk_blocks);
+	r.buf = malloc((size_t)r.chunk * bs);
+	if (!r.buf)
+		return CDT_ENOMEM;
+	/* a fresh map is all untried: reading it in order gives the digest */
+	if (map_count(&j->map, MAP_NONTRIED) == j->extent_bytes && !dg_init(&stream))
+		r.stream = &stream;
+	rc = rescue_save(&r);
+	if (!rc)
+		rc = rescue_run(&r);
+	res->sum.blocks_read = r.blocks_read;
+	/* save whatever happened: an interrupted run resumes from here */
+	rc2 = rescue_save(&r);
+	if (!rc)
+		rc = rc2;
+	if (!rc)
+		rc = finish_digests(j, &r);
+	if (r.stream)
+		dg_free(r.stream);
+	free(r.buf);
+	return rc;
+}
+
+int cdt_image(struct cdt_dev *dev, const char *out_path,
+	      const struct cdt_image_opts *opts, struct cdt_image_result *res)
+{
+	struct image_job j = { .dev = dev, .out_path = out_path, .opts = opts,
+			       .res = res, .fd = -1 };
+	double t0 = rescue_now_ms();
+	int rc, rc2;
+
+	memset(res, 0, sizeof(*res));
+	rc = rescue_probe(dev, &opts->rd, &res->sum);
+	if (rc)
+		return rc;
+	res->extent_blocks = res->sum.probe.extent_blocks;
+	j.extent_bytes = res->extent_blocks * res->sum.block_size;
+	if (!res->extent_blocks) {
+		cdt_dev_seterr(dev, "nothing on the disc can be read, not even LBA 0");
+		return CDT_ETRANSPORT;
+	}
+	rc = prepare(&j);
+	if (!rc)
+		rc = run_job(&j);
+	rc2 = j.map.n ? rescue_bad_ranges(&j.map, res->sum.block_size, &res->sum) : 0;
+	if (!rc)
+		rc = rc2;
+	if (j.fd >= 0 && close(j.fd) && !rc) {
+		cdt_dev_seterr(dev, "%s: %s", out_path, strerror(errno));
+		rc = CDT_EIO;
+	}
+	map_free(&j.map);
+	cdt_get_stats(dev, &res->sum.stats);
+	res->sum.elapsed_ms = rescue_now_ms() - t0;
+	return rc;
+}

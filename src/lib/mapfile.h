@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * GNU ddrescue mapfiles: the single record of what an imaging run has
+ * read.  Positions and sizes are in bytes, as ddrescue writes them, so
+ * ddrescuelog(1) and ddrescue itself can read what cdtail writes.
+ *
+ * In memory a map is a sorted array of contiguous runs covering [0, size);
+ * adjacent runs never share a status.  Its length grows with the number of
+ * error areas on the disc, not with the disc's size.
+ */
+#ifndef CDT_MAPFILE_H
+#define CDT_MAPFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Block statuses, ddrescue's characters. */
+#define MAP_NONTRIED '?'
+#define MAP_NONTRIMMED '*'
+#define MAP_NONSCRAPED '/'
+#define MAP_BAD '-'
+#define MAP_FINISHED '+'
+
+struct map_run {
+	uint64_t pos, size;
+	char status;
+};
+
+struct cdt_map {
+	struct map_run *runs;
+	size_t n, cap;
+	uint64_t size;		/* bytes covered: [0, size) */
+	/* the "current_pos current_status current_pass" line */
+	uint64_t cur_pos;
+	char cur_status;
+	unsigned int cur_pass;
+};
+
+/* A map of size bytes, all of one status.  0 or CDT_ENOMEM. */
+int map_init(struct cdt_map *m, uint64_t size, char status);
+void map_free(struct cdt_map *m);
+
+/* Give [pos, pos + len) the status; len 0 is a no-op.  0 or CDT_ENOMEM. */
+int map_set(struct cdt_map *m, uint64_t pos, uint64_t len, char status);
+
+/* Status of the byte at pos (pos < size). */
+char map_status_at(const struct cdt_map *m, uint64_t pos);
+
+/*
+ * The first run of the status that ends after pos: its part at or after
+ * pos goes to *start, *len.  false when there is none.
+ */
+bool map_find(const struct cdt_map *m, char status, uint64_t pos,
+	      uint64_t *start, uint64_t *len);
+
+/* The last run of the status that starts before end, clipped to end. */
+bool map_find_back(const struct cdt_map *m, char status, uint64_t end,
+		   uint64_t *start, uint64_t *len);
+
+/* Bytes with the status. */
+uint64_t map_count(const struct cdt_map *m, char status);
+
+/*
+ * Parse a mapfile held in buf.  Comment lines (#) and blank lines are
+ * skipped; the status line comes first, then runs that must be contiguous
+ * from 0.  On failure returns CDT_EFORMAT (or CDT_ENOMEM) and err says
+ * which line and why.
+ */
+int map_parse(const char *buf, size_t len, struct cdt_map *m,
+	      char *err, size_t errlen);
+
+/* Write the map in ddrescue's layout; comment is one more "# " line. */
+int map_write(FILE *f, const struct cdt_map *m, const char *comment);
+
+/* What current_status means, in ddrescue's words. */
+const char *map_phase_text(char cur_status);
+
+/* Read and parse path.  CDT_EOPEN when it does not exist. */
+int map_load(const char *path, struct cdt_map *m, char *err, size_t errlen);
+
+/*
+ * Replace path atomically: write path.cdtail-tmp in the same directory,
+ * fsync it, rename it over path, fsync the directory.
+ */
+int map_save(const char *path, const struct cdt_map *m, const char *comment,
+	     char *err, size_t errlen);
+
+#endif
