@@ -61,6 +61,10 @@ build_base() {
 		[ -n "$p" ] || p=$(ls /usr/sbin/"$b" /sbin/"$b" 2>/dev/null | head -1)
 		[ -n "$p" ] && copy_bin "$r" "$p"
 	done
+	# VM_EXTRA_BINS: more host binaries for the guest (for debugging a case)
+	for p in ${VM_EXTRA_BINS:-}; do
+		copy_bin "$r" "$p"
+	done
 	echo "root:x:0:0:root:/root:/bin/sh" >"$r/etc/passwd"
 	echo "root:x:0:" >"$r/etc/group"
 	(cd "$r" && find . | cpio -o -H newc -R 0:0 --quiet) >"$out"
