@@ -1,11 +1,153 @@
 // SPDX-License-Identifier: MIT
-/* cdtail tail: placeholder until its issue lands; replaced by the real command. */
-#include "cli.h"
+/* cdtail tail: append the hidden tail to an image dd made. */
+#include <stdio.h>
+#include <string.h>
+#include "readui.h"
+
+static const char tail_help[] =
+	"usage: cdtail tail [--json] [-q] [-v] [--chunk BLOCKS] [--retries N]\n"
+	"                   [--timeout SECONDS] [--max-extra BLOCKS] DEV IMAGE\n"
+	"\n"
+	"IMAGE is a copy of the disc that stopped at the length the drive reports\n"
+	"(dd if=/dev/sr0).  Check its length and its last 64 blocks against the\n"
+	"disc, then append the blocks past the reported end.  A second run adds\n"
+	"nothing.\n"
+	"Exit: 0 appended or nothing to add, 1 IMAGE does not match the disc\n"
+	"(nothing written), 4 appended with unreadable blocks, 2 usage error,\n"
+	"3 device error, 130/143 interrupted (IMAGE cut back to its old length).\n";
+
+static const char *const basis_names[] = {
+	[CDT_TAIL_NONE] = NULL,
+	[CDT_TAIL_REPORTED] = "reported",
+	[CDT_TAIL_KERNEL] = "kernel",
+	[CDT_TAIL_COMPLETE] = "complete",
+};
+
+static const char *const verdict_names[] = {
+	[CDT_TAIL_APPENDED] = "appended",
+	[CDT_TAIL_NOTHING_TO_ADD] = "nothing-to-add",
+	[CDT_TAIL_BAD_LENGTH] = "length-mismatch",
+	[CDT_TAIL_MISMATCH] = "data-mismatch",
+	[CDT_TAIL_UNREADABLE] = "unreadable",
+};
+
+static bool has_lba(enum cdt_tail_verdict v)
+{
+	return v == CDT_TAIL_MISMATCH || v == CDT_TAIL_UNREADABLE;
+}
+
+static void print_json(const char *addr, const char *image,
+		       const struct cdt_tail_result *r, bool virt)
+{
+	json_object *o = json_object_new_object();
+	const char *basis = basis_names[r->basis];
+
+	rui_json_summary(o, addr, &r->sum, virt);
+	json_object_object_add(o, "image", json_object_new_string(image));
+	json_object_object_add(o, "map", NULL);
+	json_object_object_add(o, "image_bytes", json_object_new_int64((int64_t)r->image_bytes));
+	json_object_object_add(o, "final_bytes", json_object_new_int64((int64_t)r->final_bytes));
+	json_object_object_add(o, "matched", basis ? json_object_new_string(basis) : NULL);
+	json_object_object_add(o, "compared_blocks", json_object_new_int64((int64_t)r->compared_blocks));
+	json_object_object_add(o, "mismatch_lba",
+			       has_lba(r->verdict) ? json_object_new_int64((int64_t)r->mismatch_lba) : NULL);
+	json_object_object_add(o, "appended_blocks", json_object_new_int64((int64_t)r->appended_blocks));
+	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[r->verdict]));
+	cli_json_out(o);
+}
+
+static void print_match(const struct cdt_tail_result *r)
+{
+	const struct cdt_probe_result *p = &r->sum.probe;
+
+	switch (r->basis) {
+	case CDT_TAIL_REPORTED:
+		printf("IMAGE:     %llu bytes = READ CAPACITY (%llu blocks)\n",
+		       (unsigned long long)r->image_bytes, (unsigned long long)p->reported_blocks);
+		break;
+	case CDT_TAIL_KERNEL:
+		printf("IMAGE:     %llu bytes = the kernel's size (%lld x 512)\n",
+		       (unsigned long long)r->image_bytes, (long long)p->sizes.kernel_512);
+		break;
+	case CDT_TAIL_COMPLETE:
+		printf("IMAGE:     %llu bytes = the true end already\n",
+		       (unsigned long long)r->image_bytes);
+		break;
+	case CDT_TAIL_NONE:
+		printf("IMAGE:     %llu bytes: neither the reported length (%llu bytes) nor the true end\n",
+		       (unsigned long long)r->image_bytes,
+		       (unsigned long long)p->reported_blocks * r->sum.block_size);
+		break;
+	}
+}
+
+static void print_text(const char *addr, const struct cdt_tail_result *r, bool virt)
+{
+	rui_print_summary(addr, &r->sum, virt);
+	print_match(r);
+	printf("compared:  the last %llu blocks IMAGE holds\n",
+	       (unsigned long long)r->compared_blocks);
+	if (has_lba(r->verdict))
+		printf("LBA %llu:  %s\n", (unsigned long long)r->mismatch_lba,
+		       r->verdict == CDT_TAIL_MISMATCH ? "differs from IMAGE: not a copy of this disc, nothing written"
+						       : "cannot be read to compare, nothing written");
+	printf("appended:  %llu blocks (IMAGE is now %llu bytes)\n",
+	       (unsigned long long)r->appended_blocks, (unsigned long long)r->final_bytes);
+	printf("verdict:   %s\n", verdict_names[r->verdict]);
+}
+
+static int status_for(const struct cdt_tail_result *r)
+{
+	switch (r->verdict) {
+	case CDT_TAIL_BAD_LENGTH:
+	case CDT_TAIL_MISMATCH:
+		return EX_DIFFERENT;
+	case CDT_TAIL_UNREADABLE:
+		return EX_UNREADABLE;
+	default:
+		return r->sum.bad_blocks ? EX_UNREADABLE : EX_SAME;
+	}
+}
 
 int cmd_tail(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_err("'tail' is not implemented yet");
-	return EX_USAGE_ERR;
+	static const struct option longopts[] = { RUI_READ_LONGOPTS, CLI_COMMON_LONGOPTS };
+	struct cdt_tail_result res;
+	struct cdt_dev *dev;
+	struct rui ui;
+	int opt, rc;
+
+	rui_init(&ui, "tail");
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(tail_help, stdout);
+			return 0;
+		}
+		rc = rui_opt(&ui, opt, optarg);
+		if (rc < 0)
+			return EX_USAGE_ERR;
+		if (rc == 0)
+			return cli_bad_option("tail", opt, argv);
+	}
+	if (argc - optind != 2)
+		return cli_usage("tail", argc - optind < 2 ? "missing DEV or IMAGE" : "too many arguments");
+	rc = cli_open(argv[optind], &ui.co, &dev);
+	if (rc)
+		return rc;
+	rui_start(&ui, dev);
+	rc = cdt_tail(dev, argv[optind + 1], &ui.rd, &res);
+	if (rc) {
+		rc = rui_fail(&ui, dev, "tail", rc);
+	} else {
+		rui_end_line(&ui);
+		if (ui.co.json)
+			print_json(argv[optind], argv[optind + 1], &res, cdt_is_virtual_time(dev));
+		else
+			print_text(argv[optind], &res, cdt_is_virtual_time(dev));
+		rc = status_for(&res);
+	}
+	cdt_read_summary_free(&res.sum);
+	cdt_close(dev);
+	return rc;
 }

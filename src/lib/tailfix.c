@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cdt_tail: complete an image that stopped at the reported length.  The
+ * existing bytes are never rewritten: the image is checked (length, then
+ * its last blocks against the disc) and only then extended, through the
+ * same rescue engine imaging uses, over a map that marks the existing
+ * whole blocks finished.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "device.h"
+#include "image.h"
+
+struct tail_job {
+	struct cdt_dev *dev;
+	const char *path;
+	const struct cdt_read_opts *rd;
+	struct cdt_tail_result *res;
+	int fd;
+	uint32_t bs;
+	uint32_t chunk;
+	uint8_t *disc, *file;	/* chunk blocks each */
+};
+
+/* Which size the image's length matches, if any. */
+static enum cdt_tail_basis judge_length(const struct cdt_probe_result *p,
+					uint32_t bs, uint64_t len)
+{
+	uint64_t extent = p->extent_blocks * bs, truth = p->true_blocks * bs;
+
+	if (len > extent || !len)
+		return CDT_TAIL_NONE;
+	if (len == p->reported_blocks * bs)
+		return CDT_TAIL_REPORTED;
+	if (p->sizes.kernel_512 >= 0 && len == (uint64_t)p->sizes.kernel_512 * 512)
+		return CDT_TAIL_KERNEL;
+	if (len == extent || len == truth)
+		return CDT_TAIL_COMPLETE;
+	return CDT_TAIL_NONE;
+}
+
+static int pread_all(int fd, uint8_t *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t r = pread(fd, buf + got, len - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return CDT_EIO;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+/*
+ * Compare n blocks from lba (the last only its first `last_bytes` when
+ * that is not 0) with the image.  1 same, 0 a finding recorded, <0 error.
+ */
+static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
+			uint32_t last_bytes)
+{
+	size_t len = (size_t)n * j->bs - (last_bytes ? j->bs - last_bytes : 0);
+	struct cdt_read_result rr;
+	size_t i;
+	int rc;
+
+	if (j->rd && j->rd->stop && *j->rd->stop)
+		return CDT_EINTR;
+	rc = cdt_read_blocks(j->dev, lba, n, j->disc, &rr);
+	if (rc)
+		return rc;
+	if (rr.cls != CDT_READ_OK || rr.resid) {
+		j->res->verdict = CDT_TAIL_UNREADABLE;
+		j->res->mismatch_lba = lba;
+		return 0;
+	}
+	rc = pread_all(j->fd, j->file, len, lba * j->bs);
+	if (rc) {
+		cdt_dev_seterr(j->dev, "cannot read %s", j->path);
+		return rc;
+	}
+	for (i = 0; i < len; i += j->bs) {
+		size_t part = len - i < j->bs ? len - i : j->bs;
+
+		if (memcmp(j->disc + i, j->file + i, part)) {
+			j->res->verdict = CDT_TAIL_MISMATCH;
+			j->res->mismatch_lba = lba + i / j->bs;
+			return 0;
+		}
+	}
+	j->res->compared_blocks += n;
+	return 1;
+}
+
+/* The last CDT_TAIL_COMPARE_BLOCKS whole blocks, and a partial one. */
+static int compare_tail(struct tail_job *j, uint64_t len)
+{
+	uint64_t whole = len / j->bs, lba;
+	uint32_t partial = (uint32_t)(len % j->bs);
+	int rc;
+
+	lba = whole > CDT_TAIL_COMPARE_BLOCKS ? whole - CDT_TAIL_COMPARE_BLOCKS : 0;
+	while (lba < whole) {
+		uint32_t n = whole - lba < j->chunk ? (uint32_t)(whole - lba) : j->chunk;
+
+		rc = compare_span(j, lba, n, 0);
+		if (rc <= 0)
+			return rc;
+		lba += n;
+	}
+	if (!partial)
+		return 0;
+	rc = compare_span(j, whole, 1, partial);
+	return rc < 0 ? rc : 0;
+}
+
+static int append(struct tail_job *j, uint64_t start)
+{
+	struct cdt_tail_result *res = j->res;
+	uint64_t extent = res->sum.probe.extent_blocks;
+	struct cdt_map map;
+	struct rescue r = {
+		.dev = j->dev,
+		.fd = j->fd,
+		.map = &map,
+		.bs = j->bs,
+		.chunk = j->chunk,
+		.buf = j->disc,
+		.rd = j->rd,
+		.retries = j->rd ? j->rd->retries : -1,
+		.t0 = rescue_now_ms(),
+	};
+	int rc;
+
+	rc = map_init(&map, extent * j->bs, MAP_NONTRIED);
+	if (!rc)
+		rc = map_set(&map, 0, start * j->bs, MAP_FINISHED);
+	if (!rc)
+		rc = rescue_run(&r);
+	res->sum.blocks_read = r.blocks_read;
+	if (!rc && ftruncate(j->fd, (off_t)(extent * j->bs)))
+		rc = CDT_EIO;
+	if (!rc && fdatasync(j->fd))
+		rc = CDT_EIO;
+	if (rc == CDT_EIO && !cdt_errmsg(j->dev)[0])
+		cdt_dev_seterr(j->dev, "cannot write %s: %s", j->path, strerror(errno));
+	if (!rc)
+		rc = rescue_bad_ranges(&map, j->bs, &res->sum);
+	map_free(&map);
+	if (rc)
+		return rc;
+	res->appended_blocks = extent - start;
+	res->final_bytes = extent * j->bs;
+	return 0;
+}
+
+static int open_image(struct tail_job *j)
+{
+	struct stat st;
+
+	j->fd = open(j->path, O_RDWR | O_CLOEXEC);
+	if (j->fd < 0) {
+		cdt_dev_seterr(j->dev, "%s: %s", j->path, strerror(errno));
+		return errno == ENOENT ? CDT_EUSAGE : CDT_EIO;
+	}
+	if (fstat(j->fd, &st) || !S_ISREG(st.st_mode)) {
+		cdt_dev_seterr(j->dev, "%s: not a regular file", j->path);
+		return CDT_EUSAGE;
+	}
+	j->res->image_bytes = (uint64_t)st.st_size;
+	j->res->final_bytes = (uint64_t)st.st_size;
+	return 0;
+}
+
+static int run(struct tail_job *j)
+{
+	struct cdt_tail_result *res = j->res;
+	uint64_t len, start;
+	int rc;
+
+	rc = open_image(j);
+	if (rc)
+		return rc;
+	len = res->image_bytes;
+	res->basis = judge_length(&res->sum.probe, j->bs, len);
+	if (res->basis == CDT_TAIL_NONE) {
+		res->verdict = CDT_TAIL_BAD_LENGTH;
+		return 0;
+	}
+	rc = compare_tail(j, len);
+	if (rc || res->verdict != CDT_TAIL_APPENDED)
+		return rc;
+	/* a partial last block is read again whole: completed, not repeated */
+	start = len / j->bs;
+	if (res->basis == CDT_TAIL_COMPLETE || start >= res->sum.probe.extent_blocks)
+		res->verdict = CDT_TAIL_NOTHING_TO_ADD;
+	else
+		rc = append(j, start);
+	if (rc) {
+		/* leave IMAGE as it was, so the command can simply be run again */
+		if (ftruncate(j->fd, (off_t)len))
+			cdt_dev_seterr(j->dev, "%s: cannot cut back to %" PRIu64 " bytes",
+				       j->path, len);
+		return rc;
+	}
+	rc = dg_file(j->fd, res->final_bytes, j->disc, (size_t)j->chunk * j->bs,
+		     j->rd, &res->sum.digests);
+	if (rc == CDT_EIO)
+		cdt_dev_seterr(j->dev, "cannot read back %s to hash it", j->path);
+	return rc;
+}
+
+int cdt_tail(struct cdt_dev *dev, const char *image_path,
+	     const struct cdt_read_opts *opts, struct cdt_tail_result *res)
+{
+	struct tail_job j = { .dev = dev, .path = image_path, .rd = opts,
+			      .res = res, .fd = -1 };
+	double t0 = rescue_now_ms();
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	rc = rescue_probe(dev, opts, &res->sum);
+	if (rc)
+		return rc;
+	j.bs = res->sum.block_size;
+	j.chunk = rescue_chunk_blocks(dev, j.bs, opts ? opts->chunk_blocks : 0);
+	j.disc = malloc((size_t)j.chunk * j.bs);
+	j.file = malloc((size_t)j.chunk * j.bs);
+	if (!j.disc || !j.file)
+		rc = CDT_ENOMEM;
+	else
+		rc = run(&j);
+	if (j.fd >= 0)
+		close(j.fd);
+	free(j.disc);
+	free(j.file);
+	cdt_get_stats(dev, &res->sum.stats);
+	res->sum.elapsed_ms = rescue_now_ms() - t0;
+	return rc;
+}

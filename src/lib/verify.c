@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cdt_verify: read the disc to its true end, in order, and compare it with
+ * an image file or with digests.  A chunk that fails is read again block
+ * by block (with the retries), so one bad block costs one block, not a
+ * chunk; unreadable blocks count as zeros in the digests.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "device.h"
+#include "digest.h"
+#include "image.h"
+
+struct ranges {
+	struct cdt_range *v;
+	size_t n, cap;
+};
+
+struct verify_job {
+	struct cdt_dev *dev;
+	const struct cdt_verify_opts *opts;
+	struct cdt_verify_result *res;
+	struct ranges bad, diff;
+	struct dg dg;
+	int fd;
+	uint32_t bs, chunk;
+	uint8_t *disc, *file;
+	bool *bad_block;	/* per block of the current chunk */
+};
+
+static int range_add(struct ranges *r, uint64_t lba)
+{
+	if (r->n && r->v[r->n - 1].last + 1 == lba) {
+		r->v[r->n - 1].last = lba;
+		return 0;
+	}
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 8;
+		struct cdt_range *v = realloc(r->v, cap * sizeof(*v));
+
+		if (!v)
+			return CDT_ENOMEM;
+		r->v = v;
+		r->cap = cap;
+	}
+	r->v[r->n++] = (struct cdt_range){ lba, lba };
+	return 0;
+}
+
+/* 1 read good, 0 unreadable, <0 error that ends the run. */
+static int read_into(struct verify_job *j, uint64_t lba, uint32_t n, uint8_t *buf)
+{
+	struct cdt_read_result rr;
+	int rc;
+
+	if (j->opts->rd.stop && *j->opts->rd.stop)
+		return CDT_EINTR;
+	rc = cdt_read_blocks(j->dev, lba, n, buf, &rr);
+	if (rc)
+		return rc;
+	if (rr.cls == CDT_READ_FATAL) {
+		cdt_dev_seterr(j->dev, "READ at LBA %" PRIu64 " failed: sense %02x/%02x/%02x",
+			       lba, rr.sense_key, rr.asc, rr.ascq);
+		return CDT_ETRANSPORT;
+	}
+	return rr.cls == CDT_READ_OK && !rr.resid;
+}
+
+/* One block, tried 1 + retries times; zeros and a bad mark if it never reads. */
+static int read_single(struct verify_job *j, uint64_t lba, uint32_t i)
+{
+	int tries = 1 + (j->opts->rd.retries < 0 ? CDT_DEFAULT_RETRIES : j->opts->rd.retries);
+	uint8_t *p = j->disc + (size_t)i * j->bs;
+	int rc = 0;
+
+	while (tries-- > 0) {
+		rc = read_into(j, lba, 1, p);
+		if (rc)
+			break;
+	}
+	if (rc < 0)
+		return rc;
+	j->bad_block[i] = !rc;
+	if (rc)
+		return 0;
+	memset(p, 0, j->bs);
+	j->res->sum.bad_blocks++;
+	return range_add(&j->bad, lba);
+}
+
+static int read_chunk(struct verify_job *j, uint64_t lba, uint32_t n)
+{
+	uint32_t i;
+	int rc;
+
+	memset(j->bad_block, 0, n * sizeof(*j->bad_block));
+	rc = read_into(j, lba, n, j->disc);
+	if (rc)
+		return rc < 0 ? rc : 0;
+	for (i = 0; i < n; i++) {
+		rc = read_single(j, lba + i, i);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static bool stop_at_diff(const struct verify_job *j)
+{
+	return j->res->have_diff && !j->opts->all;
+}
+
+static int note_diff(struct verify_job *j, uint64_t lba, const uint8_t *disc,
+		     const uint8_t *file)
+{
+	struct cdt_verify_result *res = j->res;
+
+	if (!res->have_diff) {
+		res->have_diff = true;
+		res->first_diff_lba = lba;
+		if (j->opts->diff && disc && file)
+			j->opts->diff(j->opts->diff_ctx, lba, disc, file, j->bs);
+	}
+	res->diff_blocks++;
+	return range_add(&j->diff, lba);
+}
+
+/* Compare the chunk just read with the image file; blocks it lacks differ. */
+static int compare_chunk(struct verify_job *j, uint64_t lba, uint32_t n)
+{
+	size_t want = (size_t)n * j->bs, got = 0;
+	uint32_t i;
+	int rc;
+
+	while (got < want) {
+		ssize_t r = pread(j->fd, j->file + got, want - got,
+				  (off_t)(lba * j->bs + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			cdt_dev_seterr(j->dev, "cannot read %s: %s",
+				       j->opts->image_path, strerror(errno));
+			return CDT_EIO;
+		}
+		if (!r)
+			break;
+		got += (size_t)r;
+	}
+	for (i = 0; i < n && !stop_at_diff(j); i++) {
+		size_t off = (size_t)i * j->bs;
+		bool have = off + j->bs <= got;
+
+		if (j->bad_block[i])
+			continue;
+		if (have && !memcmp(j->disc + off, j->file + off, j->bs))
+			continue;
+		rc = note_diff(j, lba + i, j->disc + off, have ? j->file + off : NULL);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static void progress(struct verify_job *j, uint64_t lba, double t0, double *last,
+		     bool force)
+{
+	const struct cdt_read_opts *rd = &j->opts->rd;
+	struct cdt_progress p;
+	double now = rescue_now_ms();
+
+	if (!rd->progress || (!force && now - *last < 250))
+		return;
+	*last = now;
+	p = (struct cdt_progress){
+		.phase = CDT_PHASE_COMPARE,
+		.pass = 1,
+		.pos = lba,
+		.total = j->res->sum.probe.extent_blocks,
+		.done = lba,
+		.bad = j->res->sum.bad_blocks,
+		.bytes_read = lba * j->bs,
+		.elapsed_ms = now - t0,
+	};
+	rd->progress(rd->progress_ctx, &p);
+}
+
+static int read_all(struct verify_job *j)
+{
+	uint64_t extent = j->res->sum.probe.extent_blocks, lba = 0;
+	double t0 = rescue_now_ms(), last = 0;
+	int rc = 0;
+
+	progress(j, 0, t0, &last, true);
+	while (lba < extent && !stop_at_diff(j)) {
+		uint32_t n = extent - lba < j->chunk ? (uint32_t)(extent - lba) : j->chunk;
+
+		rc = read_chunk(j, lba, n);
+		if (!rc)
+			rc = dg_update(&j->dg, j->disc, (size_t)n * j->bs);
+		if (!rc && j->fd >= 0)
+			rc = compare_chunk(j, lba, n);
+		if (rc)
+			return rc;
+		lba += n;
+		j->res->sum.blocks_read = lba - j->res->sum.bad_blocks;
+		progress(j, lba, t0, &last, false);
+	}
+	j->res->complete = lba >= extent;
+	return 0;
+}
+
+static int open_image(struct verify_job *j)
+{
+	uint64_t extent_bytes = j->res->sum.probe.extent_blocks * j->bs;
+	struct stat st;
+
+	j->fd = open(j->opts->image_path, O_RDONLY | O_CLOEXEC);
+	if (j->fd < 0) {
+		cdt_dev_seterr(j->dev, "%s: %s", j->opts->image_path, strerror(errno));
+		return CDT_EUSAGE;
+	}
+	if (fstat(j->fd, &st) || !S_ISREG(st.st_mode)) {
+		cdt_dev_seterr(j->dev, "%s: not a regular file", j->opts->image_path);
+		return CDT_EUSAGE;
+	}
+	j->res->image_bytes = (uint64_t)st.st_size;
+	j->res->length_differs = j->res->image_bytes != extent_bytes;
+	return 0;
+}
+
+/* After reading: an image longer than the disc differs past the end. */
+static void judge(struct verify_job *j)
+{
+	struct cdt_verify_result *res = j->res;
+	const struct cdt_verify_opts *o = j->opts;
+	uint64_t extent = res->sum.probe.extent_blocks;
+	bool digest_differs = false;
+
+	if (res->complete && j->fd >= 0 && res->image_bytes > extent * j->bs &&
+	    !res->have_diff) {
+		res->have_diff = true;
+		res->first_diff_lba = extent;
+	}
+	if (res->complete && o->md5 && strcasecmp(o->md5, res->sum.digests.md5))
+		digest_differs = true;
+	if (res->complete && o->sha256 && strcasecmp(o->sha256, res->sum.digests.sha256))
+		digest_differs = true;
+	if (res->have_diff || (digest_differs && !res->sum.bad_blocks))
+		res->verdict = CDT_VERIFY_DIFFERENT;
+	else if (res->sum.bad_blocks)
+		res->verdict = CDT_VERIFY_UNREADABLE;
+	else
+		res->verdict = CDT_VERIFY_IDENTICAL;
+}
+
+static int run(struct verify_job *j)
+{
+	struct cdt_verify_result *res = j->res;
+	int rc;
+
+	if (j->opts->image_path) {
+		rc = open_image(j);
+		if (rc)
+			return rc;
+	}
+	rc = dg_init(&j->dg);
+	if (rc)
+		return rc;
+	rc = read_all(j);
+	if (!rc && res->complete)
+		rc = dg_final(&j->dg, &res->sum.digests);
+	dg_free(&j->dg);
+	if (rc)
+		return rc;
+	judge(j);
+	return 0;
+}
+
+int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
+	       struct cdt_verify_result *res)
+{
+	struct verify_job j = { .dev = dev, .opts = opts, .res = res, .fd = -1 };
+	const struct cdt_sizes *sz;
+	double t0 = rescue_now_ms();
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	res->fs_fits = -1;
+	rc = rescue_probe(dev, &opts->rd, &res->sum);
+	if (rc)
+		return rc;
+	sz = &res->sum.probe.sizes;
+	if (sz->filesystem >= 0)
+		res->fs_fits = (uint64_t)sz->filesystem <= res->sum.probe.true_blocks;
+	j.bs = res->sum.block_size;
+	j.chunk = rescue_chunk_blocks(dev, j.bs, opts->rd.chunk_blocks);
+	j.disc = malloc((size_t)j.chunk * j.bs);
+	j.file = malloc((size_t)j.chunk * j.bs);
+	j.bad_block = calloc(j.chunk, sizeof(*j.bad_block));
+	if (!j.disc || !j.file || !j.bad_block)
+		rc = CDT_ENOMEM;
+	else
+		rc = run(&j);
+	if (j.fd >= 0)
+		close(j.fd);
+	free(j.disc);
+	free(j.file);
+	free(j.bad_block);
+	res->sum.bad = j.bad.v;
+	res->sum.n_bad = j.bad.n;
+	res->diffs = j.diff.v;
+	res->n_diffs = j.diff.n;
+	cdt_get_stats(dev, &res->sum.stats);
+	res->sum.elapsed_ms = rescue_now_ms() - t0;
+	return rc;
+}
+
+void cdt_verify_result_free(struct cdt_verify_result *res)
+{
+	cdt_read_summary_free(&res->sum);
+	free(res->diffs);
+	res->diffs = NULL;
+	res->n_diffs = 0;
+}
