@@ -4,8 +4,10 @@
  * shared/CONTRACT.md): a transport that answers CDBs from an image file
  * opened read-only, with the faults real drives show near the end of a
  * disc (hidden tail, run-out, extra block, medium errors, unit attentions,
- * hangs) injected on request.  Every piece of state lives in the handle, so
- * any number of emulated drives can be open at once.
+ * hangs) injected on request, and the quirks measured on real targets (tgt,
+ * QEMU) that cdtail must cope with without knowing which target it faces.
+ * Every piece of state lives in the handle, so any number of emulated
+ * drives can be open at once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +48,15 @@ enum sim_toc {
 	SIM_TOC_REPORTED = 0,
 	SIM_TOC_TRUE,
 	SIM_TOC_NONE,
+	SIM_TOC_CUT,		/* as reported, but 2 bytes short of its header */
+};
+
+/* What a failing read's INFORMATION field holds (VALID set unless NONE). */
+enum sim_info {
+	SIM_INFO_NONE = 0,
+	SIM_INFO_LBA,		/* the first unreadable LBA */
+	SIM_INFO_ZERO,		/* 0, whatever failed (QEMU IDE/AHCI) */
+	SIM_INFO_START,		/* the command's first LBA */
 };
 
 struct sim_range {
@@ -65,8 +76,15 @@ struct sim_config {
 	uint64_t hang_lba;
 	uint32_t block_size;
 	uint64_t ok_us, fail_ms;
-	bool info, sleep;
+	enum sim_info info;
+	bool sleep;
 	char *trace_path;
+	/* quirks of real targets */
+	bool past_medium;	/* past the end: 03/11/00, not 05/21/00 */
+	bool reveal;		/* READ CAPACITY grows to what reads touched */
+	bool getconf_full;	/* GET CONFIGURATION pads to the allocation */
+	bool stale;		/* failing reads still move a whole buffer */
+	bool cdb16;		/* READ(16), READ CAPACITY(16) answered */
 };
 
 struct sim {
@@ -81,6 +99,10 @@ struct sim {
 	/* failures so far of each flaky block below n_blocks */
 	uint32_t *flaky_fails;
 	uint64_t n_flaky_fails;
+	uint64_t touched_end;	/* highest LBA a read addressed, plus 1 */
+	/* stale=1: what the previous read put in the initiator's buffer */
+	uint8_t *stale_buf;
+	size_t stale_len, stale_cap;
 };
 
 /* How one command ended, before it is written into the cdt_cmd. */
@@ -176,6 +198,8 @@ static int key_toc(struct sim_config *c, const char *v)
 		c->toc = SIM_TOC_TRUE;
 	else if (!strcmp(v, "none"))
 		c->toc = SIM_TOC_NONE;
+	else if (!strcmp(v, "cut"))
+		c->toc = SIM_TOC_CUT;
 	else
 		return CDT_EUSAGE;
 	return 0;
@@ -266,7 +290,17 @@ static int key_cost(struct sim_config *c, const char *v)
 
 static int key_info(struct sim_config *c, const char *v)
 {
-	return parse_bool(v, &c->info) ? CDT_EUSAGE : 0;
+	if (!strcmp(v, "0"))
+		c->info = SIM_INFO_NONE;
+	else if (!strcmp(v, "1"))
+		c->info = SIM_INFO_LBA;
+	else if (!strcmp(v, "zero"))
+		c->info = SIM_INFO_ZERO;
+	else if (!strcmp(v, "start"))
+		c->info = SIM_INFO_START;
+	else
+		return CDT_EUSAGE;
+	return 0;
 }
 
 static int key_sleep(struct sim_config *c, const char *v)
@@ -282,6 +316,43 @@ static int key_trace(struct sim_config *c, const char *v)
 	return c->trace_path ? 0 : CDT_ENOMEM;
 }
 
+static int key_past(struct sim_config *c, const char *v)
+{
+	if (!strcmp(v, "end"))
+		c->past_medium = false;
+	else if (!strcmp(v, "medium"))
+		c->past_medium = true;
+	else
+		return CDT_EUSAGE;
+	return 0;
+}
+
+static int key_reveal(struct sim_config *c, const char *v)
+{
+	return parse_bool(v, &c->reveal) ? CDT_EUSAGE : 0;
+}
+
+static int key_getconf(struct sim_config *c, const char *v)
+{
+	if (!strcmp(v, "exact"))
+		c->getconf_full = false;
+	else if (!strcmp(v, "full"))
+		c->getconf_full = true;
+	else
+		return CDT_EUSAGE;
+	return 0;
+}
+
+static int key_stale(struct sim_config *c, const char *v)
+{
+	return parse_bool(v, &c->stale) ? CDT_EUSAGE : 0;
+}
+
+static int key_cdb16(struct sim_config *c, const char *v)
+{
+	return parse_bool(v, &c->cdb16) ? CDT_EUSAGE : 0;
+}
+
 struct sim_key {
 	const char *name;
 	int (*parse)(struct sim_config *c, const char *value);
@@ -291,7 +362,7 @@ struct sim_key {
 static const struct sim_key sim_keys[] = {
 	{ "hide", key_hide, "a block count" },
 	{ "extra", key_extra, "a block count" },
-	{ "toc", key_toc, "reported, true or none" },
+	{ "toc", key_toc, "reported, true, cut or none" },
 	{ "bad", key_bad, "A-B[:A-B...] with A <= B" },
 	{ "runout", key_runout, "a block count" },
 	{ "flaky", key_flaky, "A-B:T with A <= B and T >= 1" },
@@ -299,9 +370,14 @@ static const struct sim_key sim_keys[] = {
 	{ "hang", key_hang, "an LBA" },
 	{ "block", key_block, "512 or 2048" },
 	{ "cost", key_cost, "OK_US/FAIL_MS" },
-	{ "info", key_info, "0 or 1" },
+	{ "info", key_info, "0, 1, zero or start" },
 	{ "sleep", key_sleep, "0 or 1" },
 	{ "trace", key_trace, "a file name" },
+	{ "past", key_past, "end or medium" },
+	{ "reveal", key_reveal, "0 or 1" },
+	{ "getconf", key_getconf, "exact or full" },
+	{ "stale", key_stale, "0 or 1" },
+	{ "cdb16", key_cdb16, "0 or 1" },
 };
 
 #define N_SIM_KEYS (sizeof(sim_keys) / sizeof(sim_keys[0]))
@@ -377,6 +453,7 @@ static void sim_free(struct sim *s)
 	free(s->cfg.bad);
 	free(s->cfg.trace_path);
 	free(s->flaky_fails);
+	free(s->stale_buf);
 	free(s);
 }
 
@@ -496,6 +573,7 @@ int cdt_sim_open(const char *spec, struct cdt_transport **tp,
 	s->cfg.block_size = 2048;
 	s->cfg.ok_us = 50;
 	s->cfg.fail_ms = 8000;
+	s->cfg.cdb16 = true;
 	copy = strdup(spec ? spec : "");
 	if (!copy)
 		goto nomem;
@@ -580,6 +658,23 @@ static void put_answer(struct cdt_cmd *cmd, const uint8_t *ans, size_t len,
 	cmd->resid = cmd->data_len - (uint32_t)n;
 }
 
+/*
+ * getconf=full (tgt): the whole allocation length moves, zero-padded past
+ * the answer, with no residual; only the header tells the answer's length.
+ */
+static void put_padded_answer(struct cdt_cmd *cmd, const uint8_t *ans,
+			      size_t len, uint32_t alloc)
+{
+	uint32_t n = alloc < cmd->data_len ? alloc : cmd->data_len;
+
+	if (!cmd->data)
+		n = 0;
+	if (n)
+		memset(cmd->data, 0, n);
+	put_answer(cmd, ans, len, n);
+	cmd->resid = cmd->data_len - n;
+}
+
 struct sim_read {
 	uint64_t lba;
 	uint64_t nblocks;
@@ -620,7 +715,11 @@ static bool block_fails(struct sim *s, uint64_t b, struct sim_outcome *o)
 	size_t i;
 
 	if (b >= s->n_blocks) {
-		check(o, SK_ILLEGAL_REQUEST, ASC_LBA_OUT_OF_RANGE, 0);
+		/* tgt fails reads beyond its backing file as unreadable */
+		if (c->past_medium)
+			check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
+		else
+			check(o, SK_ILLEGAL_REQUEST, ASC_LBA_OUT_OF_RANGE, 0);
 		return true;
 	}
 	if (b >= s->n_blocks - c->runout) {
@@ -666,11 +765,92 @@ static bool copy_blocks(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst)
 	return true;
 }
 
+/* reveal=1: remember how far reads have reached, failing ones included. */
+static void note_touched(struct sim *s, const struct sim_read *r)
+{
+	uint64_t end = r->lba > UINT64_MAX - r->nblocks ? UINT64_MAX :
+		       r->lba + r->nblocks;
+
+	if (end > s->touched_end)
+		s->touched_end = end;
+}
+
+/* What READ CAPACITY says now: tgt grows its size to cover any read sent. */
+static uint64_t capacity_now(const struct sim *s)
+{
+	if (s->cfg.reveal && s->touched_end > s->n_reported)
+		return s->touched_end;
+	return s->n_reported;
+}
+
+/* The INFORMATION field of a read that failed after good blocks. */
+static void set_info(const struct sim *s, const struct sim_read *r,
+		     uint64_t good, struct sim_outcome *o)
+{
+	uint64_t at;
+
+	switch (s->cfg.info) {
+	case SIM_INFO_LBA:
+		at = r->lba + good;
+		break;
+	case SIM_INFO_ZERO:
+		at = 0;
+		break;
+	case SIM_INFO_START:
+		at = r->lba;
+		break;
+	default:
+		return;
+	}
+	/* fixed-format sense holds 32 bits: a wider LBA goes without */
+	if (at > UINT32_MAX)
+		return;
+	o->info_valid = true;
+	o->info = at;
+}
+
+/*
+ * stale=1: keep what this read left in the buffer for the next failing
+ * one.  Out of memory only forgets it, and the next failure sends zeros,
+ * which tgt may do as well.
+ */
+static void remember_stale(struct sim *s, const uint8_t *data, size_t len)
+{
+	if (len > s->stale_cap) {
+		uint8_t *p = realloc(s->stale_buf, len);
+
+		if (!p) {
+			s->stale_len = 0;
+			return;
+		}
+		s->stale_buf = p;
+		s->stale_cap = len;
+	}
+	if (len)
+		memcpy(s->stale_buf, data, len);
+	s->stale_len = len;
+}
+
+/* Bytes [from, to) of a failing read: the previous read's, then zeros. */
+static void fill_stale(const struct sim *s, uint8_t *data, size_t from,
+		       size_t to)
+{
+	size_t old = s->stale_len < to ? s->stale_len : to;
+
+	if (from < old) {
+		memcpy(data + from, s->stale_buf + from, old - from);
+		from = old;
+	}
+	if (from < to)
+		memset(data + from, 0, to - from);
+}
+
 static int do_read(struct sim *s, struct cdt_cmd *cmd, const struct sim_read *r,
 		   struct sim_outcome *o)
 {
 	uint32_t bs = s->cfg.block_size;
 	uint64_t good = 0;
+	size_t moved;
 
 	if (s->cfg.have_hang && s->cfg.hang_lba >= r->lba &&
 	    s->cfg.hang_lba - r->lba < r->nblocks) {
@@ -684,21 +864,26 @@ static int do_read(struct sim *s, struct cdt_cmd *cmd, const struct sim_read *r,
 		invalid_field(o);
 		return 0;
 	}
+	note_touched(s, r);
 	while (good < r->nblocks && !block_fails(s, r->lba + good, o))
 		good++;
 	if (good && !copy_blocks(s, r->lba, good, cmd->data)) {
 		good = 0;
 		check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
 	}
-	cmd->resid = cmd->data_len - (uint32_t)(good * bs);
+	moved = (size_t)(good * bs);
+	if (o->check && s->cfg.stale) {
+		fill_stale(s, cmd->data, moved, (size_t)(r->nblocks * bs));
+		moved = (size_t)(r->nblocks * bs);
+	}
+	if (s->cfg.stale)
+		remember_stale(s, cmd->data, moved);
+	cmd->resid = cmd->data_len - (uint32_t)moved;
 	o->blocks_moved = good;
 	if (!o->check)
 		return 0;
 	o->failed_read = true;
-	if (s->cfg.info && r->lba + good <= UINT32_MAX) {
-		o->info_valid = true;
-		o->info = r->lba + good;
-	}
+	set_info(s, r, good, o);
 	return 0;
 }
 
@@ -734,7 +919,7 @@ static void do_read_capacity10(struct sim *s, struct cdt_cmd *cmd)
 {
 	uint8_t ans[8];
 
-	sg_put_unaligned_be32(clamp32(s->n_reported - 1), ans);
+	sg_put_unaligned_be32(clamp32(capacity_now(s) - 1), ans);
 	sg_put_unaligned_be32(s->cfg.block_size, ans + 4);
 	put_answer(cmd, ans, sizeof(ans), sizeof(ans));
 }
@@ -748,7 +933,7 @@ static void do_service_action_in(struct sim *s, struct cdt_cmd *cmd,
 		invalid_field(o);
 		return;
 	}
-	sg_put_unaligned_be64(s->n_reported - 1, ans);
+	sg_put_unaligned_be64(capacity_now(s) - 1, ans);
 	sg_put_unaligned_be32(s->cfg.block_size, ans + 8);
 	put_answer(cmd, ans, sizeof(ans), sg_get_unaligned_be32(cmd->cdb + 10));
 }
@@ -781,7 +966,7 @@ static void do_read_toc(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *
 	uint8_t track = cdb[6];
 	uint64_t leadout;
 	uint8_t ans[4 + 2 * 8];
-	size_t len = 4;
+	size_t len = 4, sent;
 
 	if (s->cfg.toc == SIM_TOC_NONE || format > 1) {
 		invalid_field(o);
@@ -806,7 +991,11 @@ static void do_read_toc(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *
 		len += 8;
 	}
 	sg_put_unaligned_be16((uint16_t)(len - 2), ans);
-	put_answer(cmd, ans, len, sg_get_unaligned_be16(cdb + 7));
+	/* tgt's header counts the whole lead-out entry but sends 2 bytes less */
+	sent = len;
+	if (format == 0 && s->cfg.toc == SIM_TOC_CUT)
+		sent -= 2;
+	put_answer(cmd, ans, sent, sg_get_unaligned_be16(cdb + 7));
 }
 
 static uint16_t current_profile(const struct sim *s)
@@ -853,7 +1042,10 @@ static void do_get_configuration(struct sim *s, struct cdt_cmd *cmd,
 	}
 	sg_put_unaligned_be32((uint32_t)(len - 4), ans);
 	sg_put_unaligned_be16(current_profile(s), ans + 6);
-	put_answer(cmd, ans, len, sg_get_unaligned_be16(cmd->cdb + 7));
+	if (s->cfg.getconf_full)
+		put_padded_answer(cmd, ans, len, sg_get_unaligned_be16(cmd->cdb + 7));
+	else
+		put_answer(cmd, ans, len, sg_get_unaligned_be16(cmd->cdb + 7));
 }
 
 static void do_read_disc_info(struct cdt_cmd *cmd, struct sim_outcome *o)
@@ -958,10 +1150,21 @@ static void do_mode_sense10(struct cdt_cmd *cmd, struct sim_outcome *o)
 	put_answer(cmd, ans, len, sg_get_unaligned_be16(cmd->cdb + 7));
 }
 
+/* cdb16=0 (tgt): neither 16-byte command is known to the drive */
+static bool refused_cdb16(const struct sim *s, uint8_t opcode)
+{
+	return !s->cfg.cdb16 &&
+	       (opcode == MMC_READ16 || opcode == MMC_SERVICE_ACTION_IN16);
+}
+
 static void dispatch(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 {
 	struct sim_read r;
 
+	if (refused_cdb16(s, cmd->cdb[0])) {
+		check(o, SK_ILLEGAL_REQUEST, ASC_INVALID_OPCODE, 0);
+		return;
+	}
 	if (decode_read(cmd, &r)) {
 		do_read(s, cmd, &r, o);
 		return;

@@ -348,6 +348,26 @@ static void test_bad_specs(void **state)
 		{ "info=1,sleep=0,info=1", { "'info'", "twice" } },
 		{ "hide=1,", { "empty", "item" } },
 		{ "hide=1,,info=1", { "empty", "item" } },
+		/* the quirks of real targets */
+		{ "past=", { "'past'", "''" } },
+		{ "past=Medium", { "'past'", "'Medium'" } },
+		{ "past=1", { "'past'", "end or medium" } },
+		{ "past=end,past=medium", { "'past'", "twice" } },
+		{ "reveal=2", { "'reveal'", "'2'" } },
+		{ "reveal=", { "'reveal'", "''" } },
+		{ "toc=CUT", { "'toc'", "cut" } },
+		{ "toc=cut2", { "'toc'", "'cut2'" } },
+		{ "getconf=", { "'getconf'", "''" } },
+		{ "getconf=padded", { "'getconf'", "exact or full" } },
+		{ "getconf=1", { "'getconf'", "'1'" } },
+		{ "stale=yes", { "'stale'", "'yes'" } },
+		{ "stale=01", { "'stale'", "'01'" } },
+		{ "info=Zero", { "'info'", "zero or start" } },
+		{ "info=begin", { "'info'", "'begin'" } },
+		{ "info=", { "'info'", "''" } },
+		{ "cdb16=", { "'cdb16'", "''" } },
+		{ "cdb16=no", { "'cdb16'", "'no'" } },
+		{ "cdb16=0,cdb16=0", { "'cdb16'", "twice" } },
 	};
 	struct cdt_transport *t;
 	char err[512], spec[256];
@@ -391,7 +411,10 @@ static void test_edge_specs_ok(void **state)
 		"hide=99", "hide=100,extra=1", "extra=0", "runout=100",
 		"cost=0/0", "bad=0-0:5-5:99-1000000", "flaky=0-18446744073709551615:1",
 		"hang=18446744073709551615", "block=2048", "info=0,sleep=0",
-		"hide=00003",
+		"hide=00003", "past=end", "past=medium", "reveal=0", "reveal=1",
+		"toc=cut", "getconf=exact", "getconf=full", "stale=0", "stale=1",
+		"info=zero", "info=start", "cdb16=0", "cdb16=1",
+		"past=medium,reveal=1,toc=cut,getconf=full,stale=1,info=zero,cdb16=0",
 	};
 
 	(void)state;
@@ -1343,6 +1366,295 @@ static void test_invalid_opcodes(void **state)
 	sim_close(t);
 }
 
+/* ---- quirks of real targets -------------------------------------------------- */
+
+static void test_past_medium(void **state)
+{
+	struct cdt_transport *t = open_disc("past=medium,info=1");
+	uint8_t buf[4 * 2048];
+	struct cdt_cmd cmd;
+
+	(void)state;
+	assert_int_equal(read1(t, &cmd, DISC_BLOCKS - 1, 1), 0);
+	assert_good(&cmd);
+	/* tgt: past its backing file a read is unreadable, not out of range */
+	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
+	assert_sense(&cmd, 3, 0x11, 0);
+	assert_int_equal(cmd.resid, 2048);
+	assert_int_equal(sense_info(&cmd), DISC_BLOCKS);
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(do_read(t, &cmd, MMC_READ12, DISC_BLOCKS - 2, 4, buf,
+				 sizeof(buf)), 0);
+	assert_sense(&cmd, 3, 0x11, 0);
+	assert_int_equal(cmd.resid, 2 * 2048);
+	assert_blocks(buf, DISC_BLOCKS - 2, 2, 2048);
+	assert_int_equal(do_read(t, &cmd, MMC_READ16, 1ull << 40, 1, buf, 2048), 0);
+	assert_sense(&cmd, 3, 0x11, 0);
+	sim_close(t);
+
+	/* run-out blocks below N keep their own answer; past=end is the default */
+	t = open_disc("past=medium,runout=2");
+	assert_int_equal(read1(t, &cmd, DISC_BLOCKS - 1, 1), 0);
+	assert_sense(&cmd, 5, 0x64, 0);
+	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
+	assert_sense(&cmd, 3, 0x11, 0);
+	sim_close(t);
+	t = open_disc("past=end");
+	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
+	assert_sense(&cmd, 5, 0x21, 0);
+	sim_close(t);
+}
+
+static void test_reveal(void **state)
+{
+	struct cdt_transport *t = open_disc("reveal=1,hide=5");
+	uint8_t buf[4 * 2048], cdb[16];
+	struct cdt_cmd cmd;
+	uint32_t bs;
+
+	(void)state;
+	assert_int_equal(capacity(t, &bs), DISC_BLOCKS - 5);
+	/* reads below the reported end change nothing */
+	assert_int_equal(read1(t, &cmd, 50, 4), 0);
+	assert_int_equal(capacity(t, &bs), DISC_BLOCKS - 5);
+	/* a good read of a hidden block grows it to cover the read */
+	assert_int_equal(read1(t, &cmd, DISC_BLOCKS - 3, 1), 0);
+	assert_good(&cmd);
+	assert_int_equal(capacity(t, &bs), DISC_BLOCKS - 2);
+	/* so does a failing one, to its last LBA, and it stays */
+	assert_int_equal(read1(t, &cmd, DISC_BLOCKS + 20, 2), 0);
+	assert_sense(&cmd, 5, 0x21, 0);
+	assert_int_equal(capacity(t, &bs), DISC_BLOCKS + 22);
+	assert_int_equal(read1(t, &cmd, 0, 1), 0);
+	assert_int_equal(capacity(t, &bs), DISC_BLOCKS + 22);
+	/* a read of no blocks touches nothing */
+	assert_int_equal(do_read(t, &cmd, MMC_READ10, 500, 0, buf, sizeof(buf)), 0);
+	assert_int_equal(capacity(t, &bs), DISC_BLOCKS + 22);
+	/* the TOC keeps the answer from before */
+	assert_int_equal(toc_leadout(t, false), DISC_BLOCKS - 5);
+	/* beyond 32 bits: (16) says it, (10) saturates */
+	assert_int_equal(do_read(t, &cmd, MMC_READ16, 1ull << 40, 1, buf, 2048), 0);
+	exec_cdb(t, &cmd, cdb, mmc_cdb_read_capacity10(cdb), buf, 8);
+	assert_good(&cmd);
+	assert_int_equal(be32(buf), 0xffffffffu);
+	exec_cdb(t, &cmd, cdb, mmc_cdb_read_capacity16(cdb, 32), buf, 32);
+	assert_good(&cmd);
+	assert_int_equal(be32(buf), 1u << 8);
+	assert_int_equal(be32(buf + 4), 0);
+	sim_close(t);
+
+	/* off by default: the drive never grows */
+	t = open_disc("hide=5");
+	assert_int_equal(read1(t, &cmd, DISC_BLOCKS + 20, 2), 0);
+	assert_int_equal(read1(t, &cmd, DISC_BLOCKS - 1, 1), 0);
+	assert_int_equal(capacity(t, &bs), DISC_BLOCKS - 5);
+	sim_close(t);
+}
+
+static void test_toc_cut(void **state)
+{
+	/* as toc=reported with hide=5, the last 2 bytes never sent */
+	static const uint8_t want[18] = {
+		0, 18, 1, 1,
+		0, 0x14, 1, 0, 0, 0, 0, 0,
+		0, 0x14, 0xaa, 0, 0, 0,
+	};
+	struct cdt_transport *t = open_disc("toc=cut,hide=5");
+	uint8_t cdb[16], buf[64];
+	struct cdt_cmd cmd;
+
+	(void)state;
+	memset(buf, 0xee, sizeof(buf));
+	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 1, 64), buf, 64);
+	assert_good(&cmd);
+	assert_int_equal(cmd.resid, 64 - 18);
+	assert_memory_equal(buf, want, sizeof(want));
+	assert_int_equal(buf[18], 0xee);
+	assert_int_equal(buf[19], 0xee);
+	/* MSF, and the lead-out alone: cut the same way */
+	memset(buf, 0xee, sizeof(buf));
+	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, true, 0xaa, 64), buf, 64);
+	assert_good(&cmd);
+	assert_int_equal(cmd.resid, 64 - 10);
+	assert_int_equal(be16(buf), 10);
+	assert_int_equal(buf[6], 0xaa);
+	assert_int_equal(buf[10], 0xee);
+	/* an allocation shorter than the cut answer still rules */
+	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 1, 12), buf, 64);
+	assert_int_equal(cmd.resid, 64 - 12);
+	/* format 1 is whole */
+	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 1, false, 0, 64), buf, 64);
+	assert_good(&cmd);
+	assert_int_equal(cmd.resid, 64 - 12);
+	assert_int_equal(be16(buf), 10);
+	sim_close(t);
+}
+
+static void test_getconf_full(void **state)
+{
+	struct cdt_transport *t = open_disc("getconf=full");
+	uint8_t buf[64];
+	struct cdt_cmd cmd;
+	uint16_t profile;
+
+	(void)state;
+	/* the whole allocation moves; the header still says 24 bytes */
+	get_config(t, &cmd, 0, 0, sizeof(buf), buf, sizeof(buf));
+	assert_good(&cmd);
+	assert_int_equal(cmd.resid, 0);
+	assert_int_equal(be32(buf), 24 - 4);
+	assert_int_equal(mmc_parse_config_header(buf, sizeof(buf), &profile), 0);
+	assert_int_equal(profile, 0x0008);
+	assert_int_equal(be16(buf + 16), 0x0001);
+	for (size_t i = 24; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], 0);
+	/* RT 2 of feature 1: header and one feature, then zeros */
+	get_config(t, &cmd, 2, 1, sizeof(buf), buf, sizeof(buf));
+	assert_int_equal(cmd.resid, 0);
+	assert_int_equal(be32(buf), 12);
+	assert_int_equal(buf[16], 0);
+	/* never past the allocation length, nor the buffer */
+	get_config(t, &cmd, 0, 0, 30, buf, sizeof(buf));
+	assert_int_equal(cmd.resid, sizeof(buf) - 30);
+	assert_int_equal(buf[29], 0);
+	assert_int_equal(buf[30], 0xee);
+	memset(buf, 0xee, sizeof(buf));
+	get_config(t, &cmd, 0, 0, 64, buf, 8);
+	assert_int_equal(cmd.resid, 0);
+	assert_int_equal(be32(buf), 20);
+	assert_int_equal(buf[8], 0xee);
+	sim_close(t);
+
+	t = open_disc("getconf=exact");
+	get_config(t, &cmd, 0, 0, sizeof(buf), buf, sizeof(buf));
+	assert_int_equal(cmd.resid, sizeof(buf) - 24);
+	assert_int_equal(buf[24], 0xee);
+	sim_close(t);
+}
+
+static void test_stale(void **state)
+{
+	struct cdt_transport *t = open_disc("stale=1,bad=40-40");
+	uint8_t buf[4 * 2048];
+	struct cdt_cmd cmd;
+
+	(void)state;
+	/* before any good read, a failing one sends zeros */
+	memset(buf, 0xee, sizeof(buf));
+	assert_int_equal(do_read(t, &cmd, MMC_READ10, DISC_BLOCKS, 2, buf,
+				 sizeof(buf)), 0);
+	assert_sense(&cmd, 5, 0x21, 0);
+	assert_int_equal(cmd.resid, 2 * 2048);
+	for (size_t i = 0; i < 2 * 2048; i++)
+		assert_int_equal(buf[i], 0);
+	assert_int_equal(buf[2 * 2048], 0xee);
+
+	assert_int_equal(do_read(t, &cmd, MMC_READ10, 10, 4, buf, sizeof(buf)), 0);
+	assert_good(&cmd);
+	/* the good blocks first, then what the last read left behind */
+	memset(buf, 0xee, sizeof(buf));
+	assert_int_equal(do_read(t, &cmd, MMC_READ10, DISC_BLOCKS - 1, 3, buf,
+				 3 * 2048), 0);
+	assert_sense(&cmd, 5, 0x21, 0);
+	assert_int_equal(cmd.resid, 0);
+	assert_blocks(buf, DISC_BLOCKS - 1, 1, 2048);
+	assert_blocks(buf + 2048, 11, 2, 2048);
+	/* a failure's buffer is the next failure's stale data, zeros past it */
+	memset(buf, 0xee, sizeof(buf));
+	assert_int_equal(do_read(t, &cmd, MMC_READ10, 40, 4, buf, sizeof(buf)), 0);
+	assert_sense(&cmd, 3, 0x11, 0);
+	assert_int_equal(cmd.resid, 0);
+	assert_blocks(buf, DISC_BLOCKS - 1, 1, 2048);
+	assert_blocks(buf + 2048, 11, 2, 2048);
+	for (size_t i = 3 * 2048; i < 4 * 2048; i++)
+		assert_int_equal(buf[i], 0);
+	sim_close(t);
+
+	/* off by default: nothing arrives after the failing block */
+	t = open_disc("stale=0");
+	assert_int_equal(do_read(t, &cmd, MMC_READ10, 10, 4, buf, sizeof(buf)), 0);
+	memset(buf, 0xee, sizeof(buf));
+	assert_int_equal(do_read(t, &cmd, MMC_READ10, DISC_BLOCKS - 1, 3, buf,
+				 sizeof(buf)), 0);
+	assert_int_equal(cmd.resid, 3 * 2048);
+	assert_int_equal(buf[2048], 0xee);
+	sim_close(t);
+}
+
+static void test_info_modes(void **state)
+{
+	struct cdt_transport *t = open_disc("bad=20-30,info=zero");
+	uint8_t buf[8 * 2048];
+	struct cdt_cmd cmd;
+
+	(void)state;
+	/* QEMU IDE/AHCI: VALID with INFORMATION 0, whatever failed */
+	assert_int_equal(do_read(t, &cmd, MMC_READ10, 17, 8, buf, sizeof(buf)), 0);
+	assert_sense(&cmd, 3, 0x11, 0);
+	assert_int_equal(cmd.sense[0], 0xf0);
+	assert_int_equal(sense_info(&cmd), 0);
+	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
+	assert_sense(&cmd, 5, 0x21, 0);
+	assert_int_equal(cmd.sense[0], 0xf0);
+	assert_int_equal(sense_info(&cmd), 0);
+	assert_int_equal(do_read(t, &cmd, MMC_READ16, 1ull << 40, 1, buf, 2048), 0);
+	assert_int_equal(cmd.sense[0], 0xf0);
+	assert_int_equal(sense_info(&cmd), 0);
+	sim_close(t);
+
+	/* the command's first LBA, not the failing one */
+	t = open_disc("bad=20-30,info=start");
+	assert_int_equal(do_read(t, &cmd, MMC_READ10, 17, 8, buf, sizeof(buf)), 0);
+	assert_sense(&cmd, 3, 0x11, 0);
+	assert_int_equal(cmd.sense[0], 0xf0);
+	assert_int_equal(sense_info(&cmd), 17);
+	assert_int_equal(do_read(t, &cmd, MMC_READ12, DISC_BLOCKS - 2, 4, buf,
+				 4 * 2048), 0);
+	assert_sense(&cmd, 5, 0x21, 0);
+	assert_int_equal(sense_info(&cmd), DISC_BLOCKS - 2);
+	/* no 32-bit INFORMATION for a wider LBA: VALID stays clear */
+	assert_int_equal(do_read(t, &cmd, MMC_READ16, 1ull << 40, 1, buf, 2048), 0);
+	assert_sense(&cmd, 5, 0x21, 0);
+	assert_int_equal(cmd.sense[0], 0x70);
+	/* good reads carry no sense */
+	assert_int_equal(read1(t, &cmd, 5, 1), 0);
+	assert_good(&cmd);
+	sim_close(t);
+}
+
+static void test_cdb16(void **state)
+{
+	struct cdt_transport *t = open_disc("cdb16=0");
+	uint8_t buf[2048], cdb[16];
+	struct cdt_cmd cmd;
+
+	(void)state;
+	/* tgt knows neither 16-byte command */
+	memset(buf, 0xee, sizeof(buf));
+	assert_int_equal(do_read(t, &cmd, MMC_READ16, 5, 1, buf, sizeof(buf)), 0);
+	assert_sense(&cmd, 5, 0x20, 0);
+	assert_int_equal(cmd.resid, sizeof(buf));
+	assert_int_equal(buf[0], 0xee);
+	exec_cdb(t, &cmd, cdb, mmc_cdb_read_capacity16(cdb, 32), buf, 32);
+	assert_sense(&cmd, 5, 0x20, 0);
+	assert_int_equal(cmd.resid, 32);
+	/* the 10- and 12-byte forms are unchanged */
+	assert_int_equal(do_read(t, &cmd, MMC_READ10, 5, 1, buf, sizeof(buf)), 0);
+	assert_good(&cmd);
+	assert_int_equal(do_read(t, &cmd, MMC_READ12, 5, 1, buf, sizeof(buf)), 0);
+	assert_good(&cmd);
+	assert_blocks(buf, 5, 1, 2048);
+	exec_cdb(t, &cmd, cdb, mmc_cdb_read_capacity10(cdb), buf, 8);
+	assert_good(&cmd);
+	assert_int_equal(be32(buf), DISC_BLOCKS - 1);
+	sim_close(t);
+
+	t = open_disc("cdb16=1");
+	assert_int_equal(do_read(t, &cmd, MMC_READ16, 5, 1, buf, sizeof(buf)), 0);
+	assert_good(&cmd);
+	sim_close(t);
+}
+
 /* ---- the image ---------------------------------------------------------------- */
 
 static void test_image_untouched(void **state)
@@ -1420,6 +1732,13 @@ int main(void)
 		cmocka_unit_test(test_track_info),
 		cmocka_unit_test(test_mode_sense),
 		cmocka_unit_test(test_invalid_opcodes),
+		cmocka_unit_test(test_past_medium),
+		cmocka_unit_test(test_reveal),
+		cmocka_unit_test(test_toc_cut),
+		cmocka_unit_test(test_getconf_full),
+		cmocka_unit_test(test_stale),
+		cmocka_unit_test(test_info_modes),
+		cmocka_unit_test(test_cdb16),
 		cmocka_unit_test(test_image_untouched),
 	};
 
