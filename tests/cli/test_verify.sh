@@ -1,0 +1,76 @@
+#!/bin/sh
+# cdtail verify: the disc against an image or a digest.
+. "$(dirname "$0")/lib.sh"
+
+N=400
+IMG="$T/disc.img"
+mkimage "$IMG" $N
+SHA=$(sha256sum <"$IMG" | cut -c1-64)
+MD5=$(md5sum <"$IMG" | cut -c1-32)
+
+run verify --json --image "$IMG" "sim:$IMG,cost=0/0,hide=7"
+expect_rc "identical (hidden tail included) -> 0" 0
+expect_json "identical: verdict" .verdict identical
+expect_json "identical: blocks read" .blocks_read $N
+expect_json "identical: sha256" .sha256 "$SHA"
+expect_json "identical: no first diff" .first_diff_lba null
+
+head -c $(((N - 7) * 2048)) "$IMG" >"$T/short"
+run verify --json --image "$T/short" "sim:$IMG,cost=0/0,hide=7"
+expect_rc "a dd copy misses the tail -> 1" 1
+expect_json "dd copy: first diff at the reported end" .first_diff_lba $((N - 7))
+expect_json "dd copy: length differs" .length_differs true
+
+cp "$IMG" "$T/diff"
+printf 'XY' | dd of="$T/diff" bs=1 seek=$((123 * 2048 + 100)) conv=notrunc 2>/dev/null
+printf 'XY' | dd of="$T/diff" bs=1 seek=$((300 * 2048)) conv=notrunc 2>/dev/null
+run verify --json --image "$T/diff" "sim:$IMG,cost=0/0"
+expect_rc "different -> 1" 1
+expect_json "different: first LBA" .first_diff_lba 123
+expect_json "different: stops at the first" .complete false
+run verify --json --all --image "$T/diff" "sim:$IMG,cost=0/0"
+expect_rc "different --all -> 1" 1
+expect_json "--all: every range" '.diff_blocks | tostring' '[[123,123],[300,300]]'
+expect_json "--all: read to the end" .complete true
+run verify -v --image "$T/diff" "sim:$IMG,cost=0/0"
+expect_grep "-v: hex diff of the block" "$T/err" '^0060: .*\|'
+
+run verify --json --sha256 "$SHA" "sim:$IMG,cost=0/0,hide=3"
+expect_rc "sha256 matches -> 0" 0
+run verify --json --md5 "$(echo "$MD5" | tr a-f A-F)" "sim:$IMG,cost=0/0"
+expect_rc "md5 in upper case matches -> 0" 0
+run verify --json --md5 "$(md5sum <"$T/diff" | cut -c1-32)" "sim:$IMG,cost=0/0"
+expect_rc "md5 differs -> 1" 1
+expect_json "md5 differs: verdict" .verdict different
+
+run verify --json --sha256 "$SHA" "sim:$IMG,cost=0/0,bad=10-11"
+expect_rc "unreadable blocks -> 4" 4
+expect_json "unreadable: ranges" '.bad_blocks | tostring' '[[10,11]]'
+run verify --json --image "$IMG" "sim:$IMG,cost=0/0,flaky=20-22:1"
+expect_rc "flaky blocks recovered by retries -> 0" 0
+
+mkimage "$T/d512" 1500 512
+run verify --json --image "$T/d512" "sim:$T/d512,cost=0/0,block=512,hide=5"
+expect_rc "block=512 -> 0" 0
+
+ISO="$FIX/iso9660.iso"
+if [ -f "$ISO" ]; then
+	run verify --json --image "$ISO" "sim:$ISO,cost=0/0,hide=2"
+	expect_rc "ISO -> 0" 0
+	expect_json "ISO: filesystem fits" .filesystem.fits true
+	expect_json "ISO: filesystem type" .filesystem.type iso9660
+fi
+run verify --json --image "$IMG" "sim:$IMG,cost=0/0"
+expect_json "no filesystem: fits is null" .filesystem.fits null
+
+run verify "sim:$IMG"
+expect_rc "no mode -> 2" 2
+run verify --md5 "$MD5" --sha256 "$SHA" "sim:$IMG"
+expect_rc "two modes -> 2" 2
+run verify --sha256 abc "sim:$IMG"
+expect_rc "short sha256 -> 2" 2
+expect_grep "short sha256: says why" "$T/err" "wants 64 hex digits"
+run verify --image "$T/none" "sim:$IMG,cost=0/0"
+expect_rc "missing image file -> 2" 2
+
+finish
