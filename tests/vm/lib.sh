@@ -82,6 +82,11 @@ build_initrd() {
 		echo "CASE='$name'"
 		echo "MODULES='$order'"
 		printf '%s\n' "$env"
+		# a sanitizer build's settings reach cdtail in the guest too
+		for v in ASAN_OPTIONS UBSAN_OPTIONS; do
+			eval "val=\${$v:-}"
+			[ -n "$val" ] && echo "$v='$val'"
+		done
 	} >"$c/case.env"
 	{
 		echo ". /lib/vmtest.sh"

@@ -2,9 +2,10 @@
 # LUN whose backing file grew by K blocks after the LUN was made; the
 # kernel's own iSCSI initiator (iscsi_tcp, logged in by iscsistart) attaches
 # it, so the kernel sees an sr device that under-reports by K blocks.
-# For each K in 1, 3, 150 two LUNs over equal files: one for dd and probe,
-# one for image (tgt's READ CAPACITY grows after any read past the end, so
-# a LUN that was probed no longer reports what it did when it was made).
+# For each K in 1, 3, 150 three LUNs over equal files: one for dd and probe,
+# one for image, one for dd + tail (tgt's READ CAPACITY grows after any read
+# past the end, so a LUN that was probed no longer reports what it did when
+# it was made).
 KS=${KS:-"1 3 150"}
 N=1024
 TIQN=iqn.2026-12.org.cdtail:vm-cd
@@ -31,12 +32,13 @@ for K in $KS; do
 	lun=$((lun + 1))
 	head -c $((N * 2048)) /dev/urandom >/tmp/lun$lun.img
 	cp /tmp/lun$lun.img /tmp/lun$((lun + 1)).img
-	for l in $lun $((lun + 1)); do
+	cp /tmp/lun$lun.img /tmp/lun$((lun + 2)).img
+	for l in $lun $((lun + 1)) $((lun + 2)); do
 		tgtadm --lld iscsi --op new --mode logicalunit --tid 1 --lun $l \
 			--backing-store /tmp/lun$l.img --device-type cd ||
 			not_ok "tgtadm: new logicalunit $l"
 	done
-	lun=$((lun + 1))
+	lun=$((lun + 2))
 done
 tgtadm --lld iscsi --op bind --mode target --tid 1 --initiator-address 127.0.0.1 ||
 	not_ok "tgtadm: bind"
@@ -46,14 +48,15 @@ for K in $KS; do
 	lun=$((lun + 1))
 	head -c $((K * 2048)) /dev/urandom >>/tmp/lun$lun.img
 	cat /tmp/lun$lun.img >/tmp/lun$((lun + 1)).img
-	lun=$((lun + 1))
+	cat /tmp/lun$lun.img >/tmp/lun$((lun + 2)).img
+	lun=$((lun + 2))
 done
 s=$(now_ms)
 if ! iscsistart -i $IIQN -t $TIQN -g 1 -a 127.0.0.1 -p 3260 >"$T/iscsistart" 2>&1; then
 	not_ok "iscsistart logs in" "$(cat "$T/iscsistart")"
 	finish
 fi
-nluns=$(($(echo $KS | wc -w) * 2))
+nluns=$(($(echo $KS | wc -w) * 3))
 i=0
 while [ "$(ls -d /sys/block/sr* 2>/dev/null | wc -l)" -lt "$nluns" ]; do
 	i=$((i + 1))
@@ -74,10 +77,10 @@ sr_of_lun() {
 lun=0
 for K in $KS; do
 	lun=$((lun + 1))
-	SR=$(sr_of_lun $lun) SR2=$(sr_of_lun $((lun + 1)))
-	if [ -z "$SR" ] || [ -z "$SR2" ]; then
-		not_ok "LUNs $lun and $((lun + 1)) have sr devices" "$(ls -l /sys/block/)"
-		lun=$((lun + 1))
+	SR=$(sr_of_lun $lun) SR2=$(sr_of_lun $((lun + 1))) SR3=$(sr_of_lun $((lun + 2)))
+	if [ -z "$SR" ] || [ -z "$SR2" ] || [ -z "$SR3" ]; then
+		not_ok "LUNs $lun..$((lun + 2)) have sr devices" "$(ls -l /sys/block/)"
+		lun=$((lun + 2))
 		continue
 	fi
 	CASE="$CASE K=$K"
@@ -121,6 +124,18 @@ for K in $KS; do
 	else
 		skip "image /dev/$SR2 (cdtail image not implemented yet)"
 	fi
+	if have tail; then
+		# the article's repair: a dd copy, then tail appends what dd missed
+		dd if=/dev/$SR3 of="$T/dd.img" bs=2048 2>/dev/null
+		run tail --json /dev/$SR3 "$T/dd.img"
+		expect_rc "tail /dev/$SR3 of its dd copy -> 0" 0
+		expect_eq "dd + tail gives the whole grown file (sha256)" \
+			"$(sha256sum <"$T/dd.img" | cut -d' ' -f1)" "$FILE_SHA"
+		note "tail: $(head -c 500 "$T/out")"
+		rm -f "$T/dd.img"
+	else
+		skip "tail /dev/$SR3 (cdtail tail not implemented yet)"
+	fi
 	# the sense data of tgt's LUN through the kernel, after the tests
 	# (a read past the end changes tgt's READ CAPACITY)
 	for lba in $N $((N + K)); do
@@ -130,5 +145,5 @@ for K in $KS; do
 	done
 	note "after reading at $((N + K)): sg_readcap: $(sg_readcap $SG 2>&1 | grep -E 'Last LBA' | tr -s ' ')"
 	CASE=${CASE% K=*}
-	lun=$((lun + 1))
+	lun=$((lun + 2))
 done
