@@ -45,7 +45,7 @@ static const struct {
 	{ CDT_NOTE_WINDOW_LIMIT, "window-limit",
 	  "reads still succeed at the edge of the search window; raise --max-extra to look further" },
 	{ CDT_NOTE_TRAILING_MEDIUM, "trailing-medium-error",
-	  "the end was found at a MEDIUM ERROR with nothing readable beyond it: damaged blocks or an over-reporting drive" },
+	  "the blocks after the last readable one fail with MEDIUM ERROR, not ILLEGAL REQUEST: the drive reports its end that way, or the last blocks are damaged" },
 	{ CDT_NOTE_NO_READABLE, "nothing-readable",
 	  "not even LBA 0 could be read" },
 };

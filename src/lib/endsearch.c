@@ -26,8 +26,13 @@
 #include <string.h>
 #include "endsearch.h"
 
-/* How far beyond a medium error we look for readable blocks. */
+/*
+ * How far beyond a medium error we look for readable blocks: far on a
+ * drive whose failures are cheap, less far where each probe costs seconds.
+ */
 #define ES_CONFIRM_SPAN 256
+#define ES_CONFIRM_SPAN_DEAR 32
+#define ES_DEAR_FAIL_MS 100.0
 /* Failing reads cost at least this until one has been measured. */
 #define ES_DEFAULT_FAIL_MS 5000.0
 #define ES_DEFAULT_GOOD_MS 1.0
@@ -101,6 +106,16 @@ static bool usable_info(struct es_state *s, uint64_t lba, uint32_t n,
 		return false;
 	if (o->info < lba || o->info >= lba + n) {
 		s->info_trust = -1;
+		return false;
+	}
+	/*
+	 * Some drives put the command's first LBA there whatever failed.
+	 * Reads start on a block known to be readable where they can, so
+	 * such an answer gives the drive away; otherwise it is ambiguous.
+	 */
+	if (o->info == lba && n > 1) {
+		if (lba < s->lo)
+			s->info_trust = -1;
 		return false;
 	}
 	s->info_trust = 1;
@@ -220,6 +235,20 @@ static int check_candidates(struct es_state *s)
 
 /* ---- step 2: gallop ---------------------------------------------------- */
 
+/*
+ * Start a read one block early, on the last block known to be readable:
+ * then an INFORMATION field naming the read's first LBA can only be a
+ * drive that names the command rather than the failure.
+ */
+static uint64_t lead_in(const struct es_state *s, uint64_t start, uint32_t *n,
+			uint32_t cap)
+{
+	if (start != s->lo || start == 0 || *n >= cap || s->info_trust < 0)
+		return start;
+	(*n)++;
+	return start - 1;
+}
+
 static int gallop_up(struct es_state *s)
 {
 	uint32_t cap = s->p->max_read_blocks ? s->p->max_read_blocks : 1;
@@ -239,6 +268,7 @@ static int gallop_up(struct es_state *s)
 		/* past the transfer limit, read only the top of the step */
 		start = top - s->lo > cap ? top - cap : s->lo;
 		n = (uint32_t)(top - start);
+		start = lead_in(s, start, &n, cap);
 		rc = es_read(s, start, n, &o);
 		if (rc)
 			return rc;
@@ -320,15 +350,20 @@ static int scan_chunk(struct es_state *s)
 	struct es_outcome o;
 	int rc;
 
+	uint64_t start;
+	uint32_t len;
+
 	if (n > cap)
 		n = cap;
-	rc = es_read(s, s->lo, (uint32_t)n, &o);
+	len = (uint32_t)n;
+	start = lead_in(s, s->lo, &len, cap);
+	rc = es_read(s, start, len, &o);
 	if (rc)
 		return rc;
 	if (o.cls == CDT_READ_OK)
-		set_lo(s, s->lo + n);
+		set_lo(s, start + len);
 	else
-		learn_failure(s, s->lo, (uint32_t)n, &o);
+		learn_failure(s, start, len, &o);
 	return 0;
 }
 
@@ -374,11 +409,13 @@ static int narrow(struct es_state *s)
  */
 static int confirm_beyond(struct es_state *s)
 {
-	uint64_t e = s->hi, d, lba;
+	uint64_t e = s->hi, d, lba, span = ES_CONFIRM_SPAN;
 	struct es_outcome o;
 	int rc;
 
-	for (d = 1; d <= ES_CONFIRM_SPAN; d *= 2) {
+	if (fail_cost(s) >= ES_DEAR_FAIL_MS)
+		span = ES_CONFIRM_SPAN_DEAR;
+	for (d = 1; d <= span; d *= 2) {
 		lba = e + d;
 		if (lba >= s->end_bound || (s->p->lba_limit && lba >= s->p->lba_limit))
 			break;

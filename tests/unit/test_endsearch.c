@@ -27,6 +27,7 @@ struct model {
 	unsigned int flaky_t, flaky_seen;
 	bool info;		/* INFORMATION = failing LBA */
 	bool bogus_info;	/* INFORMATION valid but always 0 */
+	bool start_info;	/* INFORMATION = the command's first LBA */
 	uint64_t hang;		/* a read touching it times out (0: none) */
 	double ok_us, fail_ms;
 	/* what happened */
@@ -80,8 +81,8 @@ static int model_read(void *ctx, uint64_t lba, uint32_t n, struct es_outcome *o)
 	} else {
 		o->ms = m->fail_ms;
 		m->fails++;
-		o->info_valid = m->info || m->bogus_info;
-		o->info = m->bogus_info ? 0 : b;
+		o->info_valid = m->info || m->bogus_info || m->start_info;
+		o->info = m->bogus_info ? 0 : m->start_info ? lba : b;
 	}
 	m->ms += o->ms;
 	return 0;
@@ -206,6 +207,25 @@ static void test_bogus_info(void **state)
 		r = run(&m, &p);
 		assert_int_equal(r.end, BASE + ks[i]);
 		assert_true(r.failed_reads <= 3);
+	}
+}
+
+/* INFORMATION naming the command's first LBA: distrusted, still right */
+static void test_start_info(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NK; i++) {
+		for (int cheapf = 0; cheapf < 2; cheapf++) {
+			struct model m = cheapf ? cheap(BASE + ks[i]) : dear(BASE + ks[i]);
+			struct es_params p = params(BASE);
+			struct es_result r;
+
+			m.start_info = true;
+			r = run(&m, &p);
+			assert_int_equal(r.end, BASE + ks[i]);
+			if (!cheapf)
+				assert_true(r.failed_reads <= 3);
+		}
 	}
 }
 
@@ -423,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_candidate_right),
 		cmocka_unit_test(test_info_gives_end),
 		cmocka_unit_test(test_bogus_info),
+		cmocka_unit_test(test_start_info),
 		cmocka_unit_test(test_over_reported),
 		cmocka_unit_test(test_over_reported_toc_true),
 		cmocka_unit_test(test_runout),
