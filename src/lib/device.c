@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <scsi/sg_unaligned.h>
+#include "bytes.h"
 #include "device.h"
 #include "mmc.h"
 

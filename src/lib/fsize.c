@@ -6,10 +6,7 @@
  * use, and every product against overflow.
  */
 #include <string.h>
-/* the byteswap.h getters: the generic ones shift an int left by 24, which
- * is undefined for bytes >= 0x80 (UBSan, found by tests/fuzz) */
-#define HAVE_BYTESWAP_H 1
-#include <scsi/sg_unaligned.h>
+#include "bytes.h"
 #include "fsize.h"
 
 #define ISO_VD_START 32768u

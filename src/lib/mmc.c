@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* MMC/SPC CDB builders and response parsers (see mmc.h). */
 #include <string.h>
-/* the byteswap.h getters: the generic ones shift an int left by 24, which
- * is undefined for bytes >= 0x80 (UBSan, found by tests/fuzz) */
-#define HAVE_BYTESWAP_H 1
-#include <scsi/sg_unaligned.h>
+#include "bytes.h"
 #include "cdtail.h"
 #include "mmc.h"
 

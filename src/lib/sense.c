@@ -5,11 +5,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-/* the byteswap.h getters: the generic ones shift an int left by 24, which
- * is undefined for bytes >= 0x80 (UBSan, found by tests/fuzz) */
-#define HAVE_BYTESWAP_H 1
-#include <scsi/sg_unaligned.h>
 #include <scsi/sg_lib.h>
+#include "bytes.h"
 #include "cdtail.h"
 #include "sense.h"
 

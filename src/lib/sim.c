@@ -15,13 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-/* the byteswap.h getters: the generic ones shift an int left by 24, which
- * is undefined for bytes >= 0x80 (UBSan, found by tests/fuzz) */
-#define HAVE_BYTESWAP_H 1
-#include <scsi/sg_unaligned.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "bytes.h"
 #include "cdtail.h"
 #include "mmc.h"
 #include "transport.h"
