@@ -86,6 +86,10 @@ cli: $(BIN) $(FIXTURES)
 test: all $(FIXTURES)
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory cli
+	@$(MAKE) --no-print-directory fuzz-regress
+ifeq ($(O),.)
+	@$(MAKE) --no-print-directory check-vm-auto
+endif
 
 deps:
 	sh scripts/install-deps.sh
