@@ -25,7 +25,7 @@ struct image_cli {
 	char comment[512];
 };
 
-static int parse(struct image_cli *c, int argc, char **argv)
+static int parse(struct image_cli *c, struct rui_args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "map", required_argument, NULL, OPT_MAP },
@@ -38,7 +38,7 @@ static int parse(struct image_cli *c, int argc, char **argv)
 	int opt, rc;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((opt = rui_getopt(a, argc, argv, longopts)) != -1) {
 		switch (opt) {
 		case 'h':
 			fputs(image_help, stdout);
@@ -64,9 +64,9 @@ static int parse(struct image_cli *c, int argc, char **argv)
 		if (rc == 0)
 			return cli_bad_option("image", opt, argv);
 	}
-	if (argc - optind != 2)
-		return cli_usage("image", argc - optind < 2 ? "missing DEV or OUT" : "too many arguments");
-	if (c->io.map_path && !strcmp(c->io.map_path, argv[optind + 1]))
+	if (a->n != 2)
+		return cli_usage("image", a->n < 2 ? "missing DEV or OUT" : "too many arguments");
+	if (c->io.map_path && !strcmp(c->io.map_path, a->op[1]))
 		return cli_usage("image", "MAPFILE and OUT are the same file");
 	return 0;
 }
@@ -114,6 +114,7 @@ static void make_comment(struct image_cli *c, int argc, char **argv)
 
 int cmd_image(int argc, char **argv)
 {
+	struct rui_args a = { .n = 0 };
 	struct image_cli c;
 	struct cdt_image_result res;
 	struct cdt_dev *dev;
@@ -122,11 +123,11 @@ int cmd_image(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	rui_init(&c.ui, "image");
-	rc = parse(&c, argc, argv);
+	rc = parse(&c, &a, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	addr = argv[optind];
-	out = argv[optind + 1];
+	addr = a.op[0];
+	out = a.op[1];
 	make_comment(&c, argc, argv);
 	rc = cli_open(addr, &c.ui.co, &dev);
 	if (rc)

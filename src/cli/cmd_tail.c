@@ -112,6 +112,7 @@ static int status_for(const struct cdt_tail_result *r)
 int cmd_tail(int argc, char **argv)
 {
 	static const struct option longopts[] = { RUI_READ_LONGOPTS, CLI_COMMON_LONGOPTS };
+	struct rui_args a = { .n = 0 };
 	struct cdt_tail_result res;
 	struct cdt_dev *dev;
 	struct rui ui;
@@ -119,7 +120,7 @@ int cmd_tail(int argc, char **argv)
 
 	rui_init(&ui, "tail");
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((opt = rui_getopt(&a, argc, argv, longopts)) != -1) {
 		if (opt == 'h') {
 			fputs(tail_help, stdout);
 			return 0;
@@ -130,21 +131,21 @@ int cmd_tail(int argc, char **argv)
 		if (rc == 0)
 			return cli_bad_option("tail", opt, argv);
 	}
-	if (argc - optind != 2)
-		return cli_usage("tail", argc - optind < 2 ? "missing DEV or IMAGE" : "too many arguments");
-	rc = cli_open(argv[optind], &ui.co, &dev);
+	if (a.n != 2)
+		return cli_usage("tail", a.n < 2 ? "missing DEV or IMAGE" : "too many arguments");
+	rc = cli_open(a.op[0], &ui.co, &dev);
 	if (rc)
 		return rc;
 	rui_start(&ui, dev);
-	rc = cdt_tail(dev, argv[optind + 1], &ui.rd, &res);
+	rc = cdt_tail(dev, a.op[1], &ui.rd, &res);
 	if (rc) {
 		rc = rui_fail(&ui, dev, "tail", rc);
 	} else {
 		rui_end_line(&ui);
 		if (ui.co.json)
-			print_json(argv[optind], argv[optind + 1], &res, cdt_is_virtual_time(dev));
+			print_json(a.op[0], a.op[1], &res, cdt_is_virtual_time(dev));
 		else
-			print_text(argv[optind], &res, cdt_is_virtual_time(dev));
+			print_text(a.op[0], &res, cdt_is_virtual_time(dev));
 		rc = status_for(&res);
 	}
 	cdt_read_summary_free(&res.sum);

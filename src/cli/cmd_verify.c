@@ -61,7 +61,8 @@ static void hex_diff(void *ctx, uint64_t lba, const uint8_t *disc,
 	}
 }
 
-static int parse(struct rui *ui, struct cdt_verify_opts *vo, int argc, char **argv)
+static int parse(struct rui *ui, struct cdt_verify_opts *vo, struct rui_args *a,
+		 int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "image", required_argument, NULL, OPT_IMAGE },
@@ -74,7 +75,7 @@ static int parse(struct rui *ui, struct cdt_verify_opts *vo, int argc, char **ar
 	int opt, rc;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((opt = rui_getopt(a, argc, argv, longopts)) != -1) {
 		switch (opt) {
 		case 'h':
 			fputs(verify_help, stdout);
@@ -104,8 +105,8 @@ static int parse(struct rui *ui, struct cdt_verify_opts *vo, int argc, char **ar
 	}
 	if (!!vo->image_path + !!vo->sha256 + !!vo->md5 != 1)
 		return cli_usage("verify", "give exactly one of --image, --sha256, --md5");
-	if (argc - optind != 1)
-		return cli_usage("verify", optind == argc ? "missing DEV" : "too many arguments");
+	if (a->n != 1)
+		return cli_usage("verify", a->n ? "too many arguments" : "missing DEV");
 	return 0;
 }
 
@@ -189,6 +190,7 @@ static const int verdict_status[] = {
 
 int cmd_verify(int argc, char **argv)
 {
+	struct rui_args a = { .n = 0 };
 	struct cdt_verify_opts vo;
 	struct cdt_verify_result res;
 	struct cli_common co;
@@ -198,13 +200,13 @@ int cmd_verify(int argc, char **argv)
 
 	memset(&vo, 0, sizeof(vo));
 	rui_init(&ui, "verify");
-	rc = parse(&ui, &vo, argc, argv);
+	rc = parse(&ui, &vo, &a, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	/* -v is the hex diff here; the command log wants -vv */
 	co = ui.co;
 	co.verbose = co.verbose > 1;
-	rc = cli_open(argv[optind], &co, &dev);
+	rc = cli_open(a.op[0], &co, &dev);
 	if (rc)
 		return rc;
 	rui_start(&ui, dev);
@@ -217,9 +219,9 @@ int cmd_verify(int argc, char **argv)
 	} else {
 		rui_end_line(&ui);
 		if (ui.co.json)
-			print_json(argv[optind], &vo, &res, cdt_is_virtual_time(dev));
+			print_json(a.op[0], &vo, &res, cdt_is_virtual_time(dev));
 		else
-			print_text(argv[optind], &vo, &res, cdt_is_virtual_time(dev));
+			print_text(a.op[0], &vo, &res, cdt_is_virtual_time(dev));
 		rc = verdict_status[res.verdict];
 	}
 	cdt_verify_result_free(&res);

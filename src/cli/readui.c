@@ -25,6 +25,32 @@ void rui_init(struct rui *u, const char *cmd)
 	u->rd.stop = &stop_flag;
 }
 
+static void add_operand(struct rui_args *a, char *word)
+{
+	if (a->n < RUI_MAX_OPERANDS)
+		a->op[a->n] = word;
+	a->n++;
+}
+
+int rui_getopt(struct rui_args *a, int argc, char **argv,
+	       const struct option *longopts)
+{
+	for (;;) {
+		int opt = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL);
+
+		if (opt != -1)
+			return opt;
+		if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+			while (optind < argc)
+				add_operand(a, argv[optind++]);
+			return -1;
+		}
+		if (optind >= argc)
+			return -1;
+		add_operand(a, argv[optind++]);
+	}
+}
+
 int rui_opt(struct rui *u, int opt, const char *arg)
 {
 	uint64_t v;

@@ -24,6 +24,19 @@ struct rui {
 };
 
 void rui_init(struct rui *u, const char *cmd);
+
+#define RUI_MAX_OPERANDS 4
+struct rui_args {
+	char *op[RUI_MAX_OPERANDS];
+	int n;			/* may exceed RUI_MAX_OPERANDS: too many */
+};
+
+/*
+ * getopt_long over the common short options that also takes options
+ * after the operands (verify DEV --image FILE); operands go to a.
+ */
+int rui_getopt(struct rui_args *a, int argc, char **argv,
+	       const struct option *longopts);
 /* --chunk, --retries and the common options: 1 handled, 0 not, -1 error. */
 int rui_opt(struct rui *u, int opt, const char *arg);
 /* After the options: progress on a terminal unless -q, signal handlers. */

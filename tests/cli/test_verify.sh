@@ -63,6 +63,8 @@ fi
 run verify --json --image "$IMG" "sim:$IMG,cost=0/0"
 expect_json "no filesystem: fits is null" .filesystem.fits null
 
+run verify "sim:$IMG,cost=0/0" --image "$IMG"
+expect_rc "options after DEV, as the contract writes them -> 0" 0
 run verify "sim:$IMG"
 expect_rc "no mode -> 2" 2
 run verify --md5 "$MD5" --sha256 "$SHA" "sim:$IMG"
