@@ -544,6 +544,7 @@ int es_find_end(const struct es_params *p, es_read_fn read, void *ctx,
 			break;
 	}
 done:
+	res->end_seen = s.end_bound != UINT64_MAX;
 	res->end = s.hi_known ? s.hi : s.lo;
 	res->nothing_readable = res->end == 0;
 	return 0;

@@ -40,6 +40,7 @@ struct es_result {
 	uint64_t end;
 	bool window_limit;	/* reads still succeeded at reported+max_extra */
 	bool medium_end;	/* the block at end failed with MEDIUM, not END */
+	bool end_seen;		/* some read failed END-class (05/21, 05/63, 05/64) */
 	bool nothing_readable;	/* LBA 0 failed */
 	uint64_t reads, failed_reads;
 	double ms;

@@ -148,8 +148,13 @@ static void judge(struct cdt_probe_result *res, const struct es_result *er)
 	res->extent_blocks = er->end;
 	if (er->medium_end) {
 		res->notes |= CDT_NOTE_TRAILING_MEDIUM;
-		/* unreadable, not absent: an image must hold them, marked bad */
-		if (res->reported_blocks > er->end)
+		/*
+		 * A drive that says "out of range" past its end but "medium
+		 * error" for the blocks before it holds them, unreadable: an
+		 * image keeps them, marked bad.  A drive that answers medium
+		 * error everywhere past the end (tgt) says nothing of the kind.
+		 */
+		if (res->reported_blocks > er->end && er->end_seen)
 			res->extent_blocks = res->reported_blocks;
 	}
 	if (er->window_limit)
