@@ -32,6 +32,12 @@ TMP=$(mktemp -d "${BENCH_TMP:-/tmp}/cdtail-bench.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM
 
+# Private copies: a rebuild of the work tree during the run must not swap
+# the binaries under the bench.
+cp "$CDTAIL" "$TMP/cdtail" && cp "$REFSTRAT" "$TMP/refstrat" || die "cannot copy the binaries"
+CDTAIL=$TMP/cdtail
+REFSTRAT=$TMP/refstrat
+
 has_part() {
 	case " $BENCH_PARTS " in *" $1 "*) return 0 ;; esac
 	return 1
@@ -319,8 +325,15 @@ callgrind_ir() {
 	sed -n 's/^summary: *\([0-9]*\).*/\1/p;s/^totals: *\([0-9]*\).*/\1/p' "$f" | head -n 1
 }
 
+# Ir of the last callgrind run spent in libcrypto (self cost), or empty
+crypto_ir() {
+	command -v callgrind_annotate >/dev/null || return 0
+	callgrind_annotate --inclusive=no --threshold=100 "$TMP/cg.out" 2>/dev/null |
+		awk '/libcrypto/ { gsub(",", "", $1); s += $1 } END { printf "%.0f\n", s }'
+}
+
 part_d() {
-	local mib=64 img=$TMP/cpu.img out=$TMP/cpu.out ir
+	local mib=64 img=$TMP/cpu.img out=$TMP/cpu.out ir crypto
 
 	if ! command -v valgrind >/dev/null; then
 		echo "## d. CPU cost: valgrind is not installed, skipped"
@@ -339,6 +352,10 @@ part_d() {
 		rm -f "$out" "$out".*
 		if ir=$(callgrind_ir "$CDTAIL" image "sim:$img,cost=0/0" "$out"); then
 			echo "| cdtail image | $((ir / mib)) |"
+			crypto=$(crypto_ir)
+			[ -n "$crypto" ] && [ "$crypto" -gt 0 ] &&
+				echo "| of which in libcrypto (image digests) | $((crypto / mib)) |" &&
+				echo "| of which elsewhere | $(((ir - crypto) / mib)) |"
 		else
 			echo "| cdtail image | failed: $(grep -v '^==' "$TMP/cg.err" | head -n 1) |"
 		fi
