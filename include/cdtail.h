@@ -15,6 +15,7 @@
 #ifndef CDTAIL_H
 #define CDTAIL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -218,7 +219,6 @@ const char *cdt_verdict_name(enum cdt_verdict v);
  * a flag its signal handler sets; the library polls it between commands,
  * saves what it must and returns CDT_EINTR.
  */
-#include <signal.h>
 
 struct cdt_range {
 	uint64_t first, last;		/* inclusive LBAs */
