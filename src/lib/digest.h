@@ -1,5 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* MD5 and SHA-256 side by side, through OpenSSL's EVP interface. */
+/*
+ * MD5 and SHA-256 side by side, through OpenSSL's EVP interface.
+ *
+ * The two digests run on two worker threads of their own, so that they
+ * overlap with the caller's reading and with each other: dg_update() only
+ * copies the bytes into a small fixed ring (bounded memory, whatever the
+ * input size) and returns.  A context belongs to one caller thread: call
+ * dg_update(), dg_final() and dg_free() on it from one thread at a time.
+ * The workers block every signal, so signals still reach the caller's
+ * threads as before.
+ */
 #ifndef CDT_DIGEST_H
 #define CDT_DIGEST_H
 
@@ -7,15 +17,29 @@
 #include <stdint.h>
 #include "cdtail.h"
 
+struct dg_pipe;
+
 struct dg {
-	void *md5;		/* EVP_MD_CTX * */
-	void *sha;
+	struct dg_pipe *p;	/* NULL: never initialised or already freed */
 };
 
+/* 0 or CDT_ENOMEM; on failure d is left freed (dg_free() is then a no-op). */
 int dg_init(struct dg *d);
+/*
+ * Queue len bytes for both digests; may wait while the ring is full.
+ * Fails (CDT_ENOMEM) if a digest failed earlier or after dg_final().
+ */
 int dg_update(struct dg *d, const void *buf, size_t len);
-/* Finish both digests into hex; d stays allocated until dg_free(). */
+/*
+ * Wait for both digests to take in every byte, then finish them into hex;
+ * d stays allocated until dg_free().
+ */
 int dg_final(struct dg *d, struct cdt_digests *out);
+/*
+ * Stop the workers (discarding anything still queued), join them and free
+ * everything.  Safe on every path: after dg_final(), without it, after a
+ * failed dg_init(), on a zeroed struct dg, and twice.
+ */
 void dg_free(struct dg *d);
 
 /*

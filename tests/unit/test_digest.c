@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the threaded digest pipeline (digest.c): the published
+ * vectors, inputs several times the ring's size split into odd-sized
+ * updates (so slots wrap, fill partly and make the caller wait), many tiny
+ * updates, every way of freeing a context, and dg_file; each result is
+ * checked against a one-shot EVP_Digest of the same bytes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <openssl/evp.h>
+#include "cdtail.h"
+#include "digest.h"
+
+/* More than the ring (2 MiB) and not a multiple of any slot size. */
+#define BIG ((size_t)(9u << 20) + 12345)
+
+static uint8_t *pattern(size_t n, unsigned int seed)
+{
+	uint8_t *p = malloc(n ? n : 1);
+	size_t i;
+
+	assert_non_null(p);
+	/* a cheap LCG: deterministic, and no slot looks like another */
+	for (i = 0; i < n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		p[i] = (uint8_t)(seed >> 16);
+	}
+	return p;
+}
+
+static void one_shot(const uint8_t *buf, size_t n, struct cdt_digests *out)
+{
+	uint8_t md[EVP_MAX_MD_SIZE];
+	unsigned int len;
+
+	assert_int_equal(EVP_Digest(buf, n, md, &len, EVP_md5(), NULL), 1);
+	assert_int_equal(len, 16);
+	dg_hex(md, len, out->md5);
+	assert_int_equal(EVP_Digest(buf, n, md, &len, EVP_sha256(), NULL), 1);
+	assert_int_equal(len, 32);
+	dg_hex(md, len, out->sha256);
+}
+
+/* Feed buf in pieces of the given sizes, cycling through them. */
+static void piecewise(const uint8_t *buf, size_t n, const size_t *sizes,
+		      size_t n_sizes, struct cdt_digests *out)
+{
+	struct dg d = { 0 };
+	size_t off = 0, k = 0;
+
+	assert_int_equal(dg_init(&d), 0);
+	while (off < n) {
+		size_t step = sizes[k++ % n_sizes];
+
+		if (step > n - off)
+			step = n - off;
+		assert_int_equal(dg_update(&d, buf + off, step), 0);
+		off += step;
+	}
+	assert_int_equal(dg_final(&d, out), 0);
+	dg_free(&d);
+	assert_null(d.p);
+}
+
+static void test_vectors(void **state)
+{
+	static const size_t one[] = { 1 };
+	struct cdt_digests got;
+	struct dg d = { 0 };
+
+	(void)state;
+	/* empty input: no update at all */
+	assert_int_equal(dg_init(&d), 0);
+	assert_int_equal(dg_final(&d, &got), 0);
+	dg_free(&d);
+	assert_string_equal(got.md5, "d41d8cd98f00b204e9800998ecf8427e");
+	assert_string_equal(got.sha256,
+		"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	/* empty updates only */
+	assert_int_equal(dg_init(&d), 0);
+	assert_int_equal(dg_update(&d, "x", 0), 0);
+	assert_int_equal(dg_update(&d, NULL, 0), 0);
+	assert_int_equal(dg_final(&d, &got), 0);
+	dg_free(&d);
+	assert_string_equal(got.md5, "d41d8cd98f00b204e9800998ecf8427e");
+
+	piecewise((const uint8_t *)"abc", 3, one, 1, &got);
+	assert_string_equal(got.md5, "900150983cd24fb0d6963f7d28e17f72");
+	assert_string_equal(got.sha256,
+		"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+static void test_odd_splits(void **state)
+{
+	static const size_t odd[] = { 1, 7, 4093, 262143, 2, 262145, 65536,
+				      1000003, 3 };
+	static const size_t whole[] = { BIG };
+	static const size_t slot[] = { 256u << 10 };
+	uint8_t *buf = pattern(BIG, 1);
+	struct cdt_digests want, got;
+
+	(void)state;
+	one_shot(buf, BIG, &want);
+	piecewise(buf, BIG, odd, sizeof(odd) / sizeof(odd[0]), &got);
+	assert_string_equal(got.md5, want.md5);
+	assert_string_equal(got.sha256, want.sha256);
+	/* one call bigger than the whole ring */
+	piecewise(buf, BIG, whole, 1, &got);
+	assert_string_equal(got.md5, want.md5);
+	assert_string_equal(got.sha256, want.sha256);
+	/* exactly slot-sized pieces, then a short last one */
+	piecewise(buf, BIG, slot, 1, &got);
+	assert_string_equal(got.md5, want.md5);
+	assert_string_equal(got.sha256, want.sha256);
+	/* every length around a slot boundary, slot-sized updates */
+	for (size_t n = (256u << 10) - 2; n <= (256u << 10) + 2; n++) {
+		one_shot(buf, n, &want);
+		piecewise(buf, n, slot, 1, &got);
+		assert_string_equal(got.md5, want.md5);
+		assert_string_equal(got.sha256, want.sha256);
+	}
+	free(buf);
+}
+
+static void test_many_updates(void **state)
+{
+	static const size_t tiny[] = { 1, 2, 3, 5, 8, 13, 17, 0, 11 };
+	const size_t n = 3u << 20;
+	uint8_t *buf = pattern(n, 2);
+	struct cdt_digests want, got;
+
+	(void)state;
+	one_shot(buf, n, &want);
+	piecewise(buf, n, tiny, sizeof(tiny) / sizeof(tiny[0]), &got);
+	assert_string_equal(got.md5, want.md5);
+	assert_string_equal(got.sha256, want.sha256);
+	free(buf);
+}
+
+/* Every path to dg_free() must join, free and leave a no-op behind. */
+static void test_free_paths(void **state)
+{
+	uint8_t *buf = pattern(BIG, 3);
+	struct cdt_digests got;
+	struct dg d = { 0 };
+	int i;
+
+	(void)state;
+	dg_free(&d);			/* never initialised */
+	assert_int_equal(dg_init(&d), 0);
+	dg_free(&d);			/* never used */
+	dg_free(&d);			/* twice */
+	assert_null(d.p);
+
+	/* mid-run, with slots queued and the caller maybe waiting */
+	for (i = 0; i < 20; i++) {
+		assert_int_equal(dg_init(&d), 0);
+		assert_int_equal(dg_update(&d, buf, (size_t)i * 300007 + 1), 0);
+		dg_free(&d);
+		assert_null(d.p);
+	}
+	/* a partly filled slot, never published */
+	assert_int_equal(dg_init(&d), 0);
+	assert_int_equal(dg_update(&d, buf, 100), 0);
+	dg_free(&d);
+
+	/* after final: no more updates, no second final */
+	assert_int_equal(dg_init(&d), 0);
+	assert_int_equal(dg_update(&d, buf, 5000), 0);
+	assert_int_equal(dg_final(&d, &got), 0);
+	assert_int_not_equal(dg_update(&d, buf, 1), 0);
+	assert_int_not_equal(dg_final(&d, &got), 0);
+	dg_free(&d);
+	/* and nothing works on a freed context */
+	assert_int_not_equal(dg_update(&d, buf, 1), 0);
+	assert_int_not_equal(dg_final(&d, &got), 0);
+	free(buf);
+}
+
+/* Several contexts at once share nothing. */
+static void test_independent(void **state)
+{
+	uint8_t *a = pattern(BIG, 4), *b = pattern(BIG, 5);
+	struct cdt_digests wa, wb, ga, gb;
+	struct dg da = { 0 }, db = { 0 };
+	size_t off;
+
+	(void)state;
+	one_shot(a, BIG, &wa);
+	one_shot(b, BIG, &wb);
+	assert_int_equal(dg_init(&da), 0);
+	assert_int_equal(dg_init(&db), 0);
+	for (off = 0; off < BIG; off += 65536) {
+		size_t n = BIG - off < 65536 ? BIG - off : 65536;
+
+		assert_int_equal(dg_update(&da, a + off, n), 0);
+		assert_int_equal(dg_update(&db, b + off, n), 0);
+	}
+	assert_int_equal(dg_final(&db, &gb), 0);
+	assert_int_equal(dg_final(&da, &ga), 0);
+	dg_free(&da);
+	dg_free(&db);
+	assert_string_equal(ga.md5, wa.md5);
+	assert_string_equal(ga.sha256, wa.sha256);
+	assert_string_equal(gb.md5, wb.md5);
+	assert_string_equal(gb.sha256, wb.sha256);
+	free(a);
+	free(b);
+}
+
+static void test_file(void **state)
+{
+	char path[] = "/tmp/cdt-digest-XXXXXX";
+	uint8_t *buf = pattern(BIG, 6), chunk[4099];
+	volatile sig_atomic_t stop = 1;
+	struct cdt_read_opts rd = { .stop = &stop };
+	struct cdt_digests want, got;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(write(fd, buf, BIG), (ssize_t)BIG);
+	one_shot(buf, BIG, &want);
+	assert_int_equal(dg_file(fd, BIG, chunk, sizeof(chunk), NULL, &got), 0);
+	assert_string_equal(got.md5, want.md5);
+	assert_string_equal(got.sha256, want.sha256);
+	/* a prefix only */
+	one_shot(buf, 1000, &want);
+	assert_int_equal(dg_file(fd, 1000, chunk, sizeof(chunk), NULL, &got), 0);
+	assert_string_equal(got.md5, want.md5);
+	/* past the end of the file: an error, and nothing leaks */
+	assert_int_equal(dg_file(fd, BIG + 1, chunk, sizeof(chunk), NULL, &got),
+			 CDT_EIO);
+	/* a stop request ends it mid-run */
+	assert_int_equal(dg_file(fd, BIG, chunk, sizeof(chunk), &rd, &got),
+			 CDT_EINTR);
+	close(fd);
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vectors),
+		cmocka_unit_test(test_odd_splits),
+		cmocka_unit_test(test_many_updates),
+		cmocka_unit_test(test_free_paths),
+		cmocka_unit_test(test_independent),
+		cmocka_unit_test(test_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
