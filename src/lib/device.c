@@ -31,39 +31,53 @@ const char *cdt_errmsg(const struct cdt_dev *dev)
 }
 
 /*
+ * Opcodes that mean a read-only command on an MMC (type 5) device but
+ * something else, sometimes a write, under SBC: 0x51 is XPWRITE(10) on a
+ * disk.  They pass only once INQUIRY has said the device is an MMC drive.
+ */
+static bool mmc_only(uint8_t op)
+{
+	switch (op) {
+	case MMC_READ_FORMAT_CAPACITIES:
+	case MMC_READ_TOC:
+	case MMC_GET_CONFIGURATION:
+	case MMC_GET_EVENT_STATUS:
+	case MMC_READ_DISC_INFO:
+	case MMC_READ_TRACK_INFO:
+	case MMC_READ_DVD_STRUCTURE:
+	case MMC_MECHANISM_STATUS:
+	case MMC_READ_CD:
+		return true;
+	}
+	return false;
+}
+
+/*
  * Only commands that neither write the medium nor change the drive's
  * settings.  Checked before any transport sees the CDB, so no code path
- * above can send a write by mistake.
+ * above can send a write by mistake.  (READ SUB-CHANNEL and GET
+ * PERFORMANCE are left out: unused, and UNMAP / ERASE(12) on a disk.)
  */
 bool cdt_cdb_allowed(const uint8_t *cdb, unsigned int cdb_len)
 {
 	if (!cdb || cdb_len < 6 || cdb_len > 16)
 		return false;
+	if (mmc_only(cdb[0]))
+		return cdb[0] != MMC_GET_EVENT_STATUS ||
+		       /* only the polled form: the asynchronous one is a no-op here */
+		       (cdb_len >= 10 && (cdb[1] & 0x01));
 	switch (cdb[0]) {
 	case MMC_TEST_UNIT_READY:
 	case MMC_REQUEST_SENSE:
 	case MMC_INQUIRY:
 	case MMC_MODE_SENSE6:
-	case MMC_READ_FORMAT_CAPACITIES:
 	case MMC_READ_CAPACITY10:
 	case MMC_READ10:
-	case MMC_READ_SUBCHANNEL:
-	case MMC_READ_TOC:
-	case MMC_GET_CONFIGURATION:
-	case MMC_READ_DISC_INFO:
-	case MMC_READ_TRACK_INFO:
 	case MMC_MODE_SENSE10:
 	case MMC_READ16:
 	case MMC_REPORT_LUNS:
 	case MMC_READ12:
-	case MMC_GET_PERFORMANCE:
-	case MMC_READ_DVD_STRUCTURE:
-	case MMC_MECHANISM_STATUS:
-	case MMC_READ_CD:
 		return true;
-	case MMC_GET_EVENT_STATUS:
-		/* only the polled form: the asynchronous one is a no-op here */
-		return cdb_len >= 10 && (cdb[1] & 0x01);
 	case MMC_SERVICE_ACTION_IN16:
 		return cdb_len == 16 && (cdb[1] & 0x1f) == MMC_SAI_READ_CAPACITY16;
 	}
@@ -107,6 +121,15 @@ static void reset_answer(struct cdt_cmd *cmd)
 	cmd->ms = 0;
 }
 
+static bool known_mmc(struct cdt_dev *dev)
+{
+	struct cdt_inquiry inq;
+
+	if (dev->peripheral_type < 0)
+		cdt_inquiry(dev, &inq);
+	return dev->peripheral_type == 5;
+}
+
 int cdt_dev_exec(struct cdt_dev *dev, struct cdt_cmd *cmd,
 		 struct cdt_sense *sense)
 {
@@ -120,6 +143,11 @@ int cdt_dev_exec(struct cdt_dev *dev, struct cdt_cmd *cmd,
 	if (!cdt_cdb_allowed(cmd->cdb, cmd->cdb_len)) {
 		cdt_dev_seterr(dev, "refused opcode 0x%02x: not a read-only command",
 			       cmd->cdb_len ? cmd->cdb[0] : 0);
+		return CDT_EREFUSED;
+	}
+	if (mmc_only(cmd->cdb[0]) && !known_mmc(dev)) {
+		cdt_dev_seterr(dev, "refused opcode 0x%02x: read-only only on an MMC device, and this is peripheral type %d",
+			       cmd->cdb[0], dev->peripheral_type);
 		return CDT_EREFUSED;
 	}
 	if (!cmd->timeout_ms)
@@ -177,7 +205,7 @@ static int run_in(struct cdt_dev *dev, const uint8_t *cdb, unsigned int len,
 		  struct cdt_sense *sense)
 {
 	memset(cmd, 0, sizeof(*cmd));
-	if (len > sizeof(cmd->cdb))
+	if (!cdb || len > sizeof(cmd->cdb))
 		return CDT_EUSAGE;
 	memcpy(cmd->cdb, cdb, len);
 	cmd->cdb_len = len;
@@ -259,6 +287,7 @@ int cdt_open(const char *addr, const struct cdt_open_opts *opts,
 		return CDT_ENOMEM;
 	}
 	dev->t = t;
+	dev->peripheral_type = -1;
 	snprintf(dev->addr, sizeof(dev->addr), "%s", addr);
 	dev->timeout_ms = opts && opts->timeout_ms ? opts->timeout_ms : DEV_DEFAULT_TIMEOUT_MS;
 	if (opts) {
@@ -334,6 +363,7 @@ int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
 		return CDT_ETRANSPORT;
 	}
 	inq->peripheral_type = mi.peripheral_type;
+	dev->peripheral_type = mi.peripheral_type;
 	inq->removable = mi.removable;
 	memcpy(inq->vendor, mi.vendor, sizeof(inq->vendor));
 	memcpy(inq->product, mi.product, sizeof(inq->product));

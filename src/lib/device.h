@@ -15,6 +15,7 @@ struct cdt_dev {
 	cdt_log_fn log;
 	void *log_ctx;
 	uint32_t block_size;
+	int peripheral_type;	/* from INQUIRY, -1 until asked */
 	struct cdt_stats stats;
 	char errmsg[512];
 };

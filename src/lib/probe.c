@@ -104,6 +104,55 @@ static bool looks_like_runout(const struct probe_failure *f)
 	return f && (f->key == 0x03 || (f->key == 0x05 && (f->asc == 0x64 || f->asc == 0x63)));
 }
 
+static bool sense_is_end(const struct probe_failure *f)
+{
+	return f->key == 0x05 && (f->asc == 0x21 || f->asc == 0x63 || f->asc == 0x64);
+}
+
+/*
+ * Where the blocks the drive holds but cannot read (MEDIUM ERROR) give way
+ * to blocks it says do not exist (END-class): an image keeps the first and
+ * not the second.  The failures the search saw bound it; bisect between.
+ * Returns 0 with *b set, 1 when no END-class failure was seen, <0 on error.
+ */
+static int end_boundary(struct probe_reader *r, uint64_t end, uint64_t *b)
+{
+	unsigned int i, n = r->nfails < PROBE_FAILS_KEPT ? r->nfails : PROBE_FAILS_KEPT;
+	uint64_t lo = end, hi = UINT64_MAX, mid;
+	struct cdt_read_result rr;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		const struct probe_failure *f = &r->fails[i];
+		uint64_t last = f->lba + f->n - 1;
+
+		if (sense_is_end(f) && last < hi)
+			hi = last;
+	}
+	if (hi == UINT64_MAX || hi <= end)
+		return 1;
+	for (i = 0; i < n; i++) {
+		const struct probe_failure *f = &r->fails[i];
+
+		if (f->n == 1 && f->key == 0x03 && f->lba > lo && f->lba < hi)
+			lo = f->lba;
+	}
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		rc = cdt_read_blocks(r->dev, mid, 1, r->buf, &rr);
+		if (rc)
+			return rc;
+		if (rr.cls == CDT_READ_END)
+			hi = mid;
+		else if (rr.cls == CDT_READ_MEDIUM || rr.cls == CDT_READ_OK)
+			lo = mid;
+		else
+			break;
+	}
+	*b = hi;
+	return 0;
+}
+
 static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		      struct cdt_probe_result *res, struct es_result *er)
 {
@@ -121,6 +170,16 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	free(r.buf);
 	if (!rc && er->end + 2 == p.reported && looks_like_runout(failure_at(&r, er->end)))
 		res->notes |= CDT_NOTE_TAO_RUNOUT;
+	res->extent_blocks = er->end;
+	if (!rc && er->medium_end) {
+		uint64_t b;
+		int brc = end_boundary(&r, er->end, &b);
+
+		if (brc < 0)
+			rc = brc;
+		else if (brc == 0)
+			res->extent_blocks = b;
+	}
 	if (rc && !dev->errmsg[0])
 		cdt_dev_seterr(dev, "end search failed: %s", cdt_strerror(rc));
 	return rc;
@@ -145,18 +204,15 @@ static void judge(struct cdt_probe_result *res, const struct es_result *er)
 {
 	res->true_blocks = er->end;
 	res->hidden_blocks = (int64_t)er->end - (int64_t)res->reported_blocks;
-	res->extent_blocks = er->end;
-	if (er->medium_end) {
+	/*
+	 * extent_blocks was set by run_search: a drive that says "out of
+	 * range" past its end but "medium error" for the blocks before it
+	 * holds them, unreadable, and an image keeps them, marked bad.  A
+	 * drive that answers medium error everywhere past the end (tgt) says
+	 * nothing of the kind.
+	 */
+	if (er->medium_end)
 		res->notes |= CDT_NOTE_TRAILING_MEDIUM;
-		/*
-		 * A drive that says "out of range" past its end but "medium
-		 * error" for the blocks before it holds them, unreadable: an
-		 * image keeps them, marked bad.  A drive that answers medium
-		 * error everywhere past the end (tgt) says nothing of the kind.
-		 */
-		if (res->reported_blocks > er->end && er->end_seen)
-			res->extent_blocks = res->reported_blocks;
-	}
 	if (er->window_limit)
 		res->notes |= CDT_NOTE_WINDOW_LIMIT;
 	if (er->nothing_readable)

@@ -155,6 +155,31 @@ static void test_read_opcodes_allowed(void **state)
 	assert_false(cdt_cdb_allowed(NULL, 10));
 }
 
+/* On a disk, 0x51 is XPWRITE(10): MMC-only opcodes need an MMC device. */
+static void test_mmc_opcodes_need_mmc(void **state)
+{
+	struct cdt_dev dev;
+	struct fake f;
+	uint8_t cdb[16];
+
+	(void)state;
+	setup_dev(&dev, &f);
+	dev.peripheral_type = 0;
+	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_read_disc_info(cdb, 34),
+				     NULL, 0, NULL, NULL, NULL), CDT_EREFUSED);
+	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_read_toc(cdb, 0, false, 1, 100),
+				     NULL, 0, NULL, NULL, NULL), CDT_EREFUSED);
+	assert_int_equal(f.calls, 0);
+	/* reads and SPC commands are the same on every device type */
+	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_read_capacity10(cdb),
+				     NULL, 0, NULL, NULL, NULL), 0);
+	dev.peripheral_type = 5;
+	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_read_disc_info(cdb, 34),
+				     NULL, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(cdt_exec_in(&dev, NULL, 10, NULL, 0, NULL, NULL, NULL),
+			 CDT_EUSAGE);
+}
+
 static void test_unit_attention_retried(void **state)
 {
 	struct cdt_dev dev;
@@ -293,6 +318,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_opcodes_refused),
 		cmocka_unit_test(test_read_opcodes_allowed),
+		cmocka_unit_test(test_mmc_opcodes_need_mmc),
 		cmocka_unit_test(test_unit_attention_retried),
 		cmocka_unit_test(test_retry_bounded),
 		cmocka_unit_test(test_no_medium),
