@@ -196,7 +196,9 @@ struct cdt_probe_result {
 	struct cdt_sizes sizes;
 	uint64_t reported_blocks;	/* READ CAPACITY before any probing */
 	uint64_t true_blocks;		/* 1 + last readable LBA */
-	uint64_t extent_blocks;		/* what an image should cover */
+	uint64_t extent_blocks;		/* what an image should cover: true_blocks
+					 * and the MEDIUM ERROR blocks after it, up
+					 * to where the drive says out of range */
 	int64_t hidden_blocks;		/* true - reported */
 	int64_t capacity_after;		/* READ CAPACITY after the search */
 	enum cdt_verdict verdict;
