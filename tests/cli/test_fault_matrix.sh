@@ -1,0 +1,204 @@
+#!/bin/sh
+# Fault matrix on the emulated drive (issue 6, item 3).  Ten factors:
+#   hide (0 1 150)  extra (0 2)  runout (0 2)  bad (none, middle, last 8)
+#   flaky (no, yes)  ua (off, 5)  block (2048 512)  info (0 1)
+#   toc (reported true none)  hang (none, middle, in the end search's path)
+# The full product is 5184 runs; this file runs a covering set:
+#   P  all pairs of all ten factors (a greedy table built deterministically
+#      by tests/faults/pairwise.awk; the file checks that it covers them);
+#   E  every combination of the factors that decide the end and the extent
+#      (hide x extra x runout x bad x toc x info x block = 432), with flaky,
+#      ua and a hang in the middle rotated through them;
+#   H  the hang at the last readable block, which every end search must
+#      read, for every hide x extra x runout x bad x toc (108).
+# Under a TEST_WRAPPER (valgrind, ...) only P and every 16th row of E and H
+# run, unless FM_FULL=1.
+#
+# The expected answer of each combination is computed from the keys alone
+# (tests/faults/model.awk, from cdtail(1) and CONTRACT.md), never from
+# cdtail.  For each: probe --json's exit status, true_blocks and
+# extent_blocks; image --map's exit status, extent and bad ranges; OUT's
+# size, every readable block equal to the image's and every bad one zero;
+# the map's "-" runs exactly the bad blocks, every run finished, and
+# ddrescuelog -t accepting it.  Every command runs under timeout 60 with
+# --timeout 1: a hang must end it, never hang the test.
+. "$(dirname "$0")/lib.sh"
+
+FAULTS="$ROOT/tests/faults"
+TO=60
+
+# Two discs: 600 blocks of 2048 bytes, and 1001 blocks of 512 bytes plus a
+# trailing partial block that the drive must ignore.
+IMG2048="$T/d2048.img"
+mkimage "$IMG2048" 600
+IMG512="$T/d512.img"
+mkimage "$IMG512" 1001 512
+head -c 300 "$IMG2048" >>"$IMG512"
+
+# The factors' values, by index; the order of LEVELS is the order of a row.
+LEVELS="3 2 2 3 2 2 2 2 3 3"
+
+# --- the pairwise table ------------------------------------------------------
+awk -v levels="$LEVELS" -f "$FAULTS/pairwise.awk" >"$T/pairs"
+# an independent check that every pair of values of every two factors is in
+# some row
+want_pairs=$(echo "$LEVELS" | awk '{ for (i = 1; i <= NF; i++) for (j = i + 1; j <= NF; j++) s += $i * $j; print s }')
+got_pairs=$(awk '{ for (i = 1; i <= NF; i++) for (j = i + 1; j <= NF; j++) print i, j, $i, $j }' \
+	"$T/pairs" | sort -u | wc -l)
+if [ "$got_pairs" -eq "$want_pairs" ]; then
+	ok "pairwise table: $(wc -l <"$T/pairs") rows cover all $want_pairs value pairs"
+else
+	not_ok "pairwise table covers every pair" "$got_pairs of $want_pairs pairs covered"
+fi
+
+# --- the covering set: rows of "set hide extra runout bad flaky ua block info toc hang"
+{
+	sed 's/^/P /' "$T/pairs"
+	i=0
+	for h in 0 1 2; do for x in 0 1; do for r in 0 1; do for b in 0 1 2; do
+		for c in 0 1 2; do for f in 0 1; do for k in 0 1; do
+			# flaky, ua and a middle hang rotate through the rows
+			echo "E $h $x $r $b $((i % 2)) $((i / 2 % 2)) $k $f $c $((i % 3 == 0))"
+			i=$((i + 1))
+		done; done; done
+	done; done; done; done
+	i=0
+	for h in 0 1 2; do for x in 0 1; do for r in 0 1; do for b in 0 1 2; do
+		for c in 0 1 2; do
+			echo "H $h $x $r $b $((i % 2)) $((i / 2 % 2)) $((i % 2)) $((i / 3 % 2)) $c 2"
+			i=$((i + 1))
+		done
+	done; done; done; done
+} | awk -v thin="${TEST_WRAPPER:+${FM_FULL:-thin}}" '
+	{ key = $0; sub(/^[A-Z] /, "", key) }
+	seen[key]++ { next }
+	thin == "thin" && $1 != "P" && n[$1]++ % 16 { next }
+	{ print }' >"$T/rows"
+
+# --- one combination ---------------------------------------------------------
+# what_is NAME GOT WANT
+what_is() {
+	if [ "$2" = "$3" ]; then return 0; fi
+	why="$why; $1 $2, wanted $3"
+	return 1
+}
+
+# check NAME [LINES...]: ok when $why is empty, else not ok with LINES and why
+check() {
+	if [ -z "$why" ]; then
+		ok "$1"
+	else
+		c_name=$1
+		shift
+		not_ok "$c_name" "$@" "${why#; }"
+	fi
+}
+
+combos=0
+failed_combos=0
+while read -r set h x r b f u k i c g; do
+	combos=$((combos + 1))
+	hide=$(echo 0 1 150 | cut -d' ' -f$((h + 1)))
+	extra=$((x * 2))
+	runout=$((r * 2))
+	if [ "$k" -eq 1 ]; then bs=512; img=$IMG512; n=1001; else bs=2048; img=$IMG2048; n=600; fi
+	q=$((n / 4))
+	case $b in
+	0) bad= ;;
+	1) bad="$q-$((q + 9))" ;;
+	2) bad="$((n - 8))-$((n - 1))" ;;
+	esac
+	hangmid=-1
+	[ "$g" -eq 1 ] && hangmid=$((n / 2 + 3))
+	set -- $(awk -v n=$n -v hide=$hide -v extra=$extra -v runout=$runout \
+		-v bad="$bad" -v hang=$hangmid -f "$FAULTS/model.awk")
+	tb=$1 rb=$2 eb=$3 badjson=$4
+	keys="cost=50/1"
+	[ "$hide" -ne 0 ] && keys="$keys,hide=$hide"
+	[ "$extra" -ne 0 ] && keys="$keys,extra=$extra"
+	[ "$runout" -ne 0 ] && keys="$keys,runout=$runout"
+	[ -n "$bad" ] && keys="$keys,bad=$bad"
+	[ "$f" -eq 1 ] && keys="$keys,flaky=$((3 * n / 8))-$((3 * n / 8 + 4)):2"
+	[ "$u" -eq 1 ] && keys="$keys,ua=5"
+	[ "$k" -eq 1 ] && keys="$keys,block=512"
+	[ "$i" -eq 1 ] && keys="$keys,info=1"
+	keys="$keys,toc=$(echo reported true none | cut -d' ' -f$((c + 1)))"
+	case $g in
+	1) keys="$keys,hang=$hangmid" ;;
+	2) keys="$keys,hang=$((tb - 1))" ;;
+	esac
+	dev="sim:$img,$keys"
+	name="fm $set$combos [${keys#cost=50/1,}]"
+	# expected exit statuses
+	if [ "$g" -eq 2 ]; then
+		prc=3 irc=3
+	else
+		if [ "$tb" -eq "$rb" ]; then prc=0; elif [ "$tb" -gt "$rb" ]; then prc=10; else prc=11; fi
+		if [ "$badjson" = "[]" ]; then irc=0; else irc=4; fi
+	fi
+	bad_before=$FAIL
+
+	# probe
+	why=
+	RC=0
+	timeout $TO $TEST_WRAPPER "$CDTAIL" probe --json --timeout 1 "$dev" >"$T/out" 2>"$T/err" </dev/null || RC=$?
+	what_is "exit" $RC $prc
+	if [ "$prc" -eq 3 ]; then
+		[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'did not complete within the timeout' "$T/err" ||
+			why="$why; stderr not one line naming the timeout: $(head -c 200 "$T/err")"
+	elif [ $RC -ne 124 ]; then
+		got=$(jq -r '"\(.true_blocks) \(.extent_blocks) \(.reported_blocks)"' <"$T/out" 2>&1)
+		what_is "true/extent/reported" "$got" "$tb $eb $rb"
+	fi
+	check "$name: probe" "cdtail probe --json --timeout 1 $dev"
+
+	# image
+	why=
+	RC=0
+	rm -f "$T/o" "$T/m"
+	timeout $TO $TEST_WRAPPER "$CDTAIL" image --json --timeout 1 --map "$T/m" "$dev" "$T/o" \
+		>"$T/out" 2>"$T/err" </dev/null || RC=$?
+	what_is "exit" $RC $irc
+	if [ "$irc" -eq 3 ]; then
+		# the end search timed out before anything was written
+		[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'did not complete within the timeout' "$T/err" ||
+			why="$why; stderr not one line naming the timeout: $(head -c 200 "$T/err")"
+		[ -e "$T/o" ] && why="$why; OUT was created"
+		[ -e "$T/m" ] && why="$why; a map was created"
+		check "$name: image" "cdtail image --timeout 1 --map M $dev O"
+		[ $FAIL -gt "$bad_before" ] && failed_combos=$((failed_combos + 1))
+		continue
+	fi
+	got=$(jq -r '"\(.extent_blocks) \(.bad_blocks | tostring) \(.true_blocks)"' <"$T/out" 2>&1)
+	what_is "extent/bad/true" "$got" "$eb $badjson $tb"
+	check "$name: image" "cdtail image --timeout 1 --map M $dev O" "stderr: $(head -c 200 "$T/err")"
+
+	# OUT: the image's blocks below the extent, bad ones zero-filled
+	why=
+	head -c $((eb * bs)) "$img" >"$T/want"
+	truncate -s $((eb * bs)) "$T/want"
+	echo "$badjson" | tr -d '[]' | tr ',' ' ' | xargs -n 2 2>/dev/null |
+		while read -r a z; do
+			dd if=/dev/zero of="$T/want" bs=$bs seek=$a count=$((z - a + 1)) \
+				conv=notrunc 2>/dev/null
+		done
+	if [ ! -f "$T/o" ]; then
+		why="; OUT missing"
+	elif ! cmp -s "$T/want" "$T/o"; then
+		why="; OUT ($(stat -c %s "$T/o") bytes) differs from the expected $((eb * bs)) bytes: $(cmp "$T/want" "$T/o" 2>&1 | head -1)"
+	fi
+	check "$name: OUT"
+
+	# the map: exactly the bad blocks are "-", everything else "+"
+	why=
+	got=$(awk -v bs=$bs -v final=1 -f "$FAULTS/mapcheck.awk" "$T/m" 2>&1)
+	what_is "map" "$got" "OK $((eb * bs)) $badjson"
+	ddrescuelog -t "$T/m" >/dev/null 2>&1 || why="$why; ddrescuelog -t refuses it"
+	check "$name: map"
+	[ $FAIL -gt "$bad_before" ] && failed_combos=$((failed_combos + 1))
+done <"$T/rows"
+
+echo "# fault matrix: $combos combinations" \
+	"($(grep -c '^P' "$T/rows") pairwise, $(grep -c '^E' "$T/rows") end x extent," \
+	"$(grep -c '^H' "$T/rows") hang in the end search): $failed_combos failed"
+finish

@@ -1,0 +1,58 @@
+# What cdtail should answer for an emulated disc, computed from the sim:
+# keys alone, per cdtail(1) and tests/CONTRACT: -v n=N (whole blocks in the
+# image) hide= extra= runout= bad="A-B[:A-B...]" (or "") hang=LBA (a hang
+# inside the image, or -1).  flaky= blocks are readable (retries outlast
+# them) and ua= is invisible, so neither is an input.
+#
+# Each block is OK, MED (bad=: 03/11/00) or END (run-out 05/64/00, or past
+# the image 05/21/00).  Prints one line:
+#   T R E BAD
+# T  the true end: one past the last readable block (hang= is readable)
+# R  what READ CAPACITY reports: n - hide + extra
+# E  the image's extent: T, extended over the MED blocks that follow T up
+#    to the first END block (the sim always answers END past the image),
+#    whatever R says; END blocks are never part of the image
+# BAD the unreadable blocks below E as JSON ranges, [[A,B],...]: MED blocks
+#    and the hung block (a timeout counts as a failure of that block)
+function cls(b,   i, p) {
+	if (b >= n || b >= n - runout)
+		return "END"
+	for (i = 1; i <= nb; i++)
+		if (b >= lo[i] && b <= hi[i])
+			return "MED"
+	return "OK"
+}
+BEGIN {
+	nb = 0
+	if (bad != "") {
+		k = split(bad, parts, ":")
+		for (i = 1; i <= k; i++) {
+			split(parts[i], ab, "-")
+			nb++
+			lo[nb] = ab[1] + 0
+			hi[nb] = ab[2] + 0
+		}
+	}
+	T = 0
+	for (b = n - 1; b >= 0; b--)
+		if (cls(b) == "OK") {
+			T = b + 1
+			break
+		}
+	R = n - hide + extra
+	E = T
+	while (cls(E) == "MED")
+		E++
+	out = ""
+	start = -1
+	for (b = 0; b <= E; b++) {
+		u = b < E && (cls(b) != "OK" || b == hang)
+		if (u && start < 0)
+			start = b
+		if (!u && start >= 0) {
+			out = out (out == "" ? "" : ",") "[" start "," (b - 1) "]"
+			start = -1
+		}
+	}
+	print T, R, E, "[" out "]"
+}
