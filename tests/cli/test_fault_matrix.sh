@@ -198,6 +198,41 @@ while read -r set h x r b f u k i c g; do
 	[ $FAIL -gt "$bad_before" ] && failed_combos=$((failed_combos + 1))
 done <"$T/rows"
 
+# --- the same hangs in real time -------------------------------------------------
+# sleep=1 makes a timed-out command really last --timeout: the end search
+# stops at its first one (exit 3); imaging tries a hung block a bounded
+# number of times (the chunk, trimming, scraping, --retries: at most
+# 3 + retries), so the run lasts about that many timeouts.
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+rm -f "$T/rt.trace"
+t0=$(now_ms)
+timeout $TO $TEST_WRAPPER "$CDTAIL" probe --json --timeout 1 \
+	"sim:$IMG2048,cost=0/0,sleep=1,hide=150,hang=599,trace=$T/rt.trace" >"$T/out" 2>"$T/err" </dev/null
+RC=$?
+ms=$(($(now_ms) - t0))
+expect_rc "real time: probe, hang at the last block -> 3" 3
+n=$(grep -c 'sense=timeout' "$T/rt.trace")
+if [ "$n" -eq 1 ] && [ "$ms" -lt 10000 ]; then ok "real time: probe stops at its first timeout ($ms ms)"; else
+	not_ok "real time: probe stops at its first timeout" "$n timeouts, $ms ms"; fi
+for retries in 0 2; do
+	rm -f "$T/rt.trace" "$T/o" "$T/m"
+	t0=$(now_ms)
+	timeout $TO $TEST_WRAPPER "$CDTAIL" image --json --timeout 1 --retries $retries --map "$T/m" \
+		"sim:$IMG2048,cost=0/0,sleep=1,hide=150,bad=150-159,hang=303,trace=$T/rt.trace" "$T/o" \
+		>"$T/out" 2>"$T/err" </dev/null
+	RC=$?
+	ms=$(($(now_ms) - t0))
+	expect_rc "real time: image --retries $retries, hang in the middle -> 4" 4
+	expect_json "real time: image --retries $retries: the hung block is bad" '.bad_blocks | tostring' \
+		'[[150,159],[303,303]]'
+	n=$(grep -c 'sense=timeout' "$T/rt.trace")
+	if [ "$n" -le $((3 + retries)) ] && [ "$ms" -lt $(((n + 10) * 1000)) ]; then
+		ok "real time: image --retries $retries: $n timeouts (at most $((3 + retries))), $ms ms"
+	else
+		not_ok "real time: image --retries $retries: bounded" "$n timeouts (at most $((3 + retries))), $ms ms"
+	fi
+done
+
 echo "# fault matrix: $combos combinations" \
 	"($(grep -c '^P' "$T/rows") pairwise, $(grep -c '^E' "$T/rows") end x extent," \
 	"$(grep -c '^H' "$T/rows") hang in the end search): $failed_combos failed"
