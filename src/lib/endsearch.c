@@ -47,6 +47,7 @@ struct es_state {
 	uint64_t hi;		/* e <= hi */
 	bool hi_known;
 	bool hi_medium;		/* hi came from a MEDIUM failure, not END */
+	bool hi_exact;		/* the block at hi itself was seen to fail */
 	uint64_t end_bound;	/* lowest LBA that failed END-class, or ~0 */
 	uint64_t window;	/* never read at or above this while galloping */
 
@@ -123,15 +124,17 @@ static bool usable_info(struct es_state *s, uint64_t lba, uint32_t n,
 	return true;
 }
 
-static void set_hi(struct es_state *s, uint64_t hi, enum cdt_read_class cls)
+static void set_hi(struct es_state *s, uint64_t hi, enum cdt_read_class cls,
+		   bool exact)
 {
 	if (s->hi_known && hi > s->hi)
 		return;
-	if (s->hi_known && hi == s->hi && !s->hi_medium)
+	if (s->hi_known && hi == s->hi && !s->hi_medium && (s->hi_exact || !exact))
 		return;
 	s->hi = hi;
 	s->hi_known = true;
 	s->hi_medium = cls == CDT_READ_MEDIUM;
+	s->hi_exact = exact;
 }
 
 static void set_lo(struct es_state *s, uint64_t lo)
@@ -151,10 +154,10 @@ static void learn_failure(struct es_state *s, uint64_t lba, uint32_t n,
 		if (info > s->lo)
 			s->lo_from_info = true;
 		set_lo(s, info);
-		set_hi(s, info, o->cls);
+		set_hi(s, info, o->cls, true);
 		return;
 	}
-	set_hi(s, lba + n - 1, o->cls);
+	set_hi(s, lba + n - 1, o->cls, n == 1);
 }
 
 /* ---- step 1: candidates ------------------------------------------------ */
@@ -427,6 +430,7 @@ static int confirm_beyond(struct es_state *s)
 			s->hi_known = s->end_bound != UINT64_MAX;
 			s->hi = s->end_bound;
 			s->hi_medium = false;
+			s->hi_exact = true;
 			return 1;
 		}
 		if (o.cls == CDT_READ_END)
@@ -471,6 +475,32 @@ static int confirm_below(struct es_state *s)
 	return 1;
 }
 
+/*
+ * Read the block at hi on its own.  Returns 1 when it read (the search
+ * must go on above it), 0 when it failed and hi now says how, <0 on error.
+ */
+static int exact_hi(struct es_state *s)
+{
+	struct es_outcome o;
+	uint64_t e = s->hi;
+	int rc;
+
+	rc = es_read(s, e, 1, &o);
+	if (rc)
+		return rc;
+	if (o.cls != CDT_READ_OK) {
+		s->hi_known = false;
+		learn_failure(s, e, 1, &o);
+		return 0;
+	}
+	s->lo = e + 1;
+	s->hi_known = s->end_bound != UINT64_MAX && s->end_bound > e;
+	s->hi = s->end_bound;
+	s->hi_medium = false;
+	s->hi_exact = true;
+	return 1;
+}
+
 static int search_known_window(struct es_state *s, bool *again)
 {
 	int rc;
@@ -496,6 +526,22 @@ static int search_known_window(struct es_state *s, bool *again)
 	}
 	if (!s->hi_medium)
 		return 0;
+	if (!s->hi_exact) {
+		/*
+		 * A read of several blocks failed with MEDIUM ERROR and the
+		 * blocks below its last one read fine: the bad one may lie
+		 * below, so the last one is still unknown.
+		 */
+		rc = exact_hi(s);
+		if (rc < 0)
+			return rc;
+		if (rc) {
+			*again = true;
+			return 0;
+		}
+		if (!s->hi_medium)
+			return 0;
+	}
 	rc = confirm_beyond(s);
 	if (rc < 0)
 		return rc;

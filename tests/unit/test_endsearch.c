@@ -304,6 +304,35 @@ static void test_bad_before_end(void **state)
 	}
 }
 
+/*
+ * A bad block inside the read that first fails: the end is still found
+ * exactly and is not mistaken for a medium-error end.
+ */
+static void test_bad_inside_failing_read(void **state)
+{
+	(void)state;
+	for (uint64_t k = 2; k <= 40; k++) {
+		for (uint64_t back = 1; back < k && back <= 6; back++) {
+			for (int cheapf = 0; cheapf < 3; cheapf++) {
+				struct model m = cheapf ? cheap(BASE + k) : dear(BASE + k);
+				struct es_params p = params(BASE);
+				struct es_result r;
+
+				if (cheapf == 2)
+					m.fail_ms = 0;
+				m.bad[m.nbad++] = (struct range){ BASE + k - 1 - back,
+								  BASE + k - 1 - back };
+				r = run(&m, &p);
+				if (r.end != BASE + k || r.medium_end)
+					fail_msg("k=%llu bad at end-%llu cost=%d: end %llu medium %d",
+						 (unsigned long long)k,
+						 (unsigned long long)back + 1, cheapf,
+						 (unsigned long long)r.end, r.medium_end);
+			}
+		}
+	}
+}
+
 /* the last blocks unreadable: the end is the last readable one */
 static void test_bad_last_blocks(void **state)
 {
@@ -448,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_over_reported_toc_true),
 		cmocka_unit_test(test_runout),
 		cmocka_unit_test(test_bad_before_end),
+		cmocka_unit_test(test_bad_inside_failing_read),
 		cmocka_unit_test(test_bad_last_blocks),
 		cmocka_unit_test(test_scsi_debug_like),
 		cmocka_unit_test(test_past_end_medium),
