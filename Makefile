@@ -88,8 +88,18 @@ test: all $(FIXTURES)
 	@$(MAKE) --no-print-directory cli
 	@$(MAKE) --no-print-directory fuzz-regress
 ifeq ($(O),.)
+	@$(MAKE) --no-print-directory check-install
 	@$(MAKE) --no-print-directory check-vm-auto
 endif
+
+# Install into a scratch root and build and run a program against the
+# installed header, library and pkg-config file.
+check-install: all
+	@rm -rf $(B)/inst && mkdir -p $(B)/inst
+	@$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(B)/inst PREFIX=/opt/cdtail >/dev/null
+	@PKG_CONFIG_SYSROOT_DIR=$(CURDIR)/$(B)/inst \
+	PKG_CONFIG_PATH=$(CURDIR)/$(B)/inst/opt/cdtail/lib/pkgconfig \
+		sh tests/install/check.sh $(CURDIR)/$(B)/inst /opt/cdtail $(CURDIR)/fixtures/iso9660.iso
 
 deps:
 	sh scripts/install-deps.sh
@@ -118,14 +128,15 @@ install: all
 	ln -sf libcdtail.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libcdtail.so
 	install -m 644 include/cdtail.h $(DESTDIR)$(INCDIR)/cdtail.h
-	install -m 644 cdtail.pc $(DESTDIR)$(PCDIR)/cdtail.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' cdtail.pc.in \
+		> $(DESTDIR)$(PCDIR)/cdtail.pc
 	install -m 644 man/cdtail.1 $(DESTDIR)$(MANDIR)/man1/cdtail.1
 	install -m 644 man/libcdtail.3 $(DESTDIR)$(MANDIR)/man3/libcdtail.3
 
 clean:
 	rm -rf build libcdtail.a libcdtail.so cdtail cdtail.pc $(FIXTURES)
 
-.PHONY: all test unit cli deps install clean fixtures check-asan check-valgrind
+.PHONY: all test unit cli deps install clean fixtures check-asan check-valgrind check-install
 
 # Targets that live beside their scripts: fuzzing (make fuzz), the
 # real-kernel harness (make check-vm) and the benchmarks (make bench).
