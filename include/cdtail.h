@@ -285,16 +285,29 @@ struct cdt_read_summary {
 
 /* ---- image ------------------------------------------------------------ */
 
+/*
+ * Which digests cdt_image() computes: CDT_HASH_MD5 and/or CDT_HASH_SHA256,
+ * or CDT_HASH_NONE alone for no digest at all (no hashing thread runs and
+ * OUT is never read back).  0 is the default, both.  A digest not computed
+ * is "" in the result; any other combination is CDT_EUSAGE.
+ */
+#define CDT_HASH_MD5		0x1u
+#define CDT_HASH_SHA256		0x2u
+#define CDT_HASH_ALL		(CDT_HASH_MD5 | CDT_HASH_SHA256)
+#define CDT_HASH_NONE		0x100u
+
 struct cdt_image_opts {
 	struct cdt_read_opts rd;
 	const char *map_path;		/* NULL: the map lives in memory only */
 	const char *map_comment;	/* one more comment line in the map */
 	bool force;			/* OUT may exist: it is truncated */
 	unsigned int map_interval_ms;	/* 0 = 5000 */
+	unsigned int digests;		/* CDT_HASH_* bits; 0 = both */
 };
 
 enum cdt_digest_source {
-	CDT_DIGEST_NONE = 0,		/* not computed (interrupted) */
+	CDT_DIGEST_NONE = 0,		/* not computed (interrupted, or
+					 * CDT_HASH_NONE asked for none) */
 	CDT_DIGEST_STREAM,		/* while reading, in order */
 	CDT_DIGEST_FILE,		/* re-read from OUT at the end */
 };

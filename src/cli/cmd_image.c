@@ -7,17 +7,21 @@
 static const char image_help[] =
 	"usage: cdtail image [--map MAPFILE] [--force] [--json] [-q] [-v]\n"
 	"                    [--chunk BLOCKS] [--retries N] [--map-interval MS]\n"
-	"                    [--timeout SECONDS] [--max-extra BLOCKS] DEV OUT\n"
+	"                    [--digest LIST] [--timeout SECONDS] [--max-extra BLOCKS]\n"
+	"                    DEV OUT\n"
 	"\n"
 	"Find the true end as probe does and write every block up to it to OUT.\n"
 	"With --map, progress is kept in a GNU ddrescue mapfile and a second run\n"
 	"with the same map reads only what is not finished yet.\n"
+	"--digest md5,sha256 (the default), sha256, md5 or none: the digests of\n"
+	"OUT to compute.\n"
 	"Exit: 0 every block read, 4 finished with unreadable blocks, 2 usage\n"
 	"error, 3 device error, 130/143 interrupted (the map is saved).\n";
 
 #define OPT_MAP 0x1201
 #define OPT_FORCE 0x1202
 #define OPT_MAP_INTERVAL 0x1203
+#define OPT_DIGEST 0x1204
 
 struct image_cli {
 	struct rui ui;
@@ -25,12 +29,46 @@ struct image_cli {
 	char comment[512];
 };
 
+/*
+ * --digest: "none", or md5 and/or sha256 separated by a comma, each at
+ * most once.  0 with the CDT_HASH_* bits in *out, or -1.
+ */
+static int parse_digests(const char *arg, unsigned int *out)
+{
+	unsigned int bits = 0, bit;
+	const char *p = arg;
+
+	if (!strcmp(arg, "none")) {
+		*out = CDT_HASH_NONE;
+		return 0;
+	}
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 3 && !strncmp(p, "md5", 3))
+			bit = CDT_HASH_MD5;
+		else if (n == 6 && !strncmp(p, "sha256", 6))
+			bit = CDT_HASH_SHA256;
+		else
+			return -1;
+		if (bits & bit)
+			return -1;
+		bits |= bit;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	*out = bits;
+	return 0;
+}
+
 static int parse(struct image_cli *c, struct rui_args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "map", required_argument, NULL, OPT_MAP },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "map-interval", required_argument, NULL, OPT_MAP_INTERVAL },
+		{ "digest", required_argument, NULL, OPT_DIGEST },
 		RUI_READ_LONGOPTS,
 		CLI_COMMON_LONGOPTS
 	};
@@ -56,6 +94,11 @@ static int parse(struct image_cli *c, struct rui_args *a, int argc, char **argv)
 				return cli_usage("image", "--map-interval wants milliseconds from 1 to 3600000, not '%s'",
 						 optarg);
 			c->io.map_interval_ms = (unsigned int)v;
+			continue;
+		case OPT_DIGEST:
+			if (parse_digests(optarg, &c->io.digests))
+				return cli_usage("image", "--digest wants md5,sha256, sha256, md5 or none, not '%s'",
+						 optarg);
 			continue;
 		}
 		rc = rui_opt(&c->ui, opt, optarg);

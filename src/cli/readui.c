@@ -230,10 +230,11 @@ void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 	       s->blocks_read, s->bad_blocks);
 	if (s->n_bad)
 		rui_print_ranges("bad:", s->bad, s->n_bad);
-	if (s->digests.md5[0]) {
+	/* a digest not computed (image --digest) is left out */
+	if (s->digests.md5[0])
 		printf("md5:       %s\n", s->digests.md5);
+	if (s->digests.sha256[0])
 		printf("sha256:    %s\n", s->digests.sha256);
-	}
 	printf("elapsed:   %.0f ms", s->elapsed_ms);
 	if (virt)
 		printf(" (drive time %.0f ms, virtual)", s->stats.virtual_ms);

@@ -9,6 +9,9 @@
  * slowest of the three (MD5).  The ring bounds the memory whatever the
  * input size, and a full ring makes the caller wait (back-pressure).
  *
+ * The caller picks the digests: only their workers run (one digest, one
+ * thread), and with none there is no ring and no thread at all.
+ *
  * One mutex guards the ring's counters; the hashing itself runs outside
  * it.  Slots are large, so the lock is taken a few thousand times for a
  * whole disc and never shows in a profile.
@@ -33,6 +36,9 @@
 
 enum { W_MD5, W_SHA, W_N };
 
+/* The CDT_HASH_* bit of each worker. */
+static const unsigned int w_bit[W_N] = { CDT_HASH_MD5, CDT_HASH_SHA256 };
+
 struct dg_worker {
 	struct dg_pipe *p;
 	EVP_MD_CTX *ctx;
@@ -56,6 +62,7 @@ struct dg_pipe {
 	uint8_t *cur;		/* the slot being filled, or NULL */
 	size_t fill;		/* bytes in cur */
 	bool finished;		/* dg_final() ran: workers joined */
+	unsigned int which;	/* CDT_HASH_MD5 | CDT_HASH_SHA256 bits, or 0 */
 	struct dg_worker w[W_N];
 };
 
@@ -114,7 +121,7 @@ static void stop_workers(struct dg_pipe *p, bool abort)
 }
 
 /*
- * Start both workers with every signal blocked: a library must not change
+ * Start the chosen workers with every signal blocked: a library must not change
  * which thread a process-directed signal (SIGINT for --stop) lands on, nor
  * let it interrupt a worker instead of the caller's blocking read.
  */
@@ -127,6 +134,8 @@ static int start_workers(struct dg_pipe *p)
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (i = 0; i < W_N && !rc; i++) {
+		if (!(p->which & w_bit[i]))
+			continue;
 		rc = pthread_create(&p->w[i].tid, NULL, worker, &p->w[i]);
 		if (!rc) {
 			p->w[i].started = true;
@@ -138,7 +147,7 @@ static int start_workers(struct dg_pipe *p)
 	return rc ? CDT_ENOMEM : 0;
 }
 
-int dg_init(struct dg *d)
+int dg_init(struct dg *d, unsigned int which)
 {
 	const EVP_MD *md[W_N] = { EVP_md5(), EVP_sha256() };
 	struct dg_pipe *p = calloc(1, sizeof(*p));
@@ -151,10 +160,15 @@ int dg_init(struct dg *d)
 	p->lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	p->data = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
 	p->space = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
+	p->which = which & CDT_HASH_ALL;
+	if (!p->which)
+		return 0;	/* nothing to hash: no ring, no thread */
 	p->ring = malloc((size_t)DG_SLOTS * DG_SLOT_BYTES);
 	if (!p->ring)
 		goto fail;
 	for (i = 0; i < W_N; i++) {
+		if (!(p->which & w_bit[i]))
+			continue;
 		p->w[i].p = p;
 		p->w[i].ctx = EVP_MD_CTX_new();
 		if (!p->w[i].ctx || !EVP_DigestInit_ex(p->w[i].ctx, md[i], NULL))
@@ -168,17 +182,19 @@ fail:
 	return CDT_ENOMEM;
 }
 
-/* Take the next slot once both workers are done with it. */
+/* Take the next slot once every running worker is done with it. */
 static int acquire(struct dg_pipe *p)
 {
 	uint64_t slot;
-	int rc = 0;
+	int rc = 0, i;
 
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
-		uint64_t oldest = p->w[W_MD5].tail < p->w[W_SHA].tail ?
-				  p->w[W_MD5].tail : p->w[W_SHA].tail;
+		uint64_t oldest = p->head;
 
+		for (i = 0; i < W_N; i++)
+			if ((p->which & w_bit[i]) && p->w[i].tail < oldest)
+				oldest = p->w[i].tail;
 		if (p->failed) {
 			rc = CDT_ENOMEM;
 			break;
@@ -216,6 +232,8 @@ int dg_update(struct dg *d, const void *buf, size_t len)
 
 	if (!p || p->finished)
 		return CDT_ENOMEM;
+	if (!p->which)
+		return 0;
 	while (len) {
 		size_t n;
 
@@ -263,14 +281,20 @@ int dg_final(struct dg *d, struct cdt_digests *out)
 	stop_workers(p, false);
 	/* the joins order the workers' last updates before these finals */
 	p->finished = true;
+	out->md5[0] = '\0';
+	out->sha256[0] = '\0';
 	if (p->failed)
 		return CDT_ENOMEM;
-	if (!EVP_DigestFinal_ex(p->w[W_MD5].ctx, md, &n) || n != 16)
-		return CDT_ENOMEM;
-	dg_hex(md, n, out->md5);
-	if (!EVP_DigestFinal_ex(p->w[W_SHA].ctx, md, &n) || n != 32)
-		return CDT_ENOMEM;
-	dg_hex(md, n, out->sha256);
+	if (p->which & CDT_HASH_MD5) {
+		if (!EVP_DigestFinal_ex(p->w[W_MD5].ctx, md, &n) || n != 16)
+			return CDT_ENOMEM;
+		dg_hex(md, n, out->md5);
+	}
+	if (p->which & CDT_HASH_SHA256) {
+		if (!EVP_DigestFinal_ex(p->w[W_SHA].ctx, md, &n) || n != 32)
+			return CDT_ENOMEM;
+		dg_hex(md, n, out->sha256);
+	}
 	return 0;
 }
 
@@ -320,14 +344,21 @@ static void report(const struct cdt_read_opts *rd, uint64_t done,
  * being read, so a cold file costs about max(read, MD5), not their sum.
  */
 int dg_file(int fd, uint64_t len, uint8_t *buf, size_t buf_len,
-	    const struct cdt_read_opts *rd, struct cdt_digests *out)
+	    const struct cdt_read_opts *rd, unsigned int which,
+	    struct cdt_digests *out)
 {
 	double t0 = now_ms(), last = t0;
 	uint64_t done = 0;
 	struct dg d;
 	int rc;
 
-	rc = dg_init(&d);
+	if (!(which & CDT_HASH_ALL)) {
+		/* nothing to compute: not worth reading the file for */
+		out->md5[0] = '\0';
+		out->sha256[0] = '\0';
+		return 0;
+	}
+	rc = dg_init(&d, which);
 	if (rc)
 		return rc;
 	while (done < len && !rc) {

@@ -421,6 +421,7 @@ struct image_job {
 	struct cdt_image_result *res;
 	struct cdt_map map;
 	uint64_t extent_bytes;
+	unsigned int digests;	/* CDT_HASH_MD5/SHA256 bits; 0: none */
 	int fd;
 };
 
@@ -564,13 +565,15 @@ static int finish_digests(struct image_job *j, struct rescue *r)
 	struct cdt_image_result *res = j->res;
 	int rc;
 
+	if (!j->digests)
+		return 0;	/* digest_source stays CDT_DIGEST_NONE */
 	if (r->stream && !r->stream_broken && r->stream_pos == j->extent_bytes) {
 		res->digest_source = CDT_DIGEST_STREAM;
 		return dg_final(r->stream, &res->sum.digests);
 	}
 	res->digest_source = CDT_DIGEST_FILE;
 	rc = dg_file(j->fd, j->extent_bytes, r->buf, (size_t)r->chunk * r->bs,
-		     r->rd, &res->sum.digests);
+		     r->rd, j->digests, &res->sum.digests);
 	if (rc == CDT_EIO)
 		cdt_dev_seterr(j->dev, "cannot read back %s to hash it", j->out_path);
 	return rc;
@@ -600,7 +603,8 @@ static int run_job(struct image_job *j)
 	if (!r.buf)
 		return CDT_ENOMEM;
 	/* a fresh map is all untried: reading it in order gives the digest */
-	if (map_count(&j->map, MAP_NONTRIED) == j->extent_bytes && !dg_init(&stream))
+	if (j->digests && map_count(&j->map, MAP_NONTRIED) == j->extent_bytes &&
+	    !dg_init(&stream, j->digests))
 		r.stream = &stream;
 	rc = rescue_save(&r);
 	if (!rc)
@@ -618,6 +622,20 @@ static int run_job(struct image_job *j)
 	return rc;
 }
 
+/* opts->digests as CDT_HASH_MD5/SHA256 bits (0: none); false if invalid. */
+static bool digest_bits(unsigned int want, unsigned int *bits)
+{
+	if (!want)
+		*bits = CDT_HASH_ALL;
+	else if (want == CDT_HASH_NONE)
+		*bits = 0;
+	else if (want & ~CDT_HASH_ALL)
+		return false;
+	else
+		*bits = want;
+	return true;
+}
+
 int cdt_image(struct cdt_dev *dev, const char *out_path,
 	      const struct cdt_image_opts *opts, struct cdt_image_result *res)
 {
@@ -627,6 +645,11 @@ int cdt_image(struct cdt_dev *dev, const char *out_path,
 	int rc, rc2;
 
 	memset(res, 0, sizeof(*res));
+	if (!digest_bits(opts->digests, &j.digests)) {
+		cdt_dev_seterr(dev, "digests 0x%x: not a choice of CDT_HASH_MD5, CDT_HASH_SHA256 or CDT_HASH_NONE",
+			       opts->digests);
+		return CDT_EUSAGE;
+	}
 	rc = rescue_probe(dev, &opts->rd, &res->sum);
 	if (rc)
 		return rc;

@@ -212,7 +212,7 @@ static int run(struct tail_job *j)
 		return rc;
 	}
 	rc = dg_file(j->fd, res->final_bytes, j->disc, (size_t)j->chunk * j->bs,
-		     j->rd, &res->sum.digests);
+		     j->rd, CDT_HASH_ALL, &res->sum.digests);
 	if (rc == CDT_EIO)
 		cdt_dev_seterr(j->dev, "cannot read back %s to hash it", j->path);
 	return rc;

@@ -270,7 +270,7 @@ static int run(struct verify_job *j)
 		if (rc)
 			return rc;
 	}
-	rc = dg_init(&j->dg);
+	rc = dg_init(&j->dg, CDT_HASH_ALL);
 	if (rc)
 		return rc;
 	rc = read_all(j);

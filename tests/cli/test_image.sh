@@ -51,6 +51,76 @@ done
 expect_json "virtual_ms is a number" '.virtual_ms | type' number
 expect_json "map is null without --map" .map null
 
+# --- --digest: the digests chosen, the others null (JSON) or absent (text) ---
+IMG_MD5=$(md5sum <"$IMG" | cut -c1-32)
+IMG_SHA=$(sha256sum <"$IMG" | cut -c1-64)
+for d in md5,sha256 sha256,md5 sha256 md5 none; do
+	rm -f "$T/o"
+	run image --json --digest $d "sim:$IMG,cost=0/0,hide=5" "$T/o"
+	expect_rc "--digest $d -> 0" 0
+	same_file "--digest $d: OUT is the image" "$T/o" "$IMG"
+	want_md5=null
+	want_sha=null
+	want_src=stream
+	case ,$d, in *,md5,*) want_md5=$(md5sum <"$T/o" | cut -c1-32) ;; esac
+	case ,$d, in *,sha256,*) want_sha=$(sha256sum <"$T/o" | cut -c1-64) ;; esac
+	[ $d = none ] && want_src=null
+	expect_json "--digest $d: md5" .md5 "$want_md5"
+	expect_json "--digest $d: sha256" .sha256 "$want_sha"
+	expect_json "--digest $d: digest_source" .digest_source "$want_src"
+	rm -f "$T/o"
+	run image --digest $d "sim:$IMG,cost=0/0" "$T/o"
+	expect_rc "--digest $d, text -> 0" 0
+	if [ "$want_md5" = null ]; then
+		if grep -q '^md5:' "$T/out"; then not_ok "--digest $d, text: no md5 line"; else
+			ok "--digest $d, text: no md5 line"; fi
+	else
+		expect_grep "--digest $d, text: md5 line" "$T/out" "^md5: +$IMG_MD5\$"
+	fi
+	if [ "$want_sha" = null ]; then
+		if grep -q '^sha256:' "$T/out"; then not_ok "--digest $d, text: no sha256 line"; else
+			ok "--digest $d, text: no sha256 line"; fi
+	else
+		expect_grep "--digest $d, text: sha256 line" "$T/out" "^sha256: +$IMG_SHA\$"
+	fi
+done
+rm -f "$T/o"
+run image --json "sim:$IMG,cost=0/0" "$T/o"
+expect_json "no --digest: md5" .md5 "$IMG_MD5"
+expect_json "no --digest: sha256" .sha256 "$IMG_SHA"
+for d in "" sha1 MD5 md5, ,sha256 md5,,sha256 md5,md5 none,md5 sha256,none "md5 sha256"; do
+	rm -f "$T/o"
+	run image --digest "$d" "sim:$IMG,cost=0/0" "$T/o"
+	expect_rc "--digest '$d' -> 2" 2
+	if grep -qF -- "--digest" "$T/err" && grep -qF -- "'$d'" "$T/err"; then
+		ok "--digest '$d': the message names it"
+	else
+		not_ok "--digest '$d': the message names it" "$(cat "$T/err")"
+	fi
+	if [ -e "$T/o" ]; then not_ok "--digest '$d': OUT not created"; else
+		ok "--digest '$d': OUT not created"; fi
+done
+
+# a resumed run hashes OUT again, with the digest asked for only
+rm -f "$T/o" "$T/dmap"
+run image --json --digest sha256 --map "$T/dmap" "sim:$IMG,cost=0/0,bad=100-130" "$T/o"
+expect_rc "--digest sha256 with bad blocks -> 4" 4
+expect_json "--digest sha256, bad blocks: sha256 of OUT" .sha256 "$(sha256sum <"$T/o" | cut -c1-64)"
+expect_json "--digest sha256, bad blocks: md5 null" .md5 null
+expect_json "--digest sha256, bad blocks: re-read from OUT" .digest_source file
+run image --json --digest none --map "$T/dmap" "sim:$IMG,cost=0/0,bad=100-130" "$T/o"
+expect_rc "--digest none, resumed -> 4" 4
+expect_json "--digest none, resumed: resumed" .resumed true
+expect_json "--digest none, resumed: no digest" '[.md5, .sha256, .digest_source] | tostring' '[null,null,null]'
+run image --json --digest sha256 --map "$T/dmap" "sim:$IMG,cost=0/0" "$T/o"
+expect_rc "--digest sha256, resumed on a healed disc -> 0" 0
+expect_json "--digest sha256, resumed: resumed" .resumed true
+expect_json "--digest sha256, resumed: only the bad blocks read" .blocks_read 31
+same_file "--digest sha256, resumed: OUT is the image" "$T/o" "$IMG"
+expect_json "--digest sha256, resumed: sha256 of OUT" .sha256 "$(sha256sum <"$T/o" | cut -c1-64)"
+expect_json "--digest sha256, resumed: md5 null" .md5 null
+expect_json "--digest sha256, resumed: from OUT" .digest_source file
+
 # --- bad ranges ---------------------------------------------------------------
 rm -f "$T/o"
 run image --json "sim:$IMG,cost=0/0,bad=100-130" "$T/o"

@@ -3,9 +3,11 @@
  * Unit tests of the threaded digest pipeline (digest.c): the published
  * vectors, inputs several times the ring's size split into odd-sized
  * updates (so slots wrap, fill partly and make the caller wait), many tiny
- * updates, every way of freeing a context, and dg_file; each result is
+ * updates, every way of freeing a context, dg_file, and each choice of
+ * digests (one, both, none: only the chosen workers run); each result is
  * checked against a one-shot EVP_Digest of the same bytes.
  */
+#include <dirent.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -50,13 +52,14 @@ static void one_shot(const uint8_t *buf, size_t n, struct cdt_digests *out)
 }
 
 /* Feed buf in pieces of the given sizes, cycling through them. */
-static void piecewise(const uint8_t *buf, size_t n, const size_t *sizes,
-		      size_t n_sizes, struct cdt_digests *out)
+static void piecewise_of(const uint8_t *buf, size_t n, const size_t *sizes,
+			 size_t n_sizes, unsigned int which,
+			 struct cdt_digests *out)
 {
 	struct dg d = { 0 };
 	size_t off = 0, k = 0;
 
-	assert_int_equal(dg_init(&d), 0);
+	assert_int_equal(dg_init(&d, which), 0);
 	while (off < n) {
 		size_t step = sizes[k++ % n_sizes];
 
@@ -70,6 +73,12 @@ static void piecewise(const uint8_t *buf, size_t n, const size_t *sizes,
 	assert_null(d.p);
 }
 
+static void piecewise(const uint8_t *buf, size_t n, const size_t *sizes,
+		      size_t n_sizes, struct cdt_digests *out)
+{
+	piecewise_of(buf, n, sizes, n_sizes, CDT_HASH_ALL, out);
+}
+
 static void test_vectors(void **state)
 {
 	static const size_t one[] = { 1 };
@@ -78,14 +87,14 @@ static void test_vectors(void **state)
 
 	(void)state;
 	/* empty input: no update at all */
-	assert_int_equal(dg_init(&d), 0);
+	assert_int_equal(dg_init(&d, CDT_HASH_ALL), 0);
 	assert_int_equal(dg_final(&d, &got), 0);
 	dg_free(&d);
 	assert_string_equal(got.md5, "d41d8cd98f00b204e9800998ecf8427e");
 	assert_string_equal(got.sha256,
 		"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 	/* empty updates only */
-	assert_int_equal(dg_init(&d), 0);
+	assert_int_equal(dg_init(&d, CDT_HASH_ALL), 0);
 	assert_int_equal(dg_update(&d, "x", 0), 0);
 	assert_int_equal(dg_update(&d, NULL, 0), 0);
 	assert_int_equal(dg_final(&d, &got), 0);
@@ -155,25 +164,25 @@ static void test_free_paths(void **state)
 
 	(void)state;
 	dg_free(&d);			/* never initialised */
-	assert_int_equal(dg_init(&d), 0);
+	assert_int_equal(dg_init(&d, CDT_HASH_ALL), 0);
 	dg_free(&d);			/* never used */
 	dg_free(&d);			/* twice */
 	assert_null(d.p);
 
 	/* mid-run, with slots queued and the caller maybe waiting */
 	for (i = 0; i < 20; i++) {
-		assert_int_equal(dg_init(&d), 0);
+		assert_int_equal(dg_init(&d, CDT_HASH_ALL), 0);
 		assert_int_equal(dg_update(&d, buf, (size_t)i * 300007 + 1), 0);
 		dg_free(&d);
 		assert_null(d.p);
 	}
 	/* a partly filled slot, never published */
-	assert_int_equal(dg_init(&d), 0);
+	assert_int_equal(dg_init(&d, CDT_HASH_ALL), 0);
 	assert_int_equal(dg_update(&d, buf, 100), 0);
 	dg_free(&d);
 
 	/* after final: no more updates, no second final */
-	assert_int_equal(dg_init(&d), 0);
+	assert_int_equal(dg_init(&d, CDT_HASH_ALL), 0);
 	assert_int_equal(dg_update(&d, buf, 5000), 0);
 	assert_int_equal(dg_final(&d, &got), 0);
 	assert_int_not_equal(dg_update(&d, buf, 1), 0);
@@ -196,8 +205,8 @@ static void test_independent(void **state)
 	(void)state;
 	one_shot(a, BIG, &wa);
 	one_shot(b, BIG, &wb);
-	assert_int_equal(dg_init(&da), 0);
-	assert_int_equal(dg_init(&db), 0);
+	assert_int_equal(dg_init(&da, CDT_HASH_ALL), 0);
+	assert_int_equal(dg_init(&db, CDT_HASH_ALL), 0);
 	for (off = 0; off < BIG; off += 65536) {
 		size_t n = BIG - off < 65536 ? BIG - off : 65536;
 
@@ -230,19 +239,148 @@ static void test_file(void **state)
 	unlink(path);
 	assert_int_equal(write(fd, buf, BIG), (ssize_t)BIG);
 	one_shot(buf, BIG, &want);
-	assert_int_equal(dg_file(fd, BIG, chunk, sizeof(chunk), NULL, &got), 0);
+	assert_int_equal(dg_file(fd, BIG, chunk, sizeof(chunk), NULL,
+				 CDT_HASH_ALL, &got), 0);
 	assert_string_equal(got.md5, want.md5);
 	assert_string_equal(got.sha256, want.sha256);
 	/* a prefix only */
 	one_shot(buf, 1000, &want);
-	assert_int_equal(dg_file(fd, 1000, chunk, sizeof(chunk), NULL, &got), 0);
+	assert_int_equal(dg_file(fd, 1000, chunk, sizeof(chunk), NULL,
+				 CDT_HASH_ALL, &got), 0);
 	assert_string_equal(got.md5, want.md5);
 	/* past the end of the file: an error, and nothing leaks */
-	assert_int_equal(dg_file(fd, BIG + 1, chunk, sizeof(chunk), NULL, &got),
+	assert_int_equal(dg_file(fd, BIG + 1, chunk, sizeof(chunk), NULL,
+				 CDT_HASH_ALL, &got),
 			 CDT_EIO);
 	/* a stop request ends it mid-run */
-	assert_int_equal(dg_file(fd, BIG, chunk, sizeof(chunk), &rd, &got),
+	assert_int_equal(dg_file(fd, BIG, chunk, sizeof(chunk), &rd,
+				 CDT_HASH_ALL, &got),
 			 CDT_EINTR);
+	close(fd);
+	free(buf);
+}
+
+/* Threads of this process, from /proc/self/task. */
+static int threads(void)
+{
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(dir);
+	while ((e = readdir(dir)))
+		n += e->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
+
+/* A digest not chosen must come out "", whatever out held before. */
+static void check_choice(const struct cdt_digests *got,
+			 const struct cdt_digests *want, unsigned int which)
+{
+	if (which & CDT_HASH_MD5)
+		assert_string_equal(got->md5, want->md5);
+	else
+		assert_string_equal(got->md5, "");
+	if (which & CDT_HASH_SHA256)
+		assert_string_equal(got->sha256, want->sha256);
+	else
+		assert_string_equal(got->sha256, "");
+}
+
+/* Each choice computes what it names, with one worker per digest. */
+static void test_choices(void **state)
+{
+	static const size_t odd[] = { 1, 7, 4093, 262143, 2, 262145, 65536,
+				      1000003, 3 };
+	static const struct {
+		unsigned int which;
+		int workers;
+	} c[] = {
+		{ CDT_HASH_ALL, 2 },
+		{ CDT_HASH_MD5, 1 },
+		{ CDT_HASH_SHA256, 1 },
+		{ 0, 0 },
+		{ CDT_HASH_NONE, 0 },		/* other bits are ignored */
+		{ CDT_HASH_NONE | CDT_HASH_SHA256, 1 },
+	};
+	uint8_t *buf = pattern(BIG, 7);
+	struct cdt_digests want, got;
+	size_t i;
+
+	(void)state;
+	one_shot(buf, BIG, &want);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		unsigned int which = c[i].which & CDT_HASH_ALL;
+		int before = threads();
+		struct dg d = { 0 };
+
+		memset(&got, 'x', sizeof(got));
+		piecewise_of(buf, BIG, odd, sizeof(odd) / sizeof(odd[0]),
+			     c[i].which, &got);
+		check_choice(&got, &want, which);
+
+		/* the workers run while the context lives, and only those */
+		assert_int_equal(dg_init(&d, c[i].which), 0);
+		assert_non_null(d.p);
+		assert_int_equal(threads(), before + c[i].workers);
+		assert_int_equal(dg_update(&d, buf, 1000), 0);
+		assert_int_equal(dg_update(&d, NULL, 0), 0);
+		dg_free(&d);
+		assert_int_equal(threads(), before);
+
+		/* empty input */
+		assert_int_equal(dg_init(&d, c[i].which), 0);
+		memset(&got, 'x', sizeof(got));
+		assert_int_equal(dg_final(&d, &got), 0);
+		if (which & CDT_HASH_MD5)
+			assert_string_equal(got.md5, "d41d8cd98f00b204e9800998ecf8427e");
+		else
+			assert_string_equal(got.md5, "");
+		if (which & CDT_HASH_SHA256)
+			assert_string_equal(got.sha256,
+				"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+		else
+			assert_string_equal(got.sha256, "");
+		/* after final, even none refuses more */
+		assert_int_not_equal(dg_update(&d, buf, 1), 0);
+		assert_int_not_equal(dg_final(&d, &got), 0);
+		dg_free(&d);
+		dg_free(&d);
+		assert_int_not_equal(dg_update(&d, buf, 1), 0);
+	}
+	free(buf);
+}
+
+static void test_file_choices(void **state)
+{
+	static const unsigned int which[] = { CDT_HASH_ALL, CDT_HASH_MD5,
+					      CDT_HASH_SHA256 };
+	char path[] = "/tmp/cdt-digest-XXXXXX";
+	uint8_t *buf = pattern(BIG, 8), chunk[65536];
+	struct cdt_digests want, got;
+	int fd = mkstemp(path);
+	size_t i;
+
+	(void)state;
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(write(fd, buf, BIG), (ssize_t)BIG);
+	one_shot(buf, BIG, &want);
+	for (i = 0; i < sizeof(which) / sizeof(which[0]); i++) {
+		memset(&got, 'x', sizeof(got));
+		assert_int_equal(dg_file(fd, BIG, chunk, sizeof(chunk), NULL,
+					 which[i], &got), 0);
+		check_choice(&got, &want, which[i]);
+		/* past the end is still an error */
+		assert_int_equal(dg_file(fd, BIG + 1, chunk, sizeof(chunk), NULL,
+					 which[i], &got), CDT_EIO);
+	}
+	/* none reads nothing: even a length past the end, even a bad fd */
+	memset(&got, 'x', sizeof(got));
+	assert_int_equal(dg_file(fd, BIG + 1, chunk, sizeof(chunk), NULL, 0, &got), 0);
+	check_choice(&got, &want, 0);
+	assert_int_equal(dg_file(-1, BIG, chunk, sizeof(chunk), NULL, 0, &got), 0);
 	close(fd);
 	free(buf);
 }
@@ -256,6 +394,8 @@ int main(void)
 		cmocka_unit_test(test_free_paths),
 		cmocka_unit_test(test_independent),
 		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_choices),
+		cmocka_unit_test(test_file_choices),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <openssl/evp.h>
 #include "cdtail.h"
 
 #define BLOCKS 300
@@ -163,6 +164,115 @@ static void test_image_stop_saves_map(void **state)
 	cdt_close(dev);
 }
 
+/* The hex digest md of the n bytes at buf. */
+static void hex_of(const EVP_MD *md, const uint8_t *buf, size_t n, char *out)
+{
+	uint8_t bin[EVP_MAX_MD_SIZE];
+	unsigned int len, i;
+
+	assert_int_equal(EVP_Digest(buf, n, bin, &len, md, NULL), 1);
+	for (i = 0; i < len; i++)
+		sprintf(out + 2 * i, "%02x", bin[i]);
+}
+
+/* The digests which asks for are those of buf; the others are "". */
+static void check_digests(const struct cdt_digests *got, unsigned int which,
+			  const uint8_t *buf, size_t n)
+{
+	struct cdt_digests want = { "", "" };
+
+	if (which & CDT_HASH_MD5)
+		hex_of(EVP_md5(), buf, n, want.md5);
+	if (which & CDT_HASH_SHA256)
+		hex_of(EVP_sha256(), buf, n, want.sha256);
+	assert_string_equal(got->md5, want.md5);
+	assert_string_equal(got->sha256, want.sha256);
+}
+
+static void test_image_digest_choice(void **state)
+{
+	static const struct {
+		unsigned int opt, which;
+	} c[] = {
+		{ 0, CDT_HASH_ALL },
+		{ CDT_HASH_ALL, CDT_HASH_ALL },
+		{ CDT_HASH_MD5, CDT_HASH_MD5 },
+		{ CDT_HASH_SHA256, CDT_HASH_SHA256 },
+		{ CDT_HASH_NONE, 0 },
+	};
+	static const unsigned int bad[] = { 0x4, CDT_HASH_NONE | CDT_HASH_MD5,
+					    CDT_HASH_ALL | 0x80 };
+	struct fixture *f = *state;
+	struct cdt_image_opts o = { .rd.retries = -1, .force = true };
+	struct cdt_image_result r;
+	struct cdt_dev *dev = open_sim(f, "hide=4");
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		o.digests = c[i].opt;
+		assert_int_equal(cdt_image(dev, f->out, &o, &r), 0);
+		assert_int_equal(r.digest_source,
+				 c[i].which ? CDT_DIGEST_STREAM : CDT_DIGEST_NONE);
+		check_digests(&r.sum.digests, c[i].which, f->data, (size_t)BLOCKS * BS);
+		check_out(f, UINT64_MAX, 0, BLOCKS);
+		cdt_read_summary_free(&r.sum);
+	}
+	/* a bad choice is refused before anything is read or written */
+	unlink(f->out);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o.digests = bad[i];
+		cdt_reset_stats(dev);
+		assert_int_equal(cdt_image(dev, f->out, &o, &r), CDT_EUSAGE);
+		assert_true(strstr(cdt_errmsg(dev), "digests") != NULL);
+		assert_int_equal(r.sum.stats.commands, 0);
+		assert_int_not_equal(access(f->out, F_OK), 0);
+		cdt_read_summary_free(&r.sum);
+	}
+	cdt_close(dev);
+}
+
+/* A resumed run hashes OUT again, only with the digests it is asked for. */
+static void test_image_digest_resume(void **state)
+{
+	struct fixture *f = *state;
+	struct cdt_image_opts o = { .rd.retries = 1, .map_path = f->map,
+				    .digests = CDT_HASH_SHA256 };
+	struct cdt_image_result r;
+	struct cdt_dev *dev = open_sim(f, "bad=40-49");
+	uint8_t *holed = malloc((size_t)BLOCKS * BS);
+
+	unlink(f->out);
+	unlink(f->map);
+	memcpy(holed, f->data, (size_t)BLOCKS * BS);
+	memset(holed + 40 * BS, 0, 10 * BS);
+	assert_int_equal(cdt_image(dev, f->out, &o, &r), 0);
+	assert_int_equal(r.sum.bad_blocks, 10);
+	assert_int_equal(r.digest_source, CDT_DIGEST_FILE);
+	check_digests(&r.sum.digests, CDT_HASH_SHA256, holed, (size_t)BLOCKS * BS);
+	cdt_read_summary_free(&r.sum);
+	/* resumed on the same damage, without digests: OUT is not read back */
+	o.digests = CDT_HASH_NONE;
+	assert_int_equal(cdt_image(dev, f->out, &o, &r), 0);
+	assert_true(r.resumed);
+	assert_int_equal(r.digest_source, CDT_DIGEST_NONE);
+	check_digests(&r.sum.digests, 0, holed, (size_t)BLOCKS * BS);
+	cdt_read_summary_free(&r.sum);
+	cdt_close(dev);
+
+	/* healed: the resumed run's SHA-256 is the whole image's */
+	dev = open_sim(f, "");
+	o.digests = CDT_HASH_SHA256;
+	assert_int_equal(cdt_image(dev, f->out, &o, &r), 0);
+	assert_true(r.resumed);
+	assert_int_equal(r.sum.blocks_read, 10);
+	assert_int_equal(r.digest_source, CDT_DIGEST_FILE);
+	check_digests(&r.sum.digests, CDT_HASH_SHA256, f->data, (size_t)BLOCKS * BS);
+	check_out(f, UINT64_MAX, 0, BLOCKS);
+	cdt_read_summary_free(&r.sum);
+	cdt_close(dev);
+	free(holed);
+}
+
 static void test_tail_and_verify(void **state)
 {
 	struct fixture *f = *state;
@@ -205,6 +315,8 @@ int main(void)
 		cmocka_unit_test(test_image_whole_and_hidden),
 		cmocka_unit_test(test_image_bad_then_resume),
 		cmocka_unit_test(test_image_stop_saves_map),
+		cmocka_unit_test(test_image_digest_choice),
+		cmocka_unit_test(test_image_digest_resume),
 		cmocka_unit_test(test_tail_and_verify),
 	};
 
