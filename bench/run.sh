@@ -286,14 +286,17 @@ part_c() {
 	else
 		dd_s=$1
 	fi
-	for name in cdtail dd ddrescue; do
+	for name in cdtail cdtail-sha256 cdtail-none dd ddrescue; do
 		case $name in
-		cdtail)
+		cdtail*)
 			if [ $IMAGE_OK = 0 ]; then
-				echo "| cdtail image | n/a | n/a | n/a |"
+				echo "| $name image | n/a | n/a | n/a |"
 				continue
 			fi
-			res=$(run_timed "$out" "$CDTAIL" image "sim:$img,cost=0/0" "$out")
+			digest=md5,sha256
+			[ "$name" = cdtail-sha256 ] && digest=sha256
+			[ "$name" = cdtail-none ] && digest=none
+			res=$(run_timed "$out" "$CDTAIL" image --digest $digest "sim:$img,cost=0/0" "$out")
 			;;
 		dd) res=$dd_r ;;
 		ddrescue) res=$(run_timed "$out" ddrescue -q "$img" "$out" "$TMP/map") ;;
@@ -306,7 +309,10 @@ part_c() {
 		s=$1
 		rss=$2
 		awk -v name="$name" -v s="$s" -v d="$dd_s" -v b=$bytes -v rss="$rss" 'BEGIN {
-			label = name == "cdtail" ? "cdtail image" : name == "dd" ? "dd bs=64K" : "ddrescue"
+			label = name == "cdtail" ? "cdtail image (MD5 + SHA-256, default)" : \
+				name == "cdtail-sha256" ? "cdtail image --digest sha256" : \
+				name == "cdtail-none" ? "cdtail image --digest none" : \
+				name == "dd" ? "dd bs=64K" : "ddrescue"
 			mbs = b / (s / 1e9) / 1e6
 			ratio = d == "" ? "n/a" : sprintf("%.2f", d / s)
 			printf "| %s | %.0f | %s | %.1f |\n", label, mbs, ratio, rss / 1024
