@@ -501,11 +501,14 @@ static int exact_hi(struct es_state *s)
 	return 1;
 }
 
-static int search_known_window(struct es_state *s, bool *again)
+/*
+ * The end lies in [lo, hi]: pin it down and check it.  Returns 1 when a
+ * check reopened the search above, 0 when the end stands, <0 on error.
+ */
+static int settle_window(struct es_state *s)
 {
 	int rc;
 
-	*again = false;
 	if (s->lo == 0 && s->hi > 0) {
 		rc = gallop_down(s);
 		if (rc)
@@ -517,36 +520,22 @@ static int search_known_window(struct es_state *s, bool *again)
 	if (s->lo_from_info) {
 		s->lo_from_info = false;
 		rc = confirm_below(s);
-		if (rc < 0)
+		if (rc)
 			return rc;
-		if (rc) {
-			*again = true;
-			return 0;
-		}
+	}
+	/*
+	 * A read of several blocks failed with MEDIUM ERROR and the blocks
+	 * below its last one read fine: the bad one may lie below, so the
+	 * last one is still unknown.
+	 */
+	if (s->hi_medium && !s->hi_exact) {
+		rc = exact_hi(s);
+		if (rc)
+			return rc;
 	}
 	if (!s->hi_medium)
 		return 0;
-	if (!s->hi_exact) {
-		/*
-		 * A read of several blocks failed with MEDIUM ERROR and the
-		 * blocks below its last one read fine: the bad one may lie
-		 * below, so the last one is still unknown.
-		 */
-		rc = exact_hi(s);
-		if (rc < 0)
-			return rc;
-		if (rc) {
-			*again = true;
-			return 0;
-		}
-		if (!s->hi_medium)
-			return 0;
-	}
-	rc = confirm_beyond(s);
-	if (rc < 0)
-		return rc;
-	*again = rc == 1;
-	return 0;
+	return confirm_beyond(s);
 }
 
 int es_find_end(const struct es_params *p, es_read_fn read, void *ctx,
@@ -562,7 +551,6 @@ int es_find_end(const struct es_params *p, es_read_fn read, void *ctx,
 		.good_ms = -1,
 	};
 	uint64_t extra = p->max_extra ? p->max_extra : CDT_DEFAULT_MAX_EXTRA;
-	bool again;
 	int rc, rounds;
 
 	memset(res, 0, sizeof(*res));
@@ -583,10 +571,10 @@ int es_find_end(const struct es_params *p, es_read_fn read, void *ctx,
 			if (!s.hi_known)
 				goto done;
 		}
-		rc = search_known_window(&s, &again);
-		if (rc)
+		rc = settle_window(&s);
+		if (rc < 0)
 			return rc;
-		if (!again)
+		if (!rc)
 			break;
 	}
 done:
