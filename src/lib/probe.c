@@ -113,9 +113,10 @@ static bool sense_is_end(const struct probe_failure *f)
  * Where the blocks the drive holds but cannot read (MEDIUM ERROR) give way
  * to blocks it says do not exist (END-class): an image keeps the first and
  * not the second.  The failures the search saw bound it; bisect between.
- * Returns 0 with *b set, 1 when no END-class failure was seen, <0 on error.
+ * Returns 0 with *b set, 1 when no END-class failure was seen.
  */
-static int end_boundary(struct probe_reader *r, uint64_t end, uint64_t *b)
+static int end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
+			uint64_t *b)
 {
 	unsigned int i, n = r->nfails < PROBE_FAILS_KEPT ? r->nfails : PROBE_FAILS_KEPT;
 	uint64_t lo = end, hi = UINT64_MAX, mid;
@@ -137,18 +138,27 @@ static int end_boundary(struct probe_reader *r, uint64_t end, uint64_t *b)
 		if (f->n == 1 && f->key == 0x03 && f->lba > lo && f->lba < hi)
 			lo = f->lba;
 	}
+	/* the drive's own answer is the likeliest boundary: try it first */
+	mid = reported > lo && reported < hi ? reported : lo + (hi - lo) / 2;
 	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
 		rc = cdt_read_blocks(r->dev, mid, 1, r->buf, &rr);
-		if (rc)
-			return rc;
+		if (rc || (rr.cls != CDT_READ_END && rr.cls != CDT_READ_MEDIUM &&
+			   rr.cls != CDT_READ_OK))
+			break;
 		if (rr.cls == CDT_READ_END)
 			hi = mid;
-		else if (rr.cls == CDT_READ_MEDIUM || rr.cls == CDT_READ_OK)
-			lo = mid;
 		else
-			break;
+			lo = mid;
+		mid = lo + (hi - lo) / 2;
 	}
+	/*
+	 * A drive that stops answering out here (seen with scsi_debug) leaves
+	 * the boundary between lo and hi: the reported length, when it lies
+	 * there, is the best guess; the imaging passes read those blocks
+	 * again anyway.
+	 */
+	if (hi - lo > 1 && reported > lo && reported < hi)
+		hi = reported;
 	*b = hi;
 	return 0;
 }
@@ -173,11 +183,8 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	res->extent_blocks = er->end;
 	if (!rc && er->medium_end) {
 		uint64_t b;
-		int brc = end_boundary(&r, er->end, &b);
 
-		if (brc < 0)
-			rc = brc;
-		else if (brc == 0)
+		if (end_boundary(&r, er->end, p.reported, &b) == 0)
 			res->extent_blocks = b;
 	}
 	if (rc && !dev->errmsg[0])
