@@ -106,7 +106,7 @@ static void capture(const char *tag, const char *spec)
 	ask(t, tag, "fuzz_modesense", "mode-3f", cdb, n, 1024);
 	/* an opcode the drive does not know: ILLEGAL REQUEST sense */
 	memset(cdb, 0, sizeof(cdb));
-	cdb[0] = MMC_GET_PERFORMANCE;
+	cdb[0] = 0xac;	/* GET PERFORMANCE, which the emulated drive lacks */
 	ask(t, tag, NULL, "illegal", cdb, 12, 0);
 	/* reads around the reported end: only the failures are kept */
 	{
