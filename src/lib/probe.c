@@ -33,7 +33,7 @@ static void keep_failure(struct probe_reader *r, uint64_t lba, uint32_t n,
 	*f = (struct probe_failure){ lba, n, rr->sense_key, rr->asc };
 }
 
-/* The sense of the last failed read that covered lba, or NULL. */
+/* The narrowest kept failed read that covered lba, or NULL. */
 static const struct probe_failure *failure_at(const struct probe_reader *r,
 					      uint64_t lba)
 {
