@@ -244,13 +244,13 @@ int cdt_exec_in(struct cdt_dev *dev, const uint8_t *cdb, unsigned int cdb_len,
 	return rc;
 }
 
-static int open_transport(const char *addr, struct cdt_transport **tp,
-			  char *err, size_t errlen)
+static int open_transport(const char *addr, unsigned int timeout_ms,
+			  struct cdt_transport **tp, char *err, size_t errlen)
 {
 	if (!strncmp(addr, "sim:", 4))
 		return cdt_sim_open(addr + 4, tp, err, errlen);
 	if (!strncmp(addr, "iscsi://", 8))
-		return cdt_iscsi_open(addr, tp, err, errlen);
+		return cdt_iscsi_open(addr, timeout_ms, tp, err, errlen);
 	if (strchr(addr, '/'))
 		return cdt_sgio_open(addr, tp, err, errlen);
 	snprintf(err, errlen,
@@ -277,7 +277,7 @@ int cdt_open(const char *addr, const struct cdt_open_opts *opts,
 		snprintf(errbuf, errlen, "no device address given");
 		return CDT_EUSAGE;
 	}
-	rc = open_transport(addr, &t, errbuf, errlen);
+	rc = open_transport(addr, opts ? opts->timeout_ms : 0, &t, errbuf, errlen);
 	if (rc)
 		return rc;
 	dev = calloc(1, sizeof(*dev));

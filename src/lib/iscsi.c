@@ -708,8 +708,9 @@ fail:
 	return rc;
 }
 
-int cdt_iscsi_open(const char *url, struct cdt_transport **tp,
-		   char *err, size_t errlen)
+int cdt_iscsi_open(const char *url, unsigned int timeout_ms,
+		   struct cdt_transport **tp, char *err, size_t errlen)
 {
-	return cdt_iscsi_connect(url, CDT_ISCSI_LOGIN_TIMEOUT_MS, tp, err, errlen);
+	return cdt_iscsi_connect(url, timeout_ms ? timeout_ms : CDT_ISCSI_LOGIN_TIMEOUT_MS,
+				 tp, err, errlen);
 }

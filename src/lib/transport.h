@@ -66,7 +66,8 @@ int cdt_sim_open(const char *spec, struct cdt_transport **tp,
 		 char *err, size_t errlen);
 int cdt_sgio_open(const char *path, struct cdt_transport **tp,
 		  char *err, size_t errlen);
-int cdt_iscsi_open(const char *url, struct cdt_transport **tp,
-		   char *err, size_t errlen);
+/* timeout_ms bounds connecting and logging in (0: 15 s). */
+int cdt_iscsi_open(const char *url, unsigned int timeout_ms,
+		   struct cdt_transport **tp, char *err, size_t errlen);
 
 #endif
