@@ -54,6 +54,7 @@ enum sim_info {
 	SIM_INFO_LBA,		/* the first unreadable LBA */
 	SIM_INFO_ZERO,		/* 0, whatever failed (QEMU IDE/AHCI) */
 	SIM_INFO_START,		/* the command's first LBA */
+	SIM_INFO_FIXED,		/* one constant, whatever failed (scsi_debug) */
 };
 
 struct sim_range {
@@ -74,6 +75,7 @@ struct sim_config {
 	uint32_t block_size;
 	uint64_t ok_us, fail_ms;
 	enum sim_info info;
+	uint32_t info_fixed;	/* the constant of info=fixed:N */
 	bool sleep;
 	char *trace_path;
 	/* quirks of real targets */
@@ -295,8 +297,16 @@ static int key_info(struct sim_config *c, const char *v)
 		c->info = SIM_INFO_ZERO;
 	else if (!strcmp(v, "start"))
 		c->info = SIM_INFO_START;
-	else
+	else if (!strncmp(v, "fixed:", 6)) {
+		uint64_t n;
+
+		if (parse_u64(v + 6, &n) || n > UINT32_MAX)
+			return CDT_EUSAGE;
+		c->info = SIM_INFO_FIXED;
+		c->info_fixed = (uint32_t)n;
+	} else {
 		return CDT_EUSAGE;
+	}
 	return 0;
 }
 
@@ -367,7 +377,7 @@ static const struct sim_key sim_keys[] = {
 	{ "hang", key_hang, "an LBA" },
 	{ "block", key_block, "512 or 2048" },
 	{ "cost", key_cost, "OK_US/FAIL_MS" },
-	{ "info", key_info, "0, 1, zero or start" },
+	{ "info", key_info, "0, 1, zero, start or fixed:N" },
 	{ "sleep", key_sleep, "0 or 1" },
 	{ "trace", key_trace, "a file name" },
 	{ "past", key_past, "end or medium" },
@@ -795,6 +805,9 @@ static void set_info(const struct sim *s, const struct sim_read *r,
 		break;
 	case SIM_INFO_START:
 		at = r->lba;
+		break;
+	case SIM_INFO_FIXED:
+		at = s->cfg.info_fixed;
 		break;
 	default:
 		return;

@@ -121,4 +121,13 @@ for kv in past=beyond reveal=yes toc=short getconf=pad stale=2 info=first cdb16=
 	expect_err_line "$kv: names the key" "'${kv%%=*}'"
 done
 
+# --- info=fixed:N (scsi_debug): INFORMATION a constant, here inside the disc ---
+mkimage "$T/sd.img" 4096
+run probe --json "sim:$T/sd.img,bad=4000-4095,info=fixed:4660,cost=50/1"
+expect_rc "scsi_debug-like drive -> 11" 11
+expect_json "scsi_debug-like: true_blocks" .true_blocks 4000
+expect_json "scsi_debug-like: the 96 medium-error blocks stay in the image" .extent_blocks 4096
+run probe --json "sim:$RND,info=fixed:100,hide=5"
+expect_json "info=fixed far from the end: distrusted, true_blocks" .true_blocks 3000
+
 finish

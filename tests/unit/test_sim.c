@@ -362,7 +362,10 @@ static void test_bad_specs(void **state)
 		{ "getconf=1", { "'getconf'", "'1'" } },
 		{ "stale=yes", { "'stale'", "'yes'" } },
 		{ "stale=01", { "'stale'", "'01'" } },
-		{ "info=Zero", { "'info'", "zero or start" } },
+		{ "info=Zero", { "'info'", "start or fixed:N" } },
+		{ "info=fixed:", { "'info'", "'fixed:'" } },
+		{ "info=fixed:x", { "'info'", "'fixed:x'" } },
+		{ "info=fixed:4294967296", { "'info'", "'fixed:4294967296'" } },
 		{ "info=begin", { "'info'", "'begin'" } },
 		{ "info=", { "'info'", "''" } },
 		{ "cdb16=", { "'cdb16'", "''" } },
@@ -413,7 +416,8 @@ static void test_edge_specs_ok(void **state)
 		"hang=18446744073709551615", "block=2048", "info=0,sleep=0",
 		"hide=00003", "past=end", "past=medium", "reveal=0", "reveal=1",
 		"toc=cut", "getconf=exact", "getconf=full", "stale=0", "stale=1",
-		"info=zero", "info=start", "cdb16=0", "cdb16=1",
+		"info=zero", "info=start", "info=fixed:0", "info=fixed:4294967295",
+		"cdb16=0", "cdb16=1",
 		"past=medium,reveal=1,toc=cut,getconf=full,stale=1,info=zero,cdb16=0",
 	};
 
@@ -1619,6 +1623,17 @@ static void test_info_modes(void **state)
 	/* good reads carry no sense */
 	assert_int_equal(read1(t, &cmd, 5, 1), 0);
 	assert_good(&cmd);
+	sim_close(t);
+
+	/* scsi_debug: one constant, whatever failed */
+	t = open_disc("bad=20-30,info=fixed:4660");
+	assert_int_equal(do_read(t, &cmd, MMC_READ10, 17, 8, buf, sizeof(buf)), 0);
+	assert_sense(&cmd, 3, 0x11, 0);
+	assert_int_equal(cmd.sense[0], 0xf0);
+	assert_int_equal(sense_info(&cmd), 4660);
+	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
+	assert_sense(&cmd, 5, 0x21, 0);
+	assert_int_equal(sense_info(&cmd), 4660);
 	sim_close(t);
 }
 
