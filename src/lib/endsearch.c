@@ -160,6 +160,22 @@ static void learn_failure(struct es_state *s, uint64_t lba, uint32_t n,
 	set_hi(s, lba + n - 1, o->cls, n == 1);
 }
 
+/* Read one block and note what it says about the end. */
+static int probe_one(struct es_state *s, uint64_t lba)
+{
+	struct es_outcome o;
+	int rc;
+
+	rc = es_read(s, lba, 1, &o);
+	if (rc)
+		return rc;
+	if (o.cls == CDT_READ_OK)
+		set_lo(s, lba + 1);
+	else
+		learn_failure(s, lba, 1, &o);
+	return 0;
+}
+
 /* ---- step 1: candidates ------------------------------------------------ */
 
 static void sort_unique(uint64_t *v, unsigned int *n)
@@ -185,7 +201,6 @@ static void sort_unique(uint64_t *v, unsigned int *n)
  */
 static int try_candidate(struct es_state *s, uint64_t c)
 {
-	struct es_outcome o;
 	int rc;
 
 	if (c < s->lo || (s->hi_known && c > s->hi))
@@ -193,26 +208,18 @@ static int try_candidate(struct es_state *s, uint64_t c)
 	if (s->p->lba_limit && c > s->p->lba_limit)
 		return 0;
 	if (s->lo < c) {
-		rc = es_read(s, c - 1, 1, &o);
+		rc = probe_one(s, c - 1);
 		if (rc)
 			return rc;
-		if (o.cls != CDT_READ_OK) {
-			learn_failure(s, c - 1, 1, &o);
+		if (s->lo < c)
 			return 0;
-		}
-		set_lo(s, c);
 	}
-	if (s->hi_known && s->hi == c)
-		return !s->hi_medium;
-	rc = es_read(s, c, 1, &o);
-	if (rc)
-		return rc;
-	if (o.cls == CDT_READ_OK) {
-		set_lo(s, c + 1);
-		return 0;
+	if (!(s->hi_known && s->hi == c)) {
+		rc = probe_one(s, c);
+		if (rc)
+			return rc;
 	}
-	learn_failure(s, c, 1, &o);
-	return s->hi == c && !s->hi_medium;
+	return s->hi_known && s->hi == c && !s->hi_medium;
 }
 
 static int check_candidates(struct es_state *s)
@@ -292,7 +299,6 @@ static int gallop_up(struct es_state *s)
 static int gallop_down(struct es_state *s)
 {
 	uint64_t top = s->hi, dist = 1, lba;
-	struct es_outcome o;
 	int rc;
 
 	while (s->lo < s->hi) {
@@ -303,15 +309,11 @@ static int gallop_down(struct es_state *s)
 			if (lba < s->lo)
 				lba = s->lo;
 		}
-		rc = es_read(s, lba, 1, &o);
+		rc = probe_one(s, lba);
 		if (rc)
 			return rc;
-		if (o.cls == CDT_READ_OK) {
-			set_lo(s, lba + 1);
-			return 0;
-		}
-		learn_failure(s, lba, 1, &o);
-		if (lba == s->lo)
+		/* it read, or it was the lowest block left to try */
+		if (s->lo >= lba)
 			return 0;
 		dist *= 2;
 	}
@@ -367,21 +369,6 @@ static int scan_chunk(struct es_state *s)
 		set_lo(s, start + len);
 	else
 		learn_failure(s, start, len, &o);
-	return 0;
-}
-
-static int probe_one(struct es_state *s, uint64_t lba)
-{
-	struct es_outcome o;
-	int rc;
-
-	rc = es_read(s, lba, 1, &o);
-	if (rc)
-		return rc;
-	if (o.cls == CDT_READ_OK)
-		set_lo(s, lba + 1);
-	else
-		learn_failure(s, lba, 1, &o);
 	return 0;
 }
 
