@@ -31,7 +31,7 @@ else
 P = $(O)/
 endif
 B = $(P)build
-LIB_SRC = $(sort $(wildcard src/lib/*.c))
+LIB_SRC = $(sort $(shell find src/lib -name '*.c'))
 CLI_SRC = $(sort $(wildcard src/cli/*.c))
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
 CLI_OBJ = $(CLI_SRC:%.c=$(B)/%.o)
@@ -45,9 +45,9 @@ BIN = $(P)cdtail
 
 all: $(LIBA) $(LIBSO) $(BIN) cdtail.pc
 
-$(B)/%.o: %.c $(wildcard include/*.h src/lib/*.h src/cli/*.h)
+$(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(LIBA): $(LIB_OBJ)
 	rm -f $@
@@ -143,3 +143,6 @@ clean:
 -include tests/fuzz/fuzz.mk
 -include tests/vm/vm.mk
 -include bench/bench.mk
+
+# header dependencies written by -MMD -MP beside each object
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

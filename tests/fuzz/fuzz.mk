@@ -17,7 +17,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_ALL = $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 # the mapfile target needs the mapfile reader
-ifeq ($(wildcard src/lib/mapfile.h),)
+ifeq ($(wildcard src/lib/rescue/mapfile.h),)
 FUZZ_ALL := $(filter-out fuzz_mapfile,$(FUZZ_ALL))
 endif
 FUZZ_TARGETS ?= $(FUZZ_ALL)
@@ -30,7 +30,7 @@ FUZZ_BASE_CFLAGS = -O1 -g $(filter-out -O% -g -fPIC,$(CFLAGS))
 FUZZ_LF_CFLAGS = $(FUZZ_BASE_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_RG_CFLAGS = $(FUZZ_BASE_CFLAGS) $(FUZZ_SAN)
 FUZZ_HELPERS = tests/fuzz/util.c
-FUZZ_HDRS = $(wildcard include/*.h src/lib/*.h tests/fuzz/*.h)
+FUZZ_HDRS = $(wildcard include/*.h $(shell find src/lib -name '*.h') tests/fuzz/*.h)
 
 # libFuzzer build: clang objects under lf/, regress build: $(CC) under rg/
 FUZZ_LF_OBJ = $(LIB_SRC:%.c=$(FUZZ_DIR)/lf/%.o)

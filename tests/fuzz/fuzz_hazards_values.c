@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fuzz.h"
-#include "hazards.h"
+#include "hazards/hazards.h"
 
 static void all(const char *s)
 {

@@ -2,7 +2,7 @@
 /* INQUIRY response parser. */
 #include <string.h>
 #include "fuzz.h"
-#include "mmc.h"
+#include "scsi/mmc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* ISO 9660 and UDF declared sizes over a whole small image. */
 #include "fuzz.h"
-#include "fsize.h"
+#include "probe/fsize.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

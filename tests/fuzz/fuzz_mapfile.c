@@ -10,7 +10,7 @@
 #include <string.h>
 #include "cdtail.h"
 #include "fuzz.h"
-#include "mapfile.h"
+#include "rescue/mapfile.h"
 
 static void check(const struct cdt_map *m)
 {

@@ -2,7 +2,7 @@
 /* Sense data: decoding, classification and the text, into small buffers too. */
 #include <string.h>
 #include "fuzz.h"
-#include "sense.h"
+#include "scsi/sense.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

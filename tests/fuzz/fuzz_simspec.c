@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include "cdtail.h"
 #include "fuzz.h"
-#include "mmc.h"
-#include "transport.h"
+#include "scsi/mmc.h"
+#include "transport/transport.h"
 
 #define IMG_BLOCKS 64
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* READ TRACK INFORMATION response parser. */
 #include "fuzz.h"
-#include "mmc.h"
+#include "scsi/mmc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

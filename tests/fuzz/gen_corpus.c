@@ -13,8 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cdtail.h"
-#include "mmc.h"
-#include "transport.h"
+#include "scsi/mmc.h"
+#include "transport/transport.h"
 
 static const char *out_dir;
 

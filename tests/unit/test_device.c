@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "device.h"
-#include "mmc.h"
+#include "core/device.h"
+#include "scsi/mmc.h"
 
 struct fake {
 	struct cdt_transport base;

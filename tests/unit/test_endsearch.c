@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "endsearch.h"
+#include "probe/endsearch.h"
 
 struct range {
 	uint64_t a, b;		/* inclusive */

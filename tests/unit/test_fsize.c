@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "fsize.h"
+#include "probe/fsize.h"
 
 #define PVD 32768u
 #define AVDP (256u * 2048u)

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "hazards.h"
+#include "hazards/hazards.h"
 
 /* ---- parsers ------------------------------------------------------------ */
 

@@ -23,8 +23,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "iscsi_url.h"
-#include "transport.h"
+#include "transport/iscsi_url.h"
+#include "transport/transport.h"
 
 #define IQN "iqn.2026-12.org.cdtail:unit"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "mmc.h"
+#include "scsi/mmc.h"
 
 /* A heap copy of exactly n bytes, so that reading byte n is an error. */
 static uint8_t *exact(const uint8_t *src, size_t n)

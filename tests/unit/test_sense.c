@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "sense.h"
+#include "scsi/sense.h"
 
 static uint8_t *exact(const uint8_t *src, size_t n)
 {

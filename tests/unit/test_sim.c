@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "mmc.h"
-#include "transport.h"
+#include "scsi/mmc.h"
+#include "transport/transport.h"
 
 /* disc.iso: 100 whole 2048-byte blocks and a trailing partial one */
 #define DISC_BLOCKS 100

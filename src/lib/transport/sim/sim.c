@@ -18,10 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "bytes.h"
+#include "scsi/bytes.h"
 #include "cdtail.h"
-#include "mmc.h"
-#include "transport.h"
+#include "scsi/mmc.h"
+#include "transport/transport.h"
 
 #define SIM_MAX_TRANSFER (8u * 1024 * 1024)
 #define SIM_SENSE_LEN 18

@@ -5,8 +5,8 @@
 
 #include <stdarg.h>
 #include "cdtail.h"
-#include "transport.h"
-#include "sense.h"
+#include "transport/transport.h"
+#include "scsi/sense.h"
 
 struct cdt_dev {
 	struct cdt_transport *t;

@@ -6,8 +6,8 @@
  * use, and every product against overflow.
  */
 #include <string.h>
-#include "bytes.h"
-#include "fsize.h"
+#include "scsi/bytes.h"
+#include "probe/fsize.h"
 
 #define ISO_VD_START 32768u
 #define ISO_VD_SIZE 2048u

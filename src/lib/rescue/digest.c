@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <openssl/evp.h>
-#include "digest.h"
+#include "rescue/digest.h"
 
 /*
  * 8 x 256 KiB = 2 MiB: enough slack that neither worker starves while the

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <scsi/sg_lib.h>
-#include "bytes.h"
+#include "scsi/bytes.h"
 #include "cdtail.h"
-#include "sense.h"
+#include "scsi/sense.h"
 
 /* Bytes 0..7 are the header; the additional length may only shrink len. */
 static size_t sense_end(const uint8_t *buf, size_t len)

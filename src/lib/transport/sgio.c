@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cdtail.h"
-#include "transport.h"
+#include "transport/transport.h"
 
 #define SGIO_DID_TIME_OUT 0x03
 #define SGIO_DEFAULT_MAX_XFER 65536u

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "device.h"
-#include "fsize.h"
-#include "mmc.h"
+#include "core/device.h"
+#include "probe/fsize.h"
+#include "scsi/mmc.h"
 
 #define TOC_ALLOC (4 + MMC_TOC_MAX * 8)
 

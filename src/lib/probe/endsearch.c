@@ -24,7 +24,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "endsearch.h"
+#include "probe/endsearch.h"
 
 /*
  * How far beyond a medium error we look for readable blocks: far on a

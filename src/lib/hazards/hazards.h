@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include "cdtail.h"
-#include "mmc.h"
+#include "scsi/mmc.h"
 
 /*
  * Value parsers.  Each takes an attribute as sysfs prints it, with or

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* MMC/SPC CDB builders and response parsers (see mmc.h). */
 #include <string.h>
-#include "bytes.h"
+#include "scsi/bytes.h"
 #include "cdtail.h"
-#include "mmc.h"
+#include "scsi/mmc.h"
 
 /*
  * The usable part of an answer: the length field says how much the target

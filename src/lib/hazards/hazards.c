@@ -27,8 +27,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include "cdtail.h"
-#include "hazards.h"
-#include "mmc.h"
+#include "hazards/hazards.h"
+#include "scsi/mmc.h"
 
 /* dm stacks are shallow (LVM on kpartx on multipath); stop loops anyway. */
 #define HZ_MAX_DEPTH 8

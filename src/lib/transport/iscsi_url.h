@@ -7,7 +7,7 @@
 #define CDT_ISCSI_URL_H
 
 #include <stddef.h>
-#include "transport.h"
+#include "transport/transport.h"
 
 #define CDT_ISCSI_DEFAULT_PORT 3260
 #define CDT_ISCSI_MAX_LUN 16383		/* SAM flat space addressing */

@@ -23,8 +23,8 @@
 #include <iscsi/iscsi.h>
 #include <iscsi/scsi-lowlevel.h>
 #include "cdtail.h"
-#include "iscsi_url.h"
-#include "transport.h"
+#include "transport/iscsi_url.h"
+#include "transport/transport.h"
 
 #define ISCSI_INITIATOR "iqn.2026-12.org.cdtail:initiator"
 #define ISCSI_MAX_XFER (256u * 1024)

@@ -13,9 +13,9 @@
 #include <strings.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "device.h"
-#include "digest.h"
-#include "image.h"
+#include "core/device.h"
+#include "rescue/digest.h"
+#include "rescue/image.h"
 
 struct ranges {
 	struct cdt_range *v;

@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "device.h"
-#include "image.h"
+#include "core/device.h"
+#include "rescue/image.h"
 
 #define RESCUE_PROGRESS_MS 250
 #define RESCUE_DEFAULT_SAVE_MS 5000

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "bytes.h"
-#include "device.h"
-#include "mmc.h"
+#include "scsi/bytes.h"
+#include "core/device.h"
+#include "scsi/mmc.h"
 
 #define DEV_MAX_RETRIES 5
 #define DEV_NOT_READY_WAIT_MS 200

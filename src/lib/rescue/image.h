@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "cdtail.h"
-#include "digest.h"
-#include "mapfile.h"
+#include "rescue/digest.h"
+#include "rescue/mapfile.h"
 
 struct rescue {
 	/* set by the caller */

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "device.h"
-#include "image.h"
+#include "core/device.h"
+#include "rescue/image.h"
 
 struct tail_job {
 	struct cdt_dev *dev;

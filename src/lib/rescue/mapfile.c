@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cdtail.h"
-#include "mapfile.h"
+#include "rescue/mapfile.h"
 
 /* Nobody needs a map this large; a bigger file is not a map. */
 #define MAP_FILE_MAX (64u * 1024 * 1024)

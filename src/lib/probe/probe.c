@@ -2,8 +2,8 @@
 /* cdt_probe: identify, gather the size sources, run the end search. */
 #include <stdlib.h>
 #include <string.h>
-#include "device.h"
-#include "endsearch.h"
+#include "core/device.h"
+#include "probe/endsearch.h"
 
 #define PROBE_FAILS_KEPT 64
 
