@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/*
+ * READ(10)/(12)/(16) on the emulated drive, and the faults a read meets:
+ * the end, run-out, bad and flaky blocks, hangs, INFORMATION, stale data.
+ */
+#include <errno.h>
+#include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "scsi/bytes.h"
+#include "scsi/mmc.h"
+#include "transport/sim/sim.h"
+
+/* Read CDBs, by their own layout; false for every other opcode. */
+bool sim_decode_read(const struct cdt_cmd *cmd, struct sim_read *r)
+{
+	const uint8_t *cdb = cmd->cdb;
+
+	switch (cdb[0]) {
+	case MMC_READ10:
+		r->lba = sg_get_unaligned_be32(cdb + 2);
+		r->nblocks = sg_get_unaligned_be16(cdb + 7);
+		return true;
+	case MMC_READ12:
+		r->lba = sg_get_unaligned_be32(cdb + 2);
+		r->nblocks = sg_get_unaligned_be32(cdb + 6);
+		return true;
+	case MMC_READ16:
+		r->lba = sg_get_unaligned_be64(cdb + 2);
+		r->nblocks = sg_get_unaligned_be32(cdb + 10);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool in_range(const struct sim_range *r, uint64_t b)
+{
+	return b >= r->first && b <= r->last;
+}
+
+/* Why block b cannot be read (o filled, true), or false when it can. */
+static bool block_fails(struct sim *s, uint64_t b, struct sim_outcome *o)
+{
+	const struct sim_config *c = &s->cfg;
+	size_t i;
+
+	if (b >= s->n_blocks) {
+		/* tgt fails reads beyond its backing file as unreadable */
+		if (c->past_medium)
+			sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
+		else
+			sim_check(o, SK_ILLEGAL_REQUEST, ASC_LBA_OUT_OF_RANGE, 0);
+		return true;
+	}
+	if (b >= s->n_blocks - c->runout) {
+		sim_check(o, SK_ILLEGAL_REQUEST, ASC_END_OF_USER_AREA, 0);
+		return true;
+	}
+	for (i = 0; i < c->n_bad; i++) {
+		if (in_range(&c->bad[i], b)) {
+			sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
+			return true;
+		}
+	}
+	if (c->have_flaky && in_range(&c->flaky, b)) {
+		/* b < n_blocks here, so it has a counter */
+		uint32_t *fails = &s->flaky_fails[b - c->flaky.first];
+
+		if (*fails < c->flaky_times) {
+			(*fails)++;
+			sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Copy n blocks from the image; a failing pread is a medium error. */
+static bool copy_blocks(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst)
+{
+	size_t want = (size_t)(n * s->cfg.block_size);
+	off_t off = (off_t)(lba * s->cfg.block_size);
+	size_t got = 0;
+
+	while (got < want) {
+		ssize_t r = pread(s->image_fd, dst + got, want - got,
+				  off + (off_t)got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		got += (size_t)r;
+	}
+	return true;
+}
+
+/* reveal=1: remember how far reads have reached, failing ones included. */
+static void sim_note_touched(struct sim *s, const struct sim_read *r)
+{
+	uint64_t end = r->lba > UINT64_MAX - r->nblocks ? UINT64_MAX :
+		       r->lba + r->nblocks;
+
+	if (end > s->touched_end)
+		s->touched_end = end;
+}
+
+/* What READ CAPACITY says now: tgt grows its size to cover any read sent. */
+/* The INFORMATION field of a read that failed after good blocks. */
+static void set_info(const struct sim *s, const struct sim_read *r,
+		     uint64_t good, struct sim_outcome *o)
+{
+	uint64_t at;
+
+	switch (s->cfg.info) {
+	case SIM_INFO_LBA:
+		at = r->lba + good;
+		break;
+	case SIM_INFO_ZERO:
+		at = 0;
+		break;
+	case SIM_INFO_START:
+		at = r->lba;
+		break;
+	case SIM_INFO_FIXED:
+		at = s->cfg.info_fixed;
+		break;
+	default:
+		return;
+	}
+	/* fixed-format sense holds 32 bits: a wider LBA goes without */
+	if (at > UINT32_MAX)
+		return;
+	o->info_valid = true;
+	o->info = at;
+}
+
+/*
+ * stale=1: keep what this read left in the buffer for the next failing
+ * one.  Out of memory only forgets it, and the next failure sends zeros,
+ * which tgt may do as well.
+ */
+static void remember_stale(struct sim *s, const uint8_t *data, size_t len)
+{
+	if (len > s->stale_cap) {
+		uint8_t *p = realloc(s->stale_buf, len);
+
+		if (!p) {
+			s->stale_len = 0;
+			return;
+		}
+		s->stale_buf = p;
+		s->stale_cap = len;
+	}
+	if (len)
+		memcpy(s->stale_buf, data, len);
+	s->stale_len = len;
+}
+
+/* Bytes [from, to) of a failing read: the previous read's, then zeros. */
+static void fill_stale(const struct sim *s, uint8_t *data, size_t from,
+		       size_t to)
+{
+	size_t old = s->stale_len < to ? s->stale_len : to;
+
+	if (from < old) {
+		memcpy(data + from, s->stale_buf + from, old - from);
+		from = old;
+	}
+	if (from < to)
+		memset(data + from, 0, to - from);
+}
+
+int sim_do_read(struct sim *s, struct cdt_cmd *cmd, const struct sim_read *r,
+		   struct sim_outcome *o)
+{
+	uint32_t bs = s->cfg.block_size;
+	uint64_t good = 0;
+	size_t moved;
+
+	if (s->cfg.have_hang && s->cfg.hang_lba >= r->lba &&
+	    s->cfg.hang_lba - r->lba < r->nblocks) {
+		o->timeout = true;
+		return 0;
+	}
+	if (r->nblocks == 0)
+		return 0;
+	/* never write past the initiator's buffer, whatever the CDB asks */
+	if (!cmd->data || r->nblocks > cmd->data_len / bs) {
+		sim_invalid_field(o);
+		return 0;
+	}
+	sim_note_touched(s, r);
+	while (good < r->nblocks && !block_fails(s, r->lba + good, o))
+		good++;
+	if (good && !copy_blocks(s, r->lba, good, cmd->data)) {
+		good = 0;
+		sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
+	}
+	moved = (size_t)(good * bs);
+	if (o->check && s->cfg.stale) {
+		fill_stale(s, cmd->data, moved, (size_t)(r->nblocks * bs));
+		moved = (size_t)(r->nblocks * bs);
+	}
+	if (s->cfg.stale)
+		remember_stale(s, cmd->data, moved);
+	cmd->resid = cmd->data_len - (uint32_t)moved;
+	o->blocks_moved = good;
+	if (!o->check)
+		return 0;
+	o->failed_read = true;
+	set_info(s, r, good, o);
+	return 0;
+}

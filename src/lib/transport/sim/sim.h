@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The emulated MMC drive's insides, shared by its files (none of this is
+ * seen above the transport seam):
+ *   sim.c     opening, closing, one command's path (unit attention, sense,
+ *             virtual cost, trace)
+ *   spec.c    the "IMAGE,key=value..." spec into a struct sim_config
+ *   answer.c  sense and data-in helpers every handler uses
+ *   read.c    READ(10)/(12)/(16) and the faults a read can meet
+ *   disc.c    what the disc is: READ CAPACITY, READ TOC, disc and track
+ *             information
+ *   config.c  what the drive is: INQUIRY, REQUEST SENSE, GET CONFIGURATION,
+ *             MODE SENSE
+ */
+#ifndef CDT_SIM_H
+#define CDT_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "transport/transport.h"
+
+#define SIM_MAX_TRANSFER (8u * 1024 * 1024)
+#define SIM_SENSE_LEN 18
+/* 900 MB: larger images are DVDs, as no CD holds that much */
+#define SIM_CD_MAX_BYTES 900000000ull
+
+/* SPC/MMC sense keys and additional sense codes the drive answers with */
+#define SK_NO_SENSE 0x00
+#define SK_MEDIUM_ERROR 0x03
+#define SK_ILLEGAL_REQUEST 0x05
+#define SK_UNIT_ATTENTION 0x06
+#define ASC_UNRECOVERED_READ 0x11
+#define ASC_INVALID_OPCODE 0x20
+#define ASC_LBA_OUT_OF_RANGE 0x21
+#define ASC_INVALID_FIELD 0x24
+#define ASC_POWER_ON_RESET 0x29
+#define ASC_SAVING_NOT_SUPPORTED 0x39
+#define ASC_END_OF_USER_AREA 0x64
+
+enum sim_toc {
+	SIM_TOC_REPORTED = 0,
+	SIM_TOC_TRUE,
+	SIM_TOC_NONE,
+	SIM_TOC_CUT,		/* as reported, but 2 bytes short of its header */
+};
+
+/* What a failing read's INFORMATION field holds (VALID set unless NONE). */
+enum sim_info {
+	SIM_INFO_NONE = 0,
+	SIM_INFO_LBA,		/* the first unreadable LBA */
+	SIM_INFO_ZERO,		/* 0, whatever failed (QEMU IDE/AHCI) */
+	SIM_INFO_START,		/* the command's first LBA */
+	SIM_INFO_FIXED,		/* one constant, whatever failed (scsi_debug) */
+};
+
+struct sim_range {
+	uint64_t first, last;	/* inclusive */
+};
+
+struct sim_config {
+	uint64_t hide, extra, runout;
+	enum sim_toc toc;
+	struct sim_range *bad;
+	size_t n_bad;
+	bool have_flaky;
+	struct sim_range flaky;
+	uint32_t flaky_times;
+	uint64_t ua_every;	/* 0: no unit attentions */
+	bool have_hang;
+	uint64_t hang_lba;
+	uint32_t block_size;
+	uint64_t ok_us, fail_ms;
+	enum sim_info info;
+	uint32_t info_fixed;	/* the constant of info=fixed:N */
+	bool sleep;
+	char *trace_path;
+	/* quirks of real targets */
+	bool past_medium;	/* past the end: 03/11/00, not 05/21/00 */
+	bool reveal;		/* READ CAPACITY grows to what reads touched */
+	bool getconf_full;	/* GET CONFIGURATION pads to the allocation */
+	bool stale;		/* failing reads still move a whole buffer */
+	bool cdb16;		/* READ(16), READ CAPACITY(16) answered */
+};
+
+struct sim {
+	struct cdt_transport t;	/* first: the device layer holds a pointer to it */
+	struct sim_config cfg;
+	int image_fd;
+	int trace_fd;		/* -1 without trace= */
+	uint64_t n_blocks;	/* whole blocks in the image: the true end */
+	uint64_t n_reported;	/* what READ CAPACITY says */
+	uint64_t n_commands;
+	bool last_was_ua;
+	/* failures so far of each flaky block below n_blocks */
+	uint32_t *flaky_fails;
+	uint64_t n_flaky_fails;
+	uint64_t touched_end;	/* highest LBA a read addressed, plus 1 */
+	/* stale=1: what the previous read put in the initiator's buffer */
+	uint8_t *stale_buf;
+	size_t stale_len, stale_cap;
+};
+
+/* How one command ended, before it is written into the cdt_cmd. */
+struct sim_outcome {
+	bool timeout;
+	bool check;
+	bool failed_read;	/* costs FAIL_MS rather than 1 ms */
+	uint8_t key, asc, ascq;
+	bool info_valid;
+	uint64_t info;
+	uint64_t blocks_moved;
+};
+
+struct sim_read {
+	uint64_t lba;
+	uint64_t nblocks;
+};
+
+/* spec.c */
+int sim_parse_keys(struct sim_config *c, char *keys, char *err, size_t errlen);
+
+/* answer.c */
+uint32_t sim_clamp32(uint64_t v);
+void sim_check(struct sim_outcome *o, uint8_t key, uint8_t asc, uint8_t ascq);
+void sim_invalid_field(struct sim_outcome *o);
+void sim_put_answer(struct cdt_cmd *cmd, const uint8_t *ans, size_t len,
+		    uint32_t alloc);
+void sim_put_padded_answer(struct cdt_cmd *cmd, const uint8_t *ans,
+			   size_t len, uint32_t alloc);
+
+/* read.c */
+bool sim_decode_read(const struct cdt_cmd *cmd, struct sim_read *r);
+int sim_do_read(struct sim *s, struct cdt_cmd *cmd, const struct sim_read *r,
+		struct sim_outcome *o);
+
+/* disc.c */
+uint64_t sim_capacity_now(const struct sim *s);
+void sim_do_read_capacity10(struct sim *s, struct cdt_cmd *cmd);
+void sim_do_service_action_in(struct sim *s, struct cdt_cmd *cmd,
+			      struct sim_outcome *o);
+void sim_do_read_toc(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o);
+void sim_do_read_disc_info(struct cdt_cmd *cmd, struct sim_outcome *o);
+void sim_do_read_track_info(struct sim *s, struct cdt_cmd *cmd,
+			    struct sim_outcome *o);
+
+/* config.c */
+void sim_do_inquiry(struct cdt_cmd *cmd, struct sim_outcome *o);
+void sim_do_request_sense(struct cdt_cmd *cmd);
+void sim_do_get_configuration(struct sim *s, struct cdt_cmd *cmd,
+			      struct sim_outcome *o);
+void sim_do_mode_sense10(struct cdt_cmd *cmd, struct sim_outcome *o);
+
+#endif

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The emulated drive's spec: "IMAGE,key=value,..." into a struct sim_config.
+ * Each key has its own small parser; the table says what each wants.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cdtail.h"
+#include "transport/sim/sim.h"
+
+
+/* Decimal digits only: no sign, no blanks, no hex, no overflow. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned int d;
+
+		if (*s < '0' || *s > '9')
+			return -1;
+		d = (unsigned int)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* "A-B" with A <= B; s is not modified. */
+static int parse_range(const char *s, size_t len, struct sim_range *r)
+{
+	char buf[64];
+	char *dash;
+
+	if (len == 0 || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	dash = strchr(buf, '-');
+	if (!dash)
+		return -1;
+	*dash = '\0';
+	if (parse_u64(buf, &r->first) || parse_u64(dash + 1, &r->last))
+		return -1;
+	return r->first <= r->last ? 0 : -1;
+}
+
+static int parse_bool(const char *s, bool *out)
+{
+	if (!strcmp(s, "0") || !strcmp(s, "1")) {
+		*out = s[0] == '1';
+		return 0;
+	}
+	return -1;
+}
+
+static int key_hide(struct sim_config *c, const char *v)
+{
+	return parse_u64(v, &c->hide) ? CDT_EUSAGE : 0;
+}
+
+static int key_extra(struct sim_config *c, const char *v)
+{
+	return parse_u64(v, &c->extra) ? CDT_EUSAGE : 0;
+}
+
+static int key_runout(struct sim_config *c, const char *v)
+{
+	return parse_u64(v, &c->runout) ? CDT_EUSAGE : 0;
+}
+
+static int key_toc(struct sim_config *c, const char *v)
+{
+	if (!strcmp(v, "reported"))
+		c->toc = SIM_TOC_REPORTED;
+	else if (!strcmp(v, "true"))
+		c->toc = SIM_TOC_TRUE;
+	else if (!strcmp(v, "none"))
+		c->toc = SIM_TOC_NONE;
+	else if (!strcmp(v, "cut"))
+		c->toc = SIM_TOC_CUT;
+	else
+		return CDT_EUSAGE;
+	return 0;
+}
+
+static int key_bad(struct sim_config *c, const char *v)
+{
+	size_t n = 1, i = 0;
+	const char *p;
+
+	for (p = v; *p; p++)
+		n += *p == ':';
+	c->bad = calloc(n, sizeof(*c->bad));
+	if (!c->bad)
+		return CDT_ENOMEM;
+	for (p = v;; i++) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+
+		if (parse_range(p, len, &c->bad[i]))
+			return CDT_EUSAGE;
+		if (!colon)
+			break;
+		p = colon + 1;
+	}
+	c->n_bad = n;
+	return 0;
+}
+
+static int key_flaky(struct sim_config *c, const char *v)
+{
+	const char *colon = strchr(v, ':');
+	uint64_t times;
+
+	if (!colon || parse_range(v, (size_t)(colon - v), &c->flaky))
+		return CDT_EUSAGE;
+	/* T=0 would be a flaky range that never fails: surely a typo */
+	if (parse_u64(colon + 1, &times) || times == 0 || times > UINT32_MAX)
+		return CDT_EUSAGE;
+	c->flaky_times = (uint32_t)times;
+	c->have_flaky = true;
+	return 0;
+}
+
+static int key_ua(struct sim_config *c, const char *v)
+{
+	if (parse_u64(v, &c->ua_every) || c->ua_every == 0)
+		return CDT_EUSAGE;
+	return 0;
+}
+
+static int key_hang(struct sim_config *c, const char *v)
+{
+	if (parse_u64(v, &c->hang_lba))
+		return CDT_EUSAGE;
+	c->have_hang = true;
+	return 0;
+}
+
+static int key_block(struct sim_config *c, const char *v)
+{
+	if (!strcmp(v, "512"))
+		c->block_size = 512;
+	else if (!strcmp(v, "2048"))
+		c->block_size = 2048;
+	else
+		return CDT_EUSAGE;
+	return 0;
+}
+
+static int key_cost(struct sim_config *c, const char *v)
+{
+	const char *slash = strchr(v, '/');
+	char ok[32];
+	size_t len;
+
+	if (!slash)
+		return CDT_EUSAGE;
+	len = (size_t)(slash - v);
+	if (len >= sizeof(ok))
+		return CDT_EUSAGE;
+	memcpy(ok, v, len);
+	ok[len] = '\0';
+	if (parse_u64(ok, &c->ok_us) || parse_u64(slash + 1, &c->fail_ms))
+		return CDT_EUSAGE;
+	return 0;
+}
+
+static int key_info(struct sim_config *c, const char *v)
+{
+	if (!strcmp(v, "0"))
+		c->info = SIM_INFO_NONE;
+	else if (!strcmp(v, "1"))
+		c->info = SIM_INFO_LBA;
+	else if (!strcmp(v, "zero"))
+		c->info = SIM_INFO_ZERO;
+	else if (!strcmp(v, "start"))
+		c->info = SIM_INFO_START;
+	else if (!strncmp(v, "fixed:", 6)) {
+		uint64_t n;
+
+		if (parse_u64(v + 6, &n) || n > UINT32_MAX)
+			return CDT_EUSAGE;
+		c->info = SIM_INFO_FIXED;
+		c->info_fixed = (uint32_t)n;
+	} else {
+		return CDT_EUSAGE;
+	}
+	return 0;
+}
+
+static int key_sleep(struct sim_config *c, const char *v)
+{
+	return parse_bool(v, &c->sleep) ? CDT_EUSAGE : 0;
+}
+
+static int key_trace(struct sim_config *c, const char *v)
+{
+	if (!*v)
+		return CDT_EUSAGE;
+	c->trace_path = strdup(v);
+	return c->trace_path ? 0 : CDT_ENOMEM;
+}
+
+static int key_past(struct sim_config *c, const char *v)
+{
+	if (!strcmp(v, "end"))
+		c->past_medium = false;
+	else if (!strcmp(v, "medium"))
+		c->past_medium = true;
+	else
+		return CDT_EUSAGE;
+	return 0;
+}
+
+static int key_reveal(struct sim_config *c, const char *v)
+{
+	return parse_bool(v, &c->reveal) ? CDT_EUSAGE : 0;
+}
+
+static int key_getconf(struct sim_config *c, const char *v)
+{
+	if (!strcmp(v, "exact"))
+		c->getconf_full = false;
+	else if (!strcmp(v, "full"))
+		c->getconf_full = true;
+	else
+		return CDT_EUSAGE;
+	return 0;
+}
+
+static int key_stale(struct sim_config *c, const char *v)
+{
+	return parse_bool(v, &c->stale) ? CDT_EUSAGE : 0;
+}
+
+static int key_cdb16(struct sim_config *c, const char *v)
+{
+	return parse_bool(v, &c->cdb16) ? CDT_EUSAGE : 0;
+}
+
+struct sim_key {
+	const char *name;
+	int (*parse)(struct sim_config *c, const char *value);
+	const char *want;
+};
+
+static const struct sim_key sim_keys[] = {
+	{ "hide", key_hide, "a block count" },
+	{ "extra", key_extra, "a block count" },
+	{ "toc", key_toc, "reported, true, cut or none" },
+	{ "bad", key_bad, "A-B[:A-B...] with A <= B" },
+	{ "runout", key_runout, "a block count" },
+	{ "flaky", key_flaky, "A-B:T with A <= B and T >= 1" },
+	{ "ua", key_ua, "a command count >= 1" },
+	{ "hang", key_hang, "an LBA" },
+	{ "block", key_block, "512 or 2048" },
+	{ "cost", key_cost, "OK_US/FAIL_MS" },
+	{ "info", key_info, "0, 1, zero, start or fixed:N" },
+	{ "sleep", key_sleep, "0 or 1" },
+	{ "trace", key_trace, "a file name" },
+	{ "past", key_past, "end or medium" },
+	{ "reveal", key_reveal, "0 or 1" },
+	{ "getconf", key_getconf, "exact or full" },
+	{ "stale", key_stale, "0 or 1" },
+	{ "cdb16", key_cdb16, "0 or 1" },
+};
+
+#define N_SIM_KEYS (sizeof(sim_keys) / sizeof(sim_keys[0]))
+
+/* One "key=value" item; item is modified (split at '='). */
+static int parse_item(struct sim_config *c, char *item, bool *seen,
+		      char *err, size_t errlen)
+{
+	char *eq = strchr(item, '=');
+	const char *value;
+	size_t i;
+	int rc;
+
+	if (!*item) {
+		snprintf(err, errlen, "sim: empty item in the key list (stray ',')");
+		return CDT_EUSAGE;
+	}
+	if (!eq) {
+		snprintf(err, errlen, "sim: key '%s' has no value (want key=value)", item);
+		return CDT_EUSAGE;
+	}
+	*eq = '\0';
+	value = eq + 1;
+	for (i = 0; i < N_SIM_KEYS; i++)
+		if (!strcmp(item, sim_keys[i].name))
+			break;
+	if (i == N_SIM_KEYS) {
+		snprintf(err, errlen, "sim: unknown key '%s'", item);
+		return CDT_EUSAGE;
+	}
+	if (seen[i]) {
+		snprintf(err, errlen, "sim: key '%s' given twice", item);
+		return CDT_EUSAGE;
+	}
+	seen[i] = true;
+	rc = sim_keys[i].parse(c, value);
+	if (rc == CDT_ENOMEM)
+		snprintf(err, errlen, "sim: out of memory");
+	else if (rc)
+		snprintf(err, errlen, "sim: bad value '%s' for key '%s' (want %s)",
+			 value, item, sim_keys[i].want);
+	return rc;
+}
+
+/* keys points into a writable copy of the spec, after the image name */
+int sim_parse_keys(struct sim_config *c, char *keys, char *err, size_t errlen)
+{
+	bool seen[N_SIM_KEYS] = { false };
+	char *item = keys;
+
+	while (item) {
+		char *comma = strchr(item, ',');
+		int rc;
+
+		if (comma)
+			*comma = '\0';
+		rc = parse_item(c, item, seen, err, errlen);
+		if (rc)
+			return rc;
+		item = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
