@@ -3,13 +3,13 @@
 #ifndef CDT_CLI_H
 #define CDT_CLI_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <json-c/json.h>
 #include "cdtail.h"
 
-/* Exit statuses: one table, documented in cdtail(1). */
+/* Exit statuses: one table, documented in cdtail(1) and README.md. */
 enum {
 	EX_SAME = 0,
 	EX_DIFFERENT = 1,
@@ -28,36 +28,88 @@ struct cli_common {
 	uint64_t max_extra;
 };
 
-/* Long options every subcommand takes; end a command's table with these. */
-#define CLI_OPT_TIMEOUT 0x1001
-#define CLI_OPT_MAX_EXTRA 0x1002
-#define CLI_COMMON_LONGOPTS \
-	{ "json", no_argument, NULL, 'j' }, \
-	{ "verbose", no_argument, NULL, 'v' }, \
-	{ "quiet", no_argument, NULL, 'q' }, \
-	{ "timeout", required_argument, NULL, CLI_OPT_TIMEOUT }, \
-	{ "max-extra", required_argument, NULL, CLI_OPT_MAX_EXTRA }, \
-	{ "help", no_argument, NULL, 'h' }, \
-	{ NULL, 0, NULL, 0 }
-/* '+' stops at the first operand, ':' reports a missing value as ':' */
-#define CLI_COMMON_SHORTOPTS "+:vqh"
-
-void cli_common_init(struct cli_common *co);
 /*
- * Handle one of the common options.  Returns 1 when handled, 0 when opt is
- * not a common option, -1 after printing a usage error for a bad value.
+ * One option of a subcommand: its getopt_long entry and its line in
+ * --help.  A key that is a letter is also the short option.
  */
-int cli_common_opt(struct cli_common *co, const char *cmd, int opt,
-		   const char *arg);
+struct cli_opt {
+	const char *name;	/* long name, without "--" */
+	int key;		/* a letter, a CLI_K_* or a command's own code */
+	const char *arg;	/* the value's name in --help; NULL for a flag */
+	const char *help;	/* one line */
+};
 
-/* Usage error for an option getopt_long rejected ('?' or ':'). */
-int cli_bad_option(const char *cmd, int opt, char **argv);
+#define CLI_K_JSON 0x1000
+#define CLI_K_TIMEOUT 0x1001
+#define CLI_K_MAX_EXTRA 0x1002
+#define CLI_OPT_JSON { "json", CLI_K_JSON, NULL, \
+	"one JSON object on stdout, also on failure ({\"device\", \"error\"})" }
+#define CLI_OPT_QUIET { "quiet", 'q', NULL, \
+	"no progress screen; the text report keeps only its result lines" }
+#define CLI_OPT_VERBOSE { "verbose", 'v', NULL, \
+	"every SCSI command with its status and sense on stderr" }
+#define CLI_OPT_TIMEOUT { "timeout", CLI_K_TIMEOUT, "SECONDS", \
+	"bound every SCSI command, 1 to 3600 (default 30)" }
+#define CLI_OPT_MAX_EXTRA { "max-extra", CLI_K_MAX_EXTRA, "BLOCKS", \
+	"search at most BLOCKS past the reported end (default 16384)" }
+#define CLI_OPT_HELP { "help", 'h', NULL, "show this help and exit" }
+/* what every subcommand takes; end a table with these */
+#define CLI_OPTS_COMMON CLI_OPT_JSON, CLI_OPT_QUIET, CLI_OPT_VERBOSE, \
+	CLI_OPT_TIMEOUT, CLI_OPT_HELP, { NULL, 0, NULL, NULL }
 
-/* "cdtail: <message>" on stderr. */
+struct cli_cmd {
+	const char *name;
+	const char *operands;	/* "DEV OUT" after [OPTIONS] in the usage line */
+	const char *about;	/* what it does, lines ending in \n */
+	const char *exits;	/* "Exit: ..." lines ending in \n */
+	const struct cli_opt *opts;
+	int min_operands, max_operands;
+	int (*run)(int argc, char **argv);
+};
+
+#define CLI_MAX_OPERANDS 4
+struct cli_args {
+	char *op[CLI_MAX_OPERANDS];
+	int n;
+};
+
+/* A command's own option: 0 taken, else an exit status, message printed. */
+typedef int (*cli_opt_fn)(void *ctx, int key, const char *arg);
+
+/* cli_parse() returns this after printing --help: exit 0. */
+#define CLI_HELP_SHOWN (-1)
+
+/*
+ * Parse argv (argv[0] is the command's name) against cmd: options before
+ * and after operands, --opt=value, unambiguous abbreviations, -- ends the
+ * options.  The common options go to co (initialised here), the others
+ * to fn.  Returns 0, CLI_HELP_SHOWN, or EX_USAGE_ERR after the message.
+ */
+int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
+	      struct cli_common *co, cli_opt_fn fn, void *ctx,
+	      struct cli_args *a);
+void cli_help(const struct cli_cmd *cmd, FILE *f);
+
+/* The subcommands, in the order "cdtail --help" lists them. */
+extern const struct cli_cmd *const cli_commands[];
+const struct cli_cmd *cli_find_command(const char *name);
+
+/* What cli_finish() needs: --json was asked for, DEV as given. */
+void cli_note_json(bool on);
+void cli_note_device(const char *dev);
+
+/* "cdtail: <message>" on stderr (kept for --json's error object). */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a usage error for cmd and return EX_USAGE_ERR. */
 int cli_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The end of every run, in one place: with --json a status 2 or 3 that
+ * printed no object prints the error object; stdout is flushed and
+ * closed, and a failure to write it is one line on stderr and status 3.
+ */
+int cli_finish(int status);
 
 /* Strict unsigned parse: digits only (0x hex allowed), no overflow. */
 int cli_parse_u64(const char *s, uint64_t *out);
@@ -82,10 +134,7 @@ json_object *cli_json_count(int64_t v);
 void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log);
 
 /* Subcommands. */
-int cmd_probe(int argc, char **argv);
-int cmd_image(int argc, char **argv);
-int cmd_tail(int argc, char **argv);
-int cmd_verify(int argc, char **argv);
-int cmd_hazards(int argc, char **argv);
+extern const struct cli_cmd cli_cmd_probe, cli_cmd_image, cli_cmd_tail,
+	cli_cmd_verify, cli_cmd_hazards;
 
 #endif

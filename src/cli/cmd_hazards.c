@@ -29,23 +29,6 @@ struct hz_args {
 	const char *dev;
 };
 
-static void usage(FILE *f)
-{
-	fputs("usage: cdtail hazards [--json] [--sysfs ROOT] [--no-mode-sense] DEV\n"
-	      "\n"
-	      "Report multipath and flush/FUA ordering hazards of the block device\n"
-	      "behind DEV (/dev/sdX, /dev/dm-N, /dev/mapper/NAME, /dev/sgN, sim:...).\n"
-	      "\n"
-	      "  --json            one JSON object on stdout\n"
-	      "  --sysfs ROOT      read sysfs from ROOT instead of /sys\n"
-	      "  --no-mode-sense   do not read the caching mode page of SCSI disks\n"
-	      "  -q, --quiet       findings table only\n"
-	      "  -v, --verbose     also say why a caching page was not read\n"
-	      "  --timeout SEC     per-command timeout\n"
-	      "\n"
-	      "Exit: 0 no hazard, 10 hazards found, 2 usage, 3 device error.\n", f);
-}
-
 static int check_sysfs_root(const char *root)
 {
 	struct stat st;
@@ -61,47 +44,30 @@ static int check_sysfs_root(const char *root)
 	return 0;
 }
 
-/* Returns 0, EX_USAGE_ERR, or -1 after -h (exit 0). */
+static int hz_opt(void *ctx, int key, const char *arg)
+{
+	struct hz_args *a = ctx;
+
+	if (key == OPT_SYSFS)
+		a->sysfs = arg;
+	else if (key == OPT_NO_MODE_SENSE)
+		a->no_mode_sense = true;
+	else
+		return 1;
+	return 0;
+}
+
+/* Returns 0, EX_USAGE_ERR, or CLI_HELP_SHOWN (exit 0). */
 static int parse_args(int argc, char **argv, struct hz_args *a)
 {
-	static const struct option longopts[] = {
-		{ "sysfs", required_argument, NULL, OPT_SYSFS },
-		{ "no-mode-sense", no_argument, NULL, OPT_NO_MODE_SENSE },
-		CLI_COMMON_LONGOPTS
-	};
-	int opt, r;
+	struct cli_args ops;
+	int rc;
 
 	memset(a, 0, sizeof(*a));
-	cli_common_init(&a->co);
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS,
-				  longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			usage(stdout);
-			return -1;
-		case OPT_SYSFS:
-			a->sysfs = optarg;
-			continue;
-		case OPT_NO_MODE_SENSE:
-			a->no_mode_sense = true;
-			continue;
-		case '?':
-		case ':':
-			return cli_bad_option(CMD, opt, argv);
-		}
-		r = cli_common_opt(&a->co, CMD, opt, optarg);
-		if (r < 0)
-			return EX_USAGE_ERR;
-		if (!r)
-			return cli_usage(CMD, "unexpected option");
-	}
-	if (optind >= argc)
-		return cli_usage(CMD, "missing DEV");
-	if (optind + 1 < argc)
-		return cli_usage(CMD, "unexpected argument '%s'", argv[optind + 1]);
-	a->dev = argv[optind];
+	rc = cli_parse(&cli_cmd_hazards, argc, argv, &a->co, hz_opt, a, &ops);
+	if (rc)
+		return rc;
+	a->dev = ops.op[0];
 	if (!*a->dev)
 		return cli_usage(CMD, "DEV is empty");
 	if (a->sysfs)
@@ -388,7 +354,7 @@ static int scan(const struct hz_args *a, struct cdt_dev *dev,
 	return 0;
 }
 
-int cmd_hazards(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct cdt_hazard_list list;
 	struct cdt_dev *dev = NULL;
@@ -397,7 +363,7 @@ int cmd_hazards(int argc, char **argv)
 
 	rc = parse_args(argc, argv, &a);
 	if (rc)
-		return rc < 0 ? 0 : rc;
+		return rc == CLI_HELP_SHOWN ? 0 : rc;
 	if (has_no_sysfs(a.dev)) {
 		rc = cli_open(a.dev, &a.co, &dev);
 		if (rc)
@@ -416,3 +382,24 @@ int cmd_hazards(int argc, char **argv)
 		cdt_close(dev);
 	return rc;
 }
+
+static const struct cli_opt hazards_opts[] = {
+	{ "sysfs", OPT_SYSFS, "ROOT", "read sysfs from ROOT instead of /sys" },
+	{ "no-mode-sense", OPT_NO_MODE_SENSE, NULL, "do not read the caching mode page of SCSI disks" },
+	CLI_OPTS_COMMON
+};
+
+const struct cli_cmd cli_cmd_hazards = {
+	.name = CMD,
+	.operands = "DEV",
+	.about = "report multipath and flush ordering hazards\n"
+		 "\n"
+		 "Report multipath and flush/FUA ordering hazards of the block device\n"
+		 "behind DEV (/dev/sdX, /dev/dm-N, /dev/mapper/NAME, /dev/sgN, sim:...).\n"
+		 "-q prints only the findings table, -v also why a caching page was not read.\n",
+	.exits = "Exit: 0 no hazard, 10 hazards found, 2 usage error, 3 device error.\n",
+	.opts = hazards_opts,
+	.min_operands = 1,
+	.max_operands = 1,
+	.run = run,
+};

@@ -4,20 +4,6 @@
 #include <string.h>
 #include "readui.h"
 
-static const char image_help[] =
-	"usage: cdtail image [--map MAPFILE] [--force] [--json] [-q] [-v]\n"
-	"                    [--chunk BLOCKS] [--retries N] [--map-interval MS]\n"
-	"                    [--digest LIST] [--timeout SECONDS] [--max-extra BLOCKS]\n"
-	"                    DEV OUT\n"
-	"\n"
-	"Find the true end as probe does and write every block up to it to OUT.\n"
-	"With --map, progress is kept in a GNU ddrescue mapfile and a second run\n"
-	"with the same map reads only what is not finished yet.\n"
-	"--digest md5,sha256 (the default), sha256, md5 or none: the digests of\n"
-	"OUT to compute.\n"
-	"Exit: 0 every block read, 4 finished with unreadable blocks, 2 usage\n"
-	"error, 3 device error, 130/143 interrupted (the map is saved).\n";
-
 #define OPT_MAP 0x1201
 #define OPT_FORCE 0x1202
 #define OPT_MAP_INTERVAL 0x1203
@@ -62,53 +48,41 @@ static int parse_digests(const char *arg, unsigned int *out)
 	return 0;
 }
 
-static int parse(struct image_cli *c, struct rui_args *a, int argc, char **argv)
+static int image_opt(void *ctx, int key, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "map", required_argument, NULL, OPT_MAP },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "map-interval", required_argument, NULL, OPT_MAP_INTERVAL },
-		{ "digest", required_argument, NULL, OPT_DIGEST },
-		RUI_READ_LONGOPTS,
-		CLI_COMMON_LONGOPTS
-	};
+	struct image_cli *c = ctx;
 	uint64_t v;
-	int opt, rc;
 
-	opterr = 0;
-	while ((opt = rui_getopt(a, argc, argv, longopts)) != -1) {
-		switch (opt) {
-		case 'h':
-			fputs(image_help, stdout);
-			return -1;
-		case OPT_MAP:
-			if (!*optarg)
-				return cli_usage("image", "--map wants a file name");
-			c->io.map_path = optarg;
-			continue;
-		case OPT_FORCE:
-			c->io.force = true;
-			continue;
-		case OPT_MAP_INTERVAL:
-			if (cli_parse_u64(optarg, &v) || v == 0 || v > 3600000)
-				return cli_usage("image", "--map-interval wants milliseconds from 1 to 3600000, not '%s'",
-						 optarg);
-			c->io.map_interval_ms = (unsigned int)v;
-			continue;
-		case OPT_DIGEST:
-			if (parse_digests(optarg, &c->io.digests))
-				return cli_usage("image", "--digest wants md5,sha256, sha256, md5 or none, not '%s'",
-						 optarg);
-			continue;
-		}
-		rc = rui_opt(&c->ui, opt, optarg);
-		if (rc < 0)
-			return EX_USAGE_ERR;
-		if (rc == 0)
-			return cli_bad_option("image", opt, argv);
+	switch (key) {
+	case OPT_MAP:
+		if (!*arg)
+			return cli_usage("image", "--map wants a file name");
+		c->io.map_path = arg;
+		return 0;
+	case OPT_FORCE:
+		c->io.force = true;
+		return 0;
+	case OPT_MAP_INTERVAL:
+		if (cli_parse_u64(arg, &v) || v == 0 || v > 3600000)
+			return cli_usage("image", "--map-interval wants milliseconds from 1 to 3600000, not '%s'",
+					 arg);
+		c->io.map_interval_ms = (unsigned int)v;
+		return 0;
+	case OPT_DIGEST:
+		if (parse_digests(arg, &c->io.digests))
+			return cli_usage("image", "--digest wants md5,sha256, sha256, md5 or none, not '%s'",
+					 arg);
+		return 0;
 	}
-	if (a->n != 2)
-		return cli_usage("image", a->n < 2 ? "missing DEV or OUT" : "too many arguments");
+	return rui_opt(&c->ui, key, arg);
+}
+
+static int parse(struct image_cli *c, struct cli_args *a, int argc, char **argv)
+{
+	int rc = cli_parse(&cli_cmd_image, argc, argv, &c->ui.co, image_opt, c, a);
+
+	if (rc)
+		return rc;
 	if (c->io.map_path && !strcmp(c->io.map_path, a->op[1]))
 		return cli_usage("image", "MAPFILE and OUT are the same file");
 	return 0;
@@ -155,9 +129,9 @@ static void make_comment(struct image_cli *c, int argc, char **argv)
 	c->io.map_comment = c->comment;
 }
 
-int cmd_image(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-	struct rui_args a = { .n = 0 };
+	struct cli_args a;
 	struct image_cli c;
 	struct cdt_image_result res;
 	struct cdt_dev *dev;
@@ -168,7 +142,7 @@ int cmd_image(int argc, char **argv)
 	rui_init(&c.ui, "image");
 	rc = parse(&c, &a, argc, argv);
 	if (rc)
-		return rc < 0 ? 0 : rc;
+		return rc == CLI_HELP_SHOWN ? 0 : rc;
 	addr = a.op[0];
 	out = a.op[1];
 	make_comment(&c, argc, argv);
@@ -188,6 +162,8 @@ int cmd_image(int argc, char **argv)
 		rui_end_line(&c.ui);
 		if (c.ui.co.json)
 			print_json(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
+		else if (c.ui.co.quiet)
+			printf("verdict:   %s\n", res.sum.bad_blocks ? "unreadable" : "complete");
 		else
 			print_text(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
 		rc = res.sum.bad_blocks ? EX_UNREADABLE : EX_SAME;
@@ -196,3 +172,28 @@ int cmd_image(int argc, char **argv)
 	cdt_close(dev);
 	return rc;
 }
+
+static const struct cli_opt image_opts[] = {
+	{ "map", OPT_MAP, "MAPFILE", "keep progress in a GNU ddrescue mapfile; run again to resume" },
+	{ "force", OPT_FORCE, NULL, "overwrite an existing OUT (without its map)" },
+	{ "map-interval", OPT_MAP_INTERVAL, "MS", "save the map at least every MS ms (default 5000)" },
+	{ "digest", OPT_DIGEST, "LIST", "md5,sha256 (default), sha256, md5 or none: digests of OUT" },
+	RUI_OPTS,
+	CLI_OPTS_COMMON
+};
+
+const struct cli_cmd cli_cmd_image = {
+	.name = "image",
+	.operands = "DEV OUT",
+	.about = "image the whole disc, hidden tail included\n"
+		 "\n"
+		 "Find the true end as probe does and write every block up to it to OUT.\n"
+		 "With --map, progress is kept in a GNU ddrescue mapfile and a second run\n"
+		 "with the same map reads only what is not finished yet.\n",
+	.exits = "Exit: 0 every block read, 4 finished with unreadable blocks, 2 usage\n"
+		 "error, 3 device error, 130/143 interrupted (the map is saved).\n",
+	.opts = image_opts,
+	.min_operands = 2,
+	.max_operands = 2,
+	.run = run,
+};

@@ -4,14 +4,6 @@
 #include <string.h>
 #include "cli.h"
 
-static const char probe_help[] =
-	"usage: cdtail probe [--json] [-v] [--timeout SECONDS] [--max-extra BLOCKS] DEV\n"
-	"\n"
-	"Identify the drive and the medium, gather every size source and find\n"
-	"the true number of readable blocks.\n"
-	"Exit: 0 reported length is true, 10 hidden tail found, 11 disc holds\n"
-	"less than reported, 2 usage error, 3 device error.\n";
-
 struct source_row {
 	const char *key;	/* JSON key */
 	const char *label;	/* text label */
@@ -202,44 +194,51 @@ static int verdict_status(enum cdt_verdict v)
 	return EX_SAME;
 }
 
-int cmd_probe(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-	static const struct option longopts[] = { CLI_COMMON_LONGOPTS };
 	struct cdt_probe_opts po = { 0 };
 	struct cdt_probe_result res;
 	struct cli_common co;
+	struct cli_args a;
 	struct cdt_dev *dev;
-	int opt, rc;
+	int rc;
 
-	cli_common_init(&co);
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			fputs(probe_help, stdout);
-			return 0;
-		}
-		rc = cli_common_opt(&co, "probe", opt, optarg);
-		if (rc < 0)
-			return EX_USAGE_ERR;
-		if (rc == 0)
-			return cli_bad_option("probe", opt, argv);
-	}
-	if (optind != argc - 1)
-		return cli_usage("probe", optind == argc ? "missing DEV" : "too many arguments");
-	rc = cli_open(argv[optind], &co, &dev);
+	rc = cli_parse(&cli_cmd_probe, argc, argv, &co, NULL, NULL, &a);
+	if (rc)
+		return rc == CLI_HELP_SHOWN ? 0 : rc;
+	rc = cli_open(a.op[0], &co, &dev);
 	if (rc)
 		return rc;
 	po.max_extra = co.max_extra;
 	rc = cdt_probe(dev, &po, &res);
 	if (rc) {
-		cli_err("%s: %s", argv[optind], cdt_errmsg(dev)[0] ? cdt_errmsg(dev) : cdt_strerror(rc));
+		cli_err("%s: %s", a.op[0], cdt_errmsg(dev)[0] ? cdt_errmsg(dev) : cdt_strerror(rc));
 		cdt_close(dev);
 		return cli_status_for(rc);
 	}
 	if (co.json)
-		print_json(argv[optind], &res, cdt_is_virtual_time(dev));
+		print_json(a.op[0], &res, cdt_is_virtual_time(dev));
+	else if (co.quiet)
+		printf("verdict:   %s\n", cdt_verdict_name(res.verdict));
 	else
-		print_text(argv[optind], &res, cdt_is_virtual_time(dev));
+		print_text(a.op[0], &res, cdt_is_virtual_time(dev));
 	cdt_close(dev);
 	return verdict_status(res.verdict);
 }
+
+static const struct cli_opt probe_opts[] = { CLI_OPT_MAX_EXTRA, CLI_OPTS_COMMON };
+
+const struct cli_cmd cli_cmd_probe = {
+	.name = "probe",
+	.operands = "DEV",
+	.about = "find the true number of readable blocks\n"
+		 "\n"
+		 "Identify the drive and the medium, gather every size source and find\n"
+		 "the true number of readable blocks.\n",
+	.exits = "Exit: 0 the reported length is true, 10 hidden tail found, 11 the disc\n"
+		 "holds less than reported, 2 usage error, 3 device error.\n",
+	.opts = probe_opts,
+	.min_operands = 1,
+	.max_operands = 1,
+	.run = run,
+};

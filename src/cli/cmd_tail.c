@@ -4,18 +4,6 @@
 #include <string.h>
 #include "readui.h"
 
-static const char tail_help[] =
-	"usage: cdtail tail [--json] [-q] [-v] [--chunk BLOCKS] [--retries N]\n"
-	"                   [--timeout SECONDS] [--max-extra BLOCKS] DEV IMAGE\n"
-	"\n"
-	"IMAGE is a copy of the disc that stopped at the length the drive reports\n"
-	"(dd if=/dev/sr0).  Check its length and its last 64 blocks against the\n"
-	"disc, then append the blocks past the reported end.  A second run adds\n"
-	"nothing.\n"
-	"Exit: 0 appended or nothing to add, 1 IMAGE does not match the disc\n"
-	"(nothing written), 4 appended with unreadable blocks, 2 usage error,\n"
-	"3 device error, 130/143 interrupted (IMAGE cut back to its old length).\n";
-
 static const char *const basis_names[] = {
 	[CDT_TAIL_NONE] = NULL,
 	[CDT_TAIL_REPORTED] = "reported",
@@ -109,30 +97,23 @@ static int status_for(const struct cdt_tail_result *r)
 	}
 }
 
-int cmd_tail(int argc, char **argv)
+static int tail_opt(void *ctx, int key, const char *arg)
 {
-	static const struct option longopts[] = { RUI_READ_LONGOPTS, CLI_COMMON_LONGOPTS };
-	struct rui_args a = { .n = 0 };
+	return rui_opt(ctx, key, arg);
+}
+
+static int run(int argc, char **argv)
+{
 	struct cdt_tail_result res;
+	struct cli_args a;
 	struct cdt_dev *dev;
 	struct rui ui;
-	int opt, rc;
+	int rc;
 
 	rui_init(&ui, "tail");
-	opterr = 0;
-	while ((opt = rui_getopt(&a, argc, argv, longopts)) != -1) {
-		if (opt == 'h') {
-			fputs(tail_help, stdout);
-			return 0;
-		}
-		rc = rui_opt(&ui, opt, optarg);
-		if (rc < 0)
-			return EX_USAGE_ERR;
-		if (rc == 0)
-			return cli_bad_option("tail", opt, argv);
-	}
-	if (a.n != 2)
-		return cli_usage("tail", a.n < 2 ? "missing DEV or IMAGE" : "too many arguments");
+	rc = cli_parse(&cli_cmd_tail, argc, argv, &ui.co, tail_opt, &ui, &a);
+	if (rc)
+		return rc == CLI_HELP_SHOWN ? 0 : rc;
 	rc = cli_open(a.op[0], &ui.co, &dev);
 	if (rc)
 		return rc;
@@ -144,6 +125,8 @@ int cmd_tail(int argc, char **argv)
 		rui_end_line(&ui);
 		if (ui.co.json)
 			print_json(a.op[0], a.op[1], &res, cdt_is_virtual_time(dev));
+		else if (ui.co.quiet)
+			printf("verdict:   %s\n", verdict_names[res.verdict]);
 		else
 			print_text(a.op[0], &res, cdt_is_virtual_time(dev));
 		rc = status_for(&res);
@@ -152,3 +135,23 @@ int cmd_tail(int argc, char **argv)
 	cdt_close(dev);
 	return rc;
 }
+
+static const struct cli_opt tail_opts[] = { RUI_OPTS, CLI_OPTS_COMMON };
+
+const struct cli_cmd cli_cmd_tail = {
+	.name = "tail",
+	.operands = "DEV IMAGE",
+	.about = "append the hidden tail to a dd image\n"
+		 "\n"
+		 "IMAGE is a copy of the disc that stopped at the length the drive reports\n"
+		 "(dd if=/dev/sr0).  Check its length and its last 64 blocks against the\n"
+		 "disc, then append the blocks past the reported end.  A second run adds\n"
+		 "nothing.\n",
+	.exits = "Exit: 0 appended or nothing to add, 1 IMAGE does not match the disc\n"
+		 "(nothing written), 4 appended with unreadable blocks, 2 usage error,\n"
+		 "3 device error, 130/143 interrupted (IMAGE cut back to its old length).\n",
+	.opts = tail_opts,
+	.min_operands = 2,
+	.max_operands = 2,
+	.run = run,
+};

@@ -5,18 +5,6 @@
 #include <string.h>
 #include "readui.h"
 
-static const char verify_help[] =
-	"usage: cdtail verify [--json] [-q] [-v] [--all] [--chunk BLOCKS] [--retries N]\n"
-	"                     [--timeout SECONDS] [--max-extra BLOCKS]\n"
-	"                     DEV (--image FILE | --sha256 HEX | --md5 HEX)\n"
-	"\n"
-	"Read the whole disc to its true end and compare it with FILE (stopping\n"
-	"at the first differing block unless --all; -v shows a hex diff of it,\n"
-	"-vv also every command)\n"
-	"or with a digest.  Also says whether the filesystem's declared size fits.\n"
-	"Exit: 0 identical, 1 different, 4 unreadable blocks, 2 usage error,\n"
-	"3 device error, 130/143 interrupted.\n";
-
 #define OPT_IMAGE 0x1301
 #define OPT_SHA256 0x1302
 #define OPT_MD5 0x1303
@@ -61,52 +49,45 @@ static void hex_diff(void *ctx, uint64_t lba, const uint8_t *disc,
 	}
 }
 
-static int parse(struct rui *ui, struct cdt_verify_opts *vo, struct rui_args *a,
-		 int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "image", required_argument, NULL, OPT_IMAGE },
-		{ "sha256", required_argument, NULL, OPT_SHA256 },
-		{ "md5", required_argument, NULL, OPT_MD5 },
-		{ "all", no_argument, NULL, OPT_ALL },
-		RUI_READ_LONGOPTS,
-		CLI_COMMON_LONGOPTS
-	};
-	int opt, rc;
+struct verify_cli {
+	struct rui ui;
+	struct cdt_verify_opts vo;
+};
 
-	opterr = 0;
-	while ((opt = rui_getopt(a, argc, argv, longopts)) != -1) {
-		switch (opt) {
-		case 'h':
-			fputs(verify_help, stdout);
-			return -1;
-		case OPT_IMAGE:
-			vo->image_path = optarg;
-			continue;
-		case OPT_SHA256:
-			if (!is_hex(optarg, 64))
-				return cli_usage("verify", "--sha256 wants 64 hex digits, not '%s'", optarg);
-			vo->sha256 = optarg;
-			continue;
-		case OPT_MD5:
-			if (!is_hex(optarg, 32))
-				return cli_usage("verify", "--md5 wants 32 hex digits, not '%s'", optarg);
-			vo->md5 = optarg;
-			continue;
-		case OPT_ALL:
-			vo->all = true;
-			continue;
-		}
-		rc = rui_opt(ui, opt, optarg);
-		if (rc < 0)
-			return EX_USAGE_ERR;
-		if (rc == 0)
-			return cli_bad_option("verify", opt, argv);
+static int verify_opt(void *ctx, int key, const char *arg)
+{
+	struct verify_cli *c = ctx;
+
+	switch (key) {
+	case OPT_IMAGE:
+		c->vo.image_path = arg;
+		return 0;
+	case OPT_SHA256:
+		if (!is_hex(arg, 64))
+			return cli_usage("verify", "--sha256 wants 64 hex digits, not '%s'", arg);
+		c->vo.sha256 = arg;
+		return 0;
+	case OPT_MD5:
+		if (!is_hex(arg, 32))
+			return cli_usage("verify", "--md5 wants 32 hex digits, not '%s'", arg);
+		c->vo.md5 = arg;
+		return 0;
+	case OPT_ALL:
+		c->vo.all = true;
+		return 0;
 	}
+	return rui_opt(&c->ui, key, arg);
+}
+
+static int parse(struct verify_cli *c, struct cli_args *a, int argc, char **argv)
+{
+	const struct cdt_verify_opts *vo = &c->vo;
+	int rc = cli_parse(&cli_cmd_verify, argc, argv, &c->ui.co, verify_opt, c, a);
+
+	if (rc)
+		return rc;
 	if (!!vo->image_path + !!vo->sha256 + !!vo->md5 != 1)
 		return cli_usage("verify", "give exactly one of --image, --sha256, --md5");
-	if (a->n != 1)
-		return cli_usage("verify", a->n ? "too many arguments" : "missing DEV");
 	return 0;
 }
 
@@ -188,43 +169,65 @@ static const int verdict_status[] = {
 	[CDT_VERIFY_UNREADABLE] = EX_UNREADABLE,
 };
 
-int cmd_verify(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-	struct rui_args a = { .n = 0 };
-	struct cdt_verify_opts vo;
 	struct cdt_verify_result res;
-	struct cli_common co;
+	struct verify_cli c;
+	struct cli_args a;
 	struct cdt_dev *dev;
-	struct rui ui;
 	int rc;
 
-	memset(&vo, 0, sizeof(vo));
-	rui_init(&ui, "verify");
-	rc = parse(&ui, &vo, &a, argc, argv);
+	memset(&c, 0, sizeof(c));
+	rui_init(&c.ui, "verify");
+	rc = parse(&c, &a, argc, argv);
 	if (rc)
-		return rc < 0 ? 0 : rc;
-	/* -v is the hex diff here; the command log wants -vv */
-	co = ui.co;
-	co.verbose = co.verbose > 1;
-	rc = cli_open(a.op[0], &co, &dev);
+		return rc == CLI_HELP_SHOWN ? 0 : rc;
+	rc = cli_open(a.op[0], &c.ui.co, &dev);
 	if (rc)
 		return rc;
-	rui_start(&ui, dev);
-	vo.rd = ui.rd;
-	if (ui.co.verbose)
-		vo.diff = hex_diff;
-	rc = cdt_verify(dev, &vo, &res);
+	rui_start(&c.ui, dev);
+	c.vo.rd = c.ui.rd;
+	if (c.ui.co.verbose)
+		c.vo.diff = hex_diff;
+	rc = cdt_verify(dev, &c.vo, &res);
 	if (rc) {
-		rc = rui_fail(&ui, dev, "verify", rc);
+		rc = rui_fail(&c.ui, dev, "verify", rc);
 	} else {
-		rui_end_line(&ui);
-		if (ui.co.json)
-			print_json(a.op[0], &vo, &res, cdt_is_virtual_time(dev));
+		rui_end_line(&c.ui);
+		if (c.ui.co.json)
+			print_json(a.op[0], &c.vo, &res, cdt_is_virtual_time(dev));
+		else if (c.ui.co.quiet)
+			printf("verdict:   %s\n", verdict_names[res.verdict]);
 		else
-			print_text(a.op[0], &vo, &res, cdt_is_virtual_time(dev));
+			print_text(a.op[0], &c.vo, &res, cdt_is_virtual_time(dev));
 		rc = verdict_status[res.verdict];
 	}
 	cdt_verify_result_free(&res);
 	cdt_close(dev);
 	return rc;
 }
+
+static const struct cli_opt verify_opts[] = {
+	{ "image", OPT_IMAGE, "FILE", "compare with FILE, stopping at the first differing block" },
+	{ "sha256", OPT_SHA256, "HEX", "compare with this SHA-256 digest (64 hex digits)" },
+	{ "md5", OPT_MD5, "HEX", "compare with this MD5 digest (32 hex digits)" },
+	{ "all", OPT_ALL, NULL, "with --image, read on past differences and list them all" },
+	RUI_OPTS,
+	CLI_OPTS_COMMON
+};
+
+const struct cli_cmd cli_cmd_verify = {
+	.name = "verify",
+	.operands = "DEV (--image FILE | --sha256 HEX | --md5 HEX)",
+	.about = "compare the disc with an image or a digest\n"
+		 "\n"
+		 "Read the whole disc to its true end and compare it with FILE or a\n"
+		 "digest; -v also shows a hex diff of the first differing block.  Also\n"
+		 "says whether the filesystem's declared size fits.\n",
+	.exits = "Exit: 0 identical, 1 different, 4 unreadable blocks, 2 usage error,\n"
+		 "3 device error, 130/143 interrupted.\n",
+	.opts = verify_opts,
+	.min_operands = 1,
+	.max_operands = 1,
+	.run = run,
+};

@@ -8,11 +8,28 @@
 #include <scsi/sg_lib.h>
 #include "cli.h"
 
-void cli_common_init(struct cli_common *co)
+/* What a run's end needs to know: the one piece of output state. */
+static struct {
+	bool json;		/* --json was asked for */
+	bool printed;		/* a JSON object went to stdout */
+	const char *dev;	/* DEV as given, or NULL */
+	char msg[512];		/* the first error message */
+} out;
+
+void cli_note_json(bool on)
 {
-	memset(co, 0, sizeof(*co));
-	co->timeout_ms = 30000;
-	co->max_extra = CDT_DEFAULT_MAX_EXTRA;
+	out.json = on;
+}
+
+void cli_note_device(const char *dev)
+{
+	out.dev = dev;
+}
+
+static void keep_msg(const char *fmt, va_list ap)
+{
+	if (!out.msg[0])
+		vsnprintf(out.msg, sizeof(out.msg), fmt, ap);
 }
 
 void cli_err(const char *fmt, ...)
@@ -24,6 +41,9 @@ void cli_err(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	va_start(ap, fmt);
+	keep_msg(fmt, ap);
+	va_end(ap);
 }
 
 int cli_usage(const char *cmd, const char *fmt, ...)
@@ -35,18 +55,10 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry 'cdtail %s --help'.\n", cmd);
+	va_start(ap, fmt);
+	keep_msg(fmt, ap);
+	va_end(ap);
 	return EX_USAGE_ERR;
-}
-
-int cli_bad_option(const char *cmd, int opt, char **argv)
-{
-	const char *word = argv[optind - 1];
-
-	if (opt == ':')
-		return cli_usage(cmd, "option '%s' needs a value", word);
-	if (optopt && optopt != '?')
-		return cli_usage(cmd, "unknown option '-%c'", optopt);
-	return cli_usage(cmd, "unknown option '%s'", word);
 }
 
 int cli_parse_u64(const char *s, uint64_t *out)
@@ -61,41 +73,6 @@ int cli_parse_u64(const char *s, uint64_t *out)
 	if (errno || *end)
 		return -1;
 	*out = v;
-	return 0;
-}
-
-int cli_common_opt(struct cli_common *co, const char *cmd, int opt,
-		   const char *arg)
-{
-	uint64_t v;
-
-	switch (opt) {
-	case 'j':
-		co->json = true;
-		return 1;
-	case 'v':
-		co->verbose++;
-		return 1;
-	case 'q':
-		co->quiet = true;
-		return 1;
-	case CLI_OPT_TIMEOUT:
-		if (cli_parse_u64(arg, &v) || v == 0 || v > 3600) {
-			cli_usage(cmd, "--timeout wants seconds from 1 to 3600, not '%s'",
-				  arg);
-			return -1;
-		}
-		co->timeout_ms = (unsigned int)v * 1000;
-		return 1;
-	case CLI_OPT_MAX_EXTRA:
-		if (cli_parse_u64(arg, &v) || v == 0 || v > (1u << 24)) {
-			cli_usage(cmd, "--max-extra wants a block count from 1 to %u, not '%s'",
-				  1u << 24, arg);
-			return -1;
-		}
-		co->max_extra = v;
-		return 1;
-	}
 	return 0;
 }
 
@@ -128,6 +105,37 @@ void cli_json_out(json_object *obj)
 	puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
 					    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(obj);
+	out.printed = true;
+}
+
+static void json_error(int status)
+{
+	json_object *o = json_object_new_object(), *e = json_object_new_object();
+
+	json_object_object_add(o, "device", out.dev ? json_object_new_string(out.dev) : NULL);
+	json_object_object_add(e, "status", json_object_new_int(status));
+	json_object_object_add(e, "message", json_object_new_string(out.msg[0] ? out.msg :
+								     "failed"));
+	json_object_object_add(o, "error", e);
+	cli_json_out(o);
+}
+
+int cli_finish(int status)
+{
+	int err = 0;
+
+	if (out.json && !out.printed && (status == EX_USAGE_ERR || status == EX_DEVICE_ERR))
+		json_error(status);
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout))
+		err = errno ? errno : EIO;
+	/* fclose reports what fflush could not see (a deferred write error) */
+	if (fclose(stdout) && !err)
+		err = errno ? errno : EIO;
+	if (!err)
+		return status;
+	fprintf(stderr, "cdtail: cannot write standard output: %s\n", strerror(err));
+	return EX_DEVICE_ERR;
 }
 
 json_object *cli_json_count(int64_t v)

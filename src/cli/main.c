@@ -4,32 +4,61 @@
 #include <string.h>
 #include "cli.h"
 
-static const struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *what;
-} commands[] = {
-	{ "probe", cmd_probe, "find the true number of readable blocks" },
-	{ "image", cmd_image, "image the whole disc, hidden tail included" },
-	{ "tail", cmd_tail, "append the hidden tail to a dd image" },
-	{ "verify", cmd_verify, "compare the disc with an image or a digest" },
-	{ "hazards", cmd_hazards, "report multipath and flush ordering hazards" },
+const struct cli_cmd *const cli_commands[] = {
+	&cli_cmd_probe, &cli_cmd_image, &cli_cmd_tail, &cli_cmd_verify,
+	&cli_cmd_hazards, NULL,
 };
 
+const struct cli_cmd *cli_find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; cli_commands[i]; i++)
+		if (!strcmp(name, cli_commands[i]->name))
+			return cli_commands[i];
+	return NULL;
+}
+
+/* The first line of a command's about text, for the command list. */
 static void usage(FILE *f)
 {
 	size_t i;
 
-	fputs("usage: cdtail COMMAND [OPTIONS] DEV ...\n\ncommands:\n", f);
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
+	fputs("usage: cdtail COMMAND [OPTIONS] DEV ...\n"
+	      "       cdtail help [COMMAND] | --help | --version\n\ncommands:\n", f);
+	for (i = 0; cli_commands[i]; i++)
+		fprintf(f, "  %-8s %.*s\n", cli_commands[i]->name,
+			(int)strcspn(cli_commands[i]->about, "\n"), cli_commands[i]->about);
 	fputs("\nDEV is /dev/srN, /dev/sgN, sim:IMAGE[,key=value...] or\n"
-	      "iscsi://HOST[:PORT]/IQN/LUN.  See cdtail(1).\n", f);
+	      "iscsi://HOST[:PORT]/IQN/LUN.  'cdtail help COMMAND' explains each\n"
+	      "option of COMMAND; cdtail(1) has the whole story.\n", f);
 }
 
-int main(int argc, char **argv)
+/* cdtail help [COMMAND] */
+static int help(int argc, char **argv)
 {
-	size_t i;
+	const struct cli_cmd *c;
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	c = cli_find_command(argv[1]);
+	if (!c || argc > 2) {
+		if (!c)
+			cli_err("help: unknown command '%s'", argv[1]);
+		else
+			cli_err("help: one COMMAND at most");
+		usage(stderr);
+		return EX_USAGE_ERR;
+	}
+	cli_help(c, stdout);
+	return 0;
+}
+
+static int dispatch(int argc, char **argv)
+{
+	const struct cli_cmd *c;
 
 	if (argc < 2) {
 		usage(stderr);
@@ -39,14 +68,21 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("cdtail %s\n", CDT_VERSION);
 		return 0;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "cdtail: unknown command '%s'\n", argv[1]);
+	if (!strcmp(argv[1], "help"))
+		return help(argc - 1, argv + 1);
+	c = cli_find_command(argv[1]);
+	if (c)
+		return c->run(argc - 1, argv + 1);
+	cli_err("unknown command '%s'", argv[1]);
 	usage(stderr);
 	return EX_USAGE_ERR;
+}
+
+int main(int argc, char **argv)
+{
+	return cli_finish(dispatch(argc, argv));
 }

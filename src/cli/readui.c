@@ -20,58 +20,27 @@ void rui_init(struct rui *u, const char *cmd)
 {
 	memset(u, 0, sizeof(*u));
 	u->cmd = cmd;
-	cli_common_init(&u->co);
 	u->rd.retries = -1;
 	u->rd.stop = &stop_flag;
 }
 
-static void add_operand(struct rui_args *a, char *word)
-{
-	if (a->n < RUI_MAX_OPERANDS)
-		a->op[a->n] = word;
-	a->n++;
-}
-
-int rui_getopt(struct rui_args *a, int argc, char **argv,
-	       const struct option *longopts)
-{
-	for (;;) {
-		int opt = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL);
-
-		if (opt != -1)
-			return opt;
-		if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
-			while (optind < argc)
-				add_operand(a, argv[optind++]);
-			return -1;
-		}
-		if (optind >= argc)
-			return -1;
-		add_operand(a, argv[optind++]);
-	}
-}
-
-int rui_opt(struct rui *u, int opt, const char *arg)
+int rui_opt(struct rui *u, int key, const char *arg)
 {
 	uint64_t v;
 
-	switch (opt) {
-	case RUI_OPT_CHUNK:
-		if (cli_parse_u64(arg, &v) || v == 0 || v > 65535) {
-			cli_usage(u->cmd, "--chunk wants a block count from 1 to 65535, not '%s'", arg);
-			return -1;
-		}
+	switch (key) {
+	case RUI_K_CHUNK:
+		if (cli_parse_u64(arg, &v) || v == 0 || v > 65535)
+			return cli_usage(u->cmd, "--chunk wants a block count from 1 to 65535, not '%s'", arg);
 		u->rd.chunk_blocks = (uint32_t)v;
-		return 1;
-	case RUI_OPT_RETRIES:
-		if (cli_parse_u64(arg, &v) || v > 1000) {
-			cli_usage(u->cmd, "--retries wants a number from 0 to 1000, not '%s'", arg);
-			return -1;
-		}
+		return 0;
+	case RUI_K_RETRIES:
+		if (cli_parse_u64(arg, &v) || v > 1000)
+			return cli_usage(u->cmd, "--retries wants a number from 0 to 1000, not '%s'", arg);
 		u->rd.retries = (int)v;
-		return 1;
+		return 0;
 	}
-	return cli_common_opt(&u->co, u->cmd, opt, arg);
+	return 1;
 }
 
 static void hms(char *out, size_t len, double s)
@@ -117,6 +86,7 @@ void rui_start(struct rui *u, struct cdt_dev *dev)
 	struct sigaction sa;
 
 	u->dev = dev;
+	u->rd.max_extra = u->co.max_extra;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

@@ -9,11 +9,13 @@
 #include <signal.h>
 #include "cli.h"
 
-#define RUI_OPT_CHUNK 0x1101
-#define RUI_OPT_RETRIES 0x1102
-#define RUI_READ_LONGOPTS \
-	{ "chunk", required_argument, NULL, RUI_OPT_CHUNK }, \
-	{ "retries", required_argument, NULL, RUI_OPT_RETRIES }
+#define RUI_K_CHUNK 0x1101
+#define RUI_K_RETRIES 0x1102
+/* the options image, tail and verify add to the common ones */
+#define RUI_OPTS \
+	{ "chunk", RUI_K_CHUNK, "BLOCKS", "read at most BLOCKS per command, 1 to 65535" }, \
+	{ "retries", RUI_K_RETRIES, "N", "try blocks still bad N more times, 0 to 1000 (default 2)" }, \
+	CLI_OPT_MAX_EXTRA
 
 struct rui {
 	const char *cmd;
@@ -25,20 +27,8 @@ struct rui {
 
 void rui_init(struct rui *u, const char *cmd);
 
-#define RUI_MAX_OPERANDS 4
-struct rui_args {
-	char *op[RUI_MAX_OPERANDS];
-	int n;			/* may exceed RUI_MAX_OPERANDS: too many */
-};
-
-/*
- * getopt_long over the common short options that also takes options
- * after the operands (verify DEV --image FILE); operands go to a.
- */
-int rui_getopt(struct rui_args *a, int argc, char **argv,
-	       const struct option *longopts);
-/* --chunk, --retries and the common options: 1 handled, 0 not, -1 error. */
-int rui_opt(struct rui *u, int opt, const char *arg);
+/* --chunk and --retries: 0 taken, 1 not one of them, else EX_USAGE_ERR. */
+int rui_opt(struct rui *u, int key, const char *arg);
 /* After the options: progress on a terminal unless -q, signal handlers. */
 void rui_start(struct rui *u, struct cdt_dev *dev);
 /* Clear the progress line before printing anything else. */
