@@ -122,6 +122,16 @@ int cli_parse_u64(const char *s, uint64_t *out);
 int cli_open(const char *addr, const struct cli_common *co,
 	     struct cdt_dev **devp);
 
+/* Exit status for an error opening or using DEV (the exit table's DEV rule). */
+int cli_dev_status(const char *addr, int err);
+/*
+ * OUT or MAPFILE about to be created: a directory, or a directory that is
+ * missing or not writable, is a usage error (printed, EX_USAGE_ERR); 0 ok.
+ */
+int cli_check_new_file(const char *cmd, const char *what, const char *path);
+/* An existing file argument that is not a regular file: usage error; 0 ok. */
+int cli_check_file(const char *cmd, const char *what, const char *path);
+
 /* Exit status for a library error code. */
 int cli_status_for(int err);
 

@@ -349,7 +349,7 @@ static int scan(const struct hz_args *a, struct cdt_dev *dev,
 	rc = cdt_hazards_scan(a->dev, &ho, l, err, sizeof(err));
 	if (rc) {
 		cli_err("%s: %s", CMD, err);
-		return rc == CDT_EUSAGE ? EX_USAGE_ERR : EX_DEVICE_ERR;
+		return cli_dev_status(a->dev, rc);
 	}
 	return 0;
 }

@@ -85,7 +85,10 @@ static int parse(struct image_cli *c, struct cli_args *a, int argc, char **argv)
 		return rc;
 	if (c->io.map_path && !strcmp(c->io.map_path, a->op[1]))
 		return cli_usage("image", "MAPFILE and OUT are the same file");
-	return 0;
+	rc = cli_check_new_file("image", "OUT", a->op[1]);
+	if (!rc && c->io.map_path)
+		rc = cli_check_new_file("image", "MAPFILE", c->io.map_path);
+	return rc;
 }
 
 static void print_json(const char *addr, const char *out, const struct cdt_image_opts *io,

@@ -114,6 +114,9 @@ static int run(int argc, char **argv)
 	rc = cli_parse(&cli_cmd_tail, argc, argv, &ui.co, tail_opt, &ui, &a);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? 0 : rc;
+	rc = cli_check_file("tail", "IMAGE", a.op[1]);
+	if (rc)
+		return rc;
 	rc = cli_open(a.op[0], &ui.co, &dev);
 	if (rc)
 		return rc;

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <scsi/sg_lib.h>
 #include "cli.h"
 
@@ -81,6 +83,36 @@ int cli_status_for(int err)
 	return err == CDT_EUSAGE ? EX_USAGE_ERR : EX_DEVICE_ERR;
 }
 
+/* A path that exists and is no kind of device node: the user's to fix. */
+static bool is_plain_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode));
+}
+
+static bool has_scheme(const char *addr)
+{
+	return !strncmp(addr, "sim:", 4) || !strncmp(addr, "iscsi://", 8);
+}
+
+/*
+ * The exit table's rule for DEV: 2 for what the user can fix on the
+ * command line (an address that does not parse, a sim: key, the sim:
+ * IMAGE or trace file, a regular file or directory given as DEV), 3 for
+ * what the device does (a node missing or not SCSI, no medium, timeouts).
+ */
+int cli_dev_status(const char *addr, int err)
+{
+	if (err == CDT_EUSAGE || err == CDT_EFORMAT)
+		return EX_USAGE_ERR;
+	if (!strncmp(addr, "sim:", 4) && err == CDT_EOPEN)
+		return EX_USAGE_ERR;
+	if (!has_scheme(addr) && is_plain_file(addr))
+		return EX_USAGE_ERR;
+	return EX_DEVICE_ERR;
+}
+
 int cli_open(const char *addr, const struct cli_common *co,
 	     struct cdt_dev **devp)
 {
@@ -89,14 +121,58 @@ int cli_open(const char *addr, const struct cli_common *co,
 		.log = co->verbose ? cli_log_cmd : NULL,
 		.log_ctx = NULL,
 	};
-	char msg[512];
+	char msg[512], path[4096];
 	int rc;
 
+	/* "d.img" names the file "./d.img" does: judge it as that path */
+	if (!has_scheme(addr) && !strchr(addr, '/') && *addr && !access(addr, F_OK)) {
+		snprintf(path, sizeof(path), "./%s", addr);
+		addr = path;
+	}
 	rc = cdt_open(addr, &oo, devp, msg, sizeof(msg));
 	if (rc) {
 		cli_err("%s", msg);
-		return cli_status_for(rc);
+		return cli_dev_status(addr, rc);
 	}
+	return 0;
+}
+
+int cli_check_file(const char *cmd, const char *what, const char *path)
+{
+	struct stat st;
+
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return cli_usage(cmd, "%s %s is not a regular file", what, path);
+	return 0;
+}
+
+int cli_check_new_file(const char *cmd, const char *what, const char *path)
+{
+	char dir[4096];
+	struct stat st;
+	char *slash;
+
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return cli_usage(cmd, "%s %s is a directory", what, path);
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &st))
+		return cli_usage(cmd, "cannot create %s %s: directory %s: %s", what, path, dir,
+				 strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return cli_usage(cmd, "cannot create %s %s: %s is not a directory", what, path, dir);
+	if (access(dir, W_OK | X_OK))
+		return cli_usage(cmd, "cannot create %s %s: directory %s: %s", what, path, dir,
+				 strerror(errno));
 	return 0;
 }
 

@@ -77,7 +77,7 @@ expect_err_line "unknown device: one line" \
 run hazards --sysfs "$S/mpath-running" /dev/mapper/nosuchmap
 expect_rc "unknown map: exit 3" 3
 run hazards --sysfs "$S/sr0-plain" "$S/make-trees.sh"
-expect_rc "regular file: exit 3" 3
+expect_rc "regular file: exit 2 (the exit table: a file argument the user can fix)" 2
 expect_err_line "regular file: one line" "is not a block device"
 run hazards --sysfs "$T/nonexistent" /dev/sr0
 expect_rc "missing --sysfs root: exit 2" 2
@@ -107,6 +107,6 @@ expect_json "sim: no hazard" '.hazards | length' 0
 expect_json "sim: caching page read" '.nodes[0].mode_sense | [.wce, .dpofua] | map(tostring) | join(",")' \
 	"false,false"
 run hazards "sim:$T/nonexistent.iso"
-expect_rc "sim: missing image: exit 3" 3
+expect_rc "sim: missing image: exit 2 (the exit table)" 2
 
 finish

@@ -255,7 +255,7 @@ expect_rc "map and OUT the same file -> 2" 2
 run image --bogus "sim:$IMG" "$T/x"
 expect_rc "unknown option -> 2" 2
 run image "sim:$T/missing.img" "$T/x"
-expect_rc "missing image -> 3" 3
+expect_rc "missing image -> 2 (the exit table)" 2
 
 # --- kill -9 at several points, then resume: identical OUT -------------------
 REF="$T/ref"

@@ -124,7 +124,7 @@ expect_grep "-v: sense decoded" "$T/err" "cdb 28 .*(out of range|Illegal Request
 
 # --- errors: one line, the contract's status ---------------------------------
 run probe "sim:$T/missing.iso"
-expect_rc "missing image -> 3" 3
+expect_rc "missing image -> 2 (the exit table)" 2
 expect_err_line "missing image: one line" "missing.iso"
 run probe "sim:$RND,hide=x"
 expect_rc "bad sim value -> 2" 2
@@ -136,7 +136,7 @@ run probe /dev/null
 expect_rc "/dev/null -> 3" 3
 expect_err_line "/dev/null: not a SCSI device" "not a SCSI device"
 run probe "$RND"
-expect_rc "regular file -> 3" 3
+expect_rc "regular file -> 2 (the exit table)" 2
 expect_err_line "regular file: hint at sim:" "sim:"
 run probe /dev/nonexistent-sr9
 expect_rc "missing node -> 3" 3
@@ -165,7 +165,7 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$CDTAIL" probe "sim:$T/private.img" \
 		>"$T/out" 2>"$T/err"
 	RC=$?
-	expect_rc "no permission -> 3" 3
+	expect_rc "no permission on the sim: IMAGE -> 2 (the exit table)" 2
 	expect_err_line "no permission: says so" "Permission denied"
 fi
 
