@@ -59,10 +59,10 @@ struct strat_ctx {
 /* One single-block read: 1 good, 0 failed (end or medium), -1 error. */
 static int rd(struct strat_ctx *c, uint64_t lba)
 {
-	struct cdt_read_result res;
+	struct cdt_read_result res = CDT_INIT(res);
 	int rc;
 
-	rc = cdt_read_blocks(c->dev, lba, 1, c->buf, &res);
+	rc = cdt_read_blocks(c->dev, lba, 1, c->buf, sizeof(c->buf), &res);
 	if (rc) {
 		fprintf(stderr, "refstrat: read %llu: %s: %s\n",
 			(unsigned long long)lba, cdt_strerror(rc),
@@ -173,7 +173,7 @@ static int64_t strat_oracle(struct strat_ctx *c, uint64_t r, uint64_t truth)
  */
 static int read_capacity(struct cdt_dev *dev, uint64_t *blocks)
 {
-	struct cdt_sizes sz;
+	struct cdt_sizes sz = CDT_INIT(sz);
 	int rc;
 
 	rc = cdt_read_sizes(dev, &sz);
@@ -197,7 +197,7 @@ static const struct {
 static int cmd_run(const char *addr, uint64_t truth)
 {
 	struct strat_ctx c;
-	struct cdt_stats st;
+	struct cdt_stats st = CDT_INIT(st);
 	char err[256];
 	uint64_t r;
 	int64_t end;

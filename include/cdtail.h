@@ -10,7 +10,19 @@
  *  - all counts and LBAs are in the drive's blocks (see cdt_block_size());
  *  - the library never sends a command that writes to the medium or changes
  *    the drive's settings: the device layer refuses every opcode outside a
- *    read-only allow-list before it reaches a transport.
+ *    read-only allow-list before it reaches a transport;
+ *  - structs grow: every options and result struct starts with
+ *    `size_t size`, set by the caller with CDT_INIT() before the call
+ *    (`struct cdt_image_opts o = CDT_INIT(o);`).  The library reads
+ *    options and writes results only within that size, so a program built
+ *    against an older header (a smaller size) keeps working: the fields it
+ *    does not have read as their default.  New fields are only ever
+ *    appended at the end of a struct.  A size of 0 is CDT_EUSAGE (the
+ *    struct was not initialised); a struct embedded in another is covered
+ *    by the outer one's size, and the library sets its size member;
+ *  - NULL options mean the defaults, in every entry point;
+ *  - a result that owns memory is released by its cdt_<struct>_free(),
+ *    which is safe on a zeroed or CDT_INIT() result and idempotent.
  */
 #ifndef CDTAIL_H
 #define CDTAIL_H
@@ -25,6 +37,17 @@ extern "C" {
 #endif
 
 #define CDT_VERSION "0.1.0"
+
+/* Initialise an options or result struct: `struct cdt_X v = CDT_INIT(v);` */
+#define CDT_INIT(v) { .size = sizeof(v) }
+
+/*
+ * Does the struct *p, as its owner built it, hold field?  For a library
+ * reading a caller's options, and for a caller reading a callback's struct
+ * (a library newer or older than the header it was built with).
+ */
+#define CDT_HAS(p, field) \
+	((p)->size >= offsetof(__typeof__(*(p)), field) + sizeof((p)->field))
 
 enum cdt_error {
 	CDT_OK = 0,
@@ -52,6 +75,7 @@ struct cdt_dev;
  * sense_len is 0 when the drive returned none.
  */
 struct cdt_cmd_log {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	const uint8_t *cdb;
 	unsigned int cdb_len;
 	int transport_result;	/* 0, CDT_ETIMEOUT or CDT_ETRANSPORT */
@@ -64,6 +88,7 @@ struct cdt_cmd_log {
 typedef void (*cdt_log_fn)(void *ctx, const struct cdt_cmd_log *log);
 
 struct cdt_open_opts {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	unsigned int timeout_ms;	/* per command; 0 = 30000 */
 	cdt_log_fn log;			/* may be NULL */
 	void *log_ctx;
@@ -90,6 +115,7 @@ bool cdt_is_virtual_time(const struct cdt_dev *dev);
 uint32_t cdt_block_size(const struct cdt_dev *dev);
 
 struct cdt_stats {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	uint64_t commands;
 	uint64_t reads;
 	uint64_t failed_reads;
@@ -110,6 +136,7 @@ enum cdt_read_class {
 };
 
 struct cdt_read_result {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	enum cdt_read_class cls;
 	uint8_t sense_key, asc, ascq;
 	bool info_valid;	/* INFORMATION field with VALID bit */
@@ -119,17 +146,19 @@ struct cdt_read_result {
 };
 
 /*
- * Read nblocks from lba into buf (nblocks * cdt_block_size() bytes).
- * Returns 0 when the command was carried out (look at res->cls), or a
- * negative error when it could not be sent at all.
+ * Read nblocks from lba into buf, which holds buf_len bytes (at least
+ * nblocks * cdt_block_size(), else CDT_EUSAGE).  Returns 0 when the
+ * command was carried out (look at res->cls), or a negative error when it
+ * could not be sent at all.
  */
 int cdt_read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
-		    void *buf, struct cdt_read_result *res);
+		    void *buf, size_t buf_len, struct cdt_read_result *res);
 
 /* Largest read the transport accepts, in blocks. */
 uint32_t cdt_max_read_blocks(const struct cdt_dev *dev);
 
 struct cdt_inquiry {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	uint8_t peripheral_type;
 	bool removable;
 	char vendor[9];
@@ -152,6 +181,7 @@ bool cdt_cdb_allowed(const uint8_t *cdb, unsigned int cdb_len);
 #define CDT_SIZE_ABSENT (-1)
 
 struct cdt_sizes {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	int64_t read_capacity;		/* blocks, from READ CAPACITY(10/16) */
 	int64_t toc_leadout;		/* READ TOC lead-out start LBA */
 	int64_t track_end;		/* last track start + size (TRACK INFO) */
@@ -188,10 +218,12 @@ enum cdt_probe_note {
 };
 
 struct cdt_probe_opts {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	uint64_t max_extra;	/* 0 = CDT_DEFAULT_MAX_EXTRA */
 };
 
 struct cdt_probe_result {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	struct cdt_inquiry inq;
 	struct cdt_sizes sizes;
 	uint64_t reported_blocks;	/* READ CAPACITY before any probing */
@@ -239,6 +271,7 @@ enum cdt_phase {
 const char *cdt_phase_name(enum cdt_phase phase);
 
 struct cdt_progress {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	enum cdt_phase phase;
 	unsigned int pass;
 	uint64_t pos;			/* LBA being read (byte offset when hashing) */
@@ -260,6 +293,7 @@ struct cdt_digests {
 
 /* Settings image, tail and verify share; zero means the default. */
 struct cdt_read_opts {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	uint64_t max_extra;		/* end search window; 0 = default */
 	uint32_t chunk_blocks;		/* 0 = min(64 KiB, max transfer) */
 	int retries;			/* passes over bad blocks; <0 = default 2 */
@@ -272,6 +306,7 @@ struct cdt_read_opts {
 
 /* Outcome common to the three commands. */
 struct cdt_read_summary {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	struct cdt_probe_result probe;	/* the end search this run did */
 	uint32_t block_size;
 	uint64_t blocks_read;		/* blocks read good by this run */
@@ -297,6 +332,7 @@ struct cdt_read_summary {
 #define CDT_HASH_NONE		0x100u
 
 struct cdt_image_opts {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	struct cdt_read_opts rd;
 	const char *map_path;		/* NULL: the map lives in memory only */
 	const char *map_comment;	/* one more comment line in the map */
@@ -313,6 +349,7 @@ enum cdt_digest_source {
 };
 
 struct cdt_image_result {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	struct cdt_read_summary sum;
 	uint64_t extent_blocks;		/* OUT's size in blocks */
 	bool resumed;			/* a map was loaded */
@@ -327,12 +364,12 @@ struct cdt_image_result {
  * (the map is malformed or belongs to another disc), CDT_EINTR (stopped;
  * the map is saved), CDT_EIO (OUT or the map could not be written), or a
  * device error.  The result is filled as far as the run got; release it
- * with cdt_read_summary_free().
+ * with cdt_image_result_free().
  */
 int cdt_image(struct cdt_dev *dev, const char *out_path,
 	      const struct cdt_image_opts *opts, struct cdt_image_result *res);
 
-void cdt_read_summary_free(struct cdt_read_summary *sum);
+void cdt_image_result_free(struct cdt_image_result *res);
 
 /* ---- tail ------------------------------------------------------------- */
 
@@ -354,6 +391,7 @@ enum cdt_tail_verdict {
 };
 
 struct cdt_tail_result {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	struct cdt_read_summary sum;
 	enum cdt_tail_basis basis;
 	enum cdt_tail_verdict verdict;
@@ -373,6 +411,8 @@ struct cdt_tail_result {
 int cdt_tail(struct cdt_dev *dev, const char *image_path,
 	     const struct cdt_read_opts *opts, struct cdt_tail_result *res);
 
+void cdt_tail_result_free(struct cdt_tail_result *res);
+
 /* ---- verify ----------------------------------------------------------- */
 
 /* The first differing block, for a hex diff; both are block_size bytes. */
@@ -380,6 +420,7 @@ typedef void (*cdt_diff_fn)(void *ctx, uint64_t lba, const uint8_t *disc,
 			    const uint8_t *image, uint32_t block_size);
 
 struct cdt_verify_opts {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	struct cdt_read_opts rd;
 	const char *image_path;		/* compare with this file, or */
 	const char *md5;		/* these digests (hex, any case) */
@@ -396,6 +437,7 @@ enum cdt_verify_verdict {
 };
 
 struct cdt_verify_result {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	struct cdt_read_summary sum;
 	enum cdt_verify_verdict verdict;
 	uint64_t image_bytes;		/* --image: the file's length */
@@ -479,6 +521,7 @@ struct cdt_hazard_node {
 };
 
 struct cdt_hazard_list {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	char node[CDT_HAZARD_NAME_MAX];	/* DEV's block name, "" without sysfs */
 	struct cdt_hazard_node *nodes;
 	size_t n_nodes;
@@ -487,6 +530,7 @@ struct cdt_hazard_list {
 };
 
 struct cdt_hazard_opts {
+	size_t size;			/* sizeof, set by CDT_INIT() */
 	const char *sysfs_root;		/* NULL = "/sys" */
 	struct cdt_dev *dev;		/* open handle for DEV, or NULL */
 	/*
@@ -499,14 +543,14 @@ struct cdt_hazard_opts {
 };
 
 /*
- * Fill *list (which the caller zeroes or reuses after cdt_hazards_free).
+ * Fill *list (CDT_INIT(), or reused after cdt_hazard_list_free()).
  * Returns 0, CDT_EUSAGE (unreadable sysfs root, empty DEV), CDT_EOPEN
  * (DEV resolves to no block device), CDT_ENOMEM; err holds one line.
  * Findings are not errors: look at list->n_hazards.
  */
 int cdt_hazards_scan(const char *dev, const struct cdt_hazard_opts *opts,
 		     struct cdt_hazard_list *list, char *err, size_t errlen);
-void cdt_hazards_free(struct cdt_hazard_list *list);
+void cdt_hazard_list_free(struct cdt_hazard_list *list);
 
 #ifdef __cplusplus
 }

@@ -334,10 +334,12 @@ static int scan(const struct hz_args *a, struct cdt_dev *dev,
 		struct cdt_hazard_list *l)
 {
 	struct cdt_open_opts oo = {
+		.size = sizeof(oo),
 		.timeout_ms = a->co.timeout_ms,
 		.log = a->co.verbose ? cli_log_cmd : NULL,
 	};
 	struct cdt_hazard_opts ho = {
+		.size = sizeof(ho),
 		.sysfs_root = a->sysfs,
 		.dev = dev,
 		.mode_sense = !mode_sense_off(a),
@@ -356,7 +358,7 @@ static int scan(const struct hz_args *a, struct cdt_dev *dev,
 
 static int run(int argc, char **argv)
 {
-	struct cdt_hazard_list list;
+	struct cdt_hazard_list list = CDT_INIT(list);
 	struct cdt_dev *dev = NULL;
 	struct hz_args a;
 	int rc;
@@ -376,7 +378,7 @@ static int run(int argc, char **argv)
 		else
 			print_text(&a, &list, mode_sense_off(&a));
 		rc = list.n_hazards ? EX_HAZARDS : EX_SAME;
-		cdt_hazards_free(&list);
+		cdt_hazard_list_free(&list);
 	}
 	if (dev)
 		cdt_close(dev);

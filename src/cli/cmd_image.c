@@ -136,12 +136,13 @@ static int run(int argc, char **argv)
 {
 	struct cli_args a;
 	struct image_cli c;
-	struct cdt_image_result res;
+	struct cdt_image_result res = CDT_INIT(res);
 	struct cdt_dev *dev;
 	const char *addr, *out;
 	int rc;
 
 	memset(&c, 0, sizeof(c));
+	c.io.size = sizeof(c.io);
 	rui_init(&c.ui, "image");
 	rc = parse(&c, &a, argc, argv);
 	if (rc)
@@ -171,7 +172,7 @@ static int run(int argc, char **argv)
 			print_text(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
 		rc = res.sum.bad_blocks ? EX_UNREADABLE : EX_SAME;
 	}
-	cdt_read_summary_free(&res.sum);
+	cdt_image_result_free(&res);
 	cdt_close(dev);
 	return rc;
 }

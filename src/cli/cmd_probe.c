@@ -196,8 +196,8 @@ static int verdict_status(enum cdt_verdict v)
 
 static int run(int argc, char **argv)
 {
-	struct cdt_probe_opts po = { 0 };
-	struct cdt_probe_result res;
+	struct cdt_probe_opts po = CDT_INIT(po);
+	struct cdt_probe_result res = CDT_INIT(res);
 	struct cli_common co;
 	struct cli_args a;
 	struct cdt_dev *dev;

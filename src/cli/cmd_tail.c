@@ -104,7 +104,7 @@ static int tail_opt(void *ctx, int key, const char *arg)
 
 static int run(int argc, char **argv)
 {
-	struct cdt_tail_result res;
+	struct cdt_tail_result res = CDT_INIT(res);
 	struct cli_args a;
 	struct cdt_dev *dev;
 	struct rui ui;
@@ -134,7 +134,7 @@ static int run(int argc, char **argv)
 			print_text(a.op[0], &res, cdt_is_virtual_time(dev));
 		rc = status_for(&res);
 	}
-	cdt_read_summary_free(&res.sum);
+	cdt_tail_result_free(&res);
 	cdt_close(dev);
 	return rc;
 }

@@ -171,13 +171,14 @@ static const int verdict_status[] = {
 
 static int run(int argc, char **argv)
 {
-	struct cdt_verify_result res;
+	struct cdt_verify_result res = CDT_INIT(res);
 	struct verify_cli c;
 	struct cli_args a;
 	struct cdt_dev *dev;
 	int rc;
 
 	memset(&c, 0, sizeof(c));
+	c.vo.size = sizeof(c.vo);
 	rui_init(&c.ui, "verify");
 	rc = parse(&c, &a, argc, argv);
 	if (rc)

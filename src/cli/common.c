@@ -117,6 +117,7 @@ int cli_open(const char *addr, const struct cli_common *co,
 	     struct cdt_dev **devp)
 {
 	struct cdt_open_opts oo = {
+		.size = sizeof(oo),
 		.timeout_ms = co->timeout_ms,
 		.log = co->verbose ? cli_log_cmd : NULL,
 		.log_ctx = NULL,

@@ -20,6 +20,7 @@ void rui_init(struct rui *u, const char *cmd)
 {
 	memset(u, 0, sizeof(*u));
 	u->cmd = cmd;
+	u->rd.size = sizeof(u->rd);
 	u->rd.retries = -1;
 	u->rd.stop = &stop_flag;
 }

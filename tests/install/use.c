@@ -5,7 +5,7 @@
 
 int main(int argc, char **argv)
 {
-	struct cdt_probe_result res;
+	struct cdt_probe_result res = CDT_INIT(res);
 	struct cdt_dev *dev;
 	char err[256];
 	int rc;

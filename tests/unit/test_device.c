@@ -234,7 +234,7 @@ static void test_no_medium(void **state)
 
 static void test_read_classes(void **state)
 {
-	struct cdt_read_result rr;
+	struct cdt_read_result rr = CDT_INIT(rr);
 	struct cdt_dev dev;
 	struct fake f;
 	uint8_t buf[2048];
@@ -253,19 +253,19 @@ static void test_read_classes(void **state)
 	f.script[4].key = 0x04;
 	f.script[4].asc = 0x44;
 	f.nscript = 5;
-	assert_int_equal(cdt_read_blocks(&dev, 1000, 1, buf, &rr), 0);
+	assert_int_equal(cdt_read_blocks(&dev, 1000, 1, buf, sizeof(buf), &rr), 0);
 	assert_int_equal(rr.cls, CDT_READ_END);
-	assert_int_equal(cdt_read_blocks(&dev, 77, 1, buf, &rr), 0);
+	assert_int_equal(cdt_read_blocks(&dev, 77, 1, buf, sizeof(buf), &rr), 0);
 	assert_int_equal(rr.cls, CDT_READ_MEDIUM);
 	assert_true(rr.info_valid);
 	assert_int_equal(rr.info, 77);
-	assert_int_equal(cdt_read_blocks(&dev, 998, 1, buf, &rr), 0);
+	assert_int_equal(cdt_read_blocks(&dev, 998, 1, buf, sizeof(buf), &rr), 0);
 	assert_int_equal(rr.cls, CDT_READ_END);
-	assert_int_equal(cdt_read_blocks(&dev, 5, 1, buf, &rr), 0);
+	assert_int_equal(cdt_read_blocks(&dev, 5, 1, buf, sizeof(buf), &rr), 0);
 	assert_int_equal(rr.cls, CDT_READ_TIMEOUT);
-	assert_int_equal(cdt_read_blocks(&dev, 5, 1, buf, &rr), 0);
+	assert_int_equal(cdt_read_blocks(&dev, 5, 1, buf, sizeof(buf), &rr), 0);
 	assert_int_equal(rr.cls, CDT_READ_FATAL);
-	assert_int_equal(cdt_read_blocks(&dev, 5, 1, buf, &rr), 0);
+	assert_int_equal(cdt_read_blocks(&dev, 5, 1, buf, sizeof(buf), &rr), 0);
 	assert_int_equal(rr.cls, CDT_READ_OK);
 	assert_int_equal(dev.stats.reads, 6);
 	assert_int_equal(dev.stats.failed_reads, 5);
@@ -273,7 +273,7 @@ static void test_read_classes(void **state)
 
 static void test_block_size_from_capacity(void **state)
 {
-	struct cdt_read_result rr;
+	struct cdt_read_result rr = CDT_INIT(rr);
 	struct cdt_dev dev;
 	struct fake f;
 	uint8_t buf[2048];
@@ -281,7 +281,7 @@ static void test_block_size_from_capacity(void **state)
 	(void)state;
 	setup_dev(&dev, &f);
 	dev.block_size = 0;
-	assert_int_equal(cdt_read_blocks(&dev, 0, 1, buf, &rr), 0);
+	assert_int_equal(cdt_read_blocks(&dev, 0, 1, buf, sizeof(buf), &rr), 0);
 	assert_int_equal(cdt_block_size(&dev), 2048);
 	assert_int_equal(f.calls, 2);
 }

@@ -154,16 +154,15 @@ static void ids_of(const struct cdt_hazard_list *l, char *out, size_t len)
 static void evaluate(struct cdt_hazard_node *nodes, size_t n, char *ids,
 		     size_t len)
 {
-	struct cdt_hazard_list l;
+	struct cdt_hazard_list l = CDT_INIT(l);
 
-	memset(&l, 0, sizeof(l));
 	l.nodes = malloc(n * sizeof(*nodes));
 	assert_non_null(l.nodes);
 	memcpy(l.nodes, nodes, n * sizeof(*nodes));
 	l.n_nodes = n;
 	assert_int_equal(hz_evaluate(&l), 0);
 	ids_of(&l, ids, len);
-	cdt_hazards_free(&l);
+	cdt_hazard_list_free(&l);
 }
 
 static void test_caching_page_only(void **state)
@@ -269,7 +268,7 @@ static int scan_tree(const char *tree, const char *dev,
 {
 	const char *fix = getenv("CDT_FIXTURES");
 	char root[4096];
-	struct cdt_hazard_opts o = { .sysfs_root = root };
+	struct cdt_hazard_opts o = { .size = sizeof(o), .sysfs_root = root };
 
 	snprintf(root, sizeof(root), "%s/sysfs/%s", fix ? fix : "fixtures",
 		 tree);
@@ -278,7 +277,7 @@ static int scan_tree(const char *tree, const char *dev,
 
 static void expect_ids(const char *tree, const char *dev, const char *want)
 {
-	struct cdt_hazard_list l;
+	struct cdt_hazard_list l = CDT_INIT(l);
 	char err[1024] = "", ids[512];
 	int rc;
 
@@ -288,7 +287,7 @@ static void expect_ids(const char *tree, const char *dev, const char *want)
 	ids_of(&l, ids, sizeof(ids));
 	if (strcmp(ids, want))
 		fail_msg("%s %s: ids '%s', wanted '%s'", tree, dev, ids, want);
-	cdt_hazards_free(&l);
+	cdt_hazard_list_free(&l);
 }
 
 static void test_fixture_ids(void **state)
@@ -320,7 +319,7 @@ static void test_fixture_ids(void **state)
 
 static void test_fixture_facts(void **state)
 {
-	struct cdt_hazard_list l;
+	struct cdt_hazard_list l = CDT_INIT(l);
 	char err[1024];
 
 	(void)state;
@@ -350,7 +349,7 @@ static void test_fixture_facts(void **state)
 	assert_int_equal(l.hazards[0].severity, CDT_HAZARD_DANGER);
 	assert_string_equal(l.hazards[0].where, "sdb");
 	assert_non_null(strstr(l.hazards[0].detail, "queue/write_cache"));
-	cdt_hazards_free(&l);
+	cdt_hazard_list_free(&l);
 	assert_null(l.nodes);
 	assert_int_equal(l.n_hazards, 0);
 
@@ -360,13 +359,13 @@ static void test_fixture_facts(void **state)
 	assert_string_equal(l.nodes[0].cache_type, "");
 	assert_int_equal(l.nodes[0].cache_volatile, -1);
 	assert_int_equal(l.nodes[0].write_back, 0);
-	cdt_hazards_free(&l);
+	cdt_hazard_list_free(&l);
 }
 
 static void test_errors(void **state)
 {
-	struct cdt_hazard_list l;
-	struct cdt_hazard_opts o = { .sysfs_root = "/nonexistent/sysfs" };
+	struct cdt_hazard_list l = CDT_INIT(l);
+	struct cdt_hazard_opts o = { .size = sizeof(o), .sysfs_root = "/nonexistent/sysfs" };
 	char err[1024];
 
 	(void)state;
@@ -391,7 +390,7 @@ static void test_errors(void **state)
 	/* a regular file is not a device */
 	assert_int_equal(scan_tree("sr0-plain", "/etc/passwd", &l, NULL, 0),
 			 CDT_EOPEN);
-	cdt_hazards_free(NULL);
+	cdt_hazard_list_free(NULL);
 }
 
 static void put(const char *root, const char *rel, const char *value)
@@ -426,8 +425,8 @@ static void remove_in(const char *root, const char *rel)
 static void test_slave_loop(void **state)
 {
 	char root[] = "/tmp/cdt-hz-loop-XXXXXX", path[512];
-	struct cdt_hazard_opts o = { .sysfs_root = root };
-	struct cdt_hazard_list l;
+	struct cdt_hazard_opts o = { .size = sizeof(o), .sysfs_root = root };
+	struct cdt_hazard_list l = CDT_INIT(l);
 	char err[1024];
 
 	(void)state;
@@ -445,7 +444,7 @@ static void test_slave_loop(void **state)
 	assert_int_equal(l.n_nodes, 1);
 	assert_int_equal(l.n_hazards, 1);
 	assert_string_equal(l.hazards[0].id, "no-active-path");
-	cdt_hazards_free(&l);
+	cdt_hazard_list_free(&l);
 	remove_in(root, "block/dm-0/slaves/dm-0");
 	remove_in(root, "block/dm-0/slaves");
 	remove_in(root, "block/dm-0/dm/name");

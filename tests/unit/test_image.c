@@ -94,8 +94,8 @@ static void check_out(struct fixture *f, uint64_t first_bad, uint64_t last_bad,
 static void test_image_whole_and_hidden(void **state)
 {
 	struct fixture *f = *state;
-	struct cdt_image_opts o = { .rd.retries = -1 };
-	struct cdt_image_result r;
+	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = -1 };
+	struct cdt_image_result r = CDT_INIT(r);
 	struct cdt_dev *dev = open_sim(f, "hide=9");
 
 	unlink(f->out);
@@ -105,18 +105,18 @@ static void test_image_whole_and_hidden(void **state)
 	assert_int_equal(r.digest_source, CDT_DIGEST_STREAM);
 	assert_int_equal(strlen(r.sum.digests.sha256), 64);
 	check_out(f, UINT64_MAX, 0, BLOCKS);
-	cdt_read_summary_free(&r.sum);
+	cdt_image_result_free(&r);
 	/* a second run must not overwrite OUT */
 	assert_int_equal(cdt_image(dev, f->out, &o, &r), CDT_EUSAGE);
-	cdt_read_summary_free(&r.sum);
+	cdt_image_result_free(&r);
 	cdt_close(dev);
 }
 
 static void test_image_bad_then_resume(void **state)
 {
 	struct fixture *f = *state;
-	struct cdt_image_opts o = { .rd.retries = 1, .map_path = f->map };
-	struct cdt_image_result r;
+	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = 1, .map_path = f->map };
+	struct cdt_image_result r = CDT_INIT(r);
 	struct cdt_dev *dev = open_sim(f, "bad=40-49");
 
 	unlink(f->out);
@@ -128,7 +128,7 @@ static void test_image_bad_then_resume(void **state)
 	assert_int_equal(r.sum.bad[0].last, 49);
 	assert_int_equal(r.digest_source, CDT_DIGEST_FILE);
 	check_out(f, 40, 49, BLOCKS);
-	cdt_read_summary_free(&r.sum);
+	cdt_image_result_free(&r);
 	cdt_close(dev);
 
 	/* the disc "heals": only the 10 bad blocks are read again */
@@ -139,7 +139,7 @@ static void test_image_bad_then_resume(void **state)
 	assert_int_equal(r.sum.blocks_read, 10);
 	assert_int_equal(r.sum.bad_blocks, 0);
 	check_out(f, UINT64_MAX, 0, BLOCKS);
-	cdt_read_summary_free(&r.sum);
+	cdt_image_result_free(&r);
 	cdt_close(dev);
 }
 
@@ -147,20 +147,20 @@ static void test_image_stop_saves_map(void **state)
 {
 	struct fixture *f = *state;
 	volatile sig_atomic_t stop = 1;
-	struct cdt_image_opts o = { .rd.retries = -1, .rd.stop = &stop, .map_path = f->map };
-	struct cdt_image_result r;
+	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = -1, .rd.stop = &stop, .map_path = f->map };
+	struct cdt_image_result r = CDT_INIT(r);
 	struct cdt_dev *dev = open_sim(f, "");
 
 	unlink(f->out);
 	unlink(f->map);
 	assert_int_equal(cdt_image(dev, f->out, &o, &r), CDT_EINTR);
 	assert_int_equal(access(f->map, R_OK), 0);
-	cdt_read_summary_free(&r.sum);
+	cdt_image_result_free(&r);
 	stop = 0;
 	assert_int_equal(cdt_image(dev, f->out, &o, &r), 0);
 	assert_true(r.resumed);
 	check_out(f, UINT64_MAX, 0, BLOCKS);
-	cdt_read_summary_free(&r.sum);
+	cdt_image_result_free(&r);
 	cdt_close(dev);
 }
 
@@ -203,8 +203,8 @@ static void test_image_digest_choice(void **state)
 	static const unsigned int bad[] = { 0x4, CDT_HASH_NONE | CDT_HASH_MD5,
 					    CDT_HASH_ALL | 0x80 };
 	struct fixture *f = *state;
-	struct cdt_image_opts o = { .rd.retries = -1, .force = true };
-	struct cdt_image_result r;
+	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = -1, .force = true };
+	struct cdt_image_result r = CDT_INIT(r);
 	struct cdt_dev *dev = open_sim(f, "hide=4");
 	size_t i;
 
@@ -215,7 +215,7 @@ static void test_image_digest_choice(void **state)
 				 c[i].which ? CDT_DIGEST_STREAM : CDT_DIGEST_NONE);
 		check_digests(&r.sum.digests, c[i].which, f->data, (size_t)BLOCKS * BS);
 		check_out(f, UINT64_MAX, 0, BLOCKS);
-		cdt_read_summary_free(&r.sum);
+		cdt_image_result_free(&r);
 	}
 	/* a bad choice is refused before anything is read or written */
 	unlink(f->out);
@@ -226,7 +226,7 @@ static void test_image_digest_choice(void **state)
 		assert_true(strstr(cdt_errmsg(dev), "digests") != NULL);
 		assert_int_equal(r.sum.stats.commands, 0);
 		assert_int_not_equal(access(f->out, F_OK), 0);
-		cdt_read_summary_free(&r.sum);
+		cdt_image_result_free(&r);
 	}
 	cdt_close(dev);
 }
@@ -235,9 +235,9 @@ static void test_image_digest_choice(void **state)
 static void test_image_digest_resume(void **state)
 {
 	struct fixture *f = *state;
-	struct cdt_image_opts o = { .rd.retries = 1, .map_path = f->map,
+	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = 1, .map_path = f->map,
 				    .digests = CDT_HASH_SHA256 };
-	struct cdt_image_result r;
+	struct cdt_image_result r = CDT_INIT(r);
 	struct cdt_dev *dev = open_sim(f, "bad=40-49");
 	uint8_t *holed = malloc((size_t)BLOCKS * BS);
 
@@ -249,14 +249,14 @@ static void test_image_digest_resume(void **state)
 	assert_int_equal(r.sum.bad_blocks, 10);
 	assert_int_equal(r.digest_source, CDT_DIGEST_FILE);
 	check_digests(&r.sum.digests, CDT_HASH_SHA256, holed, (size_t)BLOCKS * BS);
-	cdt_read_summary_free(&r.sum);
+	cdt_image_result_free(&r);
 	/* resumed on the same damage, without digests: OUT is not read back */
 	o.digests = CDT_HASH_NONE;
 	assert_int_equal(cdt_image(dev, f->out, &o, &r), 0);
 	assert_true(r.resumed);
 	assert_int_equal(r.digest_source, CDT_DIGEST_NONE);
 	check_digests(&r.sum.digests, 0, holed, (size_t)BLOCKS * BS);
-	cdt_read_summary_free(&r.sum);
+	cdt_image_result_free(&r);
 	cdt_close(dev);
 
 	/* healed: the resumed run's SHA-256 is the whole image's */
@@ -268,7 +268,7 @@ static void test_image_digest_resume(void **state)
 	assert_int_equal(r.digest_source, CDT_DIGEST_FILE);
 	check_digests(&r.sum.digests, CDT_HASH_SHA256, f->data, (size_t)BLOCKS * BS);
 	check_out(f, UINT64_MAX, 0, BLOCKS);
-	cdt_read_summary_free(&r.sum);
+	cdt_image_result_free(&r);
 	cdt_close(dev);
 	free(holed);
 }
@@ -276,10 +276,10 @@ static void test_image_digest_resume(void **state)
 static void test_tail_and_verify(void **state)
 {
 	struct fixture *f = *state;
-	struct cdt_read_opts rd = { .retries = -1 };
-	struct cdt_verify_opts vo = { .rd.retries = -1 };
-	struct cdt_tail_result t;
-	struct cdt_verify_result v;
+	struct cdt_read_opts rd = { .size = sizeof(rd), .retries = -1 };
+	struct cdt_verify_opts vo = { .size = sizeof(vo), .rd.retries = -1 };
+	struct cdt_tail_result t = CDT_INIT(t);
+	struct cdt_verify_result v = CDT_INIT(v);
 	struct cdt_dev *dev = open_sim(f, "hide=5");
 	FILE *fp = fopen(f->out, "wb");
 
@@ -290,7 +290,7 @@ static void test_tail_and_verify(void **state)
 	assert_int_equal(t.basis, CDT_TAIL_REPORTED);
 	assert_int_equal(t.appended_blocks, 5);
 	check_out(f, UINT64_MAX, 0, BLOCKS);
-	cdt_read_summary_free(&t.sum);
+	cdt_tail_result_free(&t);
 
 	vo.image_path = f->out;
 	assert_int_equal(cdt_verify(dev, &vo, &v), 0);

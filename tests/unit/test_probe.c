@@ -68,7 +68,7 @@ static const char *fixture(const char *name)
 
 static struct cdt_probe_result probe(const char *fmt, ...)
 {
-	struct cdt_probe_result res;
+	struct cdt_probe_result res = CDT_INIT(res);
 	struct cdt_dev *dev;
 	char addr[512], err[256];
 	va_list ap;
@@ -91,7 +91,7 @@ static void test_sizes_iso(void **state)
 {
 	char err[256];
 	struct cdt_dev *dev;
-	struct cdt_sizes sz;
+	struct cdt_sizes sz = CDT_INIT(sz);
 	FILE *f;
 	long bytes;
 
@@ -251,9 +251,9 @@ static void test_no_source_predicts(void **state)
 
 static void test_timeout_is_an_error(void **state)
 {
-	struct cdt_probe_result res;
+	struct cdt_probe_result res = CDT_INIT(res);
 	struct cdt_dev *dev;
-	struct cdt_open_opts oo = { .timeout_ms = 1000 };
+	struct cdt_open_opts oo = { .size = sizeof(oo), .timeout_ms = 1000 };
 	char addr[256], err[256];
 
 	(void)state;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "scsi/bytes.h"
+#include "core/abi.h"
 #include "core/device.h"
 #include "scsi/mmc.h"
 
@@ -102,6 +103,7 @@ static void account(struct cdt_dev *dev, const struct cdt_cmd *cmd, int rc)
 	if (!dev->log)
 		return;
 	log = (struct cdt_cmd_log){
+		.size = sizeof(log),
 		.cdb = cmd->cdb,
 		.cdb_len = cmd->cdb_len,
 		.transport_result = rc,
@@ -123,7 +125,7 @@ static void reset_answer(struct cdt_cmd *cmd)
 
 static bool known_mmc(struct cdt_dev *dev)
 {
-	struct cdt_inquiry inq;
+	struct cdt_inquiry inq = CDT_INIT(inq);
 
 	if (dev->peripheral_type < 0)
 		cdt_inquiry(dev, &inq);
@@ -263,6 +265,7 @@ int cdt_open(const char *addr, const struct cdt_open_opts *opts,
 	     struct cdt_dev **devp, char *errbuf, size_t errlen)
 {
 	struct cdt_transport *t = NULL;
+	struct cdt_open_opts o;
 	struct cdt_dev *dev;
 	char dummy[8];
 	int rc;
@@ -277,7 +280,11 @@ int cdt_open(const char *addr, const struct cdt_open_opts *opts,
 		snprintf(errbuf, errlen, "no device address given");
 		return CDT_EUSAGE;
 	}
-	rc = open_transport(addr, opts ? opts->timeout_ms : 0, &t, errbuf, errlen);
+	if (cdt_abi_opts(NULL, &o, sizeof(o), opts, "")) {
+		snprintf(errbuf, errlen, "struct cdt_open_opts: size is 0: initialise it with CDT_INIT()");
+		return CDT_EUSAGE;
+	}
+	rc = open_transport(addr, o.timeout_ms, &t, errbuf, errlen);
 	if (rc)
 		return rc;
 	dev = calloc(1, sizeof(*dev));
@@ -289,11 +296,9 @@ int cdt_open(const char *addr, const struct cdt_open_opts *opts,
 	dev->t = t;
 	dev->peripheral_type = -1;
 	snprintf(dev->addr, sizeof(dev->addr), "%s", addr);
-	dev->timeout_ms = opts && opts->timeout_ms ? opts->timeout_ms : DEV_DEFAULT_TIMEOUT_MS;
-	if (opts) {
-		dev->log = opts->log;
-		dev->log_ctx = opts->log_ctx;
-	}
+	dev->timeout_ms = o.timeout_ms ? o.timeout_ms : DEV_DEFAULT_TIMEOUT_MS;
+	dev->log = o.log;
+	dev->log_ctx = o.log_ctx;
 	*devp = dev;
 	return 0;
 }
@@ -323,7 +328,10 @@ uint32_t cdt_block_size(const struct cdt_dev *dev)
 
 void cdt_get_stats(const struct cdt_dev *dev, struct cdt_stats *st)
 {
-	*st = dev->stats;
+	struct cdt_stats full = dev->stats;
+
+	full.size = sizeof(full);
+	cdt_abi_out(st, &full, sizeof(full));
 }
 
 void cdt_reset_stats(struct cdt_dev *dev)
@@ -342,7 +350,7 @@ uint32_t cdt_max_read_blocks(const struct cdt_dev *dev)
 	return bytes / bs;
 }
 
-int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
+static int inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
 {
 	uint8_t cdb[16], buf[96];
 	struct mmc_inquiry mi;
@@ -350,7 +358,6 @@ int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
 	unsigned int len;
 	int rc;
 
-	memset(inq, 0, sizeof(*inq));
 	len = mmc_cdb_inquiry(cdb, sizeof(buf));
 	rc = cdt_dev_simple(dev, cdb, len, buf, sizeof(buf), &got, NULL);
 	if (rc) {
@@ -369,6 +376,19 @@ int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
 	memcpy(inq->product, mi.product, sizeof(inq->product));
 	memcpy(inq->revision, mi.revision, sizeof(inq->revision));
 	return 0;
+}
+
+int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
+{
+	struct cdt_inquiry full;
+	int rc;
+
+	rc = cdt_abi_res(dev, inq, &full, sizeof(full), "struct cdt_inquiry");
+	if (rc)
+		return rc;
+	rc = inquiry(dev, &full);
+	cdt_abi_out(inq, &full, sizeof(full));
+	return rc;
 }
 
 static unsigned int build_read(uint8_t *cdb, uint64_t lba, uint32_t nblocks)
@@ -399,15 +419,14 @@ static enum cdt_read_class read_class(enum cdt_sense_class sc)
 	}
 }
 
-int cdt_read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
-		    void *buf, struct cdt_read_result *res)
+static int read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+		       void *buf, size_t buf_len, struct cdt_read_result *res)
 {
 	struct cdt_sense sense;
 	struct cdt_cmd cmd;
 	uint64_t bytes;
 	int rc;
 
-	memset(res, 0, sizeof(*res));
 	if (!dev->block_size) {
 		uint64_t blocks;
 
@@ -418,6 +437,11 @@ int cdt_read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 	bytes = (uint64_t)nblocks * dev->block_size;
 	if (!nblocks || bytes > 0xffffffffull) {
 		cdt_dev_seterr(dev, "bad read size: %u blocks", nblocks);
+		return CDT_EUSAGE;
+	}
+	if (!buf || buf_len < bytes) {
+		cdt_dev_seterr(dev, "read of %u blocks needs %llu bytes, the buffer holds %zu",
+			       nblocks, (unsigned long long)bytes, buf ? buf_len : 0);
 		return CDT_EUSAGE;
 	}
 	memset(&cmd, 0, sizeof(cmd));
@@ -444,4 +468,18 @@ int cdt_read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 	res->info_valid = sense.info_valid;
 	res->info = sense.info;
 	return 0;
+}
+
+int cdt_read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+		    void *buf, size_t buf_len, struct cdt_read_result *res)
+{
+	struct cdt_read_result full;
+	int rc;
+
+	rc = cdt_abi_res(dev, res, &full, sizeof(full), "struct cdt_read_result");
+	if (rc)
+		return rc;
+	rc = read_blocks(dev, lba, nblocks, buf, buf_len, &full);
+	cdt_abi_out(res, &full, sizeof(full));
+	return rc;
 }

@@ -27,6 +27,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include "cdtail.h"
+#include "core/abi.h"
 #include "hazards/hazards.h"
 #include "scsi/mmc.h"
 
@@ -676,17 +677,25 @@ static int check_root(const char *root, char *err, size_t errlen)
 	return 0;
 }
 
-int cdt_hazards_scan(const char *dev, const struct cdt_hazard_opts *opts,
-		     struct cdt_hazard_list *list, char *err, size_t errlen)
+static void list_free(struct cdt_hazard_list *list)
 {
-	static const struct cdt_hazard_opts no_opts;
-	const struct cdt_hazard_opts *o = opts ? opts : &no_opts;
+	free(list->nodes);
+	free(list->hazards);
+	list->nodes = NULL;
+	list->hazards = NULL;
+	list->n_nodes = 0;
+	list->n_hazards = 0;
+	list->node[0] = '\0';
+}
+
+static int scan(const char *dev, const struct cdt_hazard_opts *o,
+		struct cdt_hazard_list *list, char *err, size_t errlen)
+{
 	const char *root = o->sysfs_root ? o->sysfs_root : "/sys";
 	struct walk w = { .o = o, .list = list };
 	char dir[PATH_MAX];
 	int rc;
 
-	memset(list, 0, sizeof(*list));
 	if (!dev || !*dev) {
 		set_err(err, errlen, "no device given");
 		return CDT_EUSAGE;
@@ -715,18 +724,37 @@ int cdt_hazards_scan(const char *dev, const struct cdt_hazard_opts *opts,
 	if (rc) {
 		if (rc == CDT_ENOMEM)
 			set_err(err, errlen, "out of memory");
-		cdt_hazards_free(list);
+		list_free(list);
 	}
 	return rc;
 }
 
-void cdt_hazards_free(struct cdt_hazard_list *list)
+int cdt_hazards_scan(const char *dev, const struct cdt_hazard_opts *opts,
+		     struct cdt_hazard_list *list, char *err, size_t errlen)
 {
-	if (!list)
-		return;
-	free(list->nodes);
-	free(list->hazards);
-	memset(list, 0, sizeof(*list));
+	struct cdt_hazard_opts o;
+	struct cdt_hazard_list full;
+	int rc;
+
+	if (cdt_abi_opts(NULL, &o, sizeof(o), opts, "")) {
+		set_err(err, errlen, "struct cdt_hazard_opts: size is 0: initialise it with CDT_INIT()");
+		return CDT_EUSAGE;
+	}
+	if (cdt_abi_res(NULL, list, &full, sizeof(full), "")) {
+		set_err(err, errlen, "struct cdt_hazard_list: missing or size 0: initialise it with CDT_INIT()");
+		return CDT_EUSAGE;
+	}
+	rc = scan(dev, &o, &full, err, errlen);
+	cdt_abi_out(list, &full, sizeof(full));
+	if (!CDT_HAS(list, n_hazards))
+		list_free(&full);
+	return rc;
+}
+
+void cdt_hazard_list_free(struct cdt_hazard_list *list)
+{
+	if (list && CDT_HAS(list, n_hazards))
+		list_free(list);
 }
 
 /* ---- findings ----------------------------------------------------------- */

@@ -2,6 +2,7 @@
 /* cdt_probe: identify, gather the size sources, run the end search. */
 #include <stdlib.h>
 #include <string.h>
+#include "core/abi.h"
 #include "core/device.h"
 #include "probe/endsearch.h"
 
@@ -18,6 +19,7 @@ struct probe_reader {
 	struct cdt_dev *dev;
 	uint8_t *buf;
 	uint32_t buf_blocks;
+	size_t buf_len;
 	struct probe_failure fails[PROBE_FAILS_KEPT];
 	unsigned int nfails;
 };
@@ -51,12 +53,12 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 		      struct es_outcome *out)
 {
 	struct probe_reader *r = ctx;
-	struct cdt_read_result rr;
+	struct cdt_read_result rr = CDT_INIT(rr);
 	int rc;
 
 	if (n > r->buf_blocks)
 		return CDT_EUSAGE;
-	rc = cdt_read_blocks(r->dev, lba, n, r->buf, &rr);
+	rc = cdt_read_blocks(r->dev, lba, n, r->buf, r->buf_len, &rr);
 	if (rc)
 		return rc;
 	keep_failure(r, lba, n, &rr);
@@ -120,7 +122,7 @@ static int end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
 {
 	unsigned int i, n = r->nfails < PROBE_FAILS_KEPT ? r->nfails : PROBE_FAILS_KEPT;
 	uint64_t lo = end, hi = UINT64_MAX, mid;
-	struct cdt_read_result rr;
+	struct cdt_read_result rr = CDT_INIT(rr);
 	int rc;
 
 	for (i = 0; i < n; i++) {
@@ -141,7 +143,7 @@ static int end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
 	/* the drive's own answer is the likeliest boundary: try it first */
 	mid = reported > lo && reported < hi ? reported : lo + (hi - lo) / 2;
 	while (hi - lo > 1) {
-		rc = cdt_read_blocks(r->dev, mid, 1, r->buf, &rr);
+		rc = cdt_read_blocks(r->dev, mid, 1, r->buf, r->buf_len, &rr);
 		if (rc || (rr.cls != CDT_READ_END && rr.cls != CDT_READ_MEDIUM &&
 			   rr.cls != CDT_READ_OK))
 			break;
@@ -171,10 +173,11 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	int rc;
 
 	r.buf_blocks = cdt_max_read_blocks(dev);
-	r.buf = malloc((size_t)r.buf_blocks * dev->block_size);
+	r.buf_len = (size_t)r.buf_blocks * dev->block_size;
+	r.buf = malloc(r.buf_len);
 	if (!r.buf)
 		return CDT_ENOMEM;
-	fill_params(&p, &res->sizes, opts ? opts->max_extra : 0, r.buf_blocks);
+	fill_params(&p, &res->sizes, opts->max_extra, r.buf_blocks);
 	dev->errmsg[0] = '\0';
 	rc = es_find_end(&p, probe_read, &r, er);
 	free(r.buf);
@@ -235,14 +238,16 @@ static void judge(struct cdt_probe_result *res, const struct es_result *er)
 	res->search_ms = er->ms;
 }
 
-int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
-	      struct cdt_probe_result *res)
+static int probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
+		 struct cdt_probe_result *res)
 {
 	struct es_result er;
 	int rc;
 
-	memset(res, 0, sizeof(*res));
 	cdt_reset_stats(dev);
+	res->inq.size = sizeof(res->inq);
+	res->sizes.size = sizeof(res->sizes);
+	res->stats.size = sizeof(res->stats);
 	rc = cdt_inquiry(dev, &res->inq);
 	if (rc)
 		return rc;
@@ -257,4 +262,22 @@ int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	capacity_after(dev, res);
 	cdt_get_stats(dev, &res->stats);
 	return 0;
+}
+
+int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
+	      struct cdt_probe_result *res)
+{
+	struct cdt_probe_opts o;
+	struct cdt_probe_result full;
+	int rc;
+
+	rc = cdt_abi_opts(dev, &o, sizeof(o), opts, "struct cdt_probe_opts");
+	if (!rc)
+		rc = cdt_abi_res(dev, res, &full, sizeof(full),
+				 "struct cdt_probe_result");
+	if (rc)
+		return rc;
+	rc = probe(dev, &o, &full);
+	cdt_abi_out(res, &full, sizeof(full));
+	return rc;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "core/abi.h"
 #include "core/device.h"
 #include "probe/fsize.h"
 #include "scsi/mmc.h"
@@ -136,7 +137,7 @@ static size_t read_head(struct cdt_dev *dev, uint64_t reported, uint8_t *buf)
 {
 	uint32_t bs = dev->block_size, chunk = cdt_max_read_blocks(dev);
 	uint64_t want = CDT_FS_PROBE_BYTES / bs, lba = 0;
-	struct cdt_read_result rr;
+	struct cdt_read_result rr = CDT_INIT(rr);
 
 	if (want > reported)
 		want = reported;
@@ -145,7 +146,8 @@ static size_t read_head(struct cdt_dev *dev, uint64_t reported, uint8_t *buf)
 	while (lba < want) {
 		uint32_t n = want - lba < chunk ? (uint32_t)(want - lba) : chunk;
 
-		if (cdt_read_blocks(dev, lba, n, buf + lba * bs, &rr) ||
+		if (cdt_read_blocks(dev, lba, n, buf + lba * bs,
+				    CDT_FS_PROBE_BYTES - lba * bs, &rr) ||
 		    rr.cls != CDT_READ_OK)
 			break;
 		lba += n;
@@ -235,7 +237,7 @@ static void sizes_init(struct cdt_sizes *sz)
  * the size after medium errors near the end, so it must be read before
  * anything here reads a block.
  */
-int cdt_read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
+static int read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 {
 	uint8_t cdb[16];
 	uint64_t blocks;
@@ -258,6 +260,19 @@ int cdt_read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 	disc_and_track(dev, sz);
 	filesystem_size(dev, blocks, sz);
 	return 0;
+}
+
+int cdt_read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
+{
+	struct cdt_sizes full;
+	int rc;
+
+	rc = cdt_abi_res(dev, sz, &full, sizeof(full), "struct cdt_sizes");
+	if (rc)
+		return rc;
+	rc = read_sizes(dev, &full);
+	cdt_abi_out(sz, &full, sizeof(full));
+	return rc;
 }
 
 const char *cdt_verdict_name(enum cdt_verdict v)

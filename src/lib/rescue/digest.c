@@ -328,6 +328,7 @@ static void report(const struct cdt_read_opts *rd, uint64_t done,
 		   uint64_t len, double t0)
 {
 	struct cdt_progress p = {
+		.size = sizeof(p),
 		.phase = CDT_PHASE_DIGEST,
 		.pass = 1,
 		.pos = done,

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "core/abi.h"
 #include "core/device.h"
 #include "rescue/image.h"
 
@@ -57,7 +58,7 @@ const char *cdt_phase_name(enum cdt_phase phase)
 	return names[phase];
 }
 
-void cdt_read_summary_free(struct cdt_read_summary *sum)
+void rescue_summary_free(struct cdt_read_summary *sum)
 {
 	free(sum->bad);
 	sum->bad = NULL;
@@ -97,9 +98,13 @@ uint32_t rescue_chunk_blocks(struct cdt_dev *dev, uint32_t bs, uint32_t want)
 int rescue_probe(struct cdt_dev *dev, const struct cdt_read_opts *rd,
 		 struct cdt_read_summary *sum)
 {
-	struct cdt_probe_opts po = { .max_extra = rd ? rd->max_extra : 0 };
+	struct cdt_probe_opts po = CDT_INIT(po);
 	int rc;
 
+	po.max_extra = rd ? rd->max_extra : 0;
+	sum->size = sizeof(*sum);
+	sum->probe.size = sizeof(sum->probe);
+	sum->stats.size = sizeof(sum->stats);
 	rc = cdt_probe(dev, &po, &sum->probe);
 	if (rc)
 		return rc;
@@ -126,6 +131,7 @@ static void progress(struct rescue *r, bool force)
 		return;
 	r->last_progress_ms = now;
 	p = (struct cdt_progress){
+		.size = sizeof(p),
 		.phase = r->phase,
 		.pass = r->pass,
 		.pos = r->map->cur_pos / r->bs,
@@ -212,13 +218,13 @@ static int read_fatal(struct rescue *r, uint64_t lba,
 static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 {
 	size_t len = (size_t)n * r->bs;
-	struct cdt_read_result rr;
+	struct cdt_read_result rr = CDT_INIT(rr);
 	int rc;
 
 	if (r->rd && r->rd->stop && *r->rd->stop)
 		return CDT_EINTR;
 	r->map->cur_pos = lba * r->bs;
-	rc = cdt_read_blocks(r->dev, lba, n, r->buf, &rr);
+	rc = cdt_read_blocks(r->dev, lba, n, r->buf, (size_t)r->chunk * r->bs, &rr);
 	if (rc)
 		return rc;
 	if (rr.cls == CDT_READ_FATAL)
@@ -636,15 +642,14 @@ static bool digest_bits(unsigned int want, unsigned int *bits)
 	return true;
 }
 
-int cdt_image(struct cdt_dev *dev, const char *out_path,
-	      const struct cdt_image_opts *opts, struct cdt_image_result *res)
+static int image(struct cdt_dev *dev, const char *out_path,
+		 const struct cdt_image_opts *opts, struct cdt_image_result *res)
 {
 	struct image_job j = { .dev = dev, .out_path = out_path, .opts = opts,
 			       .res = res, .fd = -1 };
 	double t0 = rescue_now_ms();
 	int rc, rc2;
 
-	memset(res, 0, sizeof(*res));
 	if (!digest_bits(opts->digests, &j.digests)) {
 		cdt_dev_seterr(dev, "digests 0x%x: not a choice of CDT_HASH_MD5, CDT_HASH_SHA256 or CDT_HASH_NONE",
 			       opts->digests);
@@ -673,4 +678,32 @@ int cdt_image(struct cdt_dev *dev, const char *out_path,
 	cdt_get_stats(dev, &res->sum.stats);
 	res->sum.elapsed_ms = rescue_now_ms() - t0;
 	return rc;
+}
+
+int cdt_image(struct cdt_dev *dev, const char *out_path,
+	      const struct cdt_image_opts *opts, struct cdt_image_result *res)
+{
+	struct cdt_image_opts o;
+	struct cdt_image_result full;
+	int rc;
+
+	rc = cdt_abi_opts(dev, &o, sizeof(o), opts, "struct cdt_image_opts");
+	if (!rc)
+		rc = cdt_abi_res(dev, res, &full, sizeof(full),
+				 "struct cdt_image_result");
+	if (rc)
+		return rc;
+	if (!CDT_OPT_HAS(opts, rd.retries))
+		o.rd.retries = -1;
+	rc = image(dev, out_path, &o, &full);
+	cdt_abi_out(res, &full, sizeof(full));
+	if (!CDT_HAS(res, sum.n_bad))
+		rescue_summary_free(&full.sum);
+	return rc;
+}
+
+void cdt_image_result_free(struct cdt_image_result *res)
+{
+	if (res && CDT_HAS(res, sum.n_bad))
+		rescue_summary_free(&res->sum);
 }

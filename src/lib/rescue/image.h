@@ -59,6 +59,9 @@ uint32_t rescue_chunk_blocks(struct cdt_dev *dev, uint32_t bs, uint32_t want);
 /* pwrite all of it; 0 or CDT_EIO. */
 int rescue_pwrite(int fd, const void *buf, size_t len, uint64_t off);
 
+/* Free sum->bad; safe on a zeroed summary, idempotent. */
+void rescue_summary_free(struct cdt_read_summary *sum);
+
 /* Probe with the read options' window. */
 int rescue_probe(struct cdt_dev *dev, const struct cdt_read_opts *rd,
 		 struct cdt_read_summary *sum);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "core/abi.h"
 #include "core/device.h"
 #include "rescue/image.h"
 
@@ -68,13 +69,13 @@ static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
 			uint32_t last_bytes)
 {
 	size_t len = (size_t)n * j->bs - (last_bytes ? j->bs - last_bytes : 0);
-	struct cdt_read_result rr;
+	struct cdt_read_result rr = CDT_INIT(rr);
 	size_t i;
 	int rc;
 
 	if (j->rd && j->rd->stop && *j->rd->stop)
 		return CDT_EINTR;
-	rc = cdt_read_blocks(j->dev, lba, n, j->disc, &rr);
+	rc = cdt_read_blocks(j->dev, lba, n, j->disc, (size_t)j->chunk * j->bs, &rr);
 	if (rc)
 		return rc;
 	if (rr.cls != CDT_READ_OK || rr.resid) {
@@ -218,20 +219,19 @@ static int run(struct tail_job *j)
 	return rc;
 }
 
-int cdt_tail(struct cdt_dev *dev, const char *image_path,
-	     const struct cdt_read_opts *opts, struct cdt_tail_result *res)
+static int tail(struct cdt_dev *dev, const char *image_path,
+		const struct cdt_read_opts *opts, struct cdt_tail_result *res)
 {
 	struct tail_job j = { .dev = dev, .path = image_path, .rd = opts,
 			      .res = res, .fd = -1 };
 	double t0 = rescue_now_ms();
 	int rc;
 
-	memset(res, 0, sizeof(*res));
 	rc = rescue_probe(dev, opts, &res->sum);
 	if (rc)
 		return rc;
 	j.bs = res->sum.block_size;
-	j.chunk = rescue_chunk_blocks(dev, j.bs, opts ? opts->chunk_blocks : 0);
+	j.chunk = rescue_chunk_blocks(dev, j.bs, opts->chunk_blocks);
 	j.disc = malloc((size_t)j.chunk * j.bs);
 	j.file = malloc((size_t)j.chunk * j.bs);
 	if (!j.disc || !j.file)
@@ -245,4 +245,32 @@ int cdt_tail(struct cdt_dev *dev, const char *image_path,
 	cdt_get_stats(dev, &res->sum.stats);
 	res->sum.elapsed_ms = rescue_now_ms() - t0;
 	return rc;
+}
+
+int cdt_tail(struct cdt_dev *dev, const char *image_path,
+	     const struct cdt_read_opts *opts, struct cdt_tail_result *res)
+{
+	struct cdt_read_opts o;
+	struct cdt_tail_result full;
+	int rc;
+
+	rc = cdt_abi_opts(dev, &o, sizeof(o), opts, "struct cdt_read_opts");
+	if (!rc)
+		rc = cdt_abi_res(dev, res, &full, sizeof(full),
+				 "struct cdt_tail_result");
+	if (rc)
+		return rc;
+	if (!CDT_OPT_HAS(opts, retries))
+		o.retries = -1;
+	rc = tail(dev, image_path, &o, &full);
+	cdt_abi_out(res, &full, sizeof(full));
+	if (!CDT_HAS(res, sum.n_bad))
+		rescue_summary_free(&full.sum);
+	return rc;
+}
+
+void cdt_tail_result_free(struct cdt_tail_result *res)
+{
+	if (res && CDT_HAS(res, sum.n_bad))
+		rescue_summary_free(&res->sum);
 }

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "core/abi.h"
 #include "core/device.h"
 #include "rescue/digest.h"
 #include "rescue/image.h"
@@ -56,12 +57,14 @@ static int range_add(struct ranges *r, uint64_t lba)
 /* 1 read good, 0 unreadable, <0 error that ends the run. */
 static int read_into(struct verify_job *j, uint64_t lba, uint32_t n, uint8_t *buf)
 {
-	struct cdt_read_result rr;
+	/* buf is j->disc or a block inside it */
+	size_t room = (size_t)j->chunk * j->bs - (size_t)(buf - j->disc);
+	struct cdt_read_result rr = CDT_INIT(rr);
 	int rc;
 
 	if (j->opts->rd.stop && *j->opts->rd.stop)
 		return CDT_EINTR;
-	rc = cdt_read_blocks(j->dev, lba, n, buf, &rr);
+	rc = cdt_read_blocks(j->dev, lba, n, buf, room, &rr);
 	if (rc)
 		return rc;
 	if (rr.cls == CDT_READ_FATAL) {
@@ -179,6 +182,7 @@ static void progress(struct verify_job *j, uint64_t lba, double t0, double *last
 		return;
 	*last = now;
 	p = (struct cdt_progress){
+		.size = sizeof(p),
 		.phase = CDT_PHASE_COMPARE,
 		.pass = 1,
 		.pos = lba,
@@ -283,15 +287,14 @@ static int run(struct verify_job *j)
 	return 0;
 }
 
-int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
-	       struct cdt_verify_result *res)
+static int verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
+		  struct cdt_verify_result *res)
 {
 	struct verify_job j = { .dev = dev, .opts = opts, .res = res, .fd = -1 };
 	const struct cdt_sizes *sz;
 	double t0 = rescue_now_ms();
 	int rc;
 
-	memset(res, 0, sizeof(*res));
 	res->fs_fits = -1;
 	rc = rescue_probe(dev, &opts->rd, &res->sum);
 	if (rc)
@@ -322,10 +325,38 @@ int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 	return rc;
 }
 
-void cdt_verify_result_free(struct cdt_verify_result *res)
+static void verify_free(struct cdt_verify_result *res)
 {
-	cdt_read_summary_free(&res->sum);
+	rescue_summary_free(&res->sum);
 	free(res->diffs);
 	res->diffs = NULL;
 	res->n_diffs = 0;
+}
+
+int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
+	       struct cdt_verify_result *res)
+{
+	struct cdt_verify_opts o;
+	struct cdt_verify_result full;
+	int rc;
+
+	rc = cdt_abi_opts(dev, &o, sizeof(o), opts, "struct cdt_verify_opts");
+	if (!rc)
+		rc = cdt_abi_res(dev, res, &full, sizeof(full),
+				 "struct cdt_verify_result");
+	if (rc)
+		return rc;
+	if (!CDT_OPT_HAS(opts, rd.retries))
+		o.rd.retries = -1;
+	rc = verify(dev, &o, &full);
+	cdt_abi_out(res, &full, sizeof(full));
+	if (!CDT_HAS(res, n_diffs))
+		verify_free(&full);
+	return rc;
+}
+
+void cdt_verify_result_free(struct cdt_verify_result *res)
+{
+	if (res && CDT_HAS(res, n_diffs))
+		verify_free(res);
 }
