@@ -137,6 +137,19 @@ int cli_status_for(int err);
 
 /* Print obj as one line of JSON on stdout, then release it. */
 void cli_json_out(json_object *obj);
+/* A duration in ms, rounded to 0.01 ms. */
+json_object *cli_json_ms(double ms);
+/*
+ * The keys probe, image, tail and verify share: device, block_size,
+ * reported/true/hidden/extent blocks, hidden_512, filesystem {type,
+ * blocks}, search_reads, search_failed_reads, search_ms.
+ */
+void cli_json_disc(json_object *o, const char *addr, const struct cdt_probe_result *p);
+/* "total": the whole run's commands, reads, failed reads and times. */
+json_object *cli_json_total(const struct cdt_stats *st, double elapsed_ms, bool virt);
+/* Wall clock in ms, for elapsed times. */
+double cli_now_ms(void);
+
 /* A block count or JSON null for CDT_SIZE_ABSENT. */
 json_object *cli_json_count(int64_t v);
 

@@ -315,6 +315,8 @@ static void print_json(const struct hz_args *a, const struct cdt_hazard_list *l)
 	for (i = 0; i < l->n_nodes; i++)
 		json_object_array_add(nodes, json_node(l, &l->nodes[i]));
 	json_object_object_add(root, "nodes", nodes);
+	json_object_object_add(root, "verdict", json_object_new_string(
+		l->n_hazards ? "hazards" : "no-hazard"));
 	cli_json_out(root);
 }
 

@@ -91,6 +91,12 @@ static int parse(struct image_cli *c, struct cli_args *a, int argc, char **argv)
 	return rc;
 }
 
+/* "complete" (exit 0) or "unreadable" (exit 4) */
+static const char *verdict_name(const struct cdt_image_result *r)
+{
+	return r->sum.bad_blocks ? "unreadable" : "complete";
+}
+
 static void print_json(const char *addr, const char *out, const struct cdt_image_opts *io,
 		       const struct cdt_image_result *r, bool virt)
 {
@@ -99,11 +105,14 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 
 	rui_json_summary(o, addr, &r->sum, virt);
 	json_object_object_add(o, "out", json_object_new_string(out));
+	json_object_object_add(o, "out_bytes", json_object_new_int64((int64_t)(r->extent_blocks *
+								  r->sum.block_size)));
 	json_object_object_add(o, "map", io->map_path ? json_object_new_string(io->map_path) : NULL);
 	json_object_object_add(o, "resumed", json_object_new_boolean(r->resumed));
 	json_object_object_add(o, "finished_before", json_object_new_int64((int64_t)r->finished_before));
 	json_object_object_add(o, "digest_source",
 			       src[r->digest_source] ? json_object_new_string(src[r->digest_source]) : NULL);
+	json_object_object_add(o, "verdict", json_object_new_string(verdict_name(r)));
 	cli_json_out(o);
 }
 
@@ -167,7 +176,7 @@ static int run(int argc, char **argv)
 		if (c.ui.co.json)
 			print_json(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
 		else if (c.ui.co.quiet)
-			printf("verdict:   %s\n", res.sum.bad_blocks ? "unreadable" : "complete");
+			printf("verdict:   %s\n", verdict_name(&res));
 		else
 			print_text(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
 		rc = res.sum.bad_blocks ? EX_UNREADABLE : EX_SAME;

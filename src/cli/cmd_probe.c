@@ -79,47 +79,25 @@ static json_object *json_drive(const struct cdt_probe_result *r)
 	return o;
 }
 
-static json_object *json_total(const struct cdt_probe_result *r, bool virt)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "commands", json_object_new_int64((int64_t)r->stats.commands));
-	json_object_object_add(o, "reads", json_object_new_int64((int64_t)r->stats.reads));
-	json_object_object_add(o, "failed_reads",
-			       json_object_new_int64((int64_t)r->stats.failed_reads));
-	json_object_object_add(o, "virtual_ms",
-			       virt ? json_object_new_double(r->stats.virtual_ms) : NULL);
-	json_object_object_add(o, "device_ms", json_object_new_double(r->stats.device_ms));
-	return o;
-}
-
-static void print_json(const char *addr, const struct cdt_probe_result *r, bool virt)
+static void print_json(const char *addr, const struct cdt_probe_result *r, bool virt,
+		       double elapsed_ms)
 {
 	json_object *o = json_object_new_object(), *wrong, *nt;
-	uint32_t bs = r->sizes.block_size;
 	size_t i;
 
-	json_object_object_add(o, "device", json_object_new_string(addr));
+	cli_json_disc(o, addr, r);
 	json_object_object_add(o, "drive", json_drive(r));
 	json_object_object_add(o, "profile", json_object_new_string(cdt_profile_name(r->sizes.profile)));
-	json_object_object_add(o, "block_size", json_object_new_int((int)bs));
-	json_object_object_add(o, "reported_blocks", json_object_new_int64((int64_t)r->reported_blocks));
-	json_object_object_add(o, "true_blocks", json_object_new_int64((int64_t)r->true_blocks));
-	json_object_object_add(o, "hidden_blocks", json_object_new_int64(r->hidden_blocks));
-	json_object_object_add(o, "hidden_512", json_object_new_int64(r->hidden_blocks * (int64_t)bs / 512));
-	json_object_object_add(o, "extent_blocks", json_object_new_int64((int64_t)r->extent_blocks));
 	json_object_object_add(o, "sources", json_sources(r, &wrong));
 	json_object_object_add(o, "wrong_sources", wrong);
-	json_object_object_add(o, "filesystem_type",
-			       r->sizes.fs_type[0] ? json_object_new_string(r->sizes.fs_type) : NULL);
 	json_object_object_add(o, "kernel_512", cli_json_count(r->sizes.kernel_512));
 	json_object_object_add(o, "dd_loses_512", json_object_new_int64(dd_loses_512(r)));
 	json_object_object_add(o, "capacity_after", cli_json_count(r->capacity_after));
+	/* the contract's names for the end search's counts and time */
 	json_object_object_add(o, "reads", json_object_new_int64((int64_t)r->reads));
 	json_object_object_add(o, "failed_reads", json_object_new_int64((int64_t)r->failed_reads));
-	json_object_object_add(o, "virtual_ms", virt ? json_object_new_double(r->search_ms) : NULL);
-	json_object_object_add(o, "search_ms", json_object_new_double(r->search_ms));
-	json_object_object_add(o, "total", json_total(r, virt));
+	json_object_object_add(o, "virtual_ms", virt ? cli_json_ms(r->search_ms) : NULL);
+	json_object_object_add(o, "total", cli_json_total(&r->stats, elapsed_ms, virt));
 	nt = json_object_new_array();
 	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
 		if (r->notes & notes[i].bit)
@@ -201,6 +179,7 @@ static int run(int argc, char **argv)
 	struct cli_common co;
 	struct cli_args a;
 	struct cdt_dev *dev;
+	double t0;
 	int rc;
 
 	rc = cli_parse(&cli_cmd_probe, argc, argv, &co, NULL, NULL, &a);
@@ -210,6 +189,7 @@ static int run(int argc, char **argv)
 	if (rc)
 		return rc;
 	po.max_extra = co.max_extra;
+	t0 = cli_now_ms();
 	rc = cdt_probe(dev, &po, &res);
 	if (rc) {
 		cli_err("%s: %s", a.op[0], cdt_errmsg(dev)[0] ? cdt_errmsg(dev) : cdt_strerror(rc));
@@ -217,7 +197,7 @@ static int run(int argc, char **argv)
 		return cli_status_for(rc);
 	}
 	if (co.json)
-		print_json(a.op[0], &res, cdt_is_virtual_time(dev));
+		print_json(a.op[0], &res, cdt_is_virtual_time(dev), cli_now_ms() - t0);
 	else if (co.quiet)
 		printf("verdict:   %s\n", cdt_verdict_name(res.verdict));
 	else

@@ -31,14 +31,15 @@ static void print_json(const char *addr, const char *image,
 	const char *basis = basis_names[r->basis];
 
 	rui_json_summary(o, addr, &r->sum, virt);
-	json_object_object_add(o, "image", json_object_new_string(image));
-	json_object_object_add(o, "map", NULL);
-	json_object_object_add(o, "image_bytes", json_object_new_int64((int64_t)r->image_bytes));
-	json_object_object_add(o, "final_bytes", json_object_new_int64((int64_t)r->final_bytes));
+	json_object_object_add(o, "out", json_object_new_string(image));
+	json_object_object_add(o, "out_bytes_before", json_object_new_int64((int64_t)r->image_bytes));
+	json_object_object_add(o, "out_bytes", json_object_new_int64((int64_t)r->final_bytes));
 	json_object_object_add(o, "matched", basis ? json_object_new_string(basis) : NULL);
 	json_object_object_add(o, "compared_blocks", json_object_new_int64((int64_t)r->compared_blocks));
-	json_object_object_add(o, "mismatch_lba",
-			       has_lba(r->verdict) ? json_object_new_int64((int64_t)r->mismatch_lba) : NULL);
+	json_object_object_add(o, "first_diff_lba", r->verdict == CDT_TAIL_MISMATCH ?
+			       json_object_new_int64((int64_t)r->mismatch_lba) : NULL);
+	json_object_object_add(o, "first_unreadable_lba", r->verdict == CDT_TAIL_UNREADABLE ?
+			       json_object_new_int64((int64_t)r->mismatch_lba) : NULL);
 	json_object_object_add(o, "appended_blocks", json_object_new_int64((int64_t)r->appended_blocks));
 	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[r->verdict]));
 	cli_json_out(o);

@@ -96,24 +96,14 @@ static const char *mode_name(const struct cdt_verify_opts *vo)
 	return vo->image_path ? "image" : vo->sha256 ? "sha256" : "md5";
 }
 
-static json_object *json_fs(const struct cdt_verify_result *r)
-{
-	const struct cdt_sizes *s = &r->sum.probe.sizes;
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "type", s->fs_type[0] ? json_object_new_string(s->fs_type) : NULL);
-	json_object_object_add(o, "blocks", cli_json_count(s->filesystem));
-	json_object_object_add(o, "fits", r->fs_fits < 0 ? NULL : json_object_new_boolean(r->fs_fits));
-	return o;
-}
-
 static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 		       const struct cdt_verify_result *r, bool virt)
 {
 	json_object *o = json_object_new_object();
 
+	json_object *fs;
+
 	rui_json_summary(o, addr, &r->sum, virt);
-	json_object_object_add(o, "map", NULL);
 	json_object_object_add(o, "mode", json_object_new_string(mode_name(vo)));
 	json_object_object_add(o, "image", vo->image_path ? json_object_new_string(vo->image_path) : NULL);
 	json_object_object_add(o, "expected", vo->image_path ? NULL :
@@ -126,7 +116,10 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	json_object_object_add(o, "diff_count", json_object_new_int64((int64_t)r->diff_blocks));
 	json_object_object_add(o, "diff_blocks", rui_json_ranges(r->diffs, r->n_diffs));
 	json_object_object_add(o, "complete", json_object_new_boolean(r->complete));
-	json_object_object_add(o, "filesystem", json_fs(r));
+	/* the shared filesystem object, and whether it fits within the true end */
+	if (json_object_object_get_ex(o, "filesystem", &fs))
+		json_object_object_add(fs, "fits", r->fs_fits < 0 ? NULL :
+				       json_object_new_boolean(r->fs_fits));
 	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[r->verdict]));
 	cli_json_out(o);
 }

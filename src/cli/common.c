@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <scsi/sg_lib.h>
 #include "cli.h"
@@ -213,6 +214,14 @@ int cli_finish(int status)
 		return status;
 	fprintf(stderr, "cdtail: cannot write standard output: %s\n", strerror(err));
 	return EX_DEVICE_ERR;
+}
+
+double cli_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
 json_object *cli_json_count(int64_t v)

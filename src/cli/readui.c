@@ -151,23 +151,15 @@ static json_object *json_digest(const char *hex)
 void rui_json_summary(json_object *o, const char *addr,
 		      const struct cdt_read_summary *s, bool virt)
 {
-	const struct cdt_probe_result *p = &s->probe;
-
-	json_object_object_add(o, "device", json_object_new_string(addr));
-	json_object_object_add(o, "block_size", json_object_new_int((int)s->block_size));
-	json_object_object_add(o, "reported_blocks", json_object_new_int64((int64_t)p->reported_blocks));
-	json_object_object_add(o, "true_blocks", json_object_new_int64((int64_t)p->true_blocks));
-	json_object_object_add(o, "hidden_blocks", json_object_new_int64(p->hidden_blocks));
-	json_object_object_add(o, "extent_blocks", json_object_new_int64((int64_t)p->extent_blocks));
+	cli_json_disc(o, addr, &s->probe);
 	json_object_object_add(o, "blocks_read", json_object_new_int64((int64_t)s->blocks_read));
 	json_object_object_add(o, "bad_count", json_object_new_int64((int64_t)s->bad_blocks));
 	json_object_object_add(o, "bad_blocks", rui_json_ranges(s->bad, s->n_bad));
+	json_object_object_add(o, "bad_bytes", json_object_new_int64((int64_t)(s->bad_blocks *
+								   s->block_size)));
 	json_object_object_add(o, "md5", json_digest(s->digests.md5));
 	json_object_object_add(o, "sha256", json_digest(s->digests.sha256));
-	json_object_object_add(o, "reads", json_object_new_int64((int64_t)s->stats.reads));
-	json_object_object_add(o, "failed_reads", json_object_new_int64((int64_t)s->stats.failed_reads));
-	json_object_object_add(o, "elapsed_ms", json_object_new_double(s->elapsed_ms));
-	json_object_object_add(o, "virtual_ms", virt ? json_object_new_double(s->stats.virtual_ms) : NULL);
+	json_object_object_add(o, "total", cli_json_total(&s->stats, s->elapsed_ms, virt));
 }
 
 void rui_print_ranges(const char *label, const struct cdt_range *r, size_t n)

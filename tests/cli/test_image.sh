@@ -48,7 +48,7 @@ for k in 0 1 7 300; do
 	expect_json "hide=$k: md5" .md5 "$(md5sum <"$IMG" | cut -c1-32)"
 	expect_json "hide=$k: digest computed while reading" .digest_source stream
 done
-expect_json "virtual_ms is a number" '.virtual_ms | type' number
+expect_json "total.virtual_ms is a number" '.total.virtual_ms | type' number
 expect_json "map is null without --map" .map null
 
 # --- --digest: the digests chosen, the others null (JSON) or absent (text) ---
@@ -162,7 +162,7 @@ rm -f "$T/o"
 run image --json --retries 3 "sim:$IMG,cost=0/0,flaky=200-209:2" "$T/o"
 expect_rc "flaky recovered by retries -> 0" 0
 same_file "flaky: OUT is the image" "$T/o" "$IMG"
-expect_json "flaky: failed reads happened" '.failed_reads > 0' true
+expect_json "flaky: failed reads happened" '.total.failed_reads > 0' true
 
 rm -f "$T/o"
 run image --json --retries 0 "sim:$IMG,cost=0/0,flaky=200-209:2" "$T/o"

@@ -20,7 +20,7 @@ expect_json "iso: one failing read" .failed_reads 1
 expect_json "iso: block size" .block_size 2048
 expect_json "iso: device echoed" .device "sim:$ISO"
 expect_json "iso: profile" .profile CD-ROM
-expect_json "iso: fs type" .filesystem_type iso9660
+expect_json "iso: fs type" .filesystem.type iso9660
 expect_json "iso: drive vendor" .drive.vendor CDTAIL
 expect_json "iso: virtual_ms is a number" '.virtual_ms | type' number
 

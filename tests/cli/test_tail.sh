@@ -45,7 +45,7 @@ cp "$T/dd" "$T/dd.keep"
 run tail --json "sim:$IMG,cost=0/0,hide=7" "$T/dd"
 expect_rc "a differing copy -> 1" 1
 expect_json "differing copy: verdict" .verdict data-mismatch
-expect_json "differing copy: the LBA" .mismatch_lba $((N - 20))
+expect_json "differing copy: the LBA" .first_diff_lba $((N - 20))
 same_file "differing copy: nothing written" "$T/dd" "$T/dd.keep"
 
 head -c $(((N - 9) * 2048)) "$IMG" >"$T/dd"
