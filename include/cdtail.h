@@ -111,7 +111,11 @@ const char *cdt_errmsg(const struct cdt_dev *dev);
 const char *cdt_transport_name(const struct cdt_dev *dev);
 bool cdt_is_virtual_time(const struct cdt_dev *dev);
 
-/* Block size in bytes; 0 until READ CAPACITY has been read. */
+/*
+ * Block size in bytes: 0 until cdt_read_sizes() (which cdt_probe() and
+ * the image, tail and verify calls run) has set it from READ CAPACITY;
+ * until then cdt_read_blocks() is CDT_EUSAGE.  Nothing else changes it.
+ */
 uint32_t cdt_block_size(const struct cdt_dev *dev);
 
 struct cdt_stats {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "core/cmds.h"
 #include "core/device.h"
 #include "scsi/mmc.h"
 
@@ -56,6 +57,11 @@ static int fake_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 			cmd->data[2] = 0x03;	/* last LBA 0x3e7 = 999 */
 			cmd->data[3] = 0xe7;
 			cmd->data[6] = 0x08;	/* 2048 */
+		}
+		if (cmd->cdb[0] == MMC_SERVICE_ACTION_IN16 && cmd->data_len >= 12) {
+			memset(cmd->data, 0, 12);
+			cmd->data[3] = 0x01;	/* last LBA 2^32 */
+			cmd->data[10] = 0x08;	/* 2048 */
 		}
 		return 0;
 	}
@@ -271,19 +277,52 @@ static void test_read_classes(void **state)
 	assert_int_equal(dev.stats.failed_reads, 5);
 }
 
-static void test_block_size_from_capacity(void **state)
+/*
+ * The block size is state the probe sets (cdt_read_sizes), never a side
+ * effect of a read: with none known a read is refused before any command,
+ * and READ CAPACITY alone does not set it.
+ */
+static void test_block_size_is_explicit(void **state)
 {
 	struct cdt_read_result rr = CDT_INIT(rr);
 	struct cdt_dev dev;
 	struct fake f;
 	uint8_t buf[2048];
+	uint64_t blocks = 0;
+	uint32_t bs = 0;
 
 	(void)state;
 	setup_dev(&dev, &f);
 	dev.block_size = 0;
+	assert_int_equal(cdt_read_blocks(&dev, 0, 1, buf, sizeof(buf), &rr),
+			 CDT_EUSAGE);
+	assert_int_equal(f.calls, 0);
+	assert_int_equal(cdt_cmd_read_capacity(&dev, &blocks, &bs, NULL), 0);
+	assert_int_equal(blocks, 1000);
+	assert_int_equal(bs, 2048);
+	assert_int_equal(cdt_block_size(&dev), 0);
+	dev.block_size = bs;
 	assert_int_equal(cdt_read_blocks(&dev, 0, 1, buf, sizeof(buf), &rr), 0);
-	assert_int_equal(cdt_block_size(&dev), 2048);
 	assert_int_equal(f.calls, 2);
+}
+
+/* READ CAPACITY(10) refused as an invalid opcode: READ CAPACITY(16) next. */
+static void test_read_capacity16_on_invalid_opcode(void **state)
+{
+	struct cdt_dev dev;
+	struct fake f;
+	uint64_t blocks = 0;
+	uint32_t bs = 7;
+
+	(void)state;
+	setup_dev(&dev, &f);
+	f.script[0].key = 0x05;
+	f.script[0].asc = 0x20;
+	f.nscript = 1;
+	assert_int_equal(cdt_cmd_read_capacity(&dev, &blocks, &bs, NULL), 0);
+	assert_int_equal(f.calls, 2);
+	assert_int_equal(blocks, 0x100000001ull);
+	assert_int_equal(bs, 2048);
 }
 
 static void test_bad_addresses(void **state)
@@ -323,7 +362,8 @@ int main(void)
 		cmocka_unit_test(test_retry_bounded),
 		cmocka_unit_test(test_no_medium),
 		cmocka_unit_test(test_read_classes),
-		cmocka_unit_test(test_block_size_from_capacity),
+		cmocka_unit_test(test_block_size_is_explicit),
+		cmocka_unit_test(test_read_capacity16_on_invalid_opcode),
 		cmocka_unit_test(test_bad_addresses),
 	};
 

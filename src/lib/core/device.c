@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * The one command path above the transports: the read-only allow-list,
- * retries on UNIT ATTENTION and NOT READY, statistics, the log callback.
+ * retries on UNIT ATTENTION and NOT READY, the timeout, statistics, the
+ * log callback; and the device's state (block size, peripheral type).
+ * The commands themselves are in core/cmds.c.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "scsi/bytes.h"
 #include "core/abi.h"
 #include "core/device.h"
 #include "scsi/mmc.h"
@@ -125,10 +126,10 @@ static void reset_answer(struct cdt_cmd *cmd)
 
 static bool known_mmc(struct cdt_dev *dev)
 {
-	struct cdt_inquiry inq = CDT_INIT(inq);
+	struct mmc_inquiry mi;
 
 	if (dev->peripheral_type < 0)
-		cdt_inquiry(dev, &inq);
+		cdt_dev_inquiry(dev, &mi);
 	return dev->peripheral_type == 5;
 }
 
@@ -350,10 +351,9 @@ uint32_t cdt_max_read_blocks(const struct cdt_dev *dev)
 	return bytes / bs;
 }
 
-static int inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
+int cdt_dev_inquiry(struct cdt_dev *dev, struct mmc_inquiry *mi)
 {
 	uint8_t cdb[16], buf[96];
-	struct mmc_inquiry mi;
 	uint32_t got = 0;
 	unsigned int len;
 	int rc;
@@ -365,121 +365,10 @@ static int inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
 			cdt_dev_seterr(dev, "INQUIRY was refused by the drive");
 		return rc;
 	}
-	if (mmc_parse_inquiry(buf, got, &mi)) {
+	if (mmc_parse_inquiry(buf, got, mi)) {
 		cdt_dev_seterr(dev, "INQUIRY answer too short (%u bytes)", got);
 		return CDT_ETRANSPORT;
 	}
-	inq->peripheral_type = mi.peripheral_type;
-	dev->peripheral_type = mi.peripheral_type;
-	inq->removable = mi.removable;
-	memcpy(inq->vendor, mi.vendor, sizeof(inq->vendor));
-	memcpy(inq->product, mi.product, sizeof(inq->product));
-	memcpy(inq->revision, mi.revision, sizeof(inq->revision));
+	dev->peripheral_type = mi->peripheral_type;
 	return 0;
-}
-
-int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
-{
-	struct cdt_inquiry full;
-	int rc;
-
-	rc = cdt_abi_res(dev, inq, &full, sizeof(full), "struct cdt_inquiry");
-	if (rc)
-		return rc;
-	rc = inquiry(dev, &full);
-	cdt_abi_out(inq, &full, sizeof(full));
-	return rc;
-}
-
-static unsigned int build_read(uint8_t *cdb, uint64_t lba, uint32_t nblocks)
-{
-	if (lba > 0xffffffffull) {
-		memset(cdb, 0, 16);
-		cdb[0] = MMC_READ16;
-		sg_put_unaligned_be64(lba, cdb + 2);
-		sg_put_unaligned_be32(nblocks, cdb + 10);
-		return 16;
-	}
-	if (nblocks > 0xffff)
-		return mmc_cdb_read12(cdb, (uint32_t)lba, nblocks);
-	return mmc_cdb_read10(cdb, (uint32_t)lba, (uint16_t)nblocks);
-}
-
-static enum cdt_read_class read_class(enum cdt_sense_class sc)
-{
-	switch (sc) {
-	case CDT_SENSE_NONE:
-		return CDT_READ_OK;
-	case CDT_SENSE_END:
-		return CDT_READ_END;
-	case CDT_SENSE_MEDIUM:
-		return CDT_READ_MEDIUM;
-	default:
-		return CDT_READ_FATAL;
-	}
-}
-
-static int read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
-		       void *buf, size_t buf_len, struct cdt_read_result *res)
-{
-	struct cdt_sense sense;
-	struct cdt_cmd cmd;
-	uint64_t bytes;
-	int rc;
-
-	if (!dev->block_size) {
-		uint64_t blocks;
-
-		rc = cdt_dev_read_capacity(dev, &blocks, &dev->block_size);
-		if (rc)
-			return rc;
-	}
-	bytes = (uint64_t)nblocks * dev->block_size;
-	if (!nblocks || bytes > 0xffffffffull) {
-		cdt_dev_seterr(dev, "bad read size: %u blocks", nblocks);
-		return CDT_EUSAGE;
-	}
-	if (!buf || buf_len < bytes) {
-		cdt_dev_seterr(dev, "read of %u blocks needs %llu bytes, the buffer holds %zu",
-			       nblocks, (unsigned long long)bytes, buf ? buf_len : 0);
-		return CDT_EUSAGE;
-	}
-	memset(&cmd, 0, sizeof(cmd));
-	cmd.cdb_len = build_read(cmd.cdb, lba, nblocks);
-	cmd.data = buf;
-	cmd.data_len = (uint32_t)bytes;
-	rc = cdt_dev_exec(dev, &cmd, &sense);
-	dev->stats.reads++;
-	res->ms = cmd.ms;
-	res->resid = cmd.resid;
-	if (rc == 0)
-		return 0;
-	dev->stats.failed_reads++;
-	if (rc == CDT_ETIMEOUT) {
-		res->cls = CDT_READ_TIMEOUT;
-		return 0;
-	}
-	if (rc != CDT_ECHECK)
-		return rc;
-	res->cls = read_class(cdt_sense_classify(&sense));
-	res->sense_key = sense.key;
-	res->asc = sense.asc;
-	res->ascq = sense.ascq;
-	res->info_valid = sense.info_valid;
-	res->info = sense.info;
-	return 0;
-}
-
-int cdt_read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
-		    void *buf, size_t buf_len, struct cdt_read_result *res)
-{
-	struct cdt_read_result full;
-	int rc;
-
-	rc = cdt_abi_res(dev, res, &full, sizeof(full), "struct cdt_read_result");
-	if (rc)
-		return rc;
-	rc = read_blocks(dev, lba, nblocks, buf, buf_len, &full);
-	cdt_abi_out(res, &full, sizeof(full));
-	return rc;
 }

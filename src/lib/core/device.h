@@ -14,7 +14,7 @@ struct cdt_dev {
 	unsigned int timeout_ms;
 	cdt_log_fn log;
 	void *log_ctx;
-	uint32_t block_size;
+	uint32_t block_size;	/* 0 until the probe (cdt_read_sizes) sets it */
 	int peripheral_type;	/* from INQUIRY, -1 until asked */
 	struct cdt_stats stats;
 	char errmsg[512];
@@ -34,9 +34,12 @@ int cdt_dev_simple(struct cdt_dev *dev, const uint8_t *cdb, unsigned int len,
 		   void *buf, uint32_t buf_len, uint32_t *got,
 		   struct cdt_sense *sense);
 
-/* READ CAPACITY(10), or (16) when (10) saturates; sets dev->block_size. */
-int cdt_dev_read_capacity(struct cdt_dev *dev, uint64_t *blocks,
-			  uint32_t *block_size);
+/*
+ * INQUIRY, and remember the peripheral type: the allow-list lets MMC-only
+ * opcodes through only for type 5.
+ */
+struct mmc_inquiry;
+int cdt_dev_inquiry(struct cdt_dev *dev, struct mmc_inquiry *mi);
 
 void cdt_dev_seterr(struct cdt_dev *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include "cdtail.h"
 #include "core/abi.h"
+#include "core/cmds.h"
 #include "hazards/hazards.h"
 #include "scsi/mmc.h"
 
@@ -492,29 +493,18 @@ void hz_apply_caching(struct cdt_hazard_node *n,
 			 "the answer holds no caching page (0x08)");
 }
 
-static uint8_t sense_key(const uint8_t *sense, unsigned int len)
-{
-	if (len > 2 && (sense[0] & 0x7e) == 0x70)
-		return sense[2] & 0x0f;
-	if (len > 1 && (sense[0] & 0x7e) == 0x72)
-		return sense[1] & 0x0f;
-	return 0;
-}
-
 /* MODE SENSE(10), caching page, current values; read-only by nature. */
 static void read_caching(struct cdt_dev *d, struct cdt_hazard_node *n)
 {
-	uint8_t cdb[16], buf[HZ_MODE_BUF], sense[64];
-	unsigned int cdb_len, sense_len = sizeof(sense);
 	struct mmc_mode_caching mc;
-	uint32_t resid = 0;
+	struct cdt_sense sense;
+	uint8_t buf[HZ_MODE_BUF];
+	uint32_t got = 0;
 	int rc;
 
 	memset(buf, 0, sizeof(buf));
-	cdb_len = mmc_cdb_mode_sense10(cdb, 0x08, sizeof(buf));
-	rc = cdt_exec_in(d, cdb, cdb_len, buf, sizeof(buf), &resid, sense,
-			 &sense_len);
-	if (rc == CDT_ECHECK && sense_key(sense, sense_len) == 0x05) {
+	rc = cdt_cmd_mode_sense10(d, 0x08, buf, sizeof(buf), &got, &sense);
+	if (rc == CDT_ECHECK && sense.key == 0x05) {
 		snprintf(n->mode_sense_note, sizeof(n->mode_sense_note),
 			 "MODE SENSE(10) page 0x08 refused (ILLEGAL REQUEST)");
 		return;
@@ -524,8 +514,7 @@ static void read_caching(struct cdt_dev *d, struct cdt_hazard_node *n)
 			 "MODE SENSE(10) page 0x08 failed: %s", cdt_strerror(rc));
 		return;
 	}
-	if (resid > sizeof(buf) ||
-	    mmc_parse_mode_sense10_caching(buf, sizeof(buf) - resid, &mc)) {
+	if (mmc_parse_mode_sense10_caching(buf, got, &mc)) {
 		snprintf(n->mode_sense_note, sizeof(n->mode_sense_note),
 			 "MODE SENSE(10) answer too short to use");
 		return;

@@ -5,6 +5,7 @@
 #include "core/abi.h"
 #include "core/device.h"
 #include "probe/endsearch.h"
+#include "probe/sizes.h"
 
 #define PROBE_FAILS_KEPT 64
 
@@ -201,13 +202,11 @@ static void capacity_after(struct cdt_dev *dev, struct cdt_probe_result *res)
 	uint32_t bs;
 
 	res->capacity_after = CDT_SIZE_ABSENT;
-	if (cdt_dev_read_capacity(dev, &blocks, &bs))
+	if (cdt_probe_read_capacity(dev, &blocks, &bs))
 		return;
 	res->capacity_after = (int64_t)blocks;
 	if (blocks != res->reported_blocks)
 		res->notes |= CDT_NOTE_CAPACITY_CHANGED;
-	/* the block size from before probing is the one the search used */
-	dev->block_size = res->sizes.block_size;
 }
 
 static void judge(struct cdt_probe_result *res, const struct es_result *er)

@@ -12,8 +12,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "core/abi.h"
+#include "core/cmds.h"
 #include "core/device.h"
 #include "probe/fsize.h"
+#include "probe/sizes.h"
 #include "scsi/mmc.h"
 
 #define TOC_ALLOC (4 + MMC_TOC_MAX * 8)
@@ -23,51 +25,26 @@ static bool sane_block_size(uint32_t bs)
 	return bs == 512 || bs == 1024 || bs == 2048 || bs == 4096;
 }
 
-int cdt_dev_read_capacity(struct cdt_dev *dev, uint64_t *blocks,
-			  uint32_t *block_size)
+/*
+ * READ CAPACITY with this library's policy: a block size no data read
+ * uses (some drives answer 2352 or 0 for CD media) is taken as 2048.
+ */
+int cdt_probe_read_capacity(struct cdt_dev *dev, uint64_t *blocks,
+			    uint32_t *block_size)
 {
-	uint8_t cdb[16], buf[32];
-	uint32_t got = 0, last32 = 0, bs = 0;
-	uint64_t last;
-	int rc;
+	int rc = cdt_cmd_read_capacity(dev, blocks, block_size, NULL);
 
-	rc = cdt_dev_simple(dev, cdb, mmc_cdb_read_capacity10(cdb), buf, 8,
-			    &got, NULL);
-	if (rc)
-		goto fail;
-	if (mmc_parse_read_capacity10(buf, got, &last32, &bs)) {
-		cdt_dev_seterr(dev, "READ CAPACITY answer too short (%u bytes)", got);
-		return CDT_ETRANSPORT;
-	}
-	last = last32;
-	if (last32 == 0xffffffffu) {
-		/* the 10-byte form saturates; ask the 16-byte one */
-		rc = cdt_dev_simple(dev, cdb, mmc_cdb_read_capacity16(cdb, 32),
-				    buf, 32, &got, NULL);
-		if (rc)
-			goto fail;
-		if (mmc_parse_read_capacity16(buf, got, &last, &bs)) {
-			cdt_dev_seterr(dev, "READ CAPACITY(16) answer too short");
-			return CDT_ETRANSPORT;
-		}
-	}
-	/* some drives answer 2352 or 0 for CD media; data reads are 2048 */
-	if (!sane_block_size(bs))
-		bs = 2048;
-	*blocks = last + 1;
-	*block_size = bs;
-	dev->block_size = bs;
-	return 0;
-fail:
 	if (rc == CDT_ECHECK)
 		cdt_dev_seterr(dev, "the drive refused READ CAPACITY (no readable medium?)");
+	if (!rc && !sane_block_size(*block_size))
+		*block_size = 2048;
 	return rc;
 }
 
 static int64_t toc_leadout(struct cdt_dev *dev)
 {
-	uint8_t cdb[16], *buf;
 	struct mmc_toc *toc;
+	uint8_t *buf;
 	uint32_t got = 0;
 	int64_t lba = CDT_SIZE_ABSENT;
 
@@ -75,8 +52,7 @@ static int64_t toc_leadout(struct cdt_dev *dev)
 	toc = malloc(sizeof(*toc));
 	if (!buf || !toc)
 		goto out;
-	if (cdt_dev_simple(dev, cdb, mmc_cdb_read_toc(cdb, 0, false, 1, TOC_ALLOC),
-			   buf, TOC_ALLOC, &got, NULL))
+	if (cdt_cmd_read_toc(dev, 0, false, 1, buf, TOC_ALLOC, &got))
 		goto out;
 	if (mmc_parse_toc(buf, got, false, toc))
 		goto out;
@@ -98,19 +74,18 @@ static void disc_and_track(struct cdt_dev *dev, struct cdt_sizes *sz)
 {
 	struct mmc_disc_info di;
 	struct mmc_track_info ti;
-	uint8_t cdb[16], buf[64];
 	uint32_t got = 0, track = 1;
+	uint8_t buf[64];
 
-	if (!cdt_dev_simple(dev, cdb, mmc_cdb_read_disc_info(cdb, 34), buf, 34,
-			    &got, NULL) && !mmc_parse_disc_info(buf, got, &di)) {
+	if (!cdt_cmd_read_disc_info(dev, buf, 34, &got) &&
+	    !mmc_parse_disc_info(buf, got, &di)) {
 		/* the MSF reading of these bytes holds for CD media only */
 		if (di.last_leadout > 0 && is_cd_profile(sz->profile))
 			sz->disc_leadout = di.last_leadout;
 		if (di.last_track_last_session)
 			track = di.last_track_last_session;
 	}
-	if (cdt_dev_simple(dev, cdb, mmc_cdb_read_track_info(cdb, track, 36),
-			   buf, 36, &got, NULL))
+	if (cdt_cmd_read_track_info(dev, track, buf, 36, &got))
 		return;
 	if (mmc_parse_track_info(buf, got, &ti) || ti.blank || !ti.size)
 		return;
@@ -119,13 +94,12 @@ static void disc_and_track(struct cdt_dev *dev, struct cdt_sizes *sz)
 
 static uint16_t current_profile(struct cdt_dev *dev)
 {
-	uint8_t cdb[16], buf[16];
 	uint32_t got = 0;
 	uint16_t profile = 0;
+	uint8_t buf[16];
 
 	/* RT=2, starting at feature 0: only the header is needed */
-	if (cdt_dev_simple(dev, cdb, mmc_cdb_get_configuration(cdb, 2, 0, 8),
-			   buf, 8, &got, NULL))
+	if (cdt_cmd_get_configuration(dev, 2, 0, buf, 8, &got))
 		return 0;
 	if (mmc_parse_config_header(buf, got, &profile))
 		return 0;
@@ -239,19 +213,19 @@ static void sizes_init(struct cdt_sizes *sz)
  */
 static int read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 {
-	uint8_t cdb[16];
 	uint64_t blocks;
 	int rc;
 
 	sizes_init(sz);
 	kernel_size(dev, sz);
-	rc = cdt_dev_simple(dev, cdb, mmc_cdb_test_unit_ready(cdb), NULL, 0,
-			    NULL, NULL);
+	rc = cdt_cmd_test_unit_ready(dev, NULL);
 	if (rc == CDT_ENOMEDIUM || (rc && rc != CDT_ECHECK))
 		return rc;
-	rc = cdt_dev_read_capacity(dev, &blocks, &sz->block_size);
+	rc = cdt_probe_read_capacity(dev, &blocks, &sz->block_size);
 	if (rc)
 		return rc;
+	/* the block size every later read uses: set here, explicitly */
+	dev->block_size = sz->block_size;
 	sz->read_capacity = (int64_t)blocks;
 	if (sz->kernel_512 >= 0)
 		sz->kernel = sz->kernel_512 * 512 / sz->block_size;

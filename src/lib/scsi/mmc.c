@@ -64,6 +64,14 @@ unsigned int mmc_cdb_read12(uint8_t *cdb, uint32_t lba, uint32_t nblocks)
 	return 12;
 }
 
+unsigned int mmc_cdb_read16(uint8_t *cdb, uint64_t lba, uint32_t nblocks)
+{
+	cdb_start(cdb, MMC_READ16, 16);
+	sg_put_unaligned_be64(lba, cdb + 2);
+	sg_put_unaligned_be32(nblocks, cdb + 10);
+	return 16;
+}
+
 unsigned int mmc_cdb_read_toc(uint8_t *cdb, uint8_t format, bool msf,
 			      uint8_t track, uint16_t alloc)
 {

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One function per command (see core/cmds.h), and the public calls that
+ * are one command each: cdt_read_blocks(), cdt_inquiry().
+ */
+#include <string.h>
+#include "core/abi.h"
+#include "core/cmds.h"
+#include "scsi/mmc.h"
+
+int cdt_cmd_test_unit_ready(struct cdt_dev *dev, struct cdt_sense *sense)
+{
+	uint8_t cdb[16];
+
+	return cdt_dev_simple(dev, cdb, mmc_cdb_test_unit_ready(cdb), NULL, 0,
+			      NULL, sense);
+}
+
+static bool invalid_opcode(const struct cdt_sense *s)
+{
+	return s->key == 0x05 && s->asc == 0x20 && s->ascq == 0x00;
+}
+
+static int read_capacity16(struct cdt_dev *dev, uint64_t *last,
+			   uint32_t *block_len, struct cdt_sense *sense)
+{
+	uint8_t cdb[16], buf[32];
+	uint32_t got = 0;
+	int rc;
+
+	rc = cdt_dev_simple(dev, cdb, mmc_cdb_read_capacity16(cdb, sizeof(buf)),
+			    buf, sizeof(buf), &got, sense);
+	if (rc)
+		return rc;
+	if (mmc_parse_read_capacity16(buf, got, last, block_len)) {
+		cdt_dev_seterr(dev, "READ CAPACITY(16) answer too short");
+		return CDT_ETRANSPORT;
+	}
+	return 0;
+}
+
+int cdt_cmd_read_capacity(struct cdt_dev *dev, uint64_t *blocks,
+			  uint32_t *block_len, struct cdt_sense *sense)
+{
+	uint8_t cdb[16], buf[8];
+	uint32_t got = 0, last32 = 0, bs = 0;
+	struct cdt_sense local;
+	uint64_t last;
+	int rc;
+
+	if (!sense)
+		sense = &local;
+	rc = cdt_dev_simple(dev, cdb, mmc_cdb_read_capacity10(cdb), buf,
+			    sizeof(buf), &got, sense);
+	if (rc == CDT_ECHECK && invalid_opcode(sense))
+		rc = read_capacity16(dev, &last, &bs, sense);
+	else if (!rc && mmc_parse_read_capacity10(buf, got, &last32, &bs)) {
+		cdt_dev_seterr(dev, "READ CAPACITY answer too short (%u bytes)", got);
+		rc = CDT_ETRANSPORT;
+	} else if (!rc) {
+		last = last32;
+		/* the 10-byte form saturates; ask the 16-byte one */
+		if (last32 == 0xffffffffu)
+			rc = read_capacity16(dev, &last, &bs, sense);
+	}
+	if (rc)
+		return rc;
+	*blocks = last + 1;
+	*block_len = bs;
+	return 0;
+}
+
+int cdt_cmd_read(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+		 void *buf, uint32_t len, struct cdt_cmd *cmd,
+		 struct cdt_sense *sense)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	if (lba > 0xffffffffull)
+		cmd->cdb_len = mmc_cdb_read16(cmd->cdb, lba, nblocks);
+	else if (nblocks > 0xffff)
+		cmd->cdb_len = mmc_cdb_read12(cmd->cdb, (uint32_t)lba, nblocks);
+	else
+		cmd->cdb_len = mmc_cdb_read10(cmd->cdb, (uint32_t)lba,
+					      (uint16_t)nblocks);
+	cmd->data = buf;
+	cmd->data_len = len;
+	return cdt_dev_exec(dev, cmd, sense);
+}
+
+int cdt_cmd_read_toc(struct cdt_dev *dev, uint8_t format, bool msf,
+		     uint8_t track, void *buf, uint16_t alloc, uint32_t *got)
+{
+	uint8_t cdb[16];
+
+	return cdt_dev_simple(dev, cdb,
+			      mmc_cdb_read_toc(cdb, format, msf, track, alloc),
+			      buf, alloc, got, NULL);
+}
+
+int cdt_cmd_read_disc_info(struct cdt_dev *dev, void *buf, uint16_t alloc,
+			   uint32_t *got)
+{
+	uint8_t cdb[16];
+
+	return cdt_dev_simple(dev, cdb, mmc_cdb_read_disc_info(cdb, alloc), buf,
+			      alloc, got, NULL);
+}
+
+int cdt_cmd_read_track_info(struct cdt_dev *dev, uint32_t track, void *buf,
+			    uint16_t alloc, uint32_t *got)
+{
+	uint8_t cdb[16];
+
+	return cdt_dev_simple(dev, cdb, mmc_cdb_read_track_info(cdb, track, alloc),
+			      buf, alloc, got, NULL);
+}
+
+int cdt_cmd_get_configuration(struct cdt_dev *dev, uint8_t rt, uint16_t start,
+			      void *buf, uint16_t alloc, uint32_t *got)
+{
+	uint8_t cdb[16];
+
+	return cdt_dev_simple(dev, cdb,
+			      mmc_cdb_get_configuration(cdb, rt, start, alloc),
+			      buf, alloc, got, NULL);
+}
+
+int cdt_cmd_mode_sense10(struct cdt_dev *dev, uint8_t page, void *buf,
+			 uint16_t alloc, uint32_t *got, struct cdt_sense *sense)
+{
+	uint8_t cdb[16];
+
+	return cdt_dev_simple(dev, cdb, mmc_cdb_mode_sense10(cdb, page, alloc),
+			      buf, alloc, got, sense);
+}
+
+/* ---- the public one-command calls ---------------------------------------- */
+
+int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
+{
+	struct cdt_inquiry full;
+	struct mmc_inquiry mi;
+	int rc;
+
+	rc = cdt_abi_res(dev, inq, &full, sizeof(full), "struct cdt_inquiry");
+	if (rc)
+		return rc;
+	rc = cdt_dev_inquiry(dev, &mi);
+	if (!rc) {
+		full.peripheral_type = mi.peripheral_type;
+		full.removable = mi.removable;
+		memcpy(full.vendor, mi.vendor, sizeof(full.vendor));
+		memcpy(full.product, mi.product, sizeof(full.product));
+		memcpy(full.revision, mi.revision, sizeof(full.revision));
+	}
+	cdt_abi_out(inq, &full, sizeof(full));
+	return rc;
+}
+
+static enum cdt_read_class read_class(enum cdt_sense_class sc)
+{
+	switch (sc) {
+	case CDT_SENSE_NONE:
+		return CDT_READ_OK;
+	case CDT_SENSE_END:
+		return CDT_READ_END;
+	case CDT_SENSE_MEDIUM:
+		return CDT_READ_MEDIUM;
+	default:
+		return CDT_READ_FATAL;
+	}
+}
+
+static int read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+		       void *buf, size_t buf_len, struct cdt_read_result *res)
+{
+	uint64_t bytes = (uint64_t)nblocks * dev->block_size;
+	struct cdt_sense sense;
+	struct cdt_cmd cmd;
+	int rc;
+
+	if (!dev->block_size) {
+		cdt_dev_seterr(dev, "the block size is not known yet: cdt_read_sizes() or cdt_probe() first");
+		return CDT_EUSAGE;
+	}
+	if (!nblocks || bytes > 0xffffffffull) {
+		cdt_dev_seterr(dev, "bad read size: %u blocks", nblocks);
+		return CDT_EUSAGE;
+	}
+	if (!buf || buf_len < bytes) {
+		cdt_dev_seterr(dev, "read of %u blocks needs %llu bytes, the buffer holds %zu",
+			       nblocks, (unsigned long long)bytes, buf ? buf_len : 0);
+		return CDT_EUSAGE;
+	}
+	rc = cdt_cmd_read(dev, lba, nblocks, buf, (uint32_t)bytes, &cmd, &sense);
+	dev->stats.reads++;
+	res->ms = cmd.ms;
+	res->resid = cmd.resid;
+	if (rc == 0)
+		return 0;
+	dev->stats.failed_reads++;
+	if (rc == CDT_ETIMEOUT) {
+		res->cls = CDT_READ_TIMEOUT;
+		return 0;
+	}
+	if (rc != CDT_ECHECK)
+		return rc;
+	res->cls = read_class(cdt_sense_classify(&sense));
+	res->sense_key = sense.key;
+	res->asc = sense.asc;
+	res->ascq = sense.ascq;
+	res->info_valid = sense.info_valid;
+	res->info = sense.info;
+	return 0;
+}
+
+int cdt_read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+		    void *buf, size_t buf_len, struct cdt_read_result *res)
+{
+	struct cdt_read_result full;
+	int rc;
+
+	rc = cdt_abi_res(dev, res, &full, sizeof(full), "struct cdt_read_result");
+	if (rc)
+		return rc;
+	rc = read_blocks(dev, lba, nblocks, buf, buf_len, &full);
+	cdt_abi_out(res, &full, sizeof(full));
+	return rc;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One function per SCSI/MMC command, as sg3_utils' lib/sg_cmds_basic.c
+ * does: build the CDB (scsi/mmc.c), send it through the one exec path
+ * (core/device.c), hand back the raw answer and how many bytes came.
+ * Policy (which error is fatal, what a message says, which block size is
+ * believable) is the caller's.  Each returns 0, CDT_ECHECK with *sense
+ * decoded (sense may be NULL), or a negative transport error.
+ *
+ * INQUIRY is the exec path's own command (the allow-list needs the
+ * peripheral type): cdt_dev_inquiry() in core/device.h.
+ */
+#ifndef CDT_CMDS_H
+#define CDT_CMDS_H
+
+#include "core/device.h"
+
+int cdt_cmd_test_unit_ready(struct cdt_dev *dev, struct cdt_sense *sense);
+
+/*
+ * READ CAPACITY(10); READ CAPACITY(16) when (10) saturates at 0xFFFFFFFF
+ * or is refused as an invalid opcode (05/20/00).  *blocks = last LBA + 1;
+ * *block_len as the drive said it (0 and 2352 included).
+ */
+int cdt_cmd_read_capacity(struct cdt_dev *dev, uint64_t *blocks,
+			  uint32_t *block_len, struct cdt_sense *sense);
+
+/*
+ * READ(10), READ(12) past 65535 blocks, READ(16) past LBA 0xFFFFFFFF, of
+ * nblocks into buf (len bytes).  cmd keeps the residual and the duration.
+ */
+int cdt_cmd_read(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+		 void *buf, uint32_t len, struct cdt_cmd *cmd,
+		 struct cdt_sense *sense);
+
+/* READ TOC format 0/1/2 from track, LBA or M:S:F addresses. */
+int cdt_cmd_read_toc(struct cdt_dev *dev, uint8_t format, bool msf,
+		     uint8_t track, void *buf, uint16_t alloc, uint32_t *got);
+
+int cdt_cmd_read_disc_info(struct cdt_dev *dev, void *buf, uint16_t alloc,
+			   uint32_t *got);
+
+/* address type 1: by track number */
+int cdt_cmd_read_track_info(struct cdt_dev *dev, uint32_t track, void *buf,
+			    uint16_t alloc, uint32_t *got);
+
+int cdt_cmd_get_configuration(struct cdt_dev *dev, uint8_t rt, uint16_t start,
+			      void *buf, uint16_t alloc, uint32_t *got);
+
+/* MODE SENSE(10) of page, current values. */
+int cdt_cmd_mode_sense10(struct cdt_dev *dev, uint8_t page, void *buf,
+			 uint16_t alloc, uint32_t *got, struct cdt_sense *sense);
+
+#endif
