@@ -531,6 +531,13 @@ struct cdt_hazard_list {
 	size_t n_nodes;
 	struct cdt_hazard *hazards;
 	size_t n_hazards;
+	/*
+	 * Why no caching page was read from the /dev nodes of SCSI disks, or
+	 * "" when it was asked for and allowed: "mode_sense off", or the
+	 * sysfs root is not the live /sys, whose /dev nodes
+	 * are then not its devices.
+	 */
+	char mode_sense_off[128];
 };
 
 struct cdt_hazard_opts {
@@ -539,8 +546,9 @@ struct cdt_hazard_opts {
 	struct cdt_dev *dev;		/* open handle for DEV, or NULL */
 	/*
 	 * Open each SCSI disk found under /dev (when its major:minor matches
-	 * sysfs) and read its caching page.  Only meaningful when the sysfs
-	 * root is the live /sys.
+	 * sysfs) and read its caching page.  Honoured only when the sysfs
+	 * root is the live /sys: with any other root the scan never looks at
+	 * the host's /dev at all (DEV is resolved by its name).
 	 */
 	bool mode_sense;
 	const struct cdt_open_opts *open_opts;	/* for those opens; NULL ok */
@@ -555,6 +563,15 @@ struct cdt_hazard_opts {
 int cdt_hazards_scan(const char *dev, const struct cdt_hazard_opts *opts,
 		     struct cdt_hazard_list *list, char *err, size_t errlen);
 void cdt_hazard_list_free(struct cdt_hazard_list *list);
+
+/*
+ * DEV has no sysfs node ("sim:...", "iscsi://..."): the caller opens it
+ * and passes the handle in opts->dev.
+ */
+bool cdt_hazards_needs_handle(const char *dev);
+
+/* A tri-state node field as text: one, zero, or "unknown" for -1. */
+const char *cdt_hazard_tri_text(int v, const char *one, const char *zero);
 
 #ifdef __cplusplus
 }

@@ -6,13 +6,9 @@
  * behind DEV.  Exit 0 when there is none, 10 when there is any (info
  * included), 2 usage, 3 device error.
  */
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "cli.h"
 
 #define CMD "hazards"
@@ -28,21 +24,6 @@ struct hz_args {
 	bool no_mode_sense;
 	const char *dev;
 };
-
-static int check_sysfs_root(const char *root)
-{
-	struct stat st;
-
-	if (stat(root, &st))
-		return cli_usage(CMD, "cannot read --sysfs '%s': %s", root,
-				 strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return cli_usage(CMD, "--sysfs '%s' is not a directory", root);
-	if (access(root, R_OK | X_OK))
-		return cli_usage(CMD, "cannot read --sysfs '%s': %s", root,
-				 strerror(errno));
-	return 0;
-}
 
 static int hz_opt(void *ctx, int key, const char *arg)
 {
@@ -70,22 +51,7 @@ static int parse_args(int argc, char **argv, struct hz_args *a)
 	a->dev = ops.op[0];
 	if (!*a->dev)
 		return cli_usage(CMD, "DEV is empty");
-	if (a->sysfs)
-		return check_sysfs_root(a->sysfs);
 	return 0;
-}
-
-static bool has_no_sysfs(const char *dev)
-{
-	return !strncmp(dev, "sim:", 4) || !strncmp(dev, "iscsi://", 8);
-}
-
-/* Commands go to /dev nodes only when sysfs describes this very machine. */
-static bool root_is_live(const char *root)
-{
-	char real[PATH_MAX];
-
-	return realpath(root, real) && !strcmp(real, "/sys");
 }
 
 /* ---- text output -------------------------------------------------------- */
@@ -100,11 +66,6 @@ static const char *role_name(enum cdt_hazard_role r)
 	default:
 		return "device";
 	}
-}
-
-static const char *tri(int v, const char *one, const char *zero)
-{
-	return v < 0 ? "unknown" : v ? one : zero;
 }
 
 static const char *str_or(const char *s, const char *none)
@@ -197,8 +158,8 @@ static void print_node(const struct cdt_hazard_node *n, bool sysfs)
 		 !n->mode_sense_done ? "-" : n->dpofua ? "1" : "0");
 	printf("%-10s %-9s %-17s %-13s %-7s %-3s %-6s %-26s %-7s %s\n",
 	       n->name, role_name(n->role), str_or(n->state, na),
-	       str_or(n->write_cache, unk), sysfs ? tri(n->fua, "1", "0") : "-",
-	       sysfs ? tri(n->rotational, "1", "0") : "-", qd,
+	       str_or(n->write_cache, unk), sysfs ? cdt_hazard_tri_text(n->fua, "1", "0") : "-",
+	       sysfs ? cdt_hazard_tri_text(n->rotational, "1", "0") : "-", qd,
 	       str_or(n->cache_type, na),
 	       wce, dpofua);
 }
@@ -322,14 +283,13 @@ static void print_json(const struct hz_args *a, const struct cdt_hazard_list *l)
 
 /* ---- the command -------------------------------------------------------- */
 
-/* Why no SCSI node gets a MODE SENSE, or NULL when they all may. */
-static const char *mode_sense_off(const struct hz_args *a)
+/* Why no SCSI node got a MODE SENSE (the library says), or NULL. */
+static const char *mode_sense_off(const struct hz_args *a,
+				  const struct cdt_hazard_list *l)
 {
 	if (a->no_mode_sense)
 		return "--no-mode-sense";
-	if (!root_is_live(a->sysfs ? a->sysfs : "/sys"))
-		return "--sysfs is not the live /sys, so /dev nodes are not its devices";
-	return NULL;
+	return l->mode_sense_off[0] ? l->mode_sense_off : NULL;
 }
 
 static int scan(const struct hz_args *a, struct cdt_dev *dev,
@@ -344,7 +304,7 @@ static int scan(const struct hz_args *a, struct cdt_dev *dev,
 		.size = sizeof(ho),
 		.sysfs_root = a->sysfs,
 		.dev = dev,
-		.mode_sense = !mode_sense_off(a),
+		.mode_sense = !a->no_mode_sense,
 		.open_opts = &oo,
 	};
 	char err[1024];
@@ -368,7 +328,7 @@ static int run(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? 0 : rc;
-	if (has_no_sysfs(a.dev)) {
+	if (cdt_hazards_needs_handle(a.dev)) {
 		rc = cli_open(a.dev, &a.co, &dev);
 		if (rc)
 			return rc;
@@ -378,7 +338,7 @@ static int run(int argc, char **argv)
 		if (a.co.json)
 			print_json(&a, &list);
 		else
-			print_text(&a, &list, mode_sense_off(&a));
+			print_text(&a, &list, mode_sense_off(&a, &list));
 		rc = list.n_hazards ? EX_HAZARDS : EX_SAME;
 		cdt_hazard_list_free(&list);
 	}

@@ -455,6 +455,57 @@ static void test_slave_loop(void **state)
 	assert_int_equal(rmdir(root), 0);
 }
 
+/*
+ * Under a fixture root the host's /dev is never looked at: /dev/null (a
+ * character device 1:3 on every Linux host) resolves by its name exactly
+ * as a name the host does not have, although the tree also holds
+ * dev/char/1:3 (where the host's major:minor would lead), and no caching
+ * page is read though mode_sense is asked for.
+ */
+static void test_fixture_ignores_host_dev(void **state)
+{
+	static const char *const devs[] = { "/dev/null", "/dev/cdtail-absent-node" };
+	char root[] = "/tmp/cdt-hz-host-XXXXXX", cmd[64];
+	struct cdt_hazard_opts o = { .size = sizeof(o), .sysfs_root = root,
+				     .mode_sense = true };
+	char err[1024];
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	mkdir_in(root, "class");
+	mkdir_in(root, "class/block");
+	mkdir_in(root, "dev");
+	mkdir_in(root, "dev/char");
+	mkdir_in(root, "dev/char/1:3");
+	mkdir_in(root, "dev/char/1:3/device");
+	mkdir_in(root, "dev/char/1:3/device/block");
+	mkdir_in(root, "dev/char/1:3/device/block/sdx");
+	for (i = 0; i < 2; i++) {
+		const char *name = devs[i] + 5;
+		char rel[128];
+		struct cdt_hazard_list l = CDT_INIT(l);
+
+		snprintf(rel, sizeof(rel), "class/block/%s", name);
+		mkdir_in(root, rel);
+		snprintf(rel, sizeof(rel), "class/block/%s/device", name);
+		mkdir_in(root, rel);
+		snprintf(rel, sizeof(rel), "class/block/%s/device/scsi_level", name);
+		put(root, rel, "6\n");
+		snprintf(rel, sizeof(rel), "class/block/%s/dev", name);
+		put(root, rel, "1:3\n");
+		assert_int_equal(cdt_hazards_scan(devs[i], &o, &l, err, sizeof(err)), 0);
+		assert_string_equal(l.node, name);
+		assert_int_equal(l.n_nodes, 1);
+		assert_false(l.nodes[0].mode_sense_done);
+		assert_non_null(strstr(l.nodes[0].mode_sense_note, "not the live /sys"));
+		assert_non_null(strstr(l.mode_sense_off, "not the live /sys"));
+		cdt_hazard_list_free(&l);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -473,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_fixture_facts),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_slave_loop),
+		cmocka_unit_test(test_fixture_ignores_host_dev),
 	};
 
 	return cmocka_run_group_tests_name("hazards", tests, NULL, NULL);

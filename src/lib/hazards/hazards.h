@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Internals of the hazards scan, exposed for the unit tests: parsers of
- * sysfs attribute values (pure functions over strings) and the pieces
- * that turn what was read into findings.
+ * Internals of the hazards scan, between its three files and for the unit
+ * tests: values.c (parsers of sysfs attribute values, pure), sysfs.c
+ * (reading: nodes from a sysfs root and the caching page), rules.c
+ * (findings from the nodes alone).
  */
 #ifndef CDT_HAZARDS_H
 #define CDT_HAZARDS_H
@@ -10,6 +11,9 @@
 #include <stddef.h>
 #include "cdtail.h"
 #include "scsi/mmc.h"
+
+/* the most nodes a scan collects */
+#define HZ_MAX_NODES 256
 
 /*
  * Value parsers.  Each takes an attribute as sysfs prints it, with or
