@@ -221,9 +221,15 @@ enum cdt_probe_note {
 	CDT_NOTE_NO_READABLE = 1 << 4,	 /* not even LBA 0 could be read */
 };
 
+/* Progress of a run, struct cdt_progress below says when it is called. */
+struct cdt_progress;
+typedef void (*cdt_progress_fn)(void *ctx, const struct cdt_progress *p);
+
 struct cdt_probe_opts {
 	size_t size;			/* sizeof, set by CDT_INIT() */
 	uint64_t max_extra;	/* 0 = CDT_DEFAULT_MAX_EXTRA */
+	cdt_progress_fn progress;	/* NULL, or told of every end-search read */
+	void *progress_ctx;
 };
 
 struct cdt_probe_result {
@@ -269,6 +275,7 @@ enum cdt_phase {
 	CDT_PHASE_RETRY,		/* single blocks still bad, once per pass */
 	CDT_PHASE_COMPARE,		/* verify and tail: reading and comparing */
 	CDT_PHASE_DIGEST,		/* hashing the output file */
+	CDT_PHASE_SEARCH,		/* the end search, before any copying */
 };
 
 /* "copying", "trimming", "scraping", "retrying", "comparing", "hashing" */
@@ -284,10 +291,17 @@ struct cdt_progress {
 	uint64_t bad;			/* blocks that failed so far */
 	uint64_t bytes_read;		/* read from the drive by this run */
 	double elapsed_ms;
+	uint64_t bad_areas;		/* runs of failed blocks so far */
 };
 
-/* Called at most about 4 times a second, and once at each phase change. */
-typedef void (*cdt_progress_fn)(void *ctx, const struct cdt_progress *p);
+/*
+ * Called at most about 4 times a second, and once at each phase change.
+ * In CDT_PHASE_SEARCH it is called after every read of the end search (a
+ * failing read can take a real drive seconds): pos is the read's first
+ * LBA, total the reported block count, done the reads so far, bad the
+ * failing ones, elapsed_ms the search's drive time so far.
+ * (cdt_progress_fn is declared above struct cdt_probe_opts.)
+ */
 
 /* Digests as lower-case hex, "" when not computed. */
 struct cdt_digests {

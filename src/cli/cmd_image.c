@@ -127,6 +127,7 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 		printf("resumed:   %llu blocks were already finished\n",
 		       (unsigned long long)r->finished_before);
 	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
+	printf("verdict:   %s\n", verdict_name(r));
 }
 
 static void make_comment(struct image_cli *c, int argc, char **argv)
@@ -162,6 +163,8 @@ static int run(int argc, char **argv)
 	rc = cli_open(addr, &c.ui.co, &dev);
 	if (rc)
 		return rc;
+	c.ui.stop_hint = c.io.map_path ? "Ctrl-C stops; the map is saved" :
+		"Ctrl-C stops; no --map: no resume";
 	rui_start(&c.ui, dev);
 	c.io.rd = c.ui.rd;
 	rc = cdt_image(dev, out, &c.io, &res);

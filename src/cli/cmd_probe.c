@@ -2,7 +2,7 @@
 /* cdtail probe: how many blocks does the disc really hold? */
 #include <stdio.h>
 #include <string.h>
-#include "cli.h"
+#include "screen.h"
 
 struct source_row {
 	const char *key;	/* JSON key */
@@ -179,6 +179,7 @@ static int run(int argc, char **argv)
 	struct cli_common co;
 	struct cli_args a;
 	struct cdt_dev *dev;
+	struct screen screen;
 	double t0;
 	int rc;
 
@@ -189,8 +190,13 @@ static int run(int argc, char **argv)
 	if (rc)
 		return rc;
 	po.max_extra = co.max_extra;
+	if (screen_start(&screen, "probe", &co)) {
+		po.progress = screen_draw;
+		po.progress_ctx = &screen;
+	}
 	t0 = cli_now_ms();
 	rc = cdt_probe(dev, &po, &res);
+	screen_end(&screen);
 	if (rc) {
 		cli_err("%s: %s", a.op[0], cdt_errmsg(dev)[0] ? cdt_errmsg(dev) : cdt_strerror(rc));
 		cdt_close(dev);

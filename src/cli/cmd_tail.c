@@ -121,6 +121,7 @@ static int run(int argc, char **argv)
 	rc = cli_open(a.op[0], &ui.co, &dev);
 	if (rc)
 		return rc;
+	ui.stop_hint = "Ctrl-C stops; IMAGE keeps its old length";
 	rui_start(&ui, dev);
 	rc = cdt_tail(dev, a.op[1], &ui.rd, &res);
 	if (rc) {

@@ -179,6 +179,7 @@ static int run(int argc, char **argv)
 	rc = cli_open(a.op[0], &c.ui.co, &dev);
 	if (rc)
 		return rc;
+	c.ui.stop_hint = "Ctrl-C stops";
 	rui_start(&c.ui, dev);
 	c.vo.rd = c.ui.rd;
 	if (c.ui.co.verbose)

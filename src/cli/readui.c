@@ -44,49 +44,10 @@ int rui_opt(struct rui *u, int key, const char *arg)
 	return 1;
 }
 
-static void hms(char *out, size_t len, double s)
-{
-	unsigned long t = s > 0 ? (unsigned long)s : 0;
-
-	if (t >= 3600)
-		snprintf(out, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
-	else
-		snprintf(out, len, "%lu:%02lu", t / 60, t % 60);
-}
-
-static void draw_digest(const struct cdt_progress *p)
-{
-	double pct = p->total ? 100.0 * (double)p->done / (double)p->total : 100.0;
-
-	fprintf(stderr, "\rhashing the output: %5.1f%%\033[K", pct);
-}
-
-static void draw(void *ctx, const struct cdt_progress *p)
-{
-	struct rui *u = ctx;
-	double secs = p->elapsed_ms / 1000.0, rate, pct;
-	char eta[32] = "-", el[32];
-
-	u->drawing = true;
-	if (p->phase == CDT_PHASE_DIGEST) {
-		draw_digest(p);
-		return;
-	}
-	rate = secs > 0 ? (double)p->bytes_read / secs : 0;
-	pct = p->total ? 100.0 * (double)p->done / (double)p->total : 100.0;
-	if (rate > 0 && p->phase == CDT_PHASE_COPY && p->total > p->done)
-		hms(eta, sizeof(eta), (double)(p->total - p->done) * cdt_block_size(u->dev) / rate);
-	hms(el, sizeof(el), secs);
-	fprintf(stderr, "\r%s pass %u: LBA %" PRIu64 " %5.1f%% %.1f MB/s ETA %s errors %" PRIu64
-		" elapsed %s\033[K", cdt_phase_name(p->phase), p->pass, p->pos, pct,
-		rate / 1e6, eta, p->bad, el);
-}
-
 void rui_start(struct rui *u, struct cdt_dev *dev)
 {
 	struct sigaction sa;
 
-	u->dev = dev;
 	u->rd.max_extra = u->co.max_extra;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -94,18 +55,17 @@ void rui_start(struct rui *u, struct cdt_dev *dev)
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (!u->co.quiet && isatty(STDERR_FILENO)) {
-		u->rd.progress = draw;
-		u->rd.progress_ctx = u;
+	if (screen_start(&u->screen, u->cmd, &u->co)) {
+		u->screen.dev = dev;
+		u->screen.stop_hint = u->stop_hint;
+		u->rd.progress = screen_draw;
+		u->rd.progress_ctx = &u->screen;
 	}
 }
 
 void rui_end_line(struct rui *u)
 {
-	if (!u->drawing)
-		return;
-	fputs("\r\033[K", stderr);
-	u->drawing = false;
+	screen_end(&u->screen);
 }
 
 int rui_interrupted_status(void)

@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include "cli.h"
+#include "screen.h"
 
 #define RUI_K_CHUNK 0x1101
 #define RUI_K_RETRIES 0x1102
@@ -21,8 +22,8 @@ struct rui {
 	const char *cmd;
 	struct cli_common co;
 	struct cdt_read_opts rd;
-	bool drawing;		/* a progress line is on the terminal */
-	struct cdt_dev *dev;	/* for the block size in the ETA */
+	const char *stop_hint;	/* what Ctrl-C does, on the progress screen */
+	struct screen screen;
 };
 
 void rui_init(struct rui *u, const char *cmd);
@@ -31,7 +32,7 @@ void rui_init(struct rui *u, const char *cmd);
 int rui_opt(struct rui *u, int key, const char *arg);
 /* After the options: progress on a terminal unless -q, signal handlers. */
 void rui_start(struct rui *u, struct cdt_dev *dev);
-/* Clear the progress line before printing anything else. */
+/* Clear the progress screen before printing anything else. */
 void rui_end_line(struct rui *u);
 /* 130 or 143 for the signal that stopped the run. */
 int rui_interrupted_status(void);

@@ -264,10 +264,53 @@ static void test_timeout_is_an_error(void **state)
 	cdt_close(dev);
 }
 
+struct seen {
+	uint64_t calls, last_done, last_bad, reported, past_end;
+	bool ordered;
+};
+
+static void on_progress(void *ctx, const struct cdt_progress *p)
+{
+	struct seen *s = ctx;
+
+	s->calls++;
+	/* one call per read: done counts them, bad the failing ones */
+	if (p->phase != CDT_PHASE_SEARCH || p->done != s->calls || p->bad < s->last_bad ||
+	    p->total != s->reported || p->size != sizeof(*p))
+		s->ordered = false;
+	s->last_done = p->done;
+	s->last_bad = p->bad;
+	s->past_end += p->pos >= p->total;
+}
+
+/* The progress hook sees every read of the end search, in order. */
+static void test_search_progress(void **state)
+{
+	struct cdt_probe_result res = CDT_INIT(res);
+	struct cdt_probe_opts po = CDT_INIT(po);
+	struct seen s = { .reported = IMG_BLOCKS - 150, .ordered = true };
+	struct cdt_dev *dev;
+	char addr[256], err[256];
+
+	(void)state;
+	snprintf(addr, sizeof(addr), "sim:%s,hide=150", rnd);
+	assert_int_equal(cdt_open(addr, NULL, &dev, err, sizeof(err)), 0);
+	po.progress = on_progress;
+	po.progress_ctx = &s;
+	assert_int_equal(cdt_probe(dev, &po, &res), 0);
+	cdt_close(dev);
+	assert_int_equal(res.true_blocks, IMG_BLOCKS);
+	assert_true(s.ordered);
+	assert_int_equal(s.last_done, res.reads);
+	assert_int_equal(s.last_bad, res.failed_reads);
+	assert_true(s.past_end > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sizes_iso),
+		cmocka_unit_test(test_search_progress),
 		cmocka_unit_test(test_sizes_udf),
 		cmocka_unit_test(test_sizes_toc),
 		cmocka_unit_test(test_hidden_tails),

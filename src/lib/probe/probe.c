@@ -18,6 +18,9 @@ struct probe_failure {
 
 struct probe_reader {
 	struct cdt_dev *dev;
+	const struct cdt_probe_opts *opts;	/* for the progress hook */
+	uint64_t reported, reads, failed_reads;
+	double ms;
 	uint8_t *buf;
 	uint32_t buf_blocks;
 	size_t buf_len;
@@ -50,6 +53,25 @@ static const struct probe_failure *failure_at(const struct probe_reader *r,
 	return hit;
 }
 
+/* Every read of the search comes through here: tell the caller, who may be waiting minutes. */
+static void tell_progress(struct probe_reader *r, uint64_t lba,
+			  const struct cdt_read_result *rr)
+{
+	struct cdt_progress p = { .size = sizeof(p), .phase = CDT_PHASE_SEARCH };
+
+	r->reads++;
+	r->failed_reads += rr->cls != CDT_READ_OK;
+	r->ms += rr->ms;
+	if (!r->opts->progress)
+		return;
+	p.pos = lba;
+	p.total = r->reported;
+	p.done = r->reads;
+	p.bad = r->failed_reads;
+	p.elapsed_ms = r->ms;
+	r->opts->progress(r->opts->progress_ctx, &p);
+}
+
 static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 		      struct es_outcome *out)
 {
@@ -63,6 +85,7 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 	if (rc)
 		return rc;
 	keep_failure(r, lba, n, &rr);
+	tell_progress(r, lba, &rr);
 	out->cls = rr.cls;
 	out->info_valid = rr.info_valid;
 	out->info = rr.info;
@@ -169,7 +192,8 @@ static int end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
 static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		      struct cdt_probe_result *res, struct es_result *er)
 {
-	struct probe_reader r = { .dev = dev };
+	struct probe_reader r = { .dev = dev, .opts = opts,
+				  .reported = (uint64_t)res->sizes.read_capacity };
 	struct es_params p;
 	int rc;
 

@@ -51,6 +51,7 @@ const char *cdt_phase_name(enum cdt_phase phase)
 		[CDT_PHASE_RETRY] = "retrying",
 		[CDT_PHASE_COMPARE] = "comparing",
 		[CDT_PHASE_DIGEST] = "hashing",
+		[CDT_PHASE_SEARCH] = "searching",
 	};
 
 	if ((unsigned int)phase >= sizeof(names) / sizeof(names[0]))
@@ -102,6 +103,8 @@ int rescue_probe(struct cdt_dev *dev, const struct cdt_read_opts *rd,
 	int rc;
 
 	po.max_extra = rd ? rd->max_extra : 0;
+	po.progress = rd ? rd->progress : NULL;
+	po.progress_ctx = rd ? rd->progress_ctx : NULL;
 	sum->size = sizeof(*sum);
 	sum->probe.size = sizeof(sum->probe);
 	sum->stats.size = sizeof(sum->stats);
@@ -141,6 +144,7 @@ static void progress(struct rescue *r, bool force)
 			map_count(r->map, MAP_NONSCRAPED)) / r->bs,
 		.bytes_read = r->bytes_read,
 		.elapsed_ms = now - r->t0,
+		.bad_areas = map_areas(r->map, "-*/"),
 	};
 	rd->progress(rd->progress_ctx, &p);
 }

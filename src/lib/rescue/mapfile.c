@@ -190,6 +190,21 @@ uint64_t map_count(const struct cdt_map *m, char status)
 	return total;
 }
 
+uint64_t map_areas(const struct cdt_map *m, const char *statuses)
+{
+	uint64_t areas = 0;
+	bool inside = false;
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		bool in = strchr(statuses, m->runs[i].status) != NULL;
+
+		areas += in && !inside;
+		inside = in;
+	}
+	return areas;
+}
+
 /* ---- parsing ----------------------------------------------------------- */
 
 struct map_line {

@@ -61,6 +61,8 @@ bool map_find_back(const struct cdt_map *m, char status, uint64_t end,
 
 /* Bytes with the status. */
 uint64_t map_count(const struct cdt_map *m, char status);
+/* Maximal runs of blocks whose status is one of statuses (e.g. bad, non-trimmed, non-scraped). */
+uint64_t map_areas(const struct cdt_map *m, const char *statuses);
 
 /*
  * Parse a mapfile held in buf.  Comment lines (#) and blank lines are

@@ -189,6 +189,7 @@ static void progress(struct verify_job *j, uint64_t lba, double t0, double *last
 		.total = j->res->sum.probe.extent_blocks,
 		.done = lba,
 		.bad = j->res->sum.bad_blocks,
+		.bad_areas = j->res->sum.n_bad,
 		.bytes_read = lba * j->bs,
 		.elapsed_ms = now - t0,
 	};
