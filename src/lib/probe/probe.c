@@ -135,18 +135,76 @@ static bool sense_is_end(const struct probe_failure *f)
 	return f->key == 0x05 && (f->asc == 0x21 || f->asc == 0x63 || f->asc == 0x64);
 }
 
+/* One block on its own: 1 END-class, 0 readable or MEDIUM, <0 can't tell. */
+static int end_class_at(struct probe_reader *r, uint64_t lba)
+{
+	struct cdt_read_result rr = CDT_INIT(rr);
+	int rc;
+
+	rc = cdt_read_blocks(r->dev, lba, 1, r->buf, r->buf_len, &rr);
+	if (rc)
+		return rc;
+	keep_failure(r, lba, 1, &rr);
+	if (rr.cls == CDT_READ_END)
+		return 1;
+	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_MEDIUM)
+		return 0;
+	return CDT_ECHECK;
+}
+
+/*
+ * No END-class failure seen above lo: look for one, the reported length
+ * first (a drive that says out of range past what it reports is the
+ * common case), then at growing distances up to the search window.
+ * Returns 0 with *hi set, 1 when the window ends first, <0 when a read
+ * could not be classed.
+ */
+static int find_end_class(struct probe_reader *r, uint64_t *lo, uint64_t reported,
+			  uint64_t window, uint64_t *hi)
+{
+	uint64_t step = 1, at;
+	int rc;
+
+	if (reported > *lo && reported < window) {
+		rc = end_class_at(r, reported);
+		if (rc < 0)
+			return rc;
+		if (rc) {
+			*hi = reported;
+			return 0;
+		}
+		*lo = reported;
+	}
+	while (*lo + 1 < window) {
+		at = window - *lo > step ? *lo + step : window - 1;
+		rc = end_class_at(r, at);
+		if (rc < 0)
+			return rc;
+		if (rc) {
+			*hi = at;
+			return 0;
+		}
+		*lo = at;
+		step *= 2;
+	}
+	return 1;
+}
+
 /*
  * Where the blocks the drive holds but cannot read (MEDIUM ERROR) give way
  * to blocks it says do not exist (END-class): an image keeps the first and
- * not the second.  The failures the search saw bound it; bisect between.
- * Returns 0 with *b set, 1 when no END-class failure was seen.
+ * not the second.  The failures the search saw bound it; where they do not,
+ * find_end_class looks; then bisect between.  Below the boundary blocks
+ * read or fail MEDIUM, at and above it they fail END-class, so the
+ * bisection holds whatever mix of good and bad blocks lies between.
+ * Returns 0 with *b set, or 1 when the window was reached first (*b is
+ * the window).
  */
 static int end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
-			uint64_t *b)
+			uint64_t window, uint64_t *b)
 {
 	unsigned int i, n = r->nfails < PROBE_FAILS_KEPT ? r->nfails : PROBE_FAILS_KEPT;
 	uint64_t lo = end, hi = UINT64_MAX, mid;
-	struct cdt_read_result rr = CDT_INIT(rr);
 	int rc;
 
 	for (i = 0; i < n; i++) {
@@ -156,22 +214,33 @@ static int end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
 		if (sense_is_end(f) && last < hi)
 			hi = last;
 	}
-	if (hi == UINT64_MAX || hi <= end)
-		return 1;
+	if (hi <= end) {
+		*b = end;	/* an END-class answer at end: nothing to extend */
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		const struct probe_failure *f = &r->fails[i];
 
 		if (f->n == 1 && f->key == 0x03 && f->lba > lo && f->lba < hi)
 			lo = f->lba;
 	}
+	if (hi == UINT64_MAX) {
+		rc = find_end_class(r, &lo, reported, window, &hi);
+		if (rc == 1) {
+			*b = window;
+			return 1;
+		}
+		/* a drive that stops answering: never fail the probe for it */
+		if (rc < 0)
+			hi = reported > lo ? reported : lo + 1;
+	}
 	/* the drive's own answer is the likeliest boundary: try it first */
 	mid = reported > lo && reported < hi ? reported : lo + (hi - lo) / 2;
 	while (hi - lo > 1) {
-		rc = cdt_read_blocks(r->dev, mid, 1, r->buf, r->buf_len, &rr);
-		if (rc || (rr.cls != CDT_READ_END && rr.cls != CDT_READ_MEDIUM &&
-			   rr.cls != CDT_READ_OK))
+		rc = end_class_at(r, mid);
+		if (rc < 0)
 			break;
-		if (rr.cls == CDT_READ_END)
+		if (rc)
 			hi = mid;
 		else
 			lo = mid;
@@ -187,6 +256,26 @@ static int end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
 		hi = reported;
 	*b = hi;
 	return 0;
+}
+
+/*
+ * Does the image end at end?  Only if the drive calls the block at end
+ * out of range (END-class).  The search may stop at a MEDIUM ERROR (a
+ * trailing bad run, LBA 0 itself unreadable) or give up on a drive whose
+ * answers keep changing (flaky blocks): then the disc may go on,
+ * unreadable or not, to where the drive says out of range, and the image
+ * must cover that.  One read settles it when no kept failure does.
+ */
+static int needs_boundary(struct probe_reader *r, uint64_t end)
+{
+	unsigned int i, n = r->nfails < PROBE_FAILS_KEPT ? r->nfails : PROBE_FAILS_KEPT;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		if (r->fails[i].lba == end && sense_is_end(&r->fails[i]))
+			return 0;
+	rc = end_class_at(r, end);
+	return rc < 0 ? 0 : !rc;
 }
 
 static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
@@ -205,16 +294,17 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	fill_params(&p, &res->sizes, opts->max_extra, r.buf_blocks);
 	dev->errmsg[0] = '\0';
 	rc = es_find_end(&p, probe_read, &r, er);
-	free(r.buf);
 	if (!rc && er->end + 2 == p.reported && looks_like_runout(failure_at(&r, er->end)))
 		res->notes |= CDT_NOTE_TAO_RUNOUT;
 	res->extent_blocks = er->end;
-	if (!rc && er->medium_end) {
+	if (!rc && needs_boundary(&r, er->end)) {
 		uint64_t b;
 
-		if (end_boundary(&r, er->end, p.reported, &b) == 0)
-			res->extent_blocks = b;
+		if (end_boundary(&r, er->end, p.reported, p.reported + p.max_extra, &b))
+			res->notes |= CDT_NOTE_WINDOW_LIMIT;
+		res->extent_blocks = b;
 	}
+	free(r.buf);
 	if (rc && !dev->errmsg[0])
 		cdt_dev_seterr(dev, "end search failed: %s", cdt_strerror(rc));
 	return rc;

@@ -278,6 +278,8 @@ static int copy_pass(struct rescue *r, bool skipping)
 	uint64_t chunk_bytes = (uint64_t)r->chunk * r->bs;
 	int got;
 
+	/* skips stay in whole blocks: a read never starts inside one */
+	max_skip -= max_skip % r->bs;
 	if (max_skip < chunk_bytes)
 		max_skip = chunk_bytes;
 	while (map_find(r->map, MAP_NONTRIED, pos, &start, &len)) {

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Safe imaging (issue 11) through the library API on the emulated drive:
+ * ordinary damage, trailing unreadable blocks.  Every check compares
+ * OUT's bytes with the backing image.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "cdtail.h"
+
+#define BLOCKS 3000
+#define BS 2048
+
+struct fixture {
+	char dir[64];
+	char img[96], img2[96], out[96], map[96];
+	uint8_t *data;
+};
+
+static void write_image(const char *path, const uint8_t *data, size_t n)
+{
+	FILE *fp = fopen(path, "wb");
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, n, fp), n);
+	assert_int_equal(fclose(fp), 0);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	unsigned int seed = 11;
+	size_t i, n = (size_t)BLOCKS * BS;
+
+	if (!f)
+		return -1;
+	strcpy(f->dir, "/tmp/cdt-safe-XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(f->img, sizeof(f->img), "%s/disc.img", f->dir);
+	snprintf(f->img2, sizeof(f->img2), "%s/other.img", f->dir);
+	snprintf(f->out, sizeof(f->out), "%s/out.img", f->dir);
+	snprintf(f->map, sizeof(f->map), "%s/out.map", f->dir);
+	f->data = malloc(n);
+	for (i = 0; i < n; i++)
+		f->data[i] = (uint8_t)((seed = seed * 1103515245 + 12345) >> 16);
+	write_image(f->img, f->data, n);
+	/* another disc of the same size: one byte differs in every block */
+	for (i = 0; i < n; i += BS)
+		f->data[i] ^= 0x5a;
+	write_image(f->img2, f->data, n);
+	for (i = 0; i < n; i += BS)
+		f->data[i] ^= 0x5a;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f->data);
+	free(f);
+	return 0;
+}
+
+static int fresh(void **state)
+{
+	struct fixture *f = *state;
+
+	unlink(f->out);
+	unlink(f->map);
+	return 0;
+}
+
+static struct cdt_dev *open_sim(const char *img, const char *keys)
+{
+	char addr[256], err[256];
+	struct cdt_dev *dev;
+
+	snprintf(addr, sizeof(addr), "sim:%s,cost=0/0%s%s", img, *keys ? "," : "", keys);
+	assert_int_equal(cdt_open(addr, NULL, &dev, err, sizeof(err)), 0);
+	return dev;
+}
+
+/* OUT is nblocks long; blocks first_bad..last_bad are zeros, the rest the disc's. */
+static void check_out(struct fixture *f, uint64_t first_bad, uint64_t last_bad,
+		      uint64_t nblocks)
+{
+	uint8_t *got = malloc((size_t)nblocks * BS), zero[BS] = { 0 };
+	FILE *fp = fopen(f->out, "rb");
+	uint64_t b;
+
+	assert_non_null(fp);
+	assert_int_equal(fread(got, BS, nblocks, fp), nblocks);
+	assert_int_equal(fgetc(fp), EOF);
+	fclose(fp);
+	for (b = 0; b < nblocks; b++) {
+		bool bad = b >= first_bad && b <= last_bad;
+
+		if (memcmp(got + b * BS, bad ? zero : f->data + b * BS, BS))
+			fail_msg("block %llu of OUT is wrong", (unsigned long long)b);
+	}
+	free(got);
+}
+
+/* image with a map; returns cdt_image's code, r filled */
+static int image(struct fixture *f, struct cdt_dev *dev, struct cdt_image_result *r)
+{
+	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = 1, .map_path = f->map };
+
+	return cdt_image(dev, f->out, &o, r);
+}
+
+/* Defect 1: a scratch in the middle used to fail with "bad read size". */
+static void test_ordinary_damage(void **state)
+{
+	struct fixture *f = *state;
+	struct cdt_image_result r = CDT_INIT(r);
+	struct cdt_dev *dev = open_sim(f->img, "bad=100-400");
+
+	assert_int_equal(image(f, dev, &r), 0);
+	assert_int_equal(r.extent_blocks, BLOCKS);
+	assert_int_equal(r.sum.bad_blocks, 301);
+	assert_int_equal(r.sum.n_bad, 1);
+	assert_int_equal(r.sum.bad[0].first, 100);
+	assert_int_equal(r.sum.bad[0].last, 400);
+	check_out(f, 100, 400, BLOCKS);
+	cdt_image_result_free(&r);
+	cdt_close(dev);
+}
+
+/* Defect 1: the last blocks MEDIUM ERROR, out of range after them. */
+static void test_trailing_medium(void **state)
+{
+	static const char *const keys[] = { "bad=2500-2999", "bad=2700-2999,hide=700",
+					    "bad=0-2999", "bad=2000-2999,extra=50" };
+	static const uint64_t first[] = { 2500, 2700, 0, 2000 };
+	struct fixture *f = *state;
+	struct cdt_image_result r = CDT_INIT(r);
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		struct cdt_dev *dev = open_sim(f->img, keys[i]);
+
+		fresh(state);
+		assert_int_equal(image(f, dev, &r), 0);
+		assert_int_equal(r.extent_blocks, BLOCKS);
+		assert_int_equal(r.sum.bad_blocks, BLOCKS - first[i]);
+		check_out(f, first[i], BLOCKS - 1, BLOCKS);
+		cdt_image_result_free(&r);
+		cdt_close(dev);
+	}
+}
+
+/* The end search gives up on flaky answers: the extent still runs to the end. */
+static void test_flaky_end(void **state)
+{
+	struct fixture *f = *state;
+	struct cdt_probe_result p = CDT_INIT(p);
+	struct cdt_dev *dev = open_sim(f->img, "hide=2900,flaky=25-2990:1");
+
+	assert_int_equal(cdt_probe(dev, NULL, &p), 0);
+	assert_int_equal(p.extent_blocks, BLOCKS);
+	cdt_close(dev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_ordinary_damage, fresh),
+		cmocka_unit_test_setup(test_trailing_medium, fresh),
+		cmocka_unit_test_setup(test_flaky_end, fresh),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
