@@ -14,13 +14,33 @@ VERSION = 0.1.0
 SONAME = libcdtail.so.0
 
 CC ?= cc
-PKGS = blkid json-c libcrypto libiscsi
+# the library's dependencies, and the CLI's own (json-c is never the library's)
+LIB_PKGS = blkid libcrypto libiscsi
+CLI_PKGS = json-c
+PKGS = $(LIB_PKGS) $(CLI_PKGS)
 EXTRA_CFLAGS ?=
 EXTRA_LDFLAGS ?=
+# WERROR=0: warnings stay warnings (for packagers building with a newer compiler)
+WERROR ?= 1
+ifeq ($(WERROR),0)
+W_ERROR =
+else
+W_ERROR = -Werror
+endif
+
+# A missing dependency is named once, with the way to get it.
+ifeq ($(filter deps clean uninstall,$(MAKECMDGOALS)),)
+PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell pkg-config --exists $(p) && echo y),,$(p))))
+ifneq ($(PKG_MISSING),)
+$(error $(PKG_MISSING) not found by pkg-config: run make deps)
+endif
+endif
+
 CFLAGS ?= -O2 -g
-override CFLAGS += -Wall -Wextra -Werror -std=gnu11 -fPIC -D_GNU_SOURCE \
+override CFLAGS += -Wall -Wextra $(W_ERROR) -std=gnu11 -fPIC -D_GNU_SOURCE \
 	-Iinclude -Isrc/lib $(shell pkg-config --cflags $(PKGS)) $(EXTRA_CFLAGS)
-LDLIBS_LIB = -lsgutils2 $(shell pkg-config --libs $(PKGS)) -lm
+LDLIBS_LIB = -lsgutils2 $(shell pkg-config --libs $(LIB_PKGS)) -lm
+LDLIBS_CLI = $(shell pkg-config --libs $(CLI_PKGS)) -lm
 override LDFLAGS += $(EXTRA_LDFLAGS)
 
 # O: where artefacts go (check-asan builds a second copy under build/asan)
@@ -42,8 +62,10 @@ UNIT_HELPERS = $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
 LIBA = $(P)libcdtail.a
 LIBSO = $(P)libcdtail.so
 BIN = $(P)cdtail
+# the CLI linked against libcdtail.so: the one the CLI tests run
+BIN_SHARED = $(B)/cdtail-shared
 
-all: $(LIBA) $(LIBSO) $(BIN) cdtail.pc
+all: $(LIBA) $(LIBSO) $(BIN) $(BIN_SHARED) cdtail.pc
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -53,17 +75,31 @@ $(LIBA): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(LIBSO): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^ $(LDLIBS_LIB)
+# Only what include/cdtail.h declares is exported: the objects are built
+# hidden, the header pushes default visibility, the version script keeps
+# cdt_* global and the rest local (libcdtail(3), ABI; tests/abi checks it).
+$(LIB_OBJ): override CFLAGS += -fvisibility=hidden
+
+$(LIBSO): $(LIB_OBJ) libcdtail.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=libcdtail.map \
+		-Wl,--no-undefined $(LDFLAGS) -o $@ $(LIB_OBJ) $(LDLIBS_LIB)
 
 $(BIN): $(CLI_OBJ) $(LIBA)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS_LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS_LIB) $(LDLIBS_CLI)
+
+# Runs from the build tree: libcdtail.so.0 is found beside it by its rpath.
+$(BIN_SHARED): $(CLI_OBJ) $(LIBSO)
+	@mkdir -p $(B)/shlib
+	ln -sf $(abspath $(LIBSO)) $(B)/shlib/$(SONAME)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) -L$(B)/shlib -l:$(SONAME) \
+		-Wl,-rpath,'$$ORIGIN/shlib' $(LDLIBS_CLI)
 
 cdtail.pc: cdtail.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 $(B)/tests/%: tests/unit/%.c $(UNIT_HELPERS) $(LIBA)
 	@mkdir -p $(dir $@)
+	@pkg-config --exists cmocka || { echo "cmocka not found by pkg-config: run make deps" >&2; exit 1; }
 	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(UNIT_HELPERS) \
 		$(LIBA) $(LDLIBS_LIB) $(shell pkg-config --libs cmocka)
 
@@ -80,10 +116,18 @@ unit: $(UNIT_BIN)
 		CDT_FIXTURES=$(CURDIR)/fixtures $(TEST_WRAPPER) ./$$t || fail=1; \
 	done; exit $$fail
 
-cli: $(BIN) $(FIXTURES)
-	CDTAIL=$(abspath $(BIN)) TEST_WRAPPER="$(TEST_WRAPPER)" sh tests/cli/run.sh
+# The CLI suite runs the CLI linked against libcdtail.so (check-abi makes
+# sure it is), so the shared library is what the tests exercise.
+cli: $(BIN_SHARED) $(FIXTURES)
+	CDTAIL=$(abspath $(BIN_SHARED)) TEST_WRAPPER="$(TEST_WRAPPER)" sh tests/cli/run.sh
+
+# Exported symbols are exactly the header's functions; the shared CLI uses
+# libcdtail.so.0 and no internal symbol.
+check-abi: $(LIBSO) $(BIN_SHARED)
+	sh tests/abi/check-symbols.sh $(LIBSO) include/cdtail.h $(BIN_SHARED)
 
 test: all $(FIXTURES)
+	@$(MAKE) --no-print-directory check-abi
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory cli
 	@$(MAKE) --no-print-directory fuzz-regress
@@ -100,6 +144,10 @@ check-install: all
 	@PKG_CONFIG_SYSROOT_DIR=$(CURDIR)/$(B)/inst \
 	PKG_CONFIG_PATH=$(CURDIR)/$(B)/inst/opt/cdtail/lib/pkgconfig \
 		sh tests/install/check.sh $(CURDIR)/$(B)/inst /opt/cdtail $(CURDIR)/fixtures/iso9660.iso
+	@$(MAKE) --no-print-directory uninstall DESTDIR=$(CURDIR)/$(B)/inst PREFIX=/opt/cdtail >/dev/null
+	@left=$$(find $(B)/inst ! -type d); if [ -n "$$left" ]; then \
+		echo "not ok - uninstall left: $$left"; exit 1; \
+	else echo "uninstall: nothing left"; fi
 
 deps:
 	sh scripts/install-deps.sh
@@ -133,10 +181,18 @@ install: all
 	install -m 644 man/cdtail.1 $(DESTDIR)$(MANDIR)/man1/cdtail.1
 	install -m 644 man/libcdtail.3 $(DESTDIR)$(MANDIR)/man3/libcdtail.3
 
+# Removes exactly what install wrote (check-install tests that nothing is left).
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/cdtail $(DESTDIR)$(LIBDIR)/libcdtail.a \
+		$(DESTDIR)$(LIBDIR)/libcdtail.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+		$(DESTDIR)$(LIBDIR)/libcdtail.so $(DESTDIR)$(INCDIR)/cdtail.h \
+		$(DESTDIR)$(PCDIR)/cdtail.pc $(DESTDIR)$(MANDIR)/man1/cdtail.1 \
+		$(DESTDIR)$(MANDIR)/man3/libcdtail.3
+
 clean:
 	rm -rf build libcdtail.a libcdtail.so cdtail cdtail.pc $(FIXTURES)
 
-.PHONY: all test unit cli deps install clean fixtures check-asan check-valgrind check-install
+.PHONY: all test unit cli deps install uninstall clean fixtures check-asan check-valgrind check-install check-abi
 
 # Targets that live beside their scripts: fuzzing (make fuzz), the
 # real-kernel harness (make check-vm) and the benchmarks (make bench).

@@ -36,6 +36,13 @@
 extern "C" {
 #endif
 
+/*
+ * Everything declared here is the library's interface: exported from
+ * libcdtail.so, which is built with -fvisibility=hidden, so nothing else
+ * is (see libcdtail(3), ABI).
+ */
+#pragma GCC visibility push(default)
+
 #define CDT_VERSION "0.1.0"
 
 /* Initialise an options or result struct: `struct cdt_X v = CDT_INIT(v);` */
@@ -67,6 +74,18 @@ enum cdt_error {
 
 /* A short English name for an error code ("no medium", ...). */
 const char *cdt_strerror(int err);
+
+/* The library's version at run time ("0.1.0"); CDT_VERSION is the header's. */
+const char *cdt_version(void);
+
+/*
+ * Sense data (fixed or descriptor format, sense_len bytes) as one line,
+ * "03/11/00 Medium Error: Unrecovered read error", words from
+ * libsgutils2.  Returns 0, or -1 with "no sense data" in buf when the
+ * bytes hold no sense.  Never reads past sense_len.
+ */
+int cdt_sense_text(const uint8_t *sense, size_t sense_len, char *buf,
+		   size_t len);
 
 struct cdt_dev;
 
@@ -586,6 +605,8 @@ bool cdt_hazards_needs_handle(const char *dev);
 
 /* A tri-state node field as text: one, zero, or "unknown" for -1. */
 const char *cdt_hazard_tri_text(int v, const char *one, const char *zero);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <scsi/sg_lib.h>
 #include "cli.h"
 
 /* What a run's end needs to know: the one piece of output state. */
@@ -231,8 +230,7 @@ json_object *cli_json_count(int64_t v)
 
 void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log)
 {
-	struct sg_scsi_sense_hdr ssh;
-	char text[256];
+	char text[320];
 	unsigned int i;
 
 	(void)ctx;
@@ -254,18 +252,7 @@ void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log)
 	}
 	fprintf(stderr, " -> status 0x%02x (%.1f ms)", log->status, log->ms);
 	if (log->sense_len &&
-	    sg_scsi_normalize_sense(log->sense, (int)log->sense_len, &ssh)) {
-		char key[64];
-		const char *asc;
-
-		sg_get_sense_key_str(ssh.sense_key, (int)sizeof(key), key);
-		sg_get_asc_ascq_str(ssh.asc, ssh.ascq, (int)sizeof(text), text);
-		asc = text;
-		/* sg_lib prefixes the phrase; the triple already says what it is */
-		if (!strncmp(asc, "Additional sense: ", 18))
-			asc += 18;
-		fprintf(stderr, " %02x/%02x/%02x %s: %s", ssh.sense_key, ssh.asc,
-			ssh.ascq, key, asc);
-	}
+	    !cdt_sense_text(log->sense, log->sense_len, text, sizeof(text)))
+		fprintf(stderr, " %s", text);
 	fputc('\n', stderr);
 }

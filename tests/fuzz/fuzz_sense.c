@@ -14,12 +14,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c = cdt_sense_classify(&s);
 	if (c > CDT_SENSE_FATAL)
 		__builtin_trap();
-	cdt_sense_text(&s, text, sizeof(text));
+	cdt_sense_describe(&s, text, sizeof(text));
 	if (strnlen(text, sizeof(text)) == sizeof(text))
 		__builtin_trap();
-	cdt_sense_text(&s, small, sizeof(small));
+	cdt_sense_describe(&s, small, sizeof(small));
 	if (strnlen(small, sizeof(small)) == sizeof(small))
 		__builtin_trap();
-	cdt_sense_text(&s, small, 1);
+	cdt_sense_describe(&s, small, 1);
 	return 0;
 }

@@ -208,22 +208,22 @@ static void test_text(void **state)
 
 	(void)state;
 	cdt_sense_decode(fixed_lba_oor, sizeof(fixed_lba_oor), &s);
-	cdt_sense_text(&s, buf, sizeof(buf));
+	cdt_sense_describe(&s, buf, sizeof(buf));
 	assert_string_equal(buf,
 			    "Illegal Request: Logical block address out of range");
 	cdt_sense_decode(desc_medium, sizeof(desc_medium), &s);
-	cdt_sense_text(&s, buf, sizeof(buf));
+	cdt_sense_describe(&s, buf, sizeof(buf));
 	assert_string_equal(buf, "Medium Error: L-EC uncorrectable error");
 	s.key = 2; s.asc = 0x3a; s.ascq = 0;
-	cdt_sense_text(&s, buf, sizeof(buf));
+	cdt_sense_describe(&s, buf, sizeof(buf));
 	assert_string_equal(buf, "Not Ready: Medium not present");
 	/* a short buffer is cut, still terminated */
-	cdt_sense_text(&s, buf, 8);
+	cdt_sense_describe(&s, buf, 8);
 	assert_string_equal(buf, "Not Rea");
 	memset(&s, 0, sizeof(s));
-	cdt_sense_text(&s, buf, sizeof(buf));
+	cdt_sense_describe(&s, buf, sizeof(buf));
 	assert_string_equal(buf, "no sense data");
-	cdt_sense_text(&s, buf, 0);
+	cdt_sense_describe(&s, buf, 0);
 }
 
 static uint32_t xorshift(uint32_t *x)
@@ -254,7 +254,7 @@ static void test_random_sense(void **state)
 		p = exact(src, len);
 		cdt_sense_decode(p, len, &s);
 		cdt_sense_classify(&s);
-		cdt_sense_text(&s, text, sizeof(text));
+		cdt_sense_describe(&s, text, sizeof(text));
 		free(p);
 	}
 }

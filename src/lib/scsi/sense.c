@@ -126,7 +126,7 @@ static const char *asc_words(const char *str)
 	return str;
 }
 
-void cdt_sense_text(const struct cdt_sense *s, char *buf, size_t len)
+void cdt_sense_describe(const struct cdt_sense *s, char *buf, size_t len)
 {
 	char key[80], asc[160];
 
@@ -139,6 +139,24 @@ void cdt_sense_text(const struct cdt_sense *s, char *buf, size_t len)
 	sg_get_sense_key_str(s->key, (int)sizeof(key), key);
 	sg_get_asc_ascq_str(s->asc, s->ascq, (int)sizeof(asc), asc);
 	snprintf(buf, len, "%s: %s", key, asc_words(asc));
+}
+
+int cdt_sense_text(const uint8_t *sense, size_t sense_len, char *buf,
+		   size_t len)
+{
+	struct cdt_sense s;
+	char words[240];
+
+	cdt_sense_decode(sense, sense ? sense_len : 0, &s);
+	cdt_sense_describe(&s, words, sizeof(words));
+	if (!buf || !len)
+		return s.valid ? 0 : -1;
+	if (!s.valid) {
+		snprintf(buf, len, "%s", words);
+		return -1;
+	}
+	snprintf(buf, len, "%02x/%02x/%02x %s", s.key, s.asc, s.ascq, words);
+	return 0;
 }
 
 const char *cdt_strerror(int err)

@@ -29,6 +29,6 @@ void cdt_sense_decode(const uint8_t *buf, size_t len, struct cdt_sense *out);
 enum cdt_sense_class cdt_sense_classify(const struct cdt_sense *s);
 
 /* "ILLEGAL REQUEST: Logical block address out of range" from sg_lib. */
-void cdt_sense_text(const struct cdt_sense *s, char *buf, size_t len);
+void cdt_sense_describe(const struct cdt_sense *s, char *buf, size_t len);
 
 #endif
