@@ -11,4 +11,5 @@ $SUDO apt-get install -y --no-install-recommends \
 	libiscsi-dev libiscsi-bin tgt \
 	xorriso udftools gddrescue python3 valgrind time jq openssl sg3-utils tmux \
 	qemu-system-x86 busybox-static cpio kmod xz-utils open-iscsi dmsetup \
-	clang libclang-rt-14-dev
+	clang libclang-rt-14-dev \
+	librsvg2-bin tmux python3

@@ -158,6 +158,6 @@ void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log);
 
 /* Subcommands. */
 extern const struct cli_cmd cli_cmd_probe, cli_cmd_image, cli_cmd_tail,
-	cli_cmd_verify, cli_cmd_hazards;
+	cli_cmd_verify, cli_cmd_hazards, cli_cmd_map;
 
 #endif

@@ -430,8 +430,8 @@ int map_write(FILE *f, const struct cdt_map *m, const char *comment)
 	return ferror(f) ? CDT_EIO : 0;
 }
 
-static int slurp(const char *path, char **bufp, size_t *lenp,
-		 char *err, size_t errlen)
+int map_read_file(const char *path, char **bufp, size_t *lenp,
+		  char *err, size_t errlen)
 {
 	struct stat st;
 	size_t got = 0;
@@ -476,7 +476,7 @@ int map_load(const char *path, struct cdt_map *m, char *err, size_t errlen)
 	char *buf;
 	int rc;
 
-	rc = slurp(path, &buf, &len, err, errlen);
+	rc = map_read_file(path, &buf, &len, err, errlen);
 	if (rc)
 		return rc;
 	rc = map_parse(buf, len, m, why, sizeof(why));

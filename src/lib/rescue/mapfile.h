@@ -79,6 +79,14 @@ int map_write(FILE *f, const struct cdt_map *m, const char *comment);
 /* What current_status means, in ddrescue's words. */
 const char *map_phase_text(char cur_status);
 
+/*
+ * The text of the mapfile at path in a malloc'd *bufp (free it), *lenp
+ * bytes.  CDT_EOPEN when it does not exist, CDT_EFORMAT when it is not a
+ * regular file or too large to be a map.
+ */
+int map_read_file(const char *path, char **bufp, size_t *lenp,
+		  char *err, size_t errlen);
+
 /* Read and parse path.  CDT_EOPEN when it does not exist. */
 int map_load(const char *path, struct cdt_map *m, char *err, size_t errlen);
 
