@@ -284,6 +284,8 @@ int cdt_mapview_load(const char *path, const struct cdt_mapview_opts *opts,
 
 void cdt_mapview_free(struct cdt_mapview *v)
 {
+	if (!v)
+		return;
 	free(v->runs);
 	v->runs = NULL;
 	v->n_runs = 0;
