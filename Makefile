@@ -122,9 +122,11 @@ cli: $(BIN_SHARED) $(FIXTURES)
 	CDTAIL=$(abspath $(BIN_SHARED)) TEST_WRAPPER="$(TEST_WRAPPER)" sh tests/cli/run.sh
 
 # Exported symbols are exactly the header's functions; the shared CLI uses
-# libcdtail.so.0 and no internal symbol.
+# libcdtail.so.0 and no internal symbol; libcdtail(3) documents every field
+# of every public struct.
 check-abi: $(LIBSO) $(BIN_SHARED)
 	sh tests/abi/check-symbols.sh $(LIBSO) include/cdtail.h $(BIN_SHARED)
+	python3 tests/abi/check-man-fields.py include/cdtail.h man/libcdtail.3
 
 test: all $(FIXTURES)
 	@$(MAKE) --no-print-directory check-abi

@@ -16,6 +16,24 @@ out=$(mktemp -d)
 t "builds with pkg-config" "cc -o '$out/use' '$(dirname "$0")/use.c' \$(pkg-config --cflags --libs --static cdtail) 2>'$out/err'"
 t "runs against the emulated drive" "[ \"\$(LD_LIBRARY_PATH='$p/lib' '$out/use' 'sim:$iso,hide=2')\" = \"\$((\$(stat -c %s '$iso') / 2048)) 2\" ]"
 t "installed binary runs" "'$p/bin/cdtail' probe 'sim:$iso' >/dev/null"
+
+# libcdtail(3)'s EXAMPLE is tests/install/example.c, and it works
+here=$(dirname "$0")
+man3="$p/share/man/man3/libcdtail.3"
+sed -n '/^\.SH EXAMPLE/,/^\.SH /p' "$man3" | sed -n '/^\.in +4n$/,/^\.in$/p' |
+	sed '1d;$d' | sed 's/\\e/\\/g' >"$out/example.from-man"
+t "the man page's example is example.c" "cmp -s '$out/example.from-man' '$here/example.c'"
+t "the example builds against the installed copy" \
+	"cc -Wall -Wextra -Werror -o '$out/example' '$here/example.c' \$(pkg-config --cflags --libs cdtail) 2>>'$out/err'"
+LD_LIBRARY_PATH="$p/lib" "$out/example" "sim:$iso,hide=2" "$out/ex.iso" "$out/ex.map" \
+	>"$out/ex.out" 2>"$out/ex.err"
+t "the example exits 0" "[ $? -eq 0 ]"
+blocks=$(($(stat -c %s "$iso") / 2048))
+t "the example runs the installed library" "grep -qx 'libcdtail $(sed -n 's/^Version: //p' "$p/lib/pkgconfig/cdtail.pc")' '$out/ex.out'"
+t "the example finds the hidden tail" "grep -q 'reported $((blocks - 2)), true $blocks blocks of 2048 bytes (hidden-tail)' '$out/ex.out'"
+t "the example images every block" "grep -q '^imaged $blocks blocks, 0 unreadable, sha256 '\$(sha256sum <'$iso' | cut -c1-64)'\$' '$out/ex.out' && cmp -s '$iso' '$out/ex.iso'"
+t "the example's map is GNU ddrescue's" "grep -q '^0x00000000  0x[0-9A-F]*  +' '$out/ex.map'"
+t "the example verifies" "grep -qx 'verify: identical' '$out/ex.out'"
 [ -s "$out/err" ] && cat "$out/err"
 rm -rf "$out"
 echo "install: $pass passed, $fail failed"
