@@ -20,6 +20,8 @@
  *    appended at the end of a struct.  A size of 0 is CDT_EUSAGE (the
  *    struct was not initialised); a struct embedded in another is covered
  *    by the outer one's size, and the library sets its size member;
+ *  - every struct field is documented in libcdtail(3), STRUCT FIELDS, in
+ *    declaration order (make check-abi checks it): document a new one there;
  *  - NULL options mean the defaults, in every entry point;
  *  - a result that owns memory is released by its cdt_<struct>_free(),
  *    which is safe on a zeroed or CDT_INIT() result and idempotent.
