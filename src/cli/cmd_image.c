@@ -2,17 +2,22 @@
 /* cdtail image: the whole disc, hidden tail included, to a file. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include "mapdraw.h"
 #include "readui.h"
 
 #define OPT_MAP 0x1201
 #define OPT_FORCE 0x1202
 #define OPT_MAP_INTERVAL 0x1203
 #define OPT_DIGEST 0x1204
+#define OPT_SVG 0x1205
+#define OPT_SVG_EVERY 0x1206
 
 struct image_cli {
 	struct rui ui;
 	struct cdt_image_opts io;
 	char comment[512];
+	struct mapdraw_watch svg;	/* --svg, --svg-every */
 };
 
 /*
@@ -68,6 +73,14 @@ static int image_opt(void *ctx, int key, const char *arg)
 					 arg);
 		c->io.map_interval_ms = (unsigned int)v;
 		return 0;
+	case OPT_SVG:
+		if (!*arg)
+			return cli_usage("image", "--svg wants a file name");
+		c->svg.svg = arg;
+		return 0;
+	case OPT_SVG_EVERY:
+		c->svg.every = true;
+		return 0;
 	case OPT_DIGEST:
 		if (parse_digests(arg, &c->io.digests))
 			return cli_usage("image", "--digest wants md5,sha256, sha256, md5 or none, not '%s'",
@@ -75,6 +88,23 @@ static int image_opt(void *ctx, int key, const char *arg)
 		return 0;
 	}
 	return rui_opt(&c->ui, key, arg);
+}
+
+/* --svg draws the map file: it needs one, and a new FILE unless resuming. */
+static int check_svg(struct image_cli *c)
+{
+	struct stat st;
+
+	if (!c->svg.svg)
+		return cli_usage("image", "--svg-every needs --svg FILE");
+	if (!c->io.map_path)
+		return cli_usage("image", "--svg draws the map: it needs --map MAPFILE");
+	if (!strcmp(c->svg.svg, c->io.map_path))
+		return cli_usage("image", "--svg FILE and MAPFILE are the same file");
+	if (!c->io.force && !lstat(c->svg.svg, &st) && lstat(c->io.map_path, &st))
+		return cli_usage("image", "%s exists: add --force to replace it", c->svg.svg);
+	c->svg.map = c->io.map_path;
+	return cli_check_new_file("image", "the --svg FILE", c->svg.svg);
 }
 
 static int parse(struct image_cli *c, struct cli_args *a, int argc, char **argv)
@@ -88,6 +118,8 @@ static int parse(struct image_cli *c, struct cli_args *a, int argc, char **argv)
 	rc = cli_check_new_file("image", "OUT", a->op[1]);
 	if (!rc && c->io.map_path)
 		rc = cli_check_new_file("image", "MAPFILE", c->io.map_path);
+	if (!rc && (c->svg.svg || c->svg.every))
+		rc = check_svg(c);
 	return rc;
 }
 
@@ -149,7 +181,7 @@ static int run(int argc, char **argv)
 	struct cdt_image_result res = CDT_INIT(res);
 	struct cdt_dev *dev;
 	const char *addr, *out;
-	int rc;
+	int rc, svg_rc;
 
 	memset(&c, 0, sizeof(c));
 	c.io.size = sizeof(c.io);
@@ -167,7 +199,10 @@ static int run(int argc, char **argv)
 		"Ctrl-C stops; no --map: no resume";
 	rui_start(&c.ui, dev);
 	c.io.rd = c.ui.rd;
+	if (c.svg.svg)
+		mapdraw_watch(&c.svg, &c.io.rd);
 	rc = cdt_image(dev, out, &c.io, &res);
+	svg_rc = c.svg.svg ? mapdraw_watch_end(&c.svg) : 0;
 	if (rc) {
 		rc = rui_fail(&c.ui, dev, "image", rc);
 		if (c.io.map_path && res.extent_blocks &&
@@ -183,6 +218,9 @@ static int run(int argc, char **argv)
 		else
 			print_text(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
 		rc = res.sum.bad_blocks ? EX_UNREADABLE : EX_SAME;
+		/* the image is good, but an output file asked for is not */
+		if (svg_rc)
+			rc = EX_DEVICE_ERR;
 	}
 	cdt_image_result_free(&res);
 	cdt_close(dev);
@@ -194,6 +232,8 @@ static const struct cli_opt image_opts[] = {
 	{ "force", OPT_FORCE, NULL, "overwrite an existing OUT (without its map)" },
 	{ "map-interval", OPT_MAP_INTERVAL, "MS", "save the map at least every MS ms (default 5000)" },
 	{ "digest", OPT_DIGEST, "LIST", "md5,sha256 (default), sha256, md5 or none: digests of OUT" },
+	{ "svg", OPT_SVG, "FILE", "draw the map as SVG into FILE at the end (as cdtail map --svg)" },
+	{ "svg-every", OPT_SVG_EVERY, NULL, "with --svg: redraw FILE at each map save, to watch in a browser" },
 	RUI_OPTS,
 	CLI_OPTS_COMMON
 };

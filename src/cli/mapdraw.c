@@ -275,3 +275,61 @@ int mapdraw_svg_file(const char *svg_path, const char *map_path,
 	}
 	return 0;
 }
+
+/* ---- image --svg --------------------------------------------------------- */
+
+static bool map_changed(struct mapdraw_watch *w)
+{
+	struct stat st;
+	long long ns;
+
+	if (stat(w->map, &st))
+		return false;
+	ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+	if (ns == w->seen_ns && st.st_size == w->seen_size)
+		return false;
+	w->seen_ns = ns;
+	w->seen_size = st.st_size;
+	return true;
+}
+
+static int redraw(struct mapdraw_watch *w)
+{
+	char err[1024];
+	int rc;
+
+	rc = mapdraw_svg_file(w->svg, w->map, MAPDRAW_SVG_COLS, 0, err, sizeof(err));
+	if (rc && !w->failed) {
+		fprintf(stderr, "cdtail: image: --svg: %s\n", err);
+		w->failed = true;
+	}
+	return rc;
+}
+
+static void watch_progress(void *ctx, const struct cdt_progress *p)
+{
+	struct mapdraw_watch *w = ctx;
+
+	if (w->every && map_changed(w))
+		redraw(w);
+	if (w->inner)
+		w->inner(w->inner_ctx, p);
+}
+
+void mapdraw_watch(struct mapdraw_watch *w, struct cdt_read_opts *rd)
+{
+	w->inner = rd->progress;
+	w->inner_ctx = rd->progress_ctx;
+	rd->progress = watch_progress;
+	rd->progress_ctx = w;
+}
+
+int mapdraw_watch_end(struct mapdraw_watch *w)
+{
+	struct stat st;
+
+	/* a run that stopped before its first save has no map to draw */
+	if (stat(w->map, &st))
+		return 0;
+	return redraw(w) ? CDT_EIO : 0;
+}

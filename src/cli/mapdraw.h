@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "cdtail.h"
 
 /* Rows of cells at most: the grid stays on one screen, the SVG small. */
@@ -36,5 +37,25 @@ int mapdraw_svg(FILE *f, const struct cdt_mapview *v, const char *map_path,
 int mapdraw_svg_file(const char *svg_path, const char *map_path,
 		     unsigned int cols, uint32_t block_size,
 		     char *err, size_t errlen);
+
+/*
+ * image --svg: the picture of a run's map, redrawn from the map file.
+ * mapdraw_watch() puts itself in front of rd's progress callback and, when
+ * every is set, redraws whenever the map file changed (each map save);
+ * mapdraw_watch_end() draws the last picture.
+ */
+struct mapdraw_watch {
+	const char *svg, *map;
+	bool every;
+	cdt_progress_fn inner;
+	void *inner_ctx;
+	long long seen_ns;	/* the map's mtime at the last picture */
+	off_t seen_size;
+	bool failed;		/* said once that the SVG cannot be written */
+};
+
+void mapdraw_watch(struct mapdraw_watch *w, struct cdt_read_opts *rd);
+/* 0, or CDT_EIO with the reason on stderr. */
+int mapdraw_watch_end(struct mapdraw_watch *w);
 
 #endif

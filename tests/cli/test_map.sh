@@ -164,6 +164,42 @@ run map --json "$T/none.map"
 expect_rc "--json, a missing map -> 2" 2
 expect_json "--json: the error object" '.error.status' 2
 
+# ---- image --svg: the picture at the end, and at each map save ----------
+W="sim:$T/disc.img,bad=300-340,sleep=1,cost=1000/300"
+rm -f "$T/w.svg"
+( $TEST_WRAPPER "$CDTAIL" image -q --map "$T/w.map" --map-interval 200 --svg "$T/w.svg" --svg-every \
+	"$W" "$T/w.iso" >"$T/w.out" 2>&1; echo $? >"$T/w.rc" ) &
+# the first picture a browser would see, taken while the run goes on
+i=0
+while [ ! -s "$T/w.svg" ] && [ ! -e "$T/w.rc" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+cp "$T/w.svg" "$T/w.first.svg" 2>/dev/null
+running=no
+[ -e "$T/w.rc" ] || running=yes
+wait
+expect_eq() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "got '$2', wanted '$3'"; fi; }
+expect_eq "image --svg --svg-every: exit 4 (bad blocks)" "$(cat "$T/w.rc")" 4
+expect_eq "image --svg-every: a picture exists while the run goes on" "$running" yes
+expect_grep "image --svg-every: the early picture shows non-tried blocks" "$T/w.first.svg" \
+	'<g fill="#b4b4b4"><title>LBA [0-9]+-1999: non-tried'
+expect_grep "image --svg: the last picture shows the bad area" "$T/w.svg" \
+	'<title>LBA 300-340: bad \(41 blocks\)</title>'
+if grep -q '<g fill="#b4b4b4">' "$T/w.svg"; then not_ok "image --svg: nothing non-tried at the end"; else
+	ok "image --svg: nothing non-tried at the end"; fi
+"$CDTAIL" map --svg "$T/w2.svg" "$T/w.map" >/dev/null
+if cmp -s "$T/w.svg" "$T/w2.svg"; then ok "image --svg draws what cdtail map --svg draws"; else
+	not_ok "image --svg draws what cdtail map --svg draws" "$(diff "$T/w.svg" "$T/w2.svg" | head -4)"; fi
+# resuming with the same map replaces the picture; a new run does not
+run image -q --map "$T/w.map" --svg "$T/w.svg" "sim:$T/disc.img,bad=300-340,cost=0/0" "$T/w.iso"
+expect_rc "image --svg, resumed: the old picture is replaced -> 4" 4
+run image -q --map "$T/w3.map" --svg "$T/w.svg" "sim:$T/disc.img,cost=0/0" "$T/w3.iso"
+expect_rc "image --svg over an existing FILE, new map -> 2" 2
+run image -q --svg "$T/w4.svg" "sim:$T/disc.img,cost=0/0" "$T/w4.iso"
+expect_rc "image --svg without --map -> 2" 2
+run image -q --map "$T/w5.map" --svg-every "sim:$T/disc.img,cost=0/0" "$T/w5.iso"
+expect_rc "image --svg-every without --svg -> 2" 2
+run image -q --map "$T/w6.map" --svg "$T/nodir/w.svg" "sim:$T/disc.img,cost=0/0" "$T/w6.iso"
+expect_rc "image --svg in a missing directory -> 2" 2
+
 # ---- errors ---------------------------------------------------------------
 run map "$T/none.map"
 expect_rc "a missing map -> 2" 2
