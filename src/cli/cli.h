@@ -147,6 +147,11 @@ json_object *cli_json_ms(double ms);
 void cli_json_disc(json_object *o, const char *addr, const struct cdt_probe_result *p);
 /* "total": the whole run's commands, reads, failed reads and times. */
 json_object *cli_json_total(const struct cdt_stats *st, double elapsed_ms, bool virt);
+/*
+ * A duration for people, with the exact figure beside it when rounded:
+ * "57 ms", "8.0 s (8003.15 ms)", "82 min (4944713 ms)".
+ */
+void cli_duration(char *out, size_t len, double ms);
 /* Wall clock in ms, for elapsed times. */
 double cli_now_ms(void);
 

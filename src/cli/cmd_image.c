@@ -148,6 +148,28 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 	cli_json_out(o);
 }
 
+/* After unreadable blocks: what was lost, and what to do about it. */
+static void print_next(const char *addr, const char *out, const struct cdt_image_opts *io,
+		       const struct cdt_image_result *r)
+{
+	bool digests = r->sum.digests.md5[0] || r->sum.digests.sha256[0];
+
+	if (!r->sum.bad_blocks)
+		return;
+	rui_print_lost(&r->sum, "lost:", digests ? "OUT holds zeros there, and the digests above cover those zeros" :
+			"OUT holds zeros there");
+	if (!io->map_path) {
+		printf("next:      without --map a new run reads the whole disc again; to keep\n"
+		       "           what it reads and resume after: cdtail image --force --map %s.map %s %s\n",
+		       out, addr, out);
+		return;
+	}
+	printf("next:      run the same command again: it retries only the bad areas\n"
+	       "           (add --retries N to try each N more times), or move the disc to\n"
+	       "           another drive and resume there with the same map:\n"
+	       "           cdtail image --map %s NEWDEV %s\n", io->map_path, out);
+}
+
 static void print_text(const char *addr, const char *out, const struct cdt_image_opts *io,
 		       const struct cdt_image_result *r, bool virt)
 {
@@ -159,6 +181,7 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 		printf("resumed:   %llu blocks were already finished\n",
 		       (unsigned long long)r->finished_before);
 	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
+	print_next(addr, out, io, r);
 	printf("verdict:   %s\n", verdict_name(r));
 }
 

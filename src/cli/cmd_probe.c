@@ -31,7 +31,7 @@ static const struct {
 	const char *text;
 } notes[] = {
 	{ CDT_NOTE_TAO_RUNOUT, "tao-runout",
-	  "the last 2 reported blocks do not read: the run-out of a TAO-written CD, harmless" },
+	  "the last 2 reported blocks do not read: the run-out of a TAO-written CD, harmless (no data is there), yet the disc holds 2 blocks less than the drive reports: hence verdict short, exit 11; images stop before them" },
 	{ CDT_NOTE_CAPACITY_CHANGED, "capacity-changed",
 	  "the drive's READ CAPACITY answer changed after reads past the reported end" },
 	{ CDT_NOTE_WINDOW_LIMIT, "window-limit",
@@ -130,6 +130,7 @@ static void print_text(const char *addr, const struct cdt_probe_result *r, bool 
 	unsigned int i, n = source_rows(r, rows);
 	uint32_t bs = r->sizes.block_size;
 	int64_t lost = dd_loses_512(r);
+	char dt[48];
 
 	printf("device:    %s\n", addr);
 	printf("drive:     %s %s %s (peripheral type %u)\n", r->inq.vendor,
@@ -154,9 +155,10 @@ static void print_text(const char *addr, const struct cdt_probe_result *r, bool 
 	else if (lost < 0)
 		printf("dd:        dd of the kernel node would hit %lld unreadable 512-byte sectors\n",
 		       (long long)-lost);
-	printf("search:    %llu reads, %llu failed, %.1f ms%s\n",
+	cli_duration(dt, sizeof(dt), r->search_ms);
+	printf("search:    %llu reads, %llu failed, %s of drive time%s\n",
 	       (unsigned long long)r->reads, (unsigned long long)r->failed_reads,
-	       r->search_ms, virt ? " (virtual)" : "");
+	       dt, virt ? " (virtual)" : "");
 	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
 		if (r->notes & notes[i].bit)
 			printf("note:      %s\n", notes[i].text);

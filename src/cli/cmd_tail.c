@@ -74,14 +74,21 @@ static void print_text(const char *addr, const struct cdt_tail_result *r, bool v
 {
 	rui_print_summary(addr, &r->sum, virt);
 	print_match(r);
-	printf("compared:  the last %llu blocks IMAGE holds\n",
-	       (unsigned long long)r->compared_blocks);
+	if (r->compared_blocks)
+		printf("compared:  the last %llu block%s of IMAGE with the disc\n",
+		       (unsigned long long)r->compared_blocks, r->compared_blocks == 1 ? "" : "s");
+	else
+		printf("compared:  nothing: %s\n", r->basis == CDT_TAIL_NONE ?
+		       "IMAGE's length is no size of this disc, so no block was read" :
+		       "IMAGE holds no whole block");
 	if (has_lba(r->verdict))
 		printf("LBA %llu:  %s\n", (unsigned long long)r->mismatch_lba,
 		       r->verdict == CDT_TAIL_MISMATCH ? "differs from IMAGE: not a copy of this disc, nothing written"
 						       : "cannot be read to compare, nothing written");
-	printf("appended:  %llu blocks (IMAGE is now %llu bytes)\n",
-	       (unsigned long long)r->appended_blocks, (unsigned long long)r->final_bytes);
+	printf("appended:  %llu block%s (IMAGE is now %llu bytes)\n",
+	       (unsigned long long)r->appended_blocks, r->appended_blocks == 1 ? "" : "s",
+	       (unsigned long long)r->final_bytes);
+	rui_print_lost(&r->sum, "lost:", "IMAGE holds zeros there, and the digests above cover those zeros");
 	printf("verdict:   %s\n", verdict_names[r->verdict]);
 }
 

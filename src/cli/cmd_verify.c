@@ -137,6 +137,26 @@ static void print_fs(const struct cdt_verify_result *r)
 	       r->fs_fits ? "fits within the true end" : "does NOT fit within the true end");
 }
 
+/* Where the first difference is, and why: a block, or where a length ends. */
+static void print_diff(const struct cdt_verify_opts *vo, const struct cdt_verify_result *r)
+{
+	uint64_t bs = r->sum.block_size, lba = r->first_diff_lba;
+
+	if (!r->have_diff)
+		return;
+	printf("differs:   first at LBA %llu", (unsigned long long)lba);
+	if (r->length_differs && bs && lba == r->image_bytes / bs)
+		fputs(", where FILE ends", stdout);
+	else if (r->length_differs && lba == r->sum.probe.extent_blocks)
+		fputs(", where the disc ends", stdout);
+	if (vo->all)
+		printf("; %llu differing block%s in all", (unsigned long long)r->diff_blocks,
+		       r->diff_blocks == 1 ? "" : "s");
+	else
+		fputs(" (the run stopped there; --all reads on and finds every one)", stdout);
+	putchar('\n');
+}
+
 static void print_text(const char *addr, const struct cdt_verify_opts *vo,
 		       const struct cdt_verify_result *r, bool virt)
 {
@@ -146,12 +166,13 @@ static void print_text(const char *addr, const struct cdt_verify_opts *vo,
 		       (unsigned long long)r->image_bytes,
 		       r->length_differs ? " (not the length of the disc)" : "");
 	else
-		printf("expected:  %s %s\n", mode_name(vo), vo->sha256 ? vo->sha256 : vo->md5);
-	if (r->have_diff)
-		printf("differs:   first at LBA %llu, %llu differing blocks seen\n",
-		       (unsigned long long)r->first_diff_lba, (unsigned long long)r->diff_blocks);
+		printf("expected:  %s %s (%s)\n", mode_name(vo), vo->sha256 ? vo->sha256 : vo->md5,
+		       r->verdict == CDT_VERIFY_DIFFERENT ? "the disc's does not match" :
+		       r->verdict == CDT_VERIFY_IDENTICAL ? "matches" : "not all blocks read");
+	print_diff(vo, r);
 	if (r->n_diffs > 1)
 		rui_print_ranges("ranges:", r->diffs, r->n_diffs);
+	rui_print_lost(&r->sum, "unread:", "not compared; the digests count them as zeros");
 	print_fs(r);
 	printf("verdict:   %s\n", verdict_names[r->verdict]);
 }

@@ -215,6 +215,20 @@ int cli_finish(int status)
 	return EX_DEVICE_ERR;
 }
 
+void cli_duration(char *out, size_t len, double ms)
+{
+	double s = ms / 1000;
+
+	if (ms < 1000)
+		snprintf(out, len, "%.0f ms", ms);
+	else if (s < 60)
+		snprintf(out, len, "%.1f s (%.0f ms)", s, ms);
+	else if (s < 2 * 3600)
+		snprintf(out, len, "%.0f min (%.0f ms)", s / 60, ms);
+	else
+		snprintf(out, len, "%.1f h (%.0f ms)", s / 3600, ms);
+}
+
 double cli_now_ms(void)
 {
 	struct timespec ts;

@@ -138,10 +138,44 @@ void rui_print_ranges(const char *label, const struct cdt_range *r, size_t n)
 	putchar('\n');
 }
 
+/* "bytes A-B" of a block range */
+static void print_range(const struct cdt_range *r, uint32_t bs)
+{
+	if (r->first == r->last)
+		printf("LBA %" PRIu64, r->first);
+	else
+		printf("LBAs %" PRIu64 "-%" PRIu64, r->first, r->last);
+	printf(" (bytes %" PRIu64 "-%" PRIu64 ")", r->first * bs, (r->last + 1) * bs - 1);
+}
+
+void rui_print_lost(const struct cdt_read_summary *s, const char *label, const char *holds)
+{
+	uint64_t blocks = s->probe.extent_blocks ? s->probe.extent_blocks : 1;
+	char bytes[32];
+	size_t i, shown = s->n_bad < 8 ? s->n_bad : 8;
+
+	if (!s->bad_blocks)
+		return;
+	screen_bytes(bytes, sizeof(bytes), (double)s->bad_blocks * s->block_size);
+	printf("%-10s %" PRIu64 " block%s (%" PRIu64 " bytes, %s; %.3f %% of the disc) in %zu area%s:\n",
+	       label, s->bad_blocks, s->bad_blocks == 1 ? "" : "s", s->bad_blocks * s->block_size, bytes,
+	       100.0 * (double)s->bad_blocks / (double)blocks, s->n_bad, s->n_bad == 1 ? "" : "s");
+	for (i = 0; i < shown; i++) {
+		fputs("           ", stdout);
+		print_range(&s->bad[i], s->block_size);
+		putchar('\n');
+	}
+	if (s->n_bad > shown)
+		printf("           ... and %zu more areas (--json lists them all)\n", s->n_bad - shown);
+	if (holds)
+		printf("           %s\n", holds);
+}
+
 void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 		       bool virt)
 {
 	const struct cdt_probe_result *p = &s->probe;
+	char el[32], dt[32];
 
 	printf("device:    %s\n", addr);
 	printf("true end:  %" PRIu64 " blocks of %u bytes (reported %" PRIu64 ", hidden %" PRId64 ")\n",
@@ -151,15 +185,16 @@ void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 		       p->extent_blocks);
 	printf("read:      %" PRIu64 " blocks by this run, %" PRIu64 " unreadable\n",
 	       s->blocks_read, s->bad_blocks);
-	if (s->n_bad)
-		rui_print_ranges("bad:", s->bad, s->n_bad);
 	/* a digest not computed (image --digest) is left out */
 	if (s->digests.md5[0])
 		printf("md5:       %s\n", s->digests.md5);
 	if (s->digests.sha256[0])
 		printf("sha256:    %s\n", s->digests.sha256);
-	printf("elapsed:   %.0f ms", s->elapsed_ms);
-	if (virt)
-		printf(" (drive time %.0f ms, virtual)", s->stats.virtual_ms);
+	cli_duration(el, sizeof(el), s->elapsed_ms);
+	printf("elapsed:   %s", el);
+	if (virt) {
+		cli_duration(dt, sizeof(dt), s->stats.virtual_ms);
+		printf("; drive time (virtual) %s", dt);
+	}
 	putchar('\n');
 }

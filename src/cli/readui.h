@@ -47,6 +47,12 @@ void rui_json_summary(json_object *o, const char *addr,
 		      const struct cdt_read_summary *s, bool virt);
 /* "0-9, 20, 30-31" (at most a few, then "..."). */
 void rui_print_ranges(const char *label, const struct cdt_range *r, size_t n);
+/*
+ * After a run with unreadable blocks: after label ("lost:"), how much
+ * (blocks, bytes, percent of the disc) and where, then the line holds
+ * (what the output or the digests have there), if any.
+ */
+void rui_print_lost(const struct cdt_read_summary *s, const char *label, const char *holds);
 void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 		       bool virt);
 

@@ -220,10 +220,11 @@ static int check_path_states(struct cdt_hazard_list *l, size_t m,
 			"not get it.", map->name, map->dm_uuid, n_run, run);
 	if (!rc && n_bad)
 		rc = add_hazard(l, "path-failed", CDT_HAZARD_WARNING, map->name,
-			"%s: %zu of its %zu paths are not 'running' in device/state "
+			"%s: %zu of its %zu paths %s not 'running' in device/state "
 			"(%s). Requests that were in flight on a failing path are "
 			"requeued onto another path and can complete after requests "
-			"issued later.", map->name, n_bad, p->n, bad);
+			"issued later.", map->name, n_bad, p->n, n_bad == 1 ? "is" : "are",
+			bad);
 	if (!rc && !n_run && !unk[0])
 		rc = add_hazard(l, "no-active-path", CDT_HAZARD_DANGER, map->name,
 			"%s (dm/uuid '%s'): no path is usable (%s). Writes to the "

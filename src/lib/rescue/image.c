@@ -511,10 +511,14 @@ static int open_resumed(struct image_job *j)
 		return CDT_EUSAGE;
 	}
 	if ((uint64_t)st.st_size < need || (uint64_t)st.st_size > j->extent_bytes) {
-		cdt_dev_seterr(j->dev,
-			       "%s is %lld bytes; its map wants %" PRIu64 " to %" PRIu64
-			       ": not the output of this map",
-			       j->out_path, (long long)st.st_size, need, j->extent_bytes);
+		if (need == j->extent_bytes)
+			cdt_dev_seterr(j->dev, "%s is %lld bytes; its map wants exactly %" PRIu64
+				       ": not the output of this map",
+				       j->out_path, (long long)st.st_size, need);
+		else
+			cdt_dev_seterr(j->dev, "%s is %lld bytes; its map wants %" PRIu64 " to %" PRIu64
+				       ": not the output of this map",
+				       j->out_path, (long long)st.st_size, need, j->extent_bytes);
 		return CDT_EFORMAT;
 	}
 	if (ftruncate(j->fd, (off_t)j->extent_bytes)) {
