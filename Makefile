@@ -123,10 +123,11 @@ cli: $(BIN_SHARED) $(FIXTURES)
 
 # Exported symbols are exactly the header's functions; the shared CLI uses
 # libcdtail.so.0 and no internal symbol; libcdtail(3) documents every field
-# of every public struct.
+# of every public struct; no file includes a header of a layer above it.
 check-abi: $(LIBSO) $(BIN_SHARED)
 	sh tests/abi/check-symbols.sh $(LIBSO) include/cdtail.h $(BIN_SHARED)
 	python3 tests/abi/check-man-fields.py include/cdtail.h man/libcdtail.3
+	sh tests/abi/check-layers.sh
 
 test: all $(FIXTURES)
 	@$(MAKE) --no-print-directory check-abi

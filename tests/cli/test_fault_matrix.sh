@@ -15,7 +15,7 @@
 # run, unless FM_FULL=1.
 #
 # The expected answer of each combination is computed from the keys alone
-# (tests/faults/model.awk, from cdtail(1) and CONTRACT.md), never from
+# (tests/faults/model.awk, from cdtail(1): DEVICE ADDRESSES, PROBE, IMAGE), never from
 # cdtail.  For each: probe --json's exit status, true_blocks and
 # extent_blocks; image --map's exit status, extent and bad ranges; OUT's
 # size, every readable block equal to the image's and every bad one zero;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "cdtail.h"
+#include "scsi/sense.h"
 #include "transport/iscsi_url.h"
 #include "transport/transport.h"
 
@@ -138,6 +139,7 @@ enum fake_mode {
 	FAKE_HANG,		/* log in, then never answer a command */
 	FAKE_DROP,		/* log in, then close on the first command */
 	FAKE_SENSE,		/* answer CHECK CONDITION with raw sense */
+	FAKE_DESC_SENSE,	/* the same in descriptor format */
 	FAKE_DATA,		/* answer 10 bytes of data, underflow */
 	FAKE_NO_LUN,		/* INQUIRY says peripheral qualifier 3 */
 	FAKE_HANG_ONCE,		/* FAKE_HANG, then a second session FAKE_DATA */
@@ -307,6 +309,12 @@ static const uint8_t fake_sense[] = {
 	0, 0, 0, 0, 0xaa, 0xbb,		/* 20 bytes: extra bytes survive too */
 };
 
+/* 72h: 03/11/05, an information descriptor with a 64-bit LBA */
+static const uint8_t fake_desc_sense[] = {
+	0x72, 0x03, 0x11, 0x05, 0, 0, 0, 12,
+	0x00, 0x0a, 0x80, 0, 0x00, 0x00, 0x00, 0x01, 0x23, 0x45, 0x67, 0x89,
+};
+
 static void fake_answer(int fd, struct fake_seq *s, const struct pdu *p,
 			enum fake_mode mode)
 {
@@ -320,6 +328,9 @@ static void fake_answer(int fd, struct fake_seq *s, const struct pdu *p,
 		child_exit(0);
 	else if (mode == FAKE_SENSE)
 		scsi_reply(fd, s, p, 0x02, fake_sense, sizeof(fake_sense),
+			   get32(p->bhs + 20));
+	else if (mode == FAKE_DESC_SENSE)
+		scsi_reply(fd, s, p, 0x02, fake_desc_sense, sizeof(fake_desc_sense),
 			   get32(p->bhs + 20));
 	else if (mode == FAKE_DATA)
 		data_reply(fd, s, p, ten, sizeof(ten));
@@ -528,11 +539,14 @@ static void test_relogin_after_timeout(void **state)
 	assert_int_equal(cdt_iscsi_connect(f.url, 2000, &t, err, sizeof(err)), 0);
 	read_cmd(&cmd, buf, 300);
 	assert_int_equal(t->ops->exec(t, &cmd), CDT_ETIMEOUT);
+	assert_non_null(strstr(t->ops->errmsg(t), "did not answer within 300 ms"));
 	read_cmd(&cmd, buf, 2000);
 	assert_int_equal(t->ops->exec(t, &cmd), 0);
 	assert_int_equal(cmd.status, CDT_STATUS_GOOD);
 	assert_int_equal(cmd.resid, 2048 - 10);
 	assert_int_equal(buf[9], 10);
+	/* the old failure's text does not outlive it */
+	assert_null(t->ops->errmsg(t));
 	t->ops->close(t);
 	fake_stop(&f);
 }
@@ -563,6 +577,27 @@ static void test_raw_sense(void **state)
 	assert_memory_equal(cmd.sense, fake_sense, sizeof(fake_sense));
 	assert_int_equal(cmd.resid, 2048);
 	assert_true(cmd.ms > 0);
+}
+
+/* Descriptor sense reaches the device layer as sent: 64-bit INFORMATION. */
+static void test_descriptor_sense(void **state)
+{
+	static uint8_t buf[2048];
+	struct cdt_sense sense;
+	struct cdt_cmd cmd;
+	struct fake f;
+
+	(void)state;
+	assert_int_equal(run_read(&f, FAKE_DESC_SENSE, &cmd, buf, 5000), 0);
+	assert_int_equal(cmd.status, CDT_STATUS_CHECK);
+	assert_int_equal(cmd.sense_len, sizeof(fake_desc_sense));
+	assert_memory_equal(cmd.sense, fake_desc_sense, sizeof(fake_desc_sense));
+	cdt_sense_decode(cmd.sense, cmd.sense_len, &sense);
+	assert_true(sense.descriptor);
+	assert_int_equal(sense.key, 0x03);
+	assert_int_equal(sense.asc, 0x11);
+	assert_true(sense.info_valid);
+	assert_int_equal(sense.info, 0x123456789ull);
 }
 
 static void test_data_and_resid(void **state)
@@ -609,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_relogin_after_timeout),
 		cmocka_unit_test(test_drop_is_transport_error),
 		cmocka_unit_test(test_raw_sense),
+		cmocka_unit_test(test_descriptor_sense),
 		cmocka_unit_test(test_data_and_resid),
 		cmocka_unit_test(test_cdt_open_routes),
 	};

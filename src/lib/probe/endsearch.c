@@ -245,8 +245,6 @@ static int try_candidate(struct es_state *s, uint64_t c)
 
 	if (c < s->lo || (s->hi_known && c > s->hi))
 		return 0;
-	if (s->p->lba_limit && c > s->p->lba_limit)
-		return 0;
 	if (s->lo < c) {
 		rc = probe_one(s, c - 1);
 		if (rc)
@@ -524,7 +522,7 @@ static int confirm_beyond(struct es_state *s)
 		span = ES_CONFIRM_SPAN_DEAR;
 	for (d = 1; d <= span; d *= 2) {
 		lba = e + d;
-		if (lba >= s->end_bound || (s->p->lba_limit && lba >= s->p->lba_limit))
+		if (lba >= s->end_bound)
 			break;
 		rc = es_read(s, lba, 1, &o);
 		if (rc)
@@ -659,8 +657,6 @@ int es_find_end(const struct es_params *p, es_read_fn read, void *ctx,
 
 	memset(res, 0, sizeof(*res));
 	s.window = p->reported + extra;
-	if (p->lba_limit && s.window > p->lba_limit)
-		s.window = p->lba_limit;
 	rc = check_candidates(&s);
 	if (rc == 1)
 		goto done;

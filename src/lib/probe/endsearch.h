@@ -33,7 +33,6 @@ struct es_params {
 	unsigned int ncandidates;
 	uint64_t max_extra;		/* window above reported */
 	uint32_t max_read_blocks;	/* largest single read */
-	uint64_t lba_limit;		/* never read at or above this (0: none) */
 };
 
 struct es_result {

@@ -451,6 +451,7 @@ int map_read_file(const char *path, char **bufp, size_t *lenp,
 	}
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
 		close(fd);
 		return CDT_ENOMEM;
 	}
@@ -481,7 +482,9 @@ int map_load(const char *path, struct cdt_map *m, char *err, size_t errlen)
 		return rc;
 	rc = map_parse(buf, len, m, why, sizeof(why));
 	free(buf);
-	if (rc)
+	if (rc == CDT_ENOMEM)
+		snprintf(err, errlen, "map %s: out of memory", path);
+	else if (rc)
 		snprintf(err, errlen, "map %s is not a valid ddrescue mapfile: %s",
 			 path, why);
 	return rc;

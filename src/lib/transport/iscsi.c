@@ -464,7 +464,8 @@ static void copy_sense(struct scsi_task *task, struct cdt_cmd *cmd)
 			n = (unsigned int)task->datain.size - 2;
 		if (n > sizeof(cmd->sense))
 			n = sizeof(cmd->sense);
-		if (n && (d[2] & 0x7e) == 0x70) {
+		/* 0x70/0x71 fixed, 0x72/0x73 descriptor (its 64-bit INFORMATION) */
+		if (n && (d[2] & 0x7c) == 0x70) {
 			memcpy(cmd->sense, d + 2, n);
 			cmd->sense_len = n;
 			return;
@@ -617,6 +618,8 @@ static int iscsi_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 
 	cmd->sense_len = 0;
 	cmd->resid = 0;
+	/* an earlier failure's text must not explain this command */
+	it->err[0] = '\0';
 	if (!it->ctx) {
 		/* a new login: no longer than the command or a first login */
 		rc = session_open(it, timeout < it->login_timeout_ms ? timeout :

@@ -1,0 +1,23 @@
+#!/bin/sh
+# check-layers.sh: no file of src/lib includes a header of a layer above
+# its own (README.md, Layout): scsi, then transport, then core, then probe
+# and hazards (side by side, neither includes the other), then rescue.
+rank() {
+	case $1 in
+	scsi) echo 0 ;; transport) echo 1 ;; core) echo 2 ;;
+	probe) echo 3 ;; hazards) echo 3 ;; rescue) echo 4 ;; *) echo 9 ;;
+	esac
+}
+bad=0 n=0
+for f in $(find src/lib -name '*.[ch]' | sort); do
+	own=$(echo "$f" | cut -d/ -f3)
+	for inc in $(sed -n 's/^#include "\([a-z]*\)\/.*".*/\1/p' "$f" | sort -u); do
+		n=$((n + 1))
+		if [ "$inc" != "$own" ] && [ "$(rank "$inc")" -ge "$(rank "$own")" ]; then
+			echo "not ok - layers: $f ($own) includes a $inc header"
+			bad=$((bad + 1))
+		fi
+	done
+done
+echo "layers: $n layer includes, $bad upward"
+[ "$bad" -eq 0 ] && [ "$n" -gt 0 ]
