@@ -335,7 +335,8 @@ struct cdt_read_opts {
 	size_t size;			/* sizeof, set by CDT_INIT() */
 	uint64_t max_extra;		/* end search window; 0 = default */
 	uint32_t chunk_blocks;		/* 0 = min(64 KiB, max transfer) */
-	int retries;			/* passes over bad blocks; <0 = default 2 */
+	int retries;			/* passes over bad blocks; <0 = image/tail:
+					 * sample, retry where it pays (cdtail(1)) */
 	cdt_progress_fn progress;
 	void *progress_ctx;
 	volatile sig_atomic_t *stop;	/* set it to ask for a clean stop */

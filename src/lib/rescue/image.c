@@ -235,6 +235,7 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 		return read_fatal(r, lba, &rr);
 	if (rr.cls != CDT_READ_OK || rr.resid) {
 		r->stream_broken = true;
+		r->failed_reads++;
 		return SPAN_BAD;
 	}
 	rc = rescue_pwrite(r->fd, r->buf, len, lba * r->bs);
@@ -267,36 +268,96 @@ static int try_span(struct rescue *r, uint64_t lba, uint32_t n, char bad_status)
 }
 
 /*
- * Copy the untried blocks in chunks.  With skipping, a failure jumps ahead
- * (doubling the jump while failures follow each other), so the good data
- * beyond a damaged area comes first and few failing reads are spent in it;
- * the second pass reads what was jumped over.
+ * The copying passes follow GNU ddrescue's (its manual, "Algorithm"):
+ * pass 1 reads the untried blocks forwards and skips ahead after a
+ * failure, pass 2 reads what was skipped backwards, skipping again, and
+ * pass 3 sweeps forwards without skipping.  Reading backwards from beyond
+ * a long scratch reaches the good blocks after it first; a forward pass
+ * that does not skip would fail its way through the whole scratch before
+ * them.  Reads keep to the chunk grid (a read ends on a multiple of the
+ * chunk size), also after a skip, so that a failed chunk never straddles
+ * two grid cells and the failures stay where the damage is.
  */
-static int copy_pass(struct rescue *r, bool skipping)
+
+/* The read that starts at block lba going up: up to the next grid line. */
+static uint32_t grid_up(const struct rescue *r, uint64_t lba, uint64_t left)
 {
-	uint64_t max_skip = r->map->size / 64, skip = 0, pos = 0, start, len;
-	uint64_t chunk_bytes = (uint64_t)r->chunk * r->bs;
+	uint64_t n = r->chunk - lba % r->chunk;
+
+	return (uint32_t)(n < left ? n : left);
+}
+
+/* The read that ends at block end going down: from the grid line below. */
+static uint32_t grid_down(const struct rescue *r, uint64_t end, uint64_t left)
+{
+	uint64_t n = (end - 1) % r->chunk + 1;
+
+	return (uint32_t)(n < left ? n : left);
+}
+
+/* The next skip after a failure: doubling while failures follow each other. */
+static uint64_t next_skip(const struct rescue *r, uint64_t skip)
+{
+	uint64_t max = r->map->size / r->bs / 64;
+
+	if (max < r->chunk)
+		max = r->chunk;
+	skip = skip ? skip * 2 : r->chunk;
+	return skip < max ? skip : max;
+}
+
+/*
+ * Passes 1 and 3: the untried blocks from the start upwards; with
+ * skipping, a failure jumps ahead (in blocks).  Returns 0 or <0 on error.
+ */
+static int copy_forward(struct rescue *r, bool skipping)
+{
+	uint64_t skip = 0, pos = 0, start, len, lba;
 	int got;
 
-	/* skips stay in whole blocks: a read never starts inside one */
-	max_skip -= max_skip % r->bs;
-	if (max_skip < chunk_bytes)
-		max_skip = chunk_bytes;
-	while (map_find(r->map, MAP_NONTRIED, pos, &start, &len)) {
-		uint32_t n = len < chunk_bytes ? (uint32_t)(len / r->bs) : r->chunk;
+	while (map_find(r->map, MAP_NONTRIED, pos * r->bs, &start, &len)) {
+		uint32_t n;
 
-		got = try_span(r, start / r->bs, n, MAP_NONTRIMMED);
+		lba = start / r->bs;
+		n = grid_up(r, lba, len / r->bs);
+		got = try_span(r, lba, n, MAP_NONTRIMMED);
 		if (got < 0)
 			return got;
-		pos = start + (uint64_t)n * r->bs;
+		pos = lba + n;
 		if (got == SPAN_GOOD || !skipping) {
 			skip = 0;
 			continue;
 		}
-		skip = skip ? skip * 2 : chunk_bytes;
-		if (skip > max_skip)
-			skip = max_skip;
+		skip = next_skip(r, skip);
 		pos += skip;
+	}
+	return 0;
+}
+
+/*
+ * Pass 2: the untried blocks from the end downwards, skipping down after a
+ * failure.  Returns 0 or <0 on error.
+ */
+static int copy_backward(struct rescue *r)
+{
+	uint64_t skip = 0, end = r->map->size / r->bs, start, len, top;
+	int got;
+
+	while (end && map_find_back(r->map, MAP_NONTRIED, end * r->bs, &start, &len)) {
+		uint32_t n;
+
+		top = (start + len) / r->bs;
+		n = grid_down(r, top, len / r->bs);
+		got = try_span(r, top - n, n, MAP_NONTRIMMED);
+		if (got < 0)
+			return got;
+		end = top - n;
+		if (got == SPAN_GOOD) {
+			skip = 0;
+			continue;
+		}
+		skip = next_skip(r, skip);
+		end = end > skip ? end - skip : 0;
 	}
 	return 0;
 }
@@ -357,16 +418,151 @@ static int single_pass(struct rescue *r, char status)
 	return 0;
 }
 
+/*
+ * The retry policy when the user gave no --retries.  A retry costs a full
+ * failure and most damage is permanent, so retries are spent where they
+ * have been seen to pay:
+ *  1. sample: retry the first block of some bad areas, spread evenly over
+ *     them, at most one for every RETRY_SAMPLE_SHARE failures the run has
+ *     seen so far (at least one).  An area's first block is the one tried
+ *     most already (the failing chunk and the trim both stopped on it), so
+ *     a block that fails a few times and then reads shows up there first;
+ *  2. if a sample read, the disc has such blocks: sample every other area
+ *     too;
+ *  3. in each area whose sample read, retry every bad block, up to
+ *     CDT_DEFAULT_RETRIES passes, until a pass recovers nothing.
+ * Permanent damage then costs ~1/RETRY_SAMPLE_SHARE more failures than no
+ * retries at all; flaky areas get the passes GNU ddrescue's -r2 would give.
+ */
+#define RETRY_SAMPLE_SHARE 10
+
+struct retry_area {
+	uint64_t a, b;		/* blocks [a, b) were bad when retrying began */
+	bool sampled, recovered;
+};
+
+/* The bad runs of the map as areas; *n of them. */
+static int bad_areas(struct rescue *r, struct retry_area **out, size_t *n)
+{
+	size_t i, k = 0;
+
+	*out = calloc(r->map->n ? r->map->n : 1, sizeof(**out));
+	if (!*out)
+		return CDT_ENOMEM;
+	for (i = 0; i < r->map->n; i++) {
+		const struct map_run *run = &r->map->runs[i];
+
+		if (run->status != MAP_BAD)
+			continue;
+		(*out)[k].a = run->pos / r->bs;
+		(*out)[k].b = (run->pos + run->size) / r->bs;
+		k++;
+	}
+	*n = k;
+	return 0;
+}
+
+/* Retry an area's first block.  Returns 0 or <0 on error. */
+static int sample_area(struct rescue *r, struct retry_area *ar)
+{
+	int got;
+
+	ar->sampled = true;
+	got = try_span(r, ar->a, 1, MAP_BAD);
+	if (got < 0)
+		return got;
+	ar->recovered = got == SPAN_GOOD;
+	return 0;
+}
+
+/*
+ * Up to `passes` retries of every bad block of [a, b), stopping when a
+ * pass recovers nothing.  Returns 0 or <0 on error.
+ */
+static int retry_area_blocks(struct rescue *r, const struct retry_area *ar, int passes)
+{
+	uint64_t lba, got_any;
+	int pass, got;
+
+	for (pass = 1; pass <= passes; pass++) {
+		got_any = 0;
+		for (lba = ar->a; lba < ar->b; lba++) {
+			if (map_status_at(r->map, lba * r->bs) != MAP_BAD)
+				continue;
+			got = try_span(r, lba, 1, MAP_BAD);
+			if (got < 0)
+				return got;
+			got_any += got == SPAN_GOOD;
+		}
+		if (!got_any)
+			break;
+	}
+	return 0;
+}
+
+/* The learning retry policy above.  Returns 0 or <0 on error. */
+static int retry_learning(struct rescue *r)
+{
+	struct retry_area *ar;
+	size_t n, i, samples;
+	bool any = false;
+	int rc;
+
+	rc = bad_areas(r, &ar, &n);
+	if (rc || !n)
+		goto out;
+	samples = (size_t)(r->failed_reads / RETRY_SAMPLE_SHARE);
+	samples = samples < 1 ? 1 : samples > n ? n : samples;
+	for (i = 0; i < samples && !rc; i++) {
+		rc = sample_area(r, &ar[i * n / samples]);
+		any |= ar[i * n / samples].recovered;
+	}
+	for (i = 0; i < n && !rc && any; i++)
+		if (!ar[i].sampled)
+			rc = sample_area(r, &ar[i]);
+	for (i = 0; i < n && !rc; i++)
+		if (ar[i].recovered)
+			rc = retry_area_blocks(r, &ar[i], CDT_DEFAULT_RETRIES);
+out:
+	free(ar);
+	return rc;
+}
+
+/*
+ * The retrying phase: `--retries N` passes over every bad block, or the
+ * learning policy when N was not given.  Returns 0 or <0 on error.
+ */
+static int retry_phase(struct rescue *r)
+{
+	int rc = 0, pass;
+
+	if (!map_count(r->map, MAP_BAD))
+		return 0;
+	if (r->retries < 0) {
+		enter_phase(r, CDT_PHASE_RETRY, 1);
+		return retry_learning(r);
+	}
+	for (pass = 1; !rc && pass <= r->retries && map_count(r->map, MAP_BAD); pass++) {
+		enter_phase(r, CDT_PHASE_RETRY, (unsigned int)pass);
+		rc = single_pass(r, MAP_BAD);
+	}
+	return rc;
+}
+
 int rescue_run(struct rescue *r)
 {
-	int rc, pass, retries = r->retries < 0 ? CDT_DEFAULT_RETRIES : r->retries;
+	int rc;
 
 	r->last_save_ms = rescue_now_ms();
 	enter_phase(r, CDT_PHASE_COPY, 1);
-	rc = copy_pass(r, true);
+	rc = copy_forward(r, true);
 	if (!rc && map_count(r->map, MAP_NONTRIED)) {
 		enter_phase(r, CDT_PHASE_COPY, 2);
-		rc = copy_pass(r, false);
+		rc = copy_backward(r);
+	}
+	if (!rc && map_count(r->map, MAP_NONTRIED)) {
+		enter_phase(r, CDT_PHASE_COPY, 3);
+		rc = copy_forward(r, false);
 	}
 	if (!rc && map_count(r->map, MAP_NONTRIMMED)) {
 		enter_phase(r, CDT_PHASE_TRIM, 1);
@@ -376,10 +572,8 @@ int rescue_run(struct rescue *r)
 		enter_phase(r, CDT_PHASE_SCRAPE, 1);
 		rc = single_pass(r, MAP_NONSCRAPED);
 	}
-	for (pass = 1; !rc && pass <= retries && map_count(r->map, MAP_BAD); pass++) {
-		enter_phase(r, CDT_PHASE_RETRY, (unsigned int)pass);
-		rc = single_pass(r, MAP_BAD);
-	}
+	if (!rc)
+		rc = retry_phase(r);
 	if (rc)
 		return rc;
 	r->map->cur_status = MAP_FINISHED;

@@ -35,6 +35,7 @@ struct rescue {
 	bool stream_broken;
 	uint64_t blocks_read;
 	uint64_t bytes_read;
+	uint64_t failed_reads;		/* reads of this run that failed */
 	enum cdt_phase phase;
 	unsigned int pass;
 	double last_progress_ms;

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The order in which the rescue engine reads and retries (issue 13), from
+ * the emulated drive's trace of every READ: the copying passes keep to the
+ * chunk grid, pass 2 reads what pass 1 skipped backwards (the good blocks
+ * past a scratch first), and the default retry policy samples before it
+ * spends (one retry for permanent damage, every flaky block recovered),
+ * while --retries N stays N passes over every bad block.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "cdtail.h"
+
+#define BLOCKS 2048
+#define BS 2048
+#define CHUNK 32		/* 64 KiB of 2048-byte blocks: the default */
+
+struct fixture {
+	char dir[64];
+	char img[96], out[96], trace[96];
+};
+
+struct read_rec {
+	uint64_t lba, n;
+	bool ok;
+};
+
+struct trace {
+	struct read_rec r[8192];
+	size_t n;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	FILE *fp;
+
+	if (!f)
+		return -1;
+	strcpy(f->dir, "/tmp/cdt-order-XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(f->img, sizeof(f->img), "%s/disc.img", f->dir);
+	snprintf(f->out, sizeof(f->out), "%s/out.img", f->dir);
+	snprintf(f->trace, sizeof(f->trace), "%s/trace", f->dir);
+	fp = fopen(f->img, "wb");
+	if (!fp || ftruncate(fileno(fp), (off_t)BLOCKS * BS))
+		return -1;
+	fclose(fp);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	unlink(f->img);
+	unlink(f->out);
+	unlink(f->trace);
+	rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+/* Image the disc with KEYS and --retries RETRIES (<0: the default); the
+ * READs it sent, in order, in *t.  Returns the blocks left bad. */
+static int image(struct fixture *f, const char *keys, int retries, struct trace *t)
+{
+	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = retries,
+				    .digests = CDT_HASH_NONE };
+	struct cdt_image_result r = CDT_INIT(r);
+	char addr[512], err[256], line[256];
+	struct cdt_dev *dev;
+	FILE *fp;
+	uint64_t bad;
+
+	unlink(f->out);
+	unlink(f->trace);
+	snprintf(addr, sizeof(addr), "sim:%s,cost=0/0,trace=%s,%s", f->img, f->trace, keys);
+	assert_int_equal(cdt_open(addr, NULL, &dev, err, sizeof(err)), 0);
+	assert_int_equal(cdt_image(dev, f->out, &o, &r), 0);
+	bad = r.sum.bad_blocks;
+	cdt_image_result_free(&r);
+	cdt_close(dev);
+	fp = fopen(f->trace, "r");
+	assert_non_null(fp);
+	t->n = 0;
+	while (fgets(line, sizeof(line), fp) && t->n < sizeof(t->r) / sizeof(t->r[0])) {
+		unsigned int op;
+		unsigned long long lba, n;
+		char sense[16];
+
+		if (sscanf(line, "%x lba=%llu blocks=%llu sense=%15s", &op, &lba, &n, sense) != 4)
+			continue;
+		if (op != 0x28 && op != 0xa8)
+			continue;
+		t->r[t->n].lba = lba;
+		t->r[t->n].n = n;
+		t->r[t->n].ok = !strcmp(sense, "00/00/00");
+		t->n++;
+	}
+	fclose(fp);
+	return (int)bad;
+}
+
+static size_t failures(const struct trace *t)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < t->n; i++)
+		k += !t->r[i].ok;
+	return k;
+}
+
+/* The index of the first chunk read at or after i, or t->n. */
+static size_t next_chunk(const struct trace *t, size_t i)
+{
+	while (i < t->n && (t->r[i].n <= 1 || t->r[i].n > CHUNK))
+		i++;
+	return i;
+}
+
+/*
+ * A scratch of 200 blocks: every chunk read stays inside one cell of the
+ * 32-block grid, and the first read after pass 1 reached the end of the
+ * disc is the untried chunk just past the scratch (pass 2 goes backwards).
+ */
+static void test_grid_and_backwards(void **state)
+{
+	struct fixture *f = *state;
+	static struct trace t;
+	size_t i, last_top = 0;
+
+	assert_int_equal(image(f, "bad=1000-1199", 0, &t), 200);
+	for (i = 0; i < t.n; i++) {
+		/* the probe's reads (filesystem, end search) are not chunks */
+		if (t.r[i].n <= 1 || t.r[i].n > CHUNK)
+			continue;
+		if (t.r[i].lba / CHUNK != (t.r[i].lba + t.r[i].n - 1) / CHUNK)
+			fail_msg("read %zu: %llu+%llu crosses the grid", i,
+				 (unsigned long long)t.r[i].lba,
+				 (unsigned long long)t.r[i].n);
+	}
+	/* pass 1 ends with the disc's last chunk */
+	for (i = next_chunk(&t, 0); i < t.n; i = next_chunk(&t, i + 1))
+		if (t.r[i].lba + t.r[i].n == BLOCKS) {
+			last_top = i;
+			break;
+		}
+	assert_true(last_top > 0 && last_top < t.n);
+	i = next_chunk(&t, last_top + 1);
+	assert_true(i < t.n);
+	/* the first untried chunk above the scratch, read good */
+	assert_true(t.r[i].lba >= 1200 && t.r[i].ok);
+	/* and pass 2 keeps going down: its next chunk is lower */
+	assert_true(next_chunk(&t, i + 1) < t.n);
+	assert_true(t.r[next_chunk(&t, i + 1)].lba < t.r[i].lba);
+}
+
+/*
+ * Permanent damage: the default retries cost one sample read (the run had
+ * fewer than 20 failures); --retries 2 is two passes over every bad block.
+ */
+static void test_retry_sample_then_stop(void **state)
+{
+	struct fixture *f = *state;
+	static struct trace t0, td, t2;
+
+	assert_int_equal(image(f, "bad=500-504:1500-1502", 0, &t0), 8);
+	assert_int_equal(image(f, "bad=500-504:1500-1502", -1, &td), 8);
+	assert_int_equal(image(f, "bad=500-504:1500-1502", 2, &t2), 8);
+	assert_true(failures(&t0) < 20);
+	assert_int_equal(td.n, t0.n + 1);
+	assert_int_equal(failures(&td), failures(&t0) + 1);
+	/* the sample is the first block of a bad area */
+	assert_true(td.r[td.n - 1].lba == 500 || td.r[td.n - 1].lba == 1500);
+	assert_int_equal(failures(&t2), failures(&t0) + 2 * 8);
+}
+
+/*
+ * Flaky blocks that fail twice: the sample (an area's first block, tried
+ * twice already) reads, so the area gets its passes and the whole disc
+ * is recovered, as ddrescue -r2 would.
+ */
+static void test_retry_flaky_recovered(void **state)
+{
+	struct fixture *f = *state;
+	static struct trace t;
+
+	assert_int_equal(image(f, "flaky=1000-1063:2", -1, &t), 0);
+	assert_true(image(f, "flaky=1000-1063:2", 0, &t) > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_grid_and_backwards, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_retry_sample_then_stop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_retry_flaky_recovered, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("rescue_order", tests, NULL, NULL);
+}
