@@ -674,6 +674,38 @@ int cdt_mapview_parse(const char *buf, size_t len,
 		      const struct cdt_mapview_opts *opts,
 		      struct cdt_mapview *view, char *err, size_t errlen);
 void cdt_mapview_free(struct cdt_mapview *view);
+/* ---- optical drives of the host (probe --all) ------------------------- */
+/*
+ * Every SCSI device of peripheral type 5 (CD/DVD) under a sysfs root: the
+ * ones with an sr block node (block/sr*) and those with only an sg node
+ * (class/scsi_generic), one entry per SCSI device, in the order of their
+ * names (sr0, sr1, ..., sr10, then sgN).  Reads sysfs only; opens nothing.
+ */
+#define CDT_DRIVE_NAME_MAX 32
+
+struct cdt_drive {
+	char name[CDT_DRIVE_NAME_MAX];	/* "sr0", or "sg3" without a block node */
+	char path[CDT_DRIVE_NAME_MAX + 8];	/* "/dev/sr0": the address to open */
+	char sg[CDT_DRIVE_NAME_MAX];	/* "sg0", or "" */
+	char hctl[CDT_DRIVE_NAME_MAX];	/* "0:0:0:0" */
+	char vendor[16], model[32];	/* sysfs's, blanks trimmed */
+};
+
+struct cdt_drive_list {
+	size_t size;			/* sizeof(struct cdt_drive_list) */
+	struct cdt_drive *drives;	/* n of them */
+	size_t n;
+};
+
+/*
+ * Fill *list from sysfs_root (NULL: "/sys").  0 (n may be 0), CDT_EUSAGE
+ * (the root is not a readable directory, or list without CDT_INIT()),
+ * CDT_ENOMEM; err holds one line.  Release with cdt_drive_list_free().
+ */
+int cdt_drives_find(const char *sysfs_root, struct cdt_drive_list *list,
+		    char *err, size_t errlen);
+void cdt_drive_list_free(struct cdt_drive_list *list);
+
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

@@ -79,8 +79,8 @@ static json_object *json_drive(const struct cdt_probe_result *r)
 	return o;
 }
 
-static void print_json(const char *addr, const struct cdt_probe_result *r, bool virt,
-		       double elapsed_ms)
+json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, bool virt,
+			    double elapsed_ms)
 {
 	json_object *o = json_object_new_object(), *wrong, *nt;
 	size_t i;
@@ -104,7 +104,7 @@ static void print_json(const char *addr, const struct cdt_probe_result *r, bool 
 			json_object_array_add(nt, json_object_new_string(notes[i].id));
 	json_object_object_add(o, "notes", nt);
 	json_object_object_add(o, "verdict", json_object_new_string(cdt_verdict_name(r->verdict)));
-	cli_json_out(o);
+	return o;
 }
 
 static void print_source(const struct source_row *row, const struct cdt_probe_result *r)
@@ -165,7 +165,7 @@ static void print_text(const char *addr, const struct cdt_probe_result *r, bool 
 	printf("verdict:   %s\n", cdt_verdict_name(r->verdict));
 }
 
-static int verdict_status(enum cdt_verdict v)
+int cli_verdict_status(enum cdt_verdict v)
 {
 	if (v == CDT_VERDICT_HIDDEN_TAIL)
 		return EX_HIDDEN_TAIL;
@@ -174,8 +174,30 @@ static int verdict_status(enum cdt_verdict v)
 	return EX_SAME;
 }
 
+#define OPT_ALL 0x1601
+#define OPT_SYSFS 0x1602
+
+struct probe_all_args {
+	bool all;
+	const char *sysfs;
+};
+
+static int probe_opt(void *ctx, int key, const char *arg)
+{
+	struct probe_all_args *a = ctx;
+
+	if (key == OPT_ALL)
+		a->all = true;
+	else if (key == OPT_SYSFS)
+		a->sysfs = arg;
+	else
+		return 1;
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
+	struct probe_all_args all;
 	struct cdt_probe_opts po = CDT_INIT(po);
 	struct cdt_probe_result res = CDT_INIT(res);
 	struct cli_common co;
@@ -185,9 +207,19 @@ static int run(int argc, char **argv)
 	double t0;
 	int rc;
 
-	rc = cli_parse(&cli_cmd_probe, argc, argv, &co, NULL, NULL, &a);
+	memset(&all, 0, sizeof(all));
+	rc = cli_parse(&cli_cmd_probe, argc, argv, &co, probe_opt, &all, &a);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? 0 : rc;
+	if (all.all || all.sysfs) {
+		if (!all.all)
+			return cli_usage("probe", "--sysfs goes with --all");
+		if (a.n)
+			return cli_usage("probe", "--all probes every drive: no DEV");
+		return cli_probe_all(&co, all.sysfs);
+	}
+	if (a.n != 1)
+		return cli_usage("probe", "missing DEV (or --all)");
 	rc = cli_open(a.op[0], &co, &dev);
 	if (rc)
 		return rc;
@@ -205,16 +237,21 @@ static int run(int argc, char **argv)
 		return cli_status_for(rc);
 	}
 	if (co.json)
-		print_json(a.op[0], &res, cdt_is_virtual_time(dev), cli_now_ms() - t0);
+		cli_json_out(cli_probe_json(a.op[0], &res, cdt_is_virtual_time(dev),
+					    cli_now_ms() - t0));
 	else if (co.quiet)
 		printf("verdict:   %s\n", cdt_verdict_name(res.verdict));
 	else
 		print_text(a.op[0], &res, cdt_is_virtual_time(dev));
 	cdt_close(dev);
-	return verdict_status(res.verdict);
+	return cli_verdict_status(res.verdict);
 }
 
-static const struct cli_opt probe_opts[] = { CLI_OPT_MAX_EXTRA, CLI_OPTS_COMMON };
+static const struct cli_opt probe_opts[] = {
+	{ "all", OPT_ALL, NULL, "every optical drive of the host, in parallel (no DEV)" },
+	{ "sysfs", OPT_SYSFS, "ROOT", "with --all: find the drives under ROOT instead of /sys" },
+	CLI_OPT_MAX_EXTRA, CLI_OPTS_COMMON
+};
 
 const struct cli_cmd cli_cmd_probe = {
 	.name = "probe",
@@ -222,11 +259,15 @@ const struct cli_cmd cli_cmd_probe = {
 	.about = "find the true number of readable blocks\n"
 		 "\n"
 		 "Identify the drive and the medium, gather every size source and find\n"
-		 "the true number of readable blocks.\n",
+		 "the true number of readable blocks.  --all: every optical drive of\n"
+		 "the host at once, one thread each, a line (JSON Lines with --json) per\n"
+		 "drive as soon as it is done.\n",
 	.exits = "Exit: 0 the reported length is true, 10 hidden tail found, 11 the disc\n"
-		 "holds less than reported, 2 usage error, 3 device error.\n",
+		 "holds less than reported, 2 usage error, 3 device error.  --all: 10 when\n"
+		 "any drive hid a tail, else 11 when any was short, else 3 when any failed\n"
+		 "(or none was found), else 0; drives without a medium count as none.\n",
 	.opts = probe_opts,
-	.min_operands = 1,
+	.min_operands = 0,
 	.max_operands = 1,
 	.run = run,
 };

@@ -16,7 +16,7 @@ TO=${VM_BOOT_TIMEOUT:-90}
 JOBS=${VM_JOBS:-2}
 . "$VM/lib.sh"
 
-ALL="virtio-cd ide-cd ahci-cd scsi-debug iscsi multipath"
+ALL="virtio-cd ide-cd ahci-cd scsi-debug iscsi multipath rack"
 SELFTEST=0
 if [ "${1:-}" = --selftest ]; then
 	# the harness itself: a guest that panics and one that hangs must each
@@ -120,6 +120,18 @@ crc64_rocksoft_generic crc64_rocksoft t10_pi sd_mod sg $VIRTIO_MODS dm_mod dm_mu
 -drive if=none,id=d1,$d -device scsi-hd,drive=d1,$h,scsi-id=0,lun=0
 -drive if=none,id=d2,$d -device scsi-hd,drive=d2,$h,scsi-id=1,lun=0"
 		;;
+	rack)
+		# probe --all: a scsi-cd on virtio-scsi holding the ISO, an empty
+		# ide-cd, and two slow scsi_debug CD-ROMs (loaded by the case)
+		[ -f "$W/test.iso" ] || return 1
+		SCRIPT=rack.sh
+		MODS="$BASE_MODS $VIRTIO_MODS libata ata_piix crct10dif_common crct10dif_generic crc_t10dif"
+		ENV="ISO_BLOCKS=$(($(stat -c %s "$W/test.iso") / 2048))
+CASE_TIMEOUT=75"
+		QARGS="-drive if=none,id=cd,file=$W/test.iso,media=cdrom,format=raw,readonly=on
+-device virtio-scsi-pci,id=hba -device scsi-cd,drive=cd,bus=hba.0
+-drive if=none,id=cd2,media=cdrom -device ide-cd,drive=cd2,bus=ide.0"
+		;;
 	selftest-panic | selftest-hang)
 		SCRIPT=$(echo "$1" | tr - _).sh
 		MODS=scsi_common
@@ -174,7 +186,7 @@ run_case() {
 }
 
 case " $CASES " in
-*-cd\ *) make_iso "$W/test.iso" || echo "vm: could not make the ISO" ;;
+*-cd\ * | *\ rack\ *) make_iso "$W/test.iso" || echo "vm: could not make the ISO" ;;
 esac
 
 # Up to $JOBS boots at once (TCG uses one host core per guest CPU).
