@@ -18,6 +18,7 @@ struct job {
 	const struct cdt_drive *drive;
 	const struct cli_common *co;
 	struct shared *sh;
+	char addr[1024];	/* what is opened: the drive's node */
 	pthread_t thread;
 	bool started;
 	/* filled by the thread */
@@ -35,6 +36,33 @@ struct shared {
 	pthread_cond_t done;
 };
 
+/*
+ * For the CLI tests only: with CDTAIL_TEST_DRIVES=DIR, the drive NAME
+ * found in a fixture sysfs tree is opened at the address DIR/NAME holds
+ * (a sim: address), so the threads, the order of the report and the exit
+ * rule can be tested without optical drives.
+ */
+static void test_address(struct job *j)
+{
+	const char *dir = getenv("CDTAIL_TEST_DRIVES");
+	char path[4096];
+	FILE *f;
+	size_t n;
+
+	snprintf(j->addr, sizeof(j->addr), "%s", j->drive->path);
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, j->drive->name);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(j->addr, sizeof(j->addr), f)) {
+		n = strcspn(j->addr, "\n");
+		j->addr[n] = '\0';
+	}
+	fclose(f);
+}
+
 static void *probe_one(void *arg)
 {
 	struct job *j = arg;
@@ -47,7 +75,7 @@ static void *probe_one(void *arg)
 	oo.timeout_ms = j->co->timeout_ms;
 	po.max_extra = j->co->max_extra;
 	j->res = (struct cdt_probe_result)CDT_INIT(j->res);
-	rc = cdt_open(j->drive->path, &oo, &dev, j->msg, sizeof(j->msg));
+	rc = cdt_open(j->addr, &oo, &dev, j->msg, sizeof(j->msg));
 	if (!rc) {
 		rc = cdt_probe(dev, &po, &j->res);
 		if (rc)
@@ -189,6 +217,7 @@ static int run_jobs(const struct cdt_drive_list *list, const struct cli_common *
 	}
 	for (i = 0; i < list->n; i++) {
 		jobs[i] = (struct job){ .drive = &list->drives[i], .co = co, .sh = &sh };
+		test_address(&jobs[i]);
 		rc = pthread_create(&jobs[i].thread, NULL, probe_one, &jobs[i]);
 		if (rc) {
 			/* no thread: report it as this drive's failure */

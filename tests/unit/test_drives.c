@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Finding the optical drives of a host in sysfs: the fixture trees
+ * (fixtures/sysfs, laid out as the kernel lays out /sys) and small trees
+ * made here for the cases they lack (a drive with an sg node only, sr10
+ * after sr2).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+#include "cdtail.h"
+
+static void tree(char *out, size_t len, const char *name)
+{
+	const char *d = getenv("CDT_FIXTURES");
+
+	snprintf(out, len, "%s/sysfs/%s", d ? d : "fixtures", name);
+}
+
+static void test_rack_fixture(void **state)
+{
+	struct cdt_drive_list l = CDT_INIT(l);
+	char root[512], err[256];
+
+	(void)state;
+	tree(root, sizeof(root), "rack-three-drives");
+	assert_int_equal(cdt_drives_find(root, &l, err, sizeof(err)), 0);
+	/* three CD-ROMs; the disk between them (type 0) is not one */
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.drives[0].name, "sr0");
+	assert_string_equal(l.drives[0].path, "/dev/sr0");
+	assert_string_equal(l.drives[0].sg, "sg0");
+	assert_string_equal(l.drives[0].hctl, "0:0:0:0");
+	assert_string_equal(l.drives[0].vendor, "QEMU");
+	assert_string_equal(l.drives[0].model, "QEMU CD-ROM");
+	assert_string_equal(l.drives[1].name, "sr1");
+	assert_string_equal(l.drives[1].sg, "sg2");
+	assert_string_equal(l.drives[1].hctl, "2:0:0:0");
+	assert_string_equal(l.drives[2].name, "sr2");
+	assert_string_equal(l.drives[2].sg, "sg3");
+	cdt_drive_list_free(&l);
+	cdt_drive_list_free(&l);
+	cdt_drive_list_free(NULL);
+}
+
+static void test_no_drive(void **state)
+{
+	struct cdt_drive_list l = CDT_INIT(l);
+	struct cdt_drive_list zero = { 0 };
+	char root[512], err[256];
+
+	(void)state;
+	tree(root, sizeof(root), "mpath-running");
+	assert_int_equal(cdt_drives_find(root, &l, err, sizeof(err)), 0);
+	assert_int_equal(l.n, 0);
+	cdt_drive_list_free(&l);
+	tree(root, sizeof(root), "sr0-plain");
+	assert_int_equal(cdt_drives_find(root, &l, err, sizeof(err)), 0);
+	assert_int_equal(l.n, 1);
+	cdt_drive_list_free(&l);
+	assert_int_equal(cdt_drives_find("/nonexistent", &l, err, sizeof(err)), CDT_EUSAGE);
+	assert_non_null(strstr(err, "/nonexistent"));
+	assert_int_equal(cdt_drives_find(root, &zero, err, sizeof(err)), CDT_EUSAGE);
+}
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[1024], cmd[1200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void lnk(const char *root, const char *rel, const char *target)
+{
+	char path[1024], cmd[1200];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+static void test_sg_only_and_order(void **state)
+{
+	struct cdt_drive_list l = CDT_INIT(l);
+	char root[] = "/tmp/cdtail-drives.XXXXXX", err[256], cmd[300];
+	static const char *const dev[] = { "h0/0:0:0:0", "h1/1:0:0:0", "h2/2:0:0:0" };
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	for (i = 0; i < 3; i++) {
+		char rel[128];
+
+		snprintf(rel, sizeof(rel), "devices/%s/type", dev[i]);
+		put(root, rel, "5\n");
+		snprintf(rel, sizeof(rel), "devices/%s/model", dev[i]);
+		put(root, rel, "DRIVE          \n");
+	}
+	/* sr10 and sr2 with block nodes; the third has only sg7 (no sr_mod) */
+	lnk(root, "block/sr10/device", "../../devices/h0/0:0:0:0");
+	lnk(root, "block/sr2/device", "../../devices/h1/1:0:0:0");
+	lnk(root, "class/scsi_generic/sg7/device", "../../../devices/h2/2:0:0:0");
+	lnk(root, "class/scsi_generic/sg1/device", "../../../devices/h1/1:0:0:0");
+	assert_int_equal(cdt_drives_find(root, &l, err, sizeof(err)), 0);
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.drives[0].name, "sr2");
+	assert_string_equal(l.drives[0].sg, "sg1");
+	assert_string_equal(l.drives[1].name, "sr10");
+	assert_string_equal(l.drives[1].sg, "");
+	assert_string_equal(l.drives[2].name, "sg7");
+	assert_string_equal(l.drives[2].path, "/dev/sg7");
+	assert_string_equal(l.drives[2].model, "DRIVE");
+	cdt_drive_list_free(&l);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rack_fixture),
+		cmocka_unit_test(test_no_drive),
+		cmocka_unit_test(test_sg_only_and_order),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
