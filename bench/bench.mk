@@ -5,7 +5,7 @@ BENCH_BIN = $(B)/bench/refstrat
 
 $(BENCH_BIN): bench/refstrat.c $(LIBA) include/cdtail.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ bench/refstrat.c $(LIBA) $(LDLIBS_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ bench/refstrat.c $(LIBA) $(LDLIBS_LIB) $(LDLIBS_CLI)
 
 DDSHIM_SO = $(B)/bench/ddshim.so
 
