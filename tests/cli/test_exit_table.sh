@@ -46,12 +46,25 @@ for_each 2 "sim: IMAGE a directory" "sim:$T/dir"
 for_each 2 "sim: IMAGE not a regular file" "sim:/dev/null"
 for_each 2 "sim: empty IMAGE" "sim:$T/empty.img"
 for_each 2 "sim: trace file cannot be created" "sim:$IMG,trace=$T/nodir/t"
+for_each 2 "sim: bad= past the image" "sim:$IMG,bad=100-110"
+for_each 2 "sim: flaky= past the image" "sim:$IMG,flaky=150-150:1"
+for_each 2 "sim: a comma in the name, unescaped" "sim:$T/a,b.img"
 for_each 3 "DEV node missing" /dev/nonexistent-sr9
 for_each 3 "DEV not a SCSI device" /dev/null
 
 cd "$T" || exit 1
 for_each 2 "DEV a regular file, bare name" d.img
 cd "$OLDPWD" || exit 1
+
+# sim: names any file: "\," is a comma, "\\" a backslash
+cp "$IMG" "$T/a,b.img"
+run probe --json "sim:$T/a\,b.img,cost=0/0,hide=2"
+expect_rc "sim: an escaped comma in the name -> 10" 10
+expect_json "sim: an escaped comma in the name: the whole image" .true_blocks 100
+run probe "sim:$T/a,b.img"
+expect_grep "sim: an unescaped comma: the message says how to write one" "$T/err" 'a comma in a file name is written \\,'
+run probe "sim:$IMG,bad=100-110"
+expect_grep "sim: bad= past the image: says where the image ends" "$T/err" 'bad=100-110 lies past the image, whose 100 blocks are LBAs 0-99'
 
 DEV="sim:$IMG,cost=0/0"
 row() { # WANT LABEL ARGS...

@@ -426,6 +426,44 @@ static void test_edge_specs_ok(void **state)
 		sim_close(open_disc(ok[i]));
 }
 
+/* A comma or backslash in a file name is escaped; faults past the image are typos. */
+static void test_spec_escapes_and_ranges(void **state)
+{
+	struct cdt_transport *t = NULL;
+	char path[256], trace[256], err[256];
+	uint32_t bs;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/a,b\\c.iso", dir);
+	write_image(path, 10 * 2048);
+	assert_int_equal(try_open(&t, err, sizeof(err), "%s/a\\,b\\\\c.iso,hide=1", dir), 0);
+	assert_int_equal(capacity(t, &bs), 9);
+	sim_close(t);
+	/* unescaped, the name ends at the comma and "b\\c.iso" is no key */
+	assert_int_equal(try_open(&t, err, sizeof(err), "%s/a,b\\c.iso", dir), CDT_EUSAGE);
+	assert_non_null(strstr(err, "\\,"));
+	/* another backslash is itself */
+	assert_int_equal(try_open(&t, err, sizeof(err), "%s/a\\,b\\c.iso", dir), 0);
+	sim_close(t);
+	snprintf(trace, sizeof(trace), "%s/t,1", dir);
+	assert_int_equal(try_open(&t, err, sizeof(err), "%s,trace=%s/t\\,1", disc, dir), 0);
+	sim_close(t);
+	assert_int_equal(access(trace, F_OK), 0);
+	unlink(trace);
+	unlink(path);
+	/* a bad or flaky range that starts past the image */
+	assert_int_equal(try_open(&t, err, sizeof(err), "%s,bad=5-6:%u-%u", disc, DISC_BLOCKS,
+				  DISC_BLOCKS + 9), CDT_EUSAGE);
+	assert_non_null(strstr(err, "lies past the image"));
+	assert_int_equal(try_open(&t, err, sizeof(err), "%s,flaky=%u-%u:2", disc, DISC_BLOCKS + 1,
+				  DISC_BLOCKS + 1), CDT_EUSAGE);
+	assert_non_null(strstr(err, "flaky="));
+	/* one that starts inside may run past it */
+	assert_int_equal(try_open(&t, err, sizeof(err), "%s,bad=%u-%u", disc, DISC_BLOCKS - 1,
+				  DISC_BLOCKS + 9), 0);
+	sim_close(t);
+}
+
 /* ---- reads ------------------------------------------------------------------ */
 
 static void test_reads_all_opcodes(void **state)
@@ -1722,6 +1760,7 @@ int main(void)
 		cmocka_unit_test(test_open_missing),
 		cmocka_unit_test(test_bad_specs),
 		cmocka_unit_test(test_edge_specs_ok),
+		cmocka_unit_test(test_spec_escapes_and_ranges),
 		cmocka_unit_test(test_reads_all_opcodes),
 		cmocka_unit_test(test_read_past_end),
 		cmocka_unit_test(test_read_zero_and_short_buffer),

@@ -88,6 +88,8 @@ static int check_sizes(struct sim *s, const char *path, char *err,
 				     "more than the blocks in the image");
 	if (c->extra > UINT64_MAX - (n - c->hide))
 		return value_too_big(err, errlen, "extra", c->extra, "too large");
+	if (n && sim_check_ranges(c, n, err, errlen))
+		return CDT_EUSAGE;
 	s->n_reported = n - c->hide + c->extra;
 	/* READ CAPACITY has no way to say "nothing": refuse rather than lie */
 	if (s->n_reported > 0)
@@ -157,9 +159,7 @@ int cdt_sim_open(const char *spec, struct cdt_transport **tp,
 	copy = strdup(spec ? spec : "");
 	if (!copy)
 		goto nomem;
-	comma = strchr(copy, ',');
-	if (comma)
-		*comma = '\0';
+	comma = sim_next_item(copy);
 	if (!copy[0]) {
 		snprintf(err, errlen, "sim: no image file given (want sim:IMAGE[,key=value...])");
 		rc = CDT_EUSAGE;
@@ -167,7 +167,7 @@ int cdt_sim_open(const char *spec, struct cdt_transport **tp,
 	}
 	/* keys first: a typo is reported even when the image is missing too */
 	if (comma) {
-		rc = sim_parse_keys(&s->cfg, comma + 1, err, errlen);
+		rc = sim_parse_keys(&s->cfg, comma, err, errlen);
 		if (rc)
 			goto out;
 	}

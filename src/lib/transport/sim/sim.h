@@ -119,6 +119,13 @@ struct sim_read {
 
 /* spec.c */
 int sim_parse_keys(struct sim_config *c, char *keys, char *err, size_t errlen);
+/*
+ * Split a writable spec at its first unescaped comma ("\," is a comma,
+ * "\\" a backslash), unescaping the item before it; the next item, or NULL.
+ */
+char *sim_next_item(char *p);
+/* bad= and flaky= ranges that start past the image's n blocks: CDT_EUSAGE. */
+int sim_check_ranges(const struct sim_config *c, uint64_t n, char *err, size_t errlen);
 
 /* answer.c */
 uint32_t sim_clamp32(uint64_t v);

@@ -3,6 +3,7 @@
  * The emulated drive's spec: "IMAGE,key=value,..." into a struct sim_config.
  * Each key has its own small parser; the table says what each wants.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,7 +289,8 @@ static int parse_item(struct sim_config *c, char *item, bool *seen,
 		return CDT_EUSAGE;
 	}
 	if (!eq) {
-		snprintf(err, errlen, "sim: key '%s' has no value (want key=value)", item);
+		snprintf(err, errlen, "sim: key '%s' has no value (want key=value; "
+			 "a comma in a file name is written \\,)", item);
 		return CDT_EUSAGE;
 	}
 	*eq = '\0';
@@ -314,6 +316,31 @@ static int parse_item(struct sim_config *c, char *item, bool *seen,
 	return rc;
 }
 
+/*
+ * End the item that starts at p at its first comma that is not escaped:
+ * "\," stands for a comma and "\\" for a backslash (a file name may hold
+ * both), any other backslash is itself.  Unescapes the item in place and
+ * returns where the next one starts, or NULL after the last.
+ */
+char *sim_next_item(char *p)
+{
+	char *out = p;
+
+	for (; *p; p++) {
+		if (*p == '\\' && (p[1] == ',' || p[1] == '\\')) {
+			*out++ = *++p;
+			continue;
+		}
+		if (*p == ',') {
+			*out = '\0';
+			return p + 1;
+		}
+		*out++ = *p;
+	}
+	*out = '\0';
+	return NULL;
+}
+
 /* keys points into a writable copy of the spec, after the image name */
 int sim_parse_keys(struct sim_config *c, char *keys, char *err, size_t errlen)
 {
@@ -321,15 +348,37 @@ int sim_parse_keys(struct sim_config *c, char *keys, char *err, size_t errlen)
 	char *item = keys;
 
 	while (item) {
-		char *comma = strchr(item, ',');
+		char *next = sim_next_item(item);
 		int rc;
 
-		if (comma)
-			*comma = '\0';
 		rc = parse_item(c, item, seen, err, errlen);
 		if (rc)
 			return rc;
-		item = comma ? comma + 1 : NULL;
+		item = next;
 	}
 	return 0;
+}
+
+/* A fault that names only blocks past the image can never happen: a typo. */
+static int past_image(const char *key, const struct sim_range *r, uint64_t n,
+		      char *err, size_t errlen)
+{
+	if (r->first < n)
+		return 0;
+	snprintf(err, errlen, "sim: %s=%" PRIu64 "-%" PRIu64 " lies past the image, whose %" PRIu64
+		 " blocks are LBAs 0-%" PRIu64 " (reads past them fail as past the end anyway)",
+		 key, r->first, r->last, n, n ? n - 1 : 0);
+	return CDT_EUSAGE;
+}
+
+int sim_check_ranges(const struct sim_config *c, uint64_t n, char *err, size_t errlen)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < c->n_bad && !rc; i++)
+		rc = past_image("bad", &c->bad[i], n, err, errlen);
+	if (!rc && c->have_flaky)
+		rc = past_image("flaky", &c->flaky, n, err, errlen);
+	return rc;
 }
