@@ -68,3 +68,20 @@ void cdt_abi_out(void *res, const void *full, size_t full_size)
 	memcpy((char *)res + sizeof(size_t), (const char *)full + sizeof(size_t),
 	       n - sizeof(size_t));
 }
+
+int cdt_abi_enter(struct cdt_dev *dev, const void *opts, const void *defaults,
+		  void *o, size_t o_size, const void *res, void *full,
+		  size_t full_size, const char *fn)
+{
+	int rc = cdt_abi_res(dev, res, full, full_size, fn);
+
+	if (!rc && o)
+		rc = cdt_abi_opts(dev, o, o_size, opts ? opts : defaults, fn);
+	return rc;
+}
+
+bool cdt_abi_leave(void *res, const void *full, size_t full_size, size_t owned)
+{
+	cdt_abi_out(res, full, full_size);
+	return !res || size_of(res) < owned;
+}

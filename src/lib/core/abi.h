@@ -36,4 +36,23 @@ int cdt_abi_res(struct cdt_dev *dev, const void *res, void *full,
 /* Copy full into res, only within res's size; res's size stays. */
 void cdt_abi_out(void *res, const void *full, size_t full_size);
 
+/* The offset just past field of type */
+#define CDT_END(type, field) \
+	(offsetof(type, field) + sizeof(((type *)0)->field))
+
+/*
+ * An entry point's start: cdt_abi_opts() of opts (defaults when NULL, or
+ * all zero when defaults is NULL too) into o, and cdt_abi_res() of res
+ * into full.  fn names the entry point in the message.
+ */
+int cdt_abi_enter(struct cdt_dev *dev, const void *opts, const void *defaults,
+		  void *o, size_t o_size, const void *res, void *full,
+		  size_t full_size, const char *fn);
+
+/*
+ * Its end: cdt_abi_out(), and true when res does not reach owned (the end
+ * of the fields that own memory): the caller then frees full's.
+ */
+bool cdt_abi_leave(void *res, const void *full, size_t full_size, size_t owned);
+
 #endif

@@ -382,15 +382,11 @@ int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 {
 	struct cdt_probe_opts o;
 	struct cdt_probe_result full;
-	int rc;
+	int rc = cdt_abi_enter(dev, opts, NULL, &o, sizeof(o), res, &full,
+			       sizeof(full), "cdt_probe");
 
-	rc = cdt_abi_opts(dev, &o, sizeof(o), opts, "struct cdt_probe_opts");
 	if (!rc)
-		rc = cdt_abi_res(dev, res, &full, sizeof(full),
-				 "struct cdt_probe_result");
-	if (rc)
-		return rc;
-	rc = probe(dev, &o, &full);
+		rc = probe(dev, &o, &full);
 	cdt_abi_out(res, &full, sizeof(full));
 	return rc;
 }

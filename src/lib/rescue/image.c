@@ -884,24 +884,23 @@ static int image(struct cdt_dev *dev, const char *out_path,
 	return rc;
 }
 
+static const struct cdt_image_opts image_defaults = {
+	.size = sizeof(image_defaults),
+	.rd.retries = -1,
+};
+
 int cdt_image(struct cdt_dev *dev, const char *out_path,
 	      const struct cdt_image_opts *opts, struct cdt_image_result *res)
 {
 	struct cdt_image_opts o;
 	struct cdt_image_result full;
-	int rc;
+	int rc = cdt_abi_enter(dev, opts, &image_defaults, &o, sizeof(o), res,
+			       &full, sizeof(full), "cdt_image");
 
-	rc = cdt_abi_opts(dev, &o, sizeof(o), opts, "struct cdt_image_opts");
 	if (!rc)
-		rc = cdt_abi_res(dev, res, &full, sizeof(full),
-				 "struct cdt_image_result");
-	if (rc)
-		return rc;
-	if (!CDT_OPT_HAS(opts, rd.retries))
-		o.rd.retries = -1;
-	rc = image(dev, out_path, &o, &full);
-	cdt_abi_out(res, &full, sizeof(full));
-	if (!CDT_HAS(res, sum.n_bad))
+		rc = image(dev, out_path, &o, &full);
+	if (cdt_abi_leave(res, &full, sizeof(full),
+			  CDT_END(struct cdt_image_result, sum.n_bad)))
 		rescue_summary_free(&full.sum);
 	return rc;
 }

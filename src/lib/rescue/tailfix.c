@@ -247,24 +247,23 @@ static int tail(struct cdt_dev *dev, const char *image_path,
 	return rc;
 }
 
+static const struct cdt_read_opts tail_defaults = {
+	.size = sizeof(tail_defaults),
+	.retries = -1,
+};
+
 int cdt_tail(struct cdt_dev *dev, const char *image_path,
 	     const struct cdt_read_opts *opts, struct cdt_tail_result *res)
 {
 	struct cdt_read_opts o;
 	struct cdt_tail_result full;
-	int rc;
+	int rc = cdt_abi_enter(dev, opts, &tail_defaults, &o, sizeof(o), res,
+			       &full, sizeof(full), "cdt_tail");
 
-	rc = cdt_abi_opts(dev, &o, sizeof(o), opts, "struct cdt_read_opts");
 	if (!rc)
-		rc = cdt_abi_res(dev, res, &full, sizeof(full),
-				 "struct cdt_tail_result");
-	if (rc)
-		return rc;
-	if (!CDT_OPT_HAS(opts, retries))
-		o.retries = -1;
-	rc = tail(dev, image_path, &o, &full);
-	cdt_abi_out(res, &full, sizeof(full));
-	if (!CDT_HAS(res, sum.n_bad))
+		rc = tail(dev, image_path, &o, &full);
+	if (cdt_abi_leave(res, &full, sizeof(full),
+			  CDT_END(struct cdt_tail_result, sum.n_bad)))
 		rescue_summary_free(&full.sum);
 	return rc;
 }

@@ -334,24 +334,23 @@ static void verify_free(struct cdt_verify_result *res)
 	res->n_diffs = 0;
 }
 
+static const struct cdt_verify_opts verify_defaults = {
+	.size = sizeof(verify_defaults),
+	.rd.retries = -1,
+};
+
 int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 	       struct cdt_verify_result *res)
 {
 	struct cdt_verify_opts o;
 	struct cdt_verify_result full;
-	int rc;
+	int rc = cdt_abi_enter(dev, opts, &verify_defaults, &o, sizeof(o), res,
+			       &full, sizeof(full), "cdt_verify");
 
-	rc = cdt_abi_opts(dev, &o, sizeof(o), opts, "struct cdt_verify_opts");
 	if (!rc)
-		rc = cdt_abi_res(dev, res, &full, sizeof(full),
-				 "struct cdt_verify_result");
-	if (rc)
-		return rc;
-	if (!CDT_OPT_HAS(opts, rd.retries))
-		o.rd.retries = -1;
-	rc = verify(dev, &o, &full);
-	cdt_abi_out(res, &full, sizeof(full));
-	if (!CDT_HAS(res, n_diffs))
+		rc = verify(dev, &o, &full);
+	if (cdt_abi_leave(res, &full, sizeof(full),
+			  CDT_END(struct cdt_verify_result, n_diffs)))
 		verify_free(&full);
 	return rc;
 }
