@@ -2,8 +2,8 @@
 # never` must draw, from the contract alone, for a map whose runs are whole
 # 2048-byte blocks: at most cols x rows cells of ceil(blocks / (cols x rows))
 # blocks each; a cell shows the worst status of its blocks in the order
-# + . ? * / - ('.' for the blocks of "# skipped POS SIZE WHY" comments,
-# whatever the runs say); cols cells a line, after two spaces.
+# + . ? * / - ('.' for the blocks cdtail's "# cdtail skipped ...: LBA+N WHY,
+# ..." comment names, whatever the runs say); cols cells a line, after two spaces.
 function worst(a, b) { return index(order, a) > index(order, b) ? a : b }
 function num(s,   v, i) {
 	if (s !~ /^0[xX]/) return s + 0
@@ -12,7 +12,13 @@ function num(s,   v, i) {
 	return v
 }
 BEGIN { order = "+.?*/-"; bs = 2048; seen = 0; ns = 0 }
-/^# skipped / { sp[ns] = num($3) / bs; ss[ns++] = num($4) / bs; next }
+/^# cdtail skipped .*: / {
+	# "LBA+BLOCKS WHY, LBA+BLOCKS WHY"
+	line = $0; sub(/^[^:]*: */, "", line)
+	k = split(line, item, /, */)
+	for (i = 1; i <= k; i++) { split(item[i], w, /[+ ]/); sp[ns] = w[1] + 0; ss[ns++] = w[2] + 0 }
+	next
+}
 /^#/ || NF == 0 { next }
 !seen { seen = 1; next }
 num($1) + num($2) > 1e9 { print "mapmodel: map too large for the model" >"/dev/stderr"; big = 1; exit 1 }

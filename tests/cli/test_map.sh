@@ -59,8 +59,7 @@ cat >"$T/all.map" <<'MAP'
 # Mapfile. Created by cdtail version 0.1.0
 # Command line: cdtail image --map all.map /dev/sr0 all.iso
 # Current time: 2026-12-03 12:00:00
-# skipped 0x00032000 0x00019000 audio
-# skipped 0x000C8000 0x0000A000 gap
+# cdtail skipped (not data, never read, zeros in OUT; LBA+blocks): 100+50 audio, 400+20 gap
 # current_pos  current_status  current_pass
 0x00000000     ?               1
 #      pos        size  status

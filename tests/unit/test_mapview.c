@@ -2,7 +2,7 @@
 /*
  * Map views: cells of a mapfile.  A seeded random test against a model
  * that knows only the contract (per byte: its run's status, or skipped
- * inside a "# skipped" comment; a cell is the worst status of its bytes),
+ * named by the "# cdtail skipped" comment; a cell is the worst status of its bytes),
  * and the edge cases.
  */
 #include <setjmp.h>
@@ -37,7 +37,8 @@ struct model {
 };
 
 /* A random map in text, and the model's view of its bytes. */
-static size_t make_map(unsigned int *seed, char *buf, size_t cap, struct model *m)
+static size_t make_map(unsigned int *seed, char *buf, size_t cap, struct model *m,
+		       uint32_t bs)
 {
 	static const char st[] = "+?*/-";
 	size_t used, pos = 0, k;
@@ -46,12 +47,20 @@ static size_t make_map(unsigned int *seed, char *buf, size_t cap, struct model *
 
 	m->bytes = 1 + rnd(seed, 3000);
 	used = (size_t)snprintf(buf, cap, "# Mapfile. Created by test\n");
+	if (nskip)
+		used += (size_t)snprintf(buf + used, cap - used,
+					 "# cdtail skipped (not data; LBA+blocks): ");
+	/* in blocks of bs bytes, as cdtail image writes them */
 	for (i = 0; i < nskip; i++) {
-		sp[i] = rnd(seed, (unsigned int)m->bytes + 20);
-		ss[i] = rnd(seed, 400);
-		used += (size_t)snprintf(buf + used, cap - used, "# skipped 0x%zX 0x%zX audio\n",
-					 sp[i], ss[i]);
+		sp[i] = rnd(seed, (unsigned int)(m->bytes / bs) + 20);
+		ss[i] = rnd(seed, 400 / bs + 2);
+		used += (size_t)snprintf(buf + used, cap - used, "%s%zu+%zu %s", i ? ", " : "",
+					 sp[i], ss[i], i % 2 ? "gap" : "audio");
+		sp[i] *= bs;
+		ss[i] *= bs;
 	}
+	if (nskip)
+		used += (size_t)snprintf(buf + used, cap - used, "\n");
 	used += (size_t)snprintf(buf + used, cap - used, "0x0 ? 1\n");
 	while (pos < m->bytes) {
 		size_t len = 1 + rnd(seed, rnd(seed, 2) ? 8 : 300);
@@ -117,12 +126,12 @@ static void test_random_against_model(void **state)
 
 	(void)state;
 	for (n = 0; n < cases; n++) {
-		size_t len = make_map(&seed, buf, sizeof(buf), &m);
 		struct cdt_mapview_opts o = {
 			.size = sizeof(o),
 			.max_cells = 1 + rnd(&seed, 200),
 			.block_size = 1 + rnd(&seed, 16),
 		};
+		size_t len = make_map(&seed, buf, sizeof(buf), &m, o.block_size);
 		struct cdt_mapview v = CDT_INIT(v);
 		char err[200];
 

@@ -73,31 +73,47 @@ static bool take_after(const char *line, size_t len, const char *prefix,
 }
 
 /*
- * "# skipped POS SIZE WHY": a non-data area of cdtail's own maps, in bytes
- * as the runs are.  Anything that does not parse is an ordinary comment.
+ * cdtail's record of the areas it did not read because they are not data
+ * (audio, gaps, run-outs, unwritten; marked finished in the runs, so GNU
+ * ddrescue never reads them either): one comment line
+ *   # cdtail skipped (...; LBA+blocks): 150+300 audio, 11700+11400 gap
+ * with LBAs and counts in the disc's blocks.  Lays each on m as skipped;
+ * a piece that does not parse ends the list (it is only a comment).
  */
-static bool skip_record(const char *line, size_t len, uint64_t *pos,
-			uint64_t *size)
+static int skip_records(const char *line, size_t len, uint32_t bs, struct cdt_map *m)
 {
-	char buf[128], *end;
-	unsigned long long p, s;
+	static const char tag[] = "# cdtail skipped";
+	const char *p = memchr(line, ':', len), *end = line + len;
 
-	if (!take_after(line, len, "# skipped ", buf, sizeof(buf)))
-		return false;
-	p = strtoull(buf, &end, 0);
-	if (end == buf || *end != ' ')
-		return false;
-	s = strtoull(end, &end, 0);
-	if (*end && *end != ' ')
-		return false;
-	*pos = p;
-	*size = s;
-	return true;
+	if (len < sizeof(tag) - 1 || memcmp(line, tag, sizeof(tag) - 1) || !p)
+		return 0;
+	for (p++; p < end;) {
+		unsigned long long lba = 0, n = 0;
+		const char *q;
+
+		while (p < end && (*p == ' ' || *p == ','))
+			p++;
+		for (q = p; q < end && *q >= '0' && *q <= '9' && lba < UINT64_MAX / 20; q++)
+			lba = lba * 10 + (unsigned long long)(*q - '0');
+		if (q == p || q >= end || *q != '+' || lba > UINT64_MAX / bs / 2)
+			return 0;
+		for (p = ++q; q < end && *q >= '0' && *q <= '9' && n < UINT64_MAX / 20; q++)
+			n = n * 10 + (unsigned long long)(*q - '0');
+		if (q == p || n > UINT64_MAX / bs / 2)
+			return 0;
+		if (map_set(m, lba * bs, n * bs, MAP_SKIPPED))
+			return CDT_ENOMEM;
+		/* the reason, up to the next ", " */
+		while (q < end && *q != ',')
+			q++;
+		p = q;
+	}
+	return 0;
 }
 
 /* Read the comments: who wrote the map, when, how; lay skipped areas on m. */
-static int read_comments(const char *buf, size_t len, struct cdt_map *m,
-			 struct cdt_mapview *v)
+static int read_comments(const char *buf, size_t len, uint32_t bs,
+			 struct cdt_map *m, struct cdt_mapview *v)
 {
 	size_t off = 0;
 
@@ -105,8 +121,6 @@ static int read_comments(const char *buf, size_t len, struct cdt_map *m,
 		const char *line = buf + off;
 		const char *nl = memchr(line, '\n', len - off);
 		size_t llen = nl ? (size_t)(nl - line) : len - off;
-		uint64_t pos, size;
-
 		off += llen + (nl ? 1 : 0);
 		if (!llen || line[0] != '#')
 			continue;
@@ -114,8 +128,7 @@ static int read_comments(const char *buf, size_t len, struct cdt_map *m,
 		    take_after(line, llen, "# Command line:", v->command, sizeof(v->command)) ||
 		    take_after(line, llen, "# Current time:", v->when, sizeof(v->when)))
 			continue;
-		if (skip_record(line, llen, &pos, &size) &&
-		    map_set(m, pos, size, MAP_SKIPPED))
+		if (skip_records(line, llen, bs, m))
 			return CDT_ENOMEM;
 	}
 	return 0;
@@ -209,7 +222,7 @@ static int view_parse(const char *buf, size_t len, uint64_t max_cells,
 	rc = map_parse(buf, len, &m, err, errlen);
 	if (rc)
 		return rc;
-	rc = read_comments(buf, len, &m, v);
+	rc = read_comments(buf, len, bs, &m, v);
 	if (rc)
 		goto out;
 	v->block_size = bs;
