@@ -111,10 +111,15 @@ fixtures/iso9660.iso: fixtures/make-fixtures.sh $(shell find fixtures/tree -type
 fixtures/udf.img: fixtures/make-fixtures.sh
 	sh fixtures/make-fixtures.sh udf $@
 
+# The unit run also checks that libcdtail(3) documents every public field
+# (a new field goes in its STRUCT FIELDS section) and the layer rule.
 unit: $(UNIT_BIN)
 	@fail=0; for t in $(UNIT_BIN); do \
 		CDT_FIXTURES=$(CURDIR)/fixtures $(TEST_WRAPPER) ./$$t || fail=1; \
-	done; exit $$fail
+	done; \
+	python3 tests/abi/check-man-fields.py include/cdtail.h man/libcdtail.3 || fail=1; \
+	sh tests/abi/check-layers.sh || fail=1; \
+	exit $$fail
 
 # The CLI suite runs the CLI linked against libcdtail.so (check-abi makes
 # sure it is), so the shared library is what the tests exercise.

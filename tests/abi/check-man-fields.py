@@ -43,4 +43,6 @@ for name in documented:
         fail += 1
         print('not ok - man: struct %s is not in the header' % name)
 print('man fields: %d structs, %d not documented as declared' % (len(structs), fail))
+if fail:
+    print('  document each field in man/libcdtail.3, STRUCT FIELDS, in declaration order')
 sys.exit(1 if fail or not structs else 0)
