@@ -32,6 +32,9 @@ int hz_parse_devt(const char *s, unsigned int *maj, unsigned int *min);
  */
 int hz_read_attr(const char *dir, const char *rel, char *buf, size_t len);
 
+/* The array v of n elements with a zeroed one more (realloc'd), or NULL. */
+void *hz_grow(void *v, size_t n, size_t elem);
+
 /* Fold a parsed caching page into a node. */
 void hz_apply_caching(struct cdt_hazard_node *n,
 		      const struct mmc_mode_caching *mc);

@@ -46,7 +46,7 @@ static int add_hazard(struct cdt_hazard_list *l, const char *id,
 	struct cdt_hazard *v, *h;
 	va_list ap;
 
-	v = realloc(l->hazards, (l->n_hazards + 1) * sizeof(*v));
+	v = hz_grow(l->hazards, l->n_hazards, sizeof(*v));
 	if (!v)
 		return CDT_ENOMEM;
 	l->hazards = v;

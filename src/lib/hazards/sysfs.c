@@ -303,12 +303,11 @@ static struct cdt_hazard_node *node_new(struct cdt_hazard_list *list)
 
 	if (list->n_nodes >= HZ_MAX_NODES)
 		return NULL;
-	v = realloc(list->nodes, (list->n_nodes + 1) * sizeof(*v));
+	v = hz_grow(list->nodes, list->n_nodes, sizeof(*v));
 	if (!v)
 		return NULL;
 	list->nodes = v;
 	n = &v[list->n_nodes++];
-	memset(n, 0, sizeof(*n));
 	n->parent = -1;
 	n->write_back = n->fua = n->rotational = -1;
 	n->cache_volatile = n->wce = n->dpofua = -1;

@@ -30,26 +30,33 @@ static bool value_is(const char *s, const char *want)
 	return n == strlen(want) && !strncmp(s, want, n);
 }
 
-int hz_parse_write_cache(const char *s)
+/* 1 for the value one, 0 for zero, -1 for anything else */
+static int one_of(const char *s, const char *one, const char *zero)
 {
 	if (!s)
 		return -1;
-	if (value_is(s, "write back"))
+	if (value_is(s, one))
 		return 1;
-	if (value_is(s, "write through"))
-		return 0;
-	return -1;
+	return value_is(s, zero) ? 0 : -1;
+}
+
+int hz_parse_write_cache(const char *s)
+{
+	return one_of(s, "write back", "write through");
 }
 
 int hz_parse_bool01(const char *s)
 {
-	if (!s)
-		return -1;
-	if (value_is(s, "1"))
-		return 1;
-	if (value_is(s, "0"))
-		return 0;
-	return -1;
+	return one_of(s, "1", "0");
+}
+
+void *hz_grow(void *v, size_t n, size_t elem)
+{
+	char *p = realloc(v, (n + 1) * elem);
+
+	if (p)
+		memset(p + n * elem, 0, elem);
+	return p;
 }
 
 /*
