@@ -49,6 +49,16 @@ got=$(jq -r .device "$T/out" | tr '\n' ' ')
 if [ "$got" = "/dev/sr1 /dev/sr2 /dev/sr0 " ] || [ "$got" = "/dev/sr2 /dev/sr1 /dev/sr0 " ]; then
 	ok "the fast drives first, the slow one last ($got)"; else not_ok "the fast drives first, the slow one last" "$got"; fi
 
+# the threads share nothing unlocked: helgrind finds no data race
+if command -v valgrind >/dev/null && [ -z "$TEST_WRAPPER" ]; then
+	drives "$HID" "$SHORT" "$OK"
+	valgrind --tool=helgrind -q --error-exitcode=99 "$CDTAIL" probe --all --json --sysfs "$R" \
+		>/dev/null 2>"$T/hg"
+	rc=$?
+	if [ $rc = 10 ] && ! grep -q "Possible data race" "$T/hg"; then ok "helgrind: no data race"; else
+		not_ok "helgrind: no data race" "exit $rc" "$(grep -A6 'Possible data race' "$T/hg" | head -14)"; fi
+fi
+
 # the table
 drives "$HID" "$SHORT" "$GONE"
 run probe --all --sysfs "$R"

@@ -24,6 +24,16 @@ static void tree(char *out, size_t len, const char *name)
 	snprintf(out, len, "%s/sysfs/%s", d ? d : "fixtures", name);
 }
 
+static void check(const struct cdt_drive *d, const char *name, const char *sg)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	assert_string_equal(d->name, name);
+	assert_string_equal(d->path, path);
+	assert_string_equal(d->sg, sg);
+}
+
 static void test_rack_fixture(void **state)
 {
 	struct cdt_drive_list l = CDT_INIT(l);
@@ -34,17 +44,13 @@ static void test_rack_fixture(void **state)
 	assert_int_equal(cdt_drives_find(root, &l, err, sizeof(err)), 0);
 	/* three CD-ROMs; the disk between them (type 0) is not one */
 	assert_int_equal(l.n, 3);
-	assert_string_equal(l.drives[0].name, "sr0");
-	assert_string_equal(l.drives[0].path, "/dev/sr0");
-	assert_string_equal(l.drives[0].sg, "sg0");
+	check(&l.drives[0], "sr0", "sg0");
+	check(&l.drives[1], "sr1", "sg2");
+	check(&l.drives[2], "sr2", "sg3");
 	assert_string_equal(l.drives[0].hctl, "0:0:0:0");
+	assert_string_equal(l.drives[1].hctl, "2:0:0:0");
 	assert_string_equal(l.drives[0].vendor, "QEMU");
 	assert_string_equal(l.drives[0].model, "QEMU CD-ROM");
-	assert_string_equal(l.drives[1].name, "sr1");
-	assert_string_equal(l.drives[1].sg, "sg2");
-	assert_string_equal(l.drives[1].hctl, "2:0:0:0");
-	assert_string_equal(l.drives[2].name, "sr2");
-	assert_string_equal(l.drives[2].sg, "sg3");
 	cdt_drive_list_free(&l);
 	cdt_drive_list_free(&l);
 	cdt_drive_list_free(NULL);
@@ -70,7 +76,8 @@ static void test_no_drive(void **state)
 	assert_int_equal(cdt_drives_find(root, &zero, err, sizeof(err)), CDT_EUSAGE);
 }
 
-static void put(const char *root, const char *rel, const char *text)
+/* ROOT/REL with its directories: a file holding text, or a symlink to target */
+static void make(const char *root, const char *rel, const char *text, const char *target)
 {
 	char path[1024], cmd[1200];
 	FILE *f;
@@ -78,21 +85,18 @@ static void put(const char *root, const char *rel, const char *text)
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
 	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
 	assert_int_equal(system(cmd), 0);
+	if (target) {
+		assert_int_equal(symlink(target, path), 0);
+		return;
+	}
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
 }
 
-static void lnk(const char *root, const char *rel, const char *target)
-{
-	char path[1024], cmd[1200];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-	assert_int_equal(system(cmd), 0);
-	assert_int_equal(symlink(target, path), 0);
-}
+#define put(root, rel, text) make(root, rel, text, NULL)
+#define lnk(root, rel, target) make(root, rel, NULL, target)
 
 static void test_sg_only_and_order(void **state)
 {
@@ -118,12 +122,9 @@ static void test_sg_only_and_order(void **state)
 	lnk(root, "class/scsi_generic/sg1/device", "../../../devices/h1/1:0:0:0");
 	assert_int_equal(cdt_drives_find(root, &l, err, sizeof(err)), 0);
 	assert_int_equal(l.n, 3);
-	assert_string_equal(l.drives[0].name, "sr2");
-	assert_string_equal(l.drives[0].sg, "sg1");
-	assert_string_equal(l.drives[1].name, "sr10");
-	assert_string_equal(l.drives[1].sg, "");
-	assert_string_equal(l.drives[2].name, "sg7");
-	assert_string_equal(l.drives[2].path, "/dev/sg7");
+	check(&l.drives[0], "sr2", "sg1");
+	check(&l.drives[1], "sr10", "");
+	check(&l.drives[2], "sg7", "sg7");
 	assert_string_equal(l.drives[2].model, "DRIVE");
 	cdt_drive_list_free(&l);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);

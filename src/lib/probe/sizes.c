@@ -6,6 +6,7 @@
  * gather them all and let the end search and the report compare them.
  */
 #include <blkid/blkid.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,26 @@ static size_t read_head(struct cdt_dev *dev, uint64_t reported, uint8_t *buf)
 }
 
 /* libblkid names the filesystem; it reads from a memfd copy of the head. */
+/*
+ * libblkid sets its debug mask on the first blkid_new_probe() and reads it
+ * everywhere after: set it once, under a lock (which, unlike pthread_once,
+ * helgrind sees), so probes of several drives in threads (probe --all)
+ * never race on it (helgrind showed they did).  The one process-wide
+ * state, and it only says that libblkid is initialised.
+ */
+static pthread_mutex_t blkid_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool blkid_ready;
+
+static void blkid_init_once(void)
+{
+	pthread_mutex_lock(&blkid_lock);
+	if (!blkid_ready) {
+		blkid_init_debug(0);
+		blkid_ready = true;
+	}
+	pthread_mutex_unlock(&blkid_lock);
+}
+
 static void blkid_type(const uint8_t *buf, size_t len, char *type, size_t tlen)
 {
 	blkid_probe pr = NULL;
@@ -137,6 +158,7 @@ static void blkid_type(const uint8_t *buf, size_t len, char *type, size_t tlen)
 	int fd;
 
 	type[0] = '\0';
+	blkid_init_once();
 	fd = memfd_create("cdtail-head", MFD_CLOEXEC);
 	if (fd < 0)
 		return;
