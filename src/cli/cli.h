@@ -56,6 +56,9 @@ struct cli_opt {
 /* what every subcommand takes; end a table with these */
 #define CLI_OPTS_COMMON CLI_OPT_JSON, CLI_OPT_QUIET, CLI_OPT_VERBOSE, \
 	CLI_OPT_TIMEOUT, CLI_OPT_HELP, { NULL, 0, NULL, NULL }
+/* for a command that talks to no device (map): no -v, no --timeout */
+#define CLI_OPTS_NO_DEVICE CLI_OPT_JSON, CLI_OPT_QUIET, CLI_OPT_HELP, \
+	{ NULL, 0, NULL, NULL }
 
 struct cli_cmd {
 	const char *name;

@@ -59,7 +59,8 @@ expect_rc "tail DEV -- -t: an operand starting with -" 0
 
 # an option a command does not take is an error
 for cmd in "probe --chunk 4 $DEV" "probe --retries 1 $DEV" "hazards --max-extra 3 $DEV" \
-	"tail --map m $DEV x" "verify --force $DEV --image x" "probe -x $DEV"; do
+	"tail --map m $DEV x" "verify --force $DEV --image x" "probe -x $DEV" \
+	"map --timeout 5 $T/m2" "map -v $T/m2"; do
 	run $cmd
 	expect_rc "'$cmd' -> 2" 2
 	expect_grep "'$cmd': unknown option" "$T/err" "unknown option"
