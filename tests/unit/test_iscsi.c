@@ -564,34 +564,37 @@ static void test_drop_is_transport_error(void **state)
 	assert_true(cmd.ms < 4000);
 }
 
-static void test_raw_sense(void **state)
+/* A CHECK CONDITION answer reaches the device layer with the sense as sent. */
+static void expect_sense(enum fake_mode mode, const uint8_t *want, size_t len,
+			 struct cdt_cmd *cmd)
 {
 	static uint8_t buf[2048];
-	struct cdt_cmd cmd;
 	struct fake f;
 
+	assert_int_equal(run_read(&f, mode, cmd, buf, 5000), 0);
+	assert_int_equal(cmd->status, CDT_STATUS_CHECK);
+	assert_int_equal(cmd->sense_len, len);
+	assert_memory_equal(cmd->sense, want, len);
+}
+
+static void test_raw_sense(void **state)
+{
+	struct cdt_cmd cmd;
+
 	(void)state;
-	assert_int_equal(run_read(&f, FAKE_SENSE, &cmd, buf, 5000), 0);
-	assert_int_equal(cmd.status, CDT_STATUS_CHECK);
-	assert_int_equal(cmd.sense_len, sizeof(fake_sense));
-	assert_memory_equal(cmd.sense, fake_sense, sizeof(fake_sense));
+	expect_sense(FAKE_SENSE, fake_sense, sizeof(fake_sense), &cmd);
 	assert_int_equal(cmd.resid, 2048);
 	assert_true(cmd.ms > 0);
 }
 
-/* Descriptor sense reaches the device layer as sent: 64-bit INFORMATION. */
+/* Descriptor sense: its 64-bit INFORMATION survives. */
 static void test_descriptor_sense(void **state)
 {
-	static uint8_t buf[2048];
 	struct cdt_sense sense;
 	struct cdt_cmd cmd;
-	struct fake f;
 
 	(void)state;
-	assert_int_equal(run_read(&f, FAKE_DESC_SENSE, &cmd, buf, 5000), 0);
-	assert_int_equal(cmd.status, CDT_STATUS_CHECK);
-	assert_int_equal(cmd.sense_len, sizeof(fake_desc_sense));
-	assert_memory_equal(cmd.sense, fake_desc_sense, sizeof(fake_desc_sense));
+	expect_sense(FAKE_DESC_SENSE, fake_desc_sense, sizeof(fake_desc_sense), &cmd);
 	cdt_sense_decode(cmd.sense, cmd.sense_len, &sense);
 	assert_true(sense.descriptor);
 	assert_int_equal(sense.key, 0x03);

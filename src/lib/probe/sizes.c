@@ -261,12 +261,10 @@ static int read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 int cdt_read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 {
 	struct cdt_sizes full;
-	int rc;
+	int rc = cdt_abi_res(dev, sz, &full, sizeof(full), "struct cdt_sizes");
 
-	rc = cdt_abi_res(dev, sz, &full, sizeof(full), "struct cdt_sizes");
-	if (rc)
-		return rc;
-	rc = read_sizes(dev, &full);
+	if (!rc)
+		rc = read_sizes(dev, &full);
 	cdt_abi_out(sz, &full, sizeof(full));
 	return rc;
 }
