@@ -72,6 +72,10 @@ enum cdt_error {
 	CDT_ENOTSCSI = -10,	/* the path does not accept SG_IO */
 	CDT_EFORMAT = -11,	/* a file (map, image) is malformed */
 	CDT_EINTR = -12,	/* interrupted by a signal the caller asked for */
+	CDT_EBUSY = -13,	/* the map or OUT is in use by another run */
+	CDT_ECHANGED = -14,	/* the medium changed to another disc mid-run */
+	CDT_EOTHERDISC = -15,	/* the map (and OUT) belong to another disc, or
+				 * OUT is the source being read */
 };
 
 /* A short English name for an error code ("no medium", ...). */
@@ -158,6 +162,8 @@ enum cdt_read_class {
 	CDT_READ_MEDIUM,	/* 03/xx/xx: unreadable block, maybe bad */
 	CDT_READ_TIMEOUT,	/* the drive did not answer */
 	CDT_READ_FATAL,		/* anything else */
+	CDT_READ_CHANGED,	/* 06/28/00: the medium may have changed; not
+				 * retried, no data */
 };
 
 struct cdt_read_result {
@@ -395,6 +401,12 @@ struct cdt_image_result {
 	bool resumed;			/* a map was loaded */
 	uint64_t finished_before;	/* blocks the map marked finished */
 	enum cdt_digest_source digest_source;
+	uint64_t out_blocks;		/* blocks OUT holds read good */
+	bool removed;			/* failed or stopped before its first
+					 * block: OUT and the map it created
+					 * are gone */
+	unsigned int identity_blocks;	/* disc identity: blocks recorded, or
+					 * on a resume compared */
 };
 
 /*

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* cdtail image: the whole disc, hidden tail included, to a file. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -142,6 +143,7 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 	json_object_object_add(o, "map", io->map_path ? json_object_new_string(io->map_path) : NULL);
 	json_object_object_add(o, "resumed", json_object_new_boolean(r->resumed));
 	json_object_object_add(o, "finished_before", json_object_new_int64((int64_t)r->finished_before));
+	json_object_object_add(o, "identity_blocks", json_object_new_int64((int64_t)r->identity_blocks));
 	json_object_object_add(o, "digest_source",
 			       src[r->digest_source] ? json_object_new_string(src[r->digest_source]) : NULL);
 	json_object_object_add(o, "verdict", json_object_new_string(verdict_name(r)));
@@ -227,11 +229,22 @@ static int run(int argc, char **argv)
 	rc = cdt_image(dev, out, &c.io, &res);
 	svg_rc = c.svg.svg ? mapdraw_watch_end(&c.svg) : 0;
 	if (rc) {
+		int err = rc;
+
 		rc = rui_fail(&c.ui, dev, "image", rc);
-		if (c.io.map_path && res.extent_blocks &&
-		    rc != EX_USAGE_ERR && rc != EX_DEVICE_ERR)
+		if (res.removed)
+			cli_err("nothing was read: %s%s%s removed", out,
+				c.io.map_path ? " and " : "", c.io.map_path ? c.io.map_path : "");
+		else if (c.io.map_path && res.extent_blocks &&
+			 (err == CDT_EINTR || err == CDT_ECHANGED || rc != EX_DEVICE_ERR) &&
+			 rc != EX_USAGE_ERR)
 			cli_err("the map %s is saved: run the same command again to resume",
 				c.io.map_path);
+		else if (!c.io.map_path && res.extent_blocks && err != CDT_EUSAGE &&
+			 rc != EX_USAGE_ERR)
+			cli_err("%s is incomplete: it holds %" PRIu64 " of %" PRIu64
+				" blocks (no --map: a new run starts over)", out,
+				res.out_blocks, res.extent_blocks);
 	} else {
 		rui_end_line(&c.ui);
 		if (c.ui.co.json)

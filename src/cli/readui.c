@@ -83,7 +83,8 @@ int rui_fail(struct rui *u, struct cdt_dev *dev, const char *what, int rc)
 		return rui_interrupted_status();
 	}
 	cli_err("%s: %s", what, msg[0] ? msg : cdt_strerror(rc));
-	if (rc == CDT_EUSAGE || rc == CDT_EFORMAT)
+	if (rc == CDT_EUSAGE || rc == CDT_EFORMAT || rc == CDT_EBUSY ||
+	    rc == CDT_EOTHERDISC)
 		return EX_USAGE_ERR;
 	return EX_DEVICE_ERR;
 }

@@ -11,9 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 #include "cdtail.h"
+#include "rescue/identity.h"
 
 #define BLOCKS 3000
 #define BS 2048
@@ -175,12 +178,180 @@ static void test_flaky_end(void **state)
 	cdt_close(dev);
 }
 
+
+/* The whole of a file, for "untouched" checks (free it). */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	buf = malloc((size_t)n + 1);
+	assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
+	fclose(fp);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void assert_same_file(const char *path, const char *was, size_t was_len)
+{
+	size_t len;
+	char *now = slurp(path, &len);
+
+	assert_int_equal(len, was_len);
+	assert_memory_equal(now, was, len);
+	free(now);
+}
+
+/* A map of disc A is refused on disc B; the same disc resumes with no failing read. */
+static void test_identity(void **state)
+{
+	struct fixture *f = *state;
+	struct cdt_image_result r = CDT_INIT(r);
+	struct cdt_dev *dev = open_sim(f->img, "bad=500-599");
+	size_t ml, ol;
+	char *map, *out;
+
+	assert_int_equal(image(f, dev, &r), 0);
+	assert_true(r.identity_blocks >= 8);
+	cdt_image_result_free(&r);
+	cdt_close(dev);
+	map = slurp(f->map, &ml);
+	out = slurp(f->out, &ol);
+	assert_non_null(strstr(map, "# cdtail identity: block_size=2048 extent=3000"));
+	dev = open_sim(f->img2, "");
+	assert_int_equal(image(f, dev, &r), CDT_EOTHERDISC);
+	assert_non_null(strstr(cdt_errmsg(dev), "another disc"));
+	cdt_image_result_free(&r);
+	cdt_close(dev);
+	assert_same_file(f->map, map, ml);
+	assert_same_file(f->out, out, ol);
+	free(map);
+	free(out);
+	dev = open_sim(f->img, "");
+	assert_int_equal(image(f, dev, &r), 0);
+	assert_true(r.resumed);
+	assert_int_equal(r.sum.stats.failed_reads, 0);
+	check_out(f, UINT64_MAX, 0, BLOCKS);
+	cdt_image_result_free(&r);
+	cdt_close(dev);
+}
+
+static void test_identity_text(void **state)
+{
+	struct disc_id a = { .present = true, .block_size = 2048, .extent = 3000,
+			     .true_blocks = 2990, .n = 2, .lba = { 16, 2999 } };
+	struct disc_id b;
+	char text[ID_TEXT_MAX + 64], line[ID_TEXT_MAX];
+
+	(void)state;
+	memset(a.sha256[1], 0xab, 32);
+	id_format(&a, line, sizeof(line));
+	snprintf(text, sizeof(text), "# %s\n", line);
+	/* id_format's later lines need their "# " as map_write gives them */
+	for (char *p = strchr(text, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+		memmove(p + 3, p + 1, strlen(p + 1) + 1);
+		p[1] = '#';
+		p[2] = ' ';
+	}
+	assert_int_equal(id_parse(text, &b), 0);
+	assert_true(b.present);
+	assert_int_equal(b.extent, 3000);
+	assert_int_equal(b.true_blocks, 2990);
+	assert_int_equal(b.n, 2);
+	assert_int_equal(b.lba[1], 2999);
+	assert_memory_equal(b.sha256[1], a.sha256[1], 32);
+	assert_int_equal(id_parse("# cdtail identity: block_size=x\n", &b), CDT_EFORMAT);
+	assert_int_equal(id_parse("0x0 ?\n", &b), 0);
+	assert_false(b.present);
+}
+
+/* A map held by another run: refused at once, nothing created. */
+static void test_lock(void **state)
+{
+	struct fixture *f = *state;
+	struct cdt_image_result r = CDT_INIT(r);
+	struct cdt_dev *dev = open_sim(f->img, "");
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int fd = open(f->map, O_RDWR | O_CREAT, 0644);
+
+	assert_true(fd >= 0);
+	assert_int_equal(fcntl(fd, F_OFD_SETLK, &fl), 0);
+	assert_int_equal(image(f, dev, &r), CDT_EBUSY);
+	assert_non_null(strstr(cdt_errmsg(dev), "in use"));
+	assert_int_not_equal(access(f->out, F_OK), 0);
+	cdt_image_result_free(&r);
+	close(fd);
+	cdt_close(dev);
+}
+
+/* OUT is the emulated drive's image: refused, the image untouched. */
+static void test_out_is_source(void **state)
+{
+	struct fixture *f = *state;
+	struct cdt_image_opts o = { .size = sizeof(o), .force = true };
+	struct cdt_image_result r = CDT_INIT(r);
+	struct cdt_dev *dev = open_sim(f->img, "");
+
+	assert_int_equal(cdt_image(dev, f->img, &o, &r), CDT_EOTHERDISC);
+	cdt_image_result_free(&r);
+	cdt_close(dev);
+	assert_same_file(f->img, (const char *)f->data, (size_t)BLOCKS * BS);
+}
+
+/* 06/28/00 with another disc: stop, map saved, none of its blocks in OUT. */
+static void test_medium_change(void **state)
+{
+	struct fixture *f = *state;
+	struct cdt_image_result r = CDT_INIT(r);
+	struct cdt_image_opts o = { .size = sizeof(o), .rd.chunk_blocks = 16, .map_path = f->map };
+	char keys[200];
+	struct cdt_dev *dev;
+	uint8_t *got;
+	size_t len, b;
+
+	snprintf(keys, sizeof(keys), "change=60:%s", f->img2);
+	dev = open_sim(f->img, keys);
+	assert_int_equal(cdt_image(dev, f->out, &o, &r), CDT_ECHANGED);
+	assert_non_null(strstr(cdt_errmsg(dev), "the medium changed"));
+	assert_true(r.sum.blocks_read > 0);
+	assert_false(r.removed);
+	cdt_image_result_free(&r);
+	cdt_close(dev);
+	got = (uint8_t *)slurp(f->out, &len);
+	assert_int_equal(len, (size_t)BLOCKS * BS);
+	for (b = 0; b < BLOCKS; b++) {
+		static const uint8_t zero[BS];
+		const uint8_t *blk = got + b * BS;
+
+		if (memcmp(blk, zero, BS) && memcmp(blk, f->data + b * BS, BS))
+			fail_msg("block %zu of OUT is from the other disc", b);
+	}
+	free(got);
+	/* the same disc again: goes on */
+	fresh(state);
+	dev = open_sim(f->img, "change=60");
+	assert_int_equal(cdt_image(dev, f->out, &o, &r), 0);
+	check_out(f, UINT64_MAX, 0, BLOCKS);
+	cdt_image_result_free(&r);
+	cdt_close(dev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_ordinary_damage, fresh),
 		cmocka_unit_test_setup(test_trailing_medium, fresh),
 		cmocka_unit_test_setup(test_flaky_end, fresh),
+		cmocka_unit_test_setup(test_identity, fresh),
+		cmocka_unit_test(test_identity_text),
+		cmocka_unit_test_setup(test_lock, fresh),
+		cmocka_unit_test_setup(test_out_is_source, fresh),
+		cmocka_unit_test_setup(test_medium_change, fresh),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -205,7 +205,8 @@ static int read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 	}
 	if (rc != CDT_ECHECK)
 		return rc;
-	res->cls = read_class(cdt_sense_classify(&sense));
+	res->cls = cdt_sense_medium_changed(&sense) ? CDT_READ_CHANGED :
+		   read_class(cdt_sense_classify(&sense));
 	res->sense_key = sense.key;
 	res->asc = sense.asc;
 	res->ascq = sense.ascq;

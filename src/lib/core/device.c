@@ -124,6 +124,16 @@ static void reset_answer(struct cdt_cmd *cmd)
 	cmd->ms = 0;
 }
 
+bool cdt_sense_medium_changed(const struct cdt_sense *s)
+{
+	return s->key == 0x06 && s->asc == 0x28;
+}
+
+static bool is_read(uint8_t op)
+{
+	return op == MMC_READ10 || op == MMC_READ12 || op == MMC_READ16;
+}
+
 static bool known_mmc(struct cdt_dev *dev)
 {
 	struct mmc_inquiry mi;
@@ -188,6 +198,20 @@ int cdt_dev_exec(struct cdt_dev *dev, struct cdt_cmd *cmd,
 		}
 		cdt_sense_decode(cmd->sense, cmd->sense_len, sense);
 		cls = cdt_sense_classify(sense);
+		/*
+		 * A medium change is not a plain UNIT ATTENTION: a read that
+		 * met it goes back to the caller at once, whose data may now
+		 * be another disc's; other commands are asked again, and the
+		 * count tells the layers above either way.
+		 */
+		if (cdt_sense_medium_changed(sense)) {
+			dev->medium_changes++;
+			if (is_read(cmd->cdb[0])) {
+				cdt_dev_seterr(dev, "the medium changed (sense 06/28/%02x)",
+					       sense->ascq);
+				return CDT_ECHECK;
+			}
+		}
 		if (cls == CDT_SENSE_RETRY && attempt < DEV_MAX_RETRIES) {
 			/* a UNIT ATTENTION is reported once; NOT READY needs time */
 			if (sense->key == 0x02 && !dev->t->virtual_time)

@@ -18,6 +18,8 @@ struct cdt_dev {
 	int peripheral_type;	/* from INQUIRY, -1 until asked */
 	struct cdt_stats stats;
 	char errmsg[512];
+	/* 06/28/00 answers seen: the medium may have changed */
+	unsigned int medium_changes;
 };
 
 /*
@@ -43,5 +45,8 @@ int cdt_dev_inquiry(struct cdt_dev *dev, struct mmc_inquiry *mi);
 
 void cdt_dev_seterr(struct cdt_dev *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Sense 06/28/xx: NOT READY TO READY CHANGE, MEDIUM MAY HAVE CHANGED. */
+bool cdt_sense_medium_changed(const struct cdt_sense *s);
 
 #endif

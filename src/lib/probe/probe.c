@@ -5,6 +5,7 @@
 #include "core/abi.h"
 #include "core/device.h"
 #include "probe/endsearch.h"
+#include "probe/probe.h"
 #include "probe/sizes.h"
 
 #define PROBE_FAILS_KEPT 64
@@ -372,6 +373,29 @@ static int probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	if (rc)
 		return rc;
 	judge(res, &er);
+	capacity_after(dev, res);
+	cdt_get_stats(dev, &res->stats);
+	return 0;
+}
+
+int probe_known_end(struct cdt_dev *dev, uint64_t true_blocks, uint64_t extent,
+		    struct cdt_probe_result *res)
+{
+	struct es_result er = { .end = true_blocks };
+	int rc;
+
+	cdt_reset_stats(dev);
+	res->inq.size = sizeof(res->inq);
+	res->sizes.size = sizeof(res->sizes);
+	res->stats.size = sizeof(res->stats);
+	rc = cdt_inquiry(dev, &res->inq);
+	if (!rc)
+		rc = cdt_read_sizes(dev, &res->sizes);
+	if (rc)
+		return rc;
+	res->reported_blocks = (uint64_t)res->sizes.read_capacity;
+	judge(res, &er);
+	res->extent_blocks = extent;
 	capacity_after(dev, res);
 	cdt_get_stats(dev, &res->stats);
 	return 0;

@@ -23,7 +23,9 @@
 #include <sys/stat.h>
 #include "core/abi.h"
 #include "core/device.h"
+#include "probe/probe.h"
 #include "rescue/image.h"
+#include "rescue/lock.h"
 
 #define RESCUE_PROGRESS_MS 250
 #define RESCUE_DEFAULT_SAVE_MS 5000
@@ -162,7 +164,11 @@ int rescue_save(struct rescue *r)
 		cdt_dev_seterr(r->dev, "cannot sync the output: %s", strerror(errno));
 		return CDT_EIO;
 	}
-	rc = map_save(r->map_path, r->map, r->map_comment, err, sizeof(err));
+	if (r->map_lock)
+		rc = map_save_locked(r->map_path, r->map, r->map_comment, r->map_lock,
+				     true, err, sizeof(err));
+	else
+		rc = map_save(r->map_path, r->map, r->map_comment, err, sizeof(err));
 	if (rc)
 		cdt_dev_seterr(r->dev, "%s", err);
 	return rc;
@@ -215,6 +221,35 @@ static int read_fatal(struct rescue *r, uint64_t lba,
 }
 
 /*
+ * 06/28/00: the drive says the medium may have changed.  Read the disc's
+ * identity again: the same disc goes on (the read is sent again), another
+ * one, or one whose identity cannot be read, ends the run before any of
+ * its blocks reaches OUT; the caller saves the map.
+ */
+int rescue_medium_changed(struct rescue *r)
+{
+	unsigned int matched;
+	uint64_t lba = 0;
+	int rc;
+
+	if (!r->id) {
+		cdt_dev_seterr(r->dev, "the medium changed during the run");
+		return CDT_ECHANGED;
+	}
+	rc = id_check(r->dev, r->id, r->buf, (size_t)r->chunk * r->bs, &matched, &lba);
+	if (!rc)
+		return 0;
+	if (rc == 1)
+		cdt_dev_seterr(r->dev, "the medium changed: block %" PRIu64
+			       " is not the one of the disc this run began with", lba);
+	else if (rc == 2 || rc == CDT_ECHANGED)
+		cdt_dev_seterr(r->dev, "the medium changed and the new disc's identity cannot be read");
+	else
+		return rc;
+	return CDT_ECHANGED;
+}
+
+/*
  * Read [lba, lba + n) and write it out.  SPAN_GOOD, SPAN_BAD (a medium
  * error, a timeout, or an end-of-medium answer inside the extent: all
  * mean "these blocks did not read"), or a negative error that ends the run.
@@ -228,9 +263,17 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 	if (r->rd && r->rd->stop && *r->rd->stop)
 		return CDT_EINTR;
 	r->map->cur_pos = lba * r->bs;
-	rc = cdt_read_blocks(r->dev, lba, n, r->buf, (size_t)r->chunk * r->bs, &rr);
-	if (rc)
-		return rc;
+	for (;;) {
+		rc = cdt_read_blocks(r->dev, lba, n, r->buf, (size_t)r->chunk * r->bs, &rr);
+		if (rc)
+			return rc;
+		if (rr.cls != CDT_READ_CHANGED)
+			break;
+		/* nothing of this read is kept: the disc may be another */
+		rc = rescue_medium_changed(r);
+		if (rc)
+			return rc;
+	}
 	if (rr.cls == CDT_READ_FATAL)
 		return read_fatal(r, lba, &rr);
 	if (rr.cls != CDT_READ_OK || rr.resid) {
@@ -628,12 +671,19 @@ struct image_job {
 	struct cdt_map map;
 	uint64_t extent_bytes;
 	unsigned int digests;	/* CDT_HASH_MD5/SHA256 bits; 0: none */
-	int fd;
+	int fd;			/* OUT, locked for the whole run */
+	int map_lock;		/* the map, locked for the whole run, or -1 */
+	bool loaded;		/* a map was read */
+	bool created_out, created_map;
+	struct disc_id id;	/* the disc's, recorded or read from the map */
+	char *comment;		/* map comment lines: the caller's, identity */
+	uint8_t *buf;		/* one block, for identity and checks */
+	uint32_t bs;
 };
 
 static int check_map(struct image_job *j)
 {
-	uint32_t bs = j->res->sum.block_size;
+	uint32_t bs = j->bs;
 	size_t i;
 
 	if (j->map.size != j->extent_bytes) {
@@ -642,7 +692,7 @@ static int check_map(struct image_job *j)
 			       " (%" PRIu64 " blocks of %u): a map of another disc?",
 			       j->opts->map_path, j->map.size, j->extent_bytes,
 			       j->res->extent_blocks, bs);
-		return CDT_EFORMAT;
+		return CDT_EOTHERDISC;
 	}
 	for (i = 0; i < j->map.n; i++) {
 		if (j->map.runs[i].pos % bs || j->map.runs[i].size % bs) {
@@ -656,27 +706,169 @@ static int check_map(struct image_job *j)
 	return 0;
 }
 
-/* Load the map when one is named and exists.  1 loaded, 0 fresh, <0 error. */
-static int load_map(struct image_job *j)
+static int busy(struct image_job *j, const char *what, const char *path)
 {
-	char err[400];
+	cdt_dev_seterr(j->dev, "%s %s is in use by another run", what, path);
+	return CDT_EBUSY;
+}
+
+/*
+ * Before anything else: lock the map and OUT where they exist, so a
+ * second run fails at once, and refuse an OUT that is the source.
+ */
+static int lock_existing(struct image_job *j)
+{
+	const char *mp = j->opts->map_path;
+	struct stat st;
 	int rc;
 
-	if (!j->opts->map_path)
+	if (mp) {
+		rc = lock_open(mp, false, &j->map_lock);
+		if (rc == CDT_EBUSY)
+			return busy(j, "map", mp);
+		if (rc && rc != CDT_EOPEN) {
+			cdt_dev_seterr(j->dev, "map %s: %s", mp, strerror(errno));
+			return errno == EISDIR ? CDT_EUSAGE : CDT_EIO;
+		}
+	}
+	if (!stat(j->out_path, &st)) {
+		if (j->dev->t->ops->is_source && j->dev->t->ops->is_source(j->dev->t, &st)) {
+			cdt_dev_seterr(j->dev, "%s is the disc being read: OUT must be another file",
+				       j->out_path);
+			return CDT_EOTHERDISC;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			cdt_dev_seterr(j->dev, "%s: not a regular file", j->out_path);
+			return CDT_EUSAGE;
+		}
+		rc = lock_open(j->out_path, false, &j->fd);
+		if (rc == CDT_EBUSY)
+			return busy(j, "OUT", j->out_path);
+		if (rc && rc != CDT_EOPEN) {
+			cdt_dev_seterr(j->dev, "%s: %s", j->out_path, strerror(errno));
+			return CDT_EIO;
+		}
+	}
+	return 0;
+}
+
+/* Read the locked map and its identity record. */
+static int load_map(struct image_job *j)
+{
+	char err[400], *text = NULL;
+	int rc;
+
+	if (j->map_lock < 0 || j->opts->force)
 		return 0;
-	rc = map_load(j->opts->map_path, &j->map, err, sizeof(err));
-	if (rc == CDT_EOPEN)
-		return 0;
+	rc = map_load_fd(j->map_lock, j->opts->map_path, &j->map, &text, err, sizeof(err));
 	if (rc) {
 		cdt_dev_seterr(j->dev, "%s", err);
 		return rc;
 	}
-	rc = check_map(j);
+	rc = id_parse(text, &j->id);
+	free(text);
 	if (rc) {
+		cdt_dev_seterr(j->dev, "map %s has a damaged cdtail identity record",
+			       j->opts->map_path);
 		map_free(&j->map);
 		return rc;
 	}
-	return 1;
+	j->loaded = true;
+	return 0;
+}
+
+static int other_disc(struct image_job *j, uint64_t lba, const char *how)
+{
+	cdt_dev_seterr(j->dev, "map %s belongs to another disc: block %" PRIu64 " %s",
+		       j->opts->map_path, lba, how);
+	return CDT_EOTHERDISC;
+}
+
+/*
+ * The probe: with an identity record the end is known and only the
+ * recorded blocks are read (no failing read on an undamaged disc);
+ * else the end search.
+ */
+static int find_extent(struct image_job *j)
+{
+	struct cdt_read_summary *sum = &j->res->sum;
+	int rc;
+
+	if (!j->id.present)
+		return rescue_probe(j->dev, &j->opts->rd, sum);
+	sum->size = sizeof(*sum);
+	sum->probe.size = sizeof(sum->probe);
+	sum->stats.size = sizeof(sum->stats);
+	rc = probe_known_end(j->dev, j->id.true_blocks, j->id.extent, &sum->probe);
+	if (rc)
+		return rc;
+	sum->block_size = sum->probe.sizes.block_size;
+	if (sum->block_size != j->id.block_size) {
+		cdt_dev_seterr(j->dev, "map %s belongs to another disc: %u-byte blocks, this one has %u",
+			       j->opts->map_path, j->id.block_size, sum->block_size);
+		return CDT_EOTHERDISC;
+	}
+	return 0;
+}
+
+/* A resume: the recorded blocks read back as recorded. */
+static int check_identity(struct image_job *j, bool *verified)
+{
+	unsigned int matched = 0;
+	uint64_t lba = 0;
+	int rc;
+
+	*verified = false;
+	if (!j->id.present)
+		return 0;
+	rc = id_check(j->dev, &j->id, j->buf, j->bs, &matched, &lba);
+	if (rc == 1)
+		return other_disc(j, lba, "differs from the one it recorded");
+	if (rc == CDT_ECHANGED) {
+		cdt_dev_seterr(j->dev, "the medium changed while its identity was read");
+		return rc;
+	}
+	if (rc < 0)
+		return rc;
+	j->res->identity_blocks = matched;
+	*verified = rc == 0;
+	return 0;
+}
+
+/*
+ * A map without a cdtail identity (GNU ddrescue's, an older cdtail's):
+ * up to 16 finished blocks spread over the disc must read back equal to
+ * what OUT holds for them.
+ */
+static int check_against_out(struct image_job *j)
+{
+	uint64_t extent = j->res->extent_blocks, last = UINT64_MAX, start, len, b;
+	uint8_t *have = j->buf + j->bs;
+	unsigned int k, compared = 0;
+
+	for (k = 0; k < 16; k++) {
+		struct cdt_read_result rr = CDT_INIT(rr);
+
+		if (!map_find(&j->map, MAP_FINISHED, extent * k / 16 * j->bs, &start, &len))
+			break;
+		b = start / j->bs;
+		if (b == last)
+			continue;
+		last = b;
+		if (pread(j->fd, have, j->bs, (off_t)(b * j->bs)) != (ssize_t)j->bs)
+			return other_disc(j, b, "is missing from OUT");
+		if (cdt_read_blocks(j->dev, b, 1, j->buf, j->bs, &rr))
+			return CDT_ETRANSPORT;
+		if (rr.cls == CDT_READ_CHANGED)
+			return CDT_ECHANGED;
+		if (rr.cls != CDT_READ_OK)
+			continue;
+		if (memcmp(j->buf, have, j->bs))
+			return other_disc(j, b, "on the disc differs from OUT's (the map has no cdtail identity)");
+		compared++;
+	}
+	j->res->identity_blocks = compared;
+	return 0;
 }
 
 /* The last byte the map says holds good data, +1. */
@@ -689,22 +881,57 @@ static uint64_t finished_end(const struct cdt_map *m)
 	return start + len;
 }
 
+/* OUT, created (exclusively unless force) and locked; or the one we hold. */
+static int create_out(struct image_job *j, bool excl)
+{
+	int rc;
+
+	if (j->fd >= 0)
+		return 0;
+	j->fd = open(j->out_path, O_RDWR | O_CREAT | O_CLOEXEC | (excl ? O_EXCL : 0), 0644);
+	if (j->fd < 0) {
+		if (errno == EEXIST) {
+			cdt_dev_seterr(j->dev,
+				       "%s exists: use --force to overwrite it, or --map with its map to resume",
+				       j->out_path);
+			return CDT_EUSAGE;
+		}
+		cdt_dev_seterr(j->dev, "%s: %s", j->out_path, strerror(errno));
+		return errno == ENOENT || errno == ENOTDIR || errno == EISDIR ||
+		       errno == ENAMETOOLONG ? CDT_EUSAGE : CDT_EIO;
+	}
+	j->created_out = true;
+	rc = lock_fd(j->fd);
+	if (rc)
+		return busy(j, "OUT", j->out_path);
+	return 0;
+}
+
+static int size_out(struct image_job *j)
+{
+	if (ftruncate(j->fd, (off_t)j->extent_bytes)) {
+		cdt_dev_seterr(j->dev, "%s: %s", j->out_path, strerror(errno));
+		return errno == EFBIG ? CDT_EUSAGE : CDT_EIO;
+	}
+	return 0;
+}
+
 static int open_resumed(struct image_job *j)
 {
 	uint64_t need = finished_end(&j->map);
 	struct stat st;
+	int rc;
 
-	j->fd = open(j->out_path, O_RDWR | O_CLOEXEC | (need ? 0 : O_CREAT), 0644);
-	if (j->fd < 0) {
-		cdt_dev_seterr(j->dev, "%s: %s%s", j->out_path, strerror(errno),
-			       errno == ENOENT ? ", but its map says part of it was read" : "");
-		return errno == ENOENT ? CDT_EUSAGE : CDT_EIO;
-	}
-	if (fstat(j->fd, &st) || !S_ISREG(st.st_mode)) {
-		cdt_dev_seterr(j->dev, "%s: not a regular file", j->out_path);
+	if (j->fd < 0 && need) {
+		cdt_dev_seterr(j->dev, "%s: %s, but its map says part of it was read",
+			       j->out_path, strerror(ENOENT));
 		return CDT_EUSAGE;
 	}
-	if ((uint64_t)st.st_size < need || (uint64_t)st.st_size > j->extent_bytes) {
+	rc = create_out(j, false);
+	if (rc)
+		return rc;
+	if (fstat(j->fd, &st) || (uint64_t)st.st_size < need ||
+	    (uint64_t)st.st_size > j->extent_bytes) {
 		if (need == j->extent_bytes)
 			cdt_dev_seterr(j->dev, "%s is %lld bytes; its map wants exactly %" PRIu64
 				       ": not the output of this map",
@@ -715,59 +942,89 @@ static int open_resumed(struct image_job *j)
 				       j->out_path, (long long)st.st_size, need, j->extent_bytes);
 		return CDT_EFORMAT;
 	}
-	if (ftruncate(j->fd, (off_t)j->extent_bytes)) {
-		cdt_dev_seterr(j->dev, "%s: %s", j->out_path, strerror(errno));
-		return CDT_EIO;
-	}
 	return 0;
 }
 
-static int open_fresh(struct image_job *j)
+/* The map first (so OUT never exists without it), then OUT. */
+static int create_fresh(struct image_job *j)
 {
-	int flags = O_RDWR | O_CREAT | O_CLOEXEC;
-	struct stat st;
+	char err[400];
+	int rc;
 
-	/* O_EXCL: refuse an existing OUT atomically, not after a stat */
-	flags |= j->opts->force ? O_TRUNC : O_EXCL;
-	if (j->opts->force && !stat(j->out_path, &st) && !S_ISREG(st.st_mode)) {
-		cdt_dev_seterr(j->dev, "%s: not a regular file", j->out_path);
+	rc = map_init(&j->map, j->extent_bytes, MAP_NONTRIED);
+	if (rc)
+		return rc;
+	if (j->fd >= 0 && !j->opts->force) {
+		cdt_dev_seterr(j->dev,
+			       "%s exists: use --force to overwrite it, or --map with its map to resume",
+			       j->out_path);
 		return CDT_EUSAGE;
 	}
-	j->fd = open(j->out_path, flags, 0644);
-	if (j->fd < 0) {
-		if (errno == EEXIST) {
-			cdt_dev_seterr(j->dev,
-				       "%s exists: use --force to overwrite it, or --map with its map to resume",
-				       j->out_path);
-			return CDT_EUSAGE;
+	if (j->opts->map_path) {
+		rc = map_save_locked(j->opts->map_path, &j->map, j->comment, &j->map_lock,
+				     j->opts->force, err, sizeof(err));
+		if (rc) {
+			cdt_dev_seterr(j->dev, "%s", err);
+			return rc == CDT_EIO && (errno == ENOENT || errno == ENOTDIR ||
+						 errno == ENAMETOOLONG || errno == EISDIR) ?
+			       CDT_EUSAGE : rc;
 		}
-		cdt_dev_seterr(j->dev, "%s: %s", j->out_path, strerror(errno));
-		return CDT_EIO;
+		j->created_map = true;
 	}
-	if (ftruncate(j->fd, (off_t)j->extent_bytes)) {
-		cdt_dev_seterr(j->dev, "%s: %s", j->out_path, strerror(errno));
-		return CDT_EIO;
-	}
+	rc = create_out(j, !j->opts->force);
+	if (!rc && ftruncate(j->fd, 0))
+		rc = CDT_EIO;
+	return rc;
+}
+
+/* The comment lines of the map: the caller's, then the identity. */
+static int make_comment(struct image_job *j)
+{
+	const char *c = j->opts->map_comment ? j->opts->map_comment : "";
+	size_t len = strlen(c) + ID_TEXT_MAX + 2;
+
+	j->comment = malloc(len);
+	if (!j->comment)
+		return CDT_ENOMEM;
+	snprintf(j->comment, len, "%s%s", c, *c ? "\n" : "");
+	id_format(&j->id, j->comment + strlen(j->comment), len - strlen(j->comment));
 	return 0;
 }
 
 static int prepare(struct image_job *j)
 {
+	bool verified = false;
 	int rc;
 
-	rc = load_map(j);
-	if (rc < 0)
-		return rc;
-	if (rc == 1) {
-		j->res->resumed = true;
-		j->res->finished_before = map_count(&j->map, MAP_FINISHED) /
-					  j->res->sum.block_size;
-		return open_resumed(j);
-	}
-	rc = map_init(&j->map, j->extent_bytes, MAP_NONTRIED);
+	rc = check_identity(j, &verified);
 	if (rc)
 		return rc;
-	return open_fresh(j);
+	if (j->loaded) {
+		rc = check_map(j);
+		if (rc)
+			return rc;
+		j->res->resumed = true;
+		j->res->finished_before = map_count(&j->map, MAP_FINISHED) / j->bs;
+		rc = open_resumed(j);
+		if (!rc && !verified)
+			rc = check_against_out(j);
+		if (rc)
+			return rc;
+	}
+	if (!verified) {
+		rc = id_make(j->dev, j->bs, j->res->extent_blocks,
+			     j->res->sum.probe.true_blocks, j->buf, j->bs, &j->id);
+		if (rc)
+			return rc;
+		if (!j->loaded)
+			j->res->identity_blocks = j->id.n;
+	}
+	rc = make_comment(j);
+	if (!rc && !j->loaded)
+		rc = create_fresh(j);
+	if (!rc)
+		rc = size_out(j);
+	return rc;
 }
 
 static int finish_digests(struct image_job *j, struct rescue *r)
@@ -792,7 +1049,7 @@ static int finish_digests(struct image_job *j, struct rescue *r)
 static int run_job(struct image_job *j)
 {
 	struct cdt_image_result *res = j->res;
-	uint32_t bs = res->sum.block_size;
+	uint32_t bs = j->bs;
 	struct rescue r = {
 		.dev = j->dev,
 		.fd = j->fd,
@@ -801,9 +1058,11 @@ static int run_job(struct image_job *j)
 		.rd = &j->opts->rd,
 		.retries = j->opts->rd.retries,
 		.map_path = j->opts->map_path,
-		.map_comment = j->opts->map_comment,
+		.map_comment = j->comment,
 		.map_interval_ms = j->opts->map_interval_ms,
 		.t0 = rescue_now_ms(),
+		.map_lock = j->opts->map_path ? &j->map_lock : NULL,
+		.id = &j->id,
 	};
 	struct dg stream = { 0 };
 	int rc, rc2;
@@ -846,11 +1105,51 @@ static bool digest_bits(unsigned int want, unsigned int *bits)
 	return true;
 }
 
+/*
+ * A run that ends before its first block leaves nothing it made: no OUT
+ * full of zeros for the next run to refuse, no map of nothing.
+ */
+static void remove_created(struct image_job *j)
+{
+	if (j->res->sum.blocks_read || (!j->created_out && !j->created_map))
+		return;
+	if (j->created_out)
+		unlink(j->out_path);
+	if (j->created_map)
+		unlink(j->opts->map_path);
+	j->res->removed = true;
+}
+
+static int start(struct image_job *j)
+{
+	struct cdt_image_result *res = j->res;
+	int rc;
+
+	rc = lock_existing(j);
+	if (!rc)
+		rc = load_map(j);
+	if (!rc)
+		rc = find_extent(j);
+	if (rc)
+		return rc;
+	j->bs = res->sum.block_size;
+	res->extent_blocks = res->sum.probe.extent_blocks;
+	j->extent_bytes = res->extent_blocks * j->bs;
+	if (!res->extent_blocks) {
+		cdt_dev_seterr(j->dev, "nothing on the disc can be read, not even LBA 0");
+		return CDT_ETRANSPORT;
+	}
+	j->buf = malloc(2 * (size_t)j->bs);
+	if (!j->buf)
+		return CDT_ENOMEM;
+	return prepare(j);
+}
+
 static int image(struct cdt_dev *dev, const char *out_path,
 		 const struct cdt_image_opts *opts, struct cdt_image_result *res)
 {
 	struct image_job j = { .dev = dev, .out_path = out_path, .opts = opts,
-			       .res = res, .fd = -1 };
+			       .res = res, .fd = -1, .map_lock = -1 };
 	double t0 = rescue_now_ms();
 	int rc, rc2;
 
@@ -859,26 +1158,25 @@ static int image(struct cdt_dev *dev, const char *out_path,
 			       opts->digests);
 		return CDT_EUSAGE;
 	}
-	rc = rescue_probe(dev, &opts->rd, &res->sum);
-	if (rc)
-		return rc;
-	res->extent_blocks = res->sum.probe.extent_blocks;
-	j.extent_bytes = res->extent_blocks * res->sum.block_size;
-	if (!res->extent_blocks) {
-		cdt_dev_seterr(dev, "nothing on the disc can be read, not even LBA 0");
-		return CDT_ETRANSPORT;
-	}
-	rc = prepare(&j);
+	rc = start(&j);
 	if (!rc)
 		rc = run_job(&j);
-	rc2 = j.map.n ? rescue_bad_ranges(&j.map, res->sum.block_size, &res->sum) : 0;
+	rc2 = j.map.n ? rescue_bad_ranges(&j.map, j.bs, &res->sum) : 0;
 	if (!rc)
 		rc = rc2;
+	if (j.map.n && j.bs)
+		res->out_blocks = map_count(&j.map, MAP_FINISHED) / j.bs;
+	if (rc)
+		remove_created(&j);
 	if (j.fd >= 0 && close(j.fd) && !rc) {
 		cdt_dev_seterr(dev, "%s: %s", out_path, strerror(errno));
 		rc = CDT_EIO;
 	}
+	if (j.map_lock >= 0)
+		close(j.map_lock);
 	map_free(&j.map);
+	free(j.comment);
+	free(j.buf);
 	cdt_get_stats(dev, &res->sum.stats);
 	res->sum.elapsed_ms = rescue_now_ms() - t0;
 	return rc;

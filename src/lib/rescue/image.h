@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "cdtail.h"
 #include "rescue/digest.h"
+#include "rescue/identity.h"
 #include "rescue/mapfile.h"
 
 struct rescue {
@@ -29,6 +30,8 @@ struct rescue {
 	unsigned int map_interval_ms;
 	struct dg *stream;		/* digest in order while it lasts, or NULL */
 	double t0;			/* start of the run, rescue_now_ms() */
+	int *map_lock;			/* the locked map's fd (lock.h), or NULL */
+	const struct disc_id *id;	/* checked after a medium change, or NULL */
 
 	/* kept by the engine */
 	uint64_t stream_pos;		/* bytes hashed into stream */
@@ -46,6 +49,9 @@ double rescue_now_ms(void);
 
 /* Run every pass.  0, CDT_EINTR, CDT_EIO or a device error. */
 int rescue_run(struct rescue *r);
+
+/* After 06/28/00: 0 the same disc, CDT_ECHANGED another, or an error. */
+int rescue_medium_changed(struct rescue *r);
 
 /* fdatasync the output, then replace the map file (if any). */
 int rescue_save(struct rescue *r);

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cdtail.h"
+#include "rescue/lock.h"
 #include "rescue/mapfile.h"
 
 /* Nobody needs a map this large; a bigger file is not a map. */
@@ -404,6 +406,19 @@ const char *map_phase_text(char cur_status)
 	return "Unknown";
 }
 
+/* Each line of comment as a "# " line: ddrescue skips them all. */
+static void write_comment(FILE *f, const char *comment)
+{
+	while (comment && *comment) {
+		size_t n = strcspn(comment, "\n");
+
+		fprintf(f, "# %.*s\n", (int)n, comment);
+		comment += n;
+		if (*comment)
+			comment++;
+	}
+}
+
 int map_write(FILE *f, const struct cdt_map *m, const char *comment)
 {
 	char when[64] = "";
@@ -414,8 +429,7 @@ int map_write(FILE *f, const struct cdt_map *m, const char *comment)
 	if (localtime_r(&now, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	fprintf(f, "# Mapfile. Created by cdtail version %s\n", CDT_VERSION);
-	if (comment && *comment)
-		fprintf(f, "# %s\n", comment);
+	write_comment(f, comment);
 	fprintf(f, "# Current time: %s\n", when);
 	fprintf(f, "# %s", map_phase_text(m->cur_status));
 	if (m->cur_status != MAP_FINISHED)
@@ -430,33 +444,26 @@ int map_write(FILE *f, const struct cdt_map *m, const char *comment)
 	return ferror(f) ? CDT_EIO : 0;
 }
 
-int map_read_file(const char *path, char **bufp, size_t *lenp,
-		  char *err, size_t errlen)
+/* The whole of a map file open on fd, NUL-terminated. */
+static int slurp_fd(int fd, const char *path, char **bufp, size_t *lenp,
+		    char *err, size_t errlen)
 {
 	struct stat st;
 	size_t got = 0;
 	char *buf;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return errno == ENOENT ? CDT_EOPEN : CDT_EIO;
-	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > MAP_FILE_MAX) {
 		snprintf(err, errlen, "%s: not a regular file of at most %u bytes",
 			 path, MAP_FILE_MAX);
-		close(fd);
 		return CDT_EFORMAT;
 	}
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf) {
 		snprintf(err, errlen, "%s: out of memory", path);
-		close(fd);
 		return CDT_ENOMEM;
 	}
 	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+		ssize_t r = pread(fd, buf + got, (size_t)st.st_size - got, (off_t)got);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -464,29 +471,62 @@ int map_read_file(const char *path, char **bufp, size_t *lenp,
 			break;
 		got += (size_t)r;
 	}
-	close(fd);
+	buf[got] = '\0';
 	*bufp = buf;
 	*lenp = got;
 	return 0;
 }
 
-int map_load(const char *path, struct cdt_map *m, char *err, size_t errlen)
+int map_read_file(const char *path, char **bufp, size_t *lenp,
+		  char *err, size_t errlen)
+{
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return errno == ENOENT ? CDT_EOPEN : CDT_EIO;
+	}
+	rc = slurp_fd(fd, path, bufp, lenp, err, errlen);
+	close(fd);
+	return rc;
+}
+
+int map_load_fd(int fd, const char *path, struct cdt_map *m, char **text,
+		char *err, size_t errlen)
 {
 	char why[160];
 	size_t len;
 	char *buf;
 	int rc;
 
-	rc = map_read_file(path, &buf, &len, err, errlen);
+	rc = slurp_fd(fd, path, &buf, &len, err, errlen);
 	if (rc)
 		return rc;
 	rc = map_parse(buf, len, m, why, sizeof(why));
-	free(buf);
 	if (rc == CDT_ENOMEM)
 		snprintf(err, errlen, "map %s: out of memory", path);
 	else if (rc)
 		snprintf(err, errlen, "map %s is not a valid ddrescue mapfile: %s",
 			 path, why);
+	if (rc || !text)
+		free(buf);
+	else
+		*text = buf;
+	return rc;
+}
+
+int map_load(const char *path, struct cdt_map *m, char *err, size_t errlen)
+{
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return errno == ENOENT ? CDT_EOPEN : CDT_EIO;
+	}
+	rc = map_load_fd(fd, path, m, NULL, err, errlen);
+	close(fd);
 	return rc;
 }
 
@@ -508,40 +548,105 @@ static int sync_dir_of(const char *path)
 	return rc;
 }
 
-int map_save(const char *path, const struct cdt_map *m, const char *comment,
-	     char *err, size_t errlen)
+/*
+ * A new file beside path, unique (mkstemp), readable as a map should be.
+ * Returns its fd, or -1; *tmp is the name (free it).
+ */
+static int make_temp(const char *path, char **tmp)
 {
+	static const char suffix[] = ".cdtail-XXXXXX";
 	size_t plen = strlen(path);
-	char *tmp = malloc(plen + sizeof(".cdtail-tmp"));
-	FILE *f = NULL;
-	int fd, rc = CDT_EIO;
+	int fd;
 
-	if (!tmp)
-		return CDT_ENOMEM;
-	memcpy(tmp, path, plen);
-	memcpy(tmp + plen, ".cdtail-tmp", sizeof(".cdtail-tmp"));
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		snprintf(err, errlen, "cannot write map %s: %s", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		goto out;
+	*tmp = malloc(plen + sizeof(suffix));
+	if (!*tmp)
+		return -1;
+	memcpy(*tmp, path, plen);
+	memcpy(*tmp + plen, suffix, sizeof(suffix));
+	fd = mkostemp(*tmp, O_CLOEXEC);
+	if (fd >= 0 && fchmod(fd, 0644)) {
+		close(fd);
+		unlink(*tmp);
+		fd = -1;
 	}
-	if (map_write(f, m, comment) || fflush(f) || fsync(fileno(f))) {
+	return fd;
+}
+
+/* rename, or (without replace) only when nothing has that name yet */
+static int put_in_place(const char *tmp, const char *path, bool replace)
+{
+	if (replace)
+		return rename(tmp, path);
+	return renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE);
+}
+
+int map_save_locked(const char *path, const struct cdt_map *m, const char *comment,
+		    int *lock, bool replace, char *err, size_t errlen)
+{
+	char *tmp = NULL;
+	FILE *f = NULL;
+	int fd, dupfd, rc = CDT_EIO;
+
+	fd = make_temp(path, &tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot write map %s: %s", tmp ? tmp : path,
+			 strerror(errno));
+		free(tmp);
+		return tmp ? CDT_EIO : CDT_ENOMEM;
+	}
+	/* locked before it gets the name: a second run never sees it free */
+	if (lock && lock_fd(fd)) {
+		snprintf(err, errlen, "cannot lock map %s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	dupfd = dup(fd);
+	if (dupfd < 0 || !(f = fdopen(dupfd, "w"))) {
+		snprintf(err, errlen, "cannot write map %s: %s", tmp, strerror(errno));
+		if (dupfd >= 0)
+			close(dupfd);
+		goto fail;
+	}
+	if (map_write(f, m, comment) || fflush(f) || fsync(fd)) {
 		snprintf(err, errlen, "cannot write map %s: %s", tmp, strerror(errno));
 		fclose(f);
-		unlink(tmp);
-		goto out;
+		goto fail;
 	}
-	if (fclose(f) || rename(tmp, path)) {
-		snprintf(err, errlen, "cannot replace map %s: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
+	if (fclose(f)) {
+		snprintf(err, errlen, "cannot write map %s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	if (put_in_place(tmp, path, replace)) {
+		if (errno == EEXIST) {
+			snprintf(err, errlen, "map %s was created by another run meanwhile: it is in use",
+				 path);
+			rc = CDT_EBUSY;
+		} else {
+			snprintf(err, errlen, "cannot replace map %s: %s", path, strerror(errno));
+		}
+		goto fail;
 	}
 	rc = sync_dir_of(path);
 	if (rc)
 		snprintf(err, errlen, "cannot sync the directory of map %s", path);
-out:
+	if (lock) {
+		/* the new file is locked and named: the old one may go */
+		if (*lock >= 0)
+			close(*lock);
+		*lock = fd;
+	} else {
+		close(fd);
+	}
 	free(tmp);
 	return rc;
+fail:
+	close(fd);
+	unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+int map_save(const char *path, const struct cdt_map *m, const char *comment,
+	     char *err, size_t errlen)
+{
+	return map_save_locked(path, m, comment, NULL, true, err, errlen);
 }

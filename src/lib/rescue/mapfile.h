@@ -91,10 +91,29 @@ int map_read_file(const char *path, char **bufp, size_t *lenp,
 int map_load(const char *path, struct cdt_map *m, char *err, size_t errlen);
 
 /*
- * Replace path atomically: write path.cdtail-tmp in the same directory,
- * fsync it, rename it over path, fsync the directory.
+ * Read and parse the map open on fd (path names it in messages); with
+ * text, the file's bytes too, NUL-terminated (free them), for the
+ * comment lines a caller reads itself.
+ */
+int map_load_fd(int fd, const char *path, struct cdt_map *m, char **text,
+		char *err, size_t errlen);
+
+/*
+ * Replace path atomically: write a new file of a unique name beside it
+ * (path.cdtail-XXXXXX), fsync it, rename it over path, fsync the
+ * directory.  comment may hold several lines.  The temporary file is
+ * removed on every failure.
  */
 int map_save(const char *path, const struct cdt_map *m, const char *comment,
 	     char *err, size_t errlen);
+
+/*
+ * map_save for a run that holds the map locked (lock.h): the new file is
+ * locked before it takes the name, then *lock (the old file's fd, or -1)
+ * is closed and becomes the new file's.  Without replace an existing
+ * path is not replaced: CDT_EBUSY (another run created it meanwhile).
+ */
+int map_save_locked(const char *path, const struct cdt_map *m, const char *comment,
+		    int *lock, bool replace, char *err, size_t errlen);
 
 #endif

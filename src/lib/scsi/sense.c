@@ -188,6 +188,12 @@ const char *cdt_strerror(int err)
 		return "malformed file";
 	case CDT_EINTR:
 		return "interrupted";
+	case CDT_EBUSY:
+		return "in use by another run";
+	case CDT_ECHANGED:
+		return "the medium changed";
+	case CDT_EOTHERDISC:
+		return "not this disc";
 	default:
 		return "unknown error";
 	}

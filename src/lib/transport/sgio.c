@@ -197,8 +197,20 @@ static uint32_t sgio_max_transfer(struct cdt_transport *t)
 	return kb * 1024 > SGIO_MAX_XFER_CAP ? SGIO_MAX_XFER_CAP : (uint32_t)(kb * 1024);
 }
 
+/* The node itself (any name of it), or another node of the same device. */
+static bool sgio_is_source(struct cdt_transport *t, const struct stat *st)
+{
+	struct sgio_transport *s = to_sgio(t);
+	struct stat a;
+
+	if ((S_ISBLK(st->st_mode) || S_ISCHR(st->st_mode)) && st->st_rdev == s->rdev)
+		return true;
+	return !fstat(s->fd, &a) && a.st_dev == st->st_dev && a.st_ino == st->st_ino;
+}
+
 static const struct cdt_transport_ops sgio_ops = {
 	.name = "sgio",
+	.is_source = sgio_is_source,
 	.exec = sgio_exec,
 	.close = sgio_close,
 	.kernel_size_512 = sgio_kernel_size,

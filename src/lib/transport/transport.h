@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #define CDT_SENSE_MAX 64
 
@@ -51,6 +52,8 @@ struct cdt_transport_ops {
 	uint32_t (*max_transfer)(struct cdt_transport *t);
 	/* Why the last failed exec failed, in words, or NULL; optional. */
 	const char *(*errmsg)(struct cdt_transport *t);
+	/* Is st the file or node the commands read from?  Optional. */
+	bool (*is_source)(struct cdt_transport *t, const struct stat *st);
 };
 
 struct cdt_transport {

@@ -34,6 +34,7 @@ static void sim_free(struct sim *s)
 	free(s->cfg.trace_path);
 	free(s->flaky_fails);
 	free(s->stale_buf);
+	sim_change_free(s);
 	free(s);
 }
 
@@ -152,6 +153,7 @@ int cdt_sim_open(const char *spec, struct cdt_transport **tp,
 		goto nomem;
 	s->image_fd = -1;
 	s->trace_fd = -1;
+	s->change_fd = -1;
 	s->cfg.block_size = 2048;
 	s->cfg.ok_us = 50;
 	s->cfg.fail_ms = 8000;
@@ -176,6 +178,8 @@ int cdt_sim_open(const char *spec, struct cdt_transport **tp,
 		rc = check_sizes(s, copy, err, errlen);
 	if (!rc)
 		rc = alloc_flaky(s, err, errlen);
+	if (!rc)
+		rc = sim_change_open(s, err, errlen);
 	if (!rc)
 		rc = open_trace(s, err, errlen);
 	if (rc)
@@ -360,6 +364,8 @@ static int sim_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 	cmd->status = CDT_STATUS_GOOD;
 	if (unit_attention_due(s))
 		sim_check(&o, SK_UNIT_ATTENTION, ASC_POWER_ON_RESET, 0);
+	else if (sim_change_due(s))
+		sim_check(&o, SK_UNIT_ATTENTION, ASC_MEDIUM_CHANGED, 0);
 	else
 		dispatch(s, cmd, &o);
 	if (o.check)
@@ -371,8 +377,14 @@ static int sim_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 	return o.timeout ? CDT_ETIMEOUT : 0;
 }
 
+static bool sim_is_source(struct cdt_transport *t, const struct stat *st)
+{
+	return sim_serves((const struct sim *)t, st);
+}
+
 static const struct cdt_transport_ops sim_ops = {
 	.name = "sim",
+	.is_source = sim_is_source,
 	.exec = sim_exec,
 	.close = sim_close,
 	.kernel_size_512 = NULL,

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include "transport/transport.h"
 
 #define SIM_MAX_TRANSFER (8u * 1024 * 1024)
@@ -35,6 +36,7 @@
 #define ASC_LBA_OUT_OF_RANGE 0x21
 #define ASC_INVALID_FIELD 0x24
 #define ASC_POWER_ON_RESET 0x29
+#define ASC_MEDIUM_CHANGED 0x28
 #define ASC_SAVING_NOT_SUPPORTED 0x39
 #define ASC_END_OF_USER_AREA 0x64
 
@@ -81,6 +83,8 @@ struct sim_config {
 	bool getconf_full;	/* GET CONFIGURATION pads to the allocation */
 	bool stale;		/* failing reads still move a whole buffer */
 	bool cdb16;		/* READ(16), READ CAPACITY(16) answered */
+	uint64_t change_at;	/* change=N: the Nth command meets 06/28/00 */
+	char *change_image;	/* change=N:IMAGE2, or NULL: the same image */
 };
 
 struct sim {
@@ -99,6 +103,7 @@ struct sim {
 	/* stale=1: what the previous read put in the initiator's buffer */
 	uint8_t *stale_buf;
 	size_t stale_len, stale_cap;
+	int change_fd;		/* change=N:IMAGE2 opened ahead, or -1 */
 };
 
 /* How one command ended, before it is written into the cdt_cmd. */
@@ -126,6 +131,15 @@ int sim_parse_keys(struct sim_config *c, char *keys, char *err, size_t errlen);
 char *sim_next_item(char *p);
 /* bad= and flaky= ranges that start past the image's n blocks: CDT_EUSAGE. */
 int sim_check_ranges(const struct sim_config *c, uint64_t n, char *err, size_t errlen);
+
+/* change.c: change=N[:IMAGE2] */
+int sim_key_change(struct sim_config *c, const char *v);
+int sim_change_open(struct sim *s, char *err, size_t errlen);
+/* Counted after n_commands: true when this command meets the change. */
+bool sim_change_due(struct sim *s);
+void sim_change_free(struct sim *s);
+/* Is st the file of one of the emulated drive's discs? */
+bool sim_serves(const struct sim *s, const struct stat *st);
 
 /* answer.c */
 uint32_t sim_clamp32(uint64_t v);

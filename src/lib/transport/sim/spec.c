@@ -271,6 +271,7 @@ static const struct sim_key sim_keys[] = {
 	{ "getconf", key_getconf, "exact or full" },
 	{ "stale", key_stale, "0 or 1" },
 	{ "cdb16", key_cdb16, "0 or 1" },
+	{ "change", sim_key_change, "N[:IMAGE2], a command count >= 1" },
 };
 
 #define N_SIM_KEYS (sizeof(sim_keys) / sizeof(sim_keys[0]))

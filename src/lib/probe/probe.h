@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* What the layers above use of probe besides cdt_probe(). */
+#ifndef CDT_PROBE_H
+#define CDT_PROBE_H
+
+#include <stdint.h>
+#include "cdtail.h"
+
+/*
+ * cdt_probe() for a disc whose end is already known (a resumed image's
+ * identity record): identify the drive and read the size sources, but
+ * send no read past the end, so an undamaged disc costs no failing read.
+ */
+int probe_known_end(struct cdt_dev *dev, uint64_t true_blocks, uint64_t extent,
+		    struct cdt_probe_result *res);
+
+#endif

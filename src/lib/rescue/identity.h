@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What identifies a disc (not the drive: a disc moved to another drive to
+ * read its bad areas is still the same disc): the block size, the image's
+ * extent, and the SHA-256 of a few fixed blocks, the volume descriptors
+ * (LBA 16, 17: ISO 9660; 256: the UDF anchor), LBA 0, the last block and
+ * blocks spread evenly over the disc.  Blocks that do not read when the
+ * record is made are left out of it.
+ *
+ * Kept in the map as comment lines, which GNU ddrescue skips:
+ *   # cdtail identity: block_size=2048 extent=3000 true_blocks=3000
+ *   # cdtail identity block 16 sha256=<64 hex digits>
+ */
+#ifndef CDT_IDENTITY_H
+#define CDT_IDENTITY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cdtail.h"
+
+#define ID_MAX_BLOCKS 16
+#define ID_TEXT_MAX 2048
+
+struct disc_id {
+	bool present;
+	uint32_t block_size;
+	uint64_t extent, true_blocks;
+	unsigned int n;
+	uint64_t lba[ID_MAX_BLOCKS];
+	uint8_t sha256[ID_MAX_BLOCKS][32];
+};
+
+/* The blocks an identity of a disc of extent blocks reads; returns n. */
+unsigned int id_pick(uint64_t extent, uint64_t *lba);
+
+/*
+ * Read the picked blocks through buf (at least block_size bytes) and
+ * record those that read.  0, CDT_ECHANGED (the medium changed meanwhile)
+ * or a device error.
+ */
+int id_make(struct cdt_dev *dev, uint32_t block_size, uint64_t extent,
+	    uint64_t true_blocks, uint8_t *buf, size_t buf_len, struct disc_id *id);
+
+/*
+ * Read the recorded blocks again.  0 when every one that reads is equal
+ * and at least one read (*matched of them); 1 when one differs (*lba);
+ * 2 when none could be read; CDT_ECHANGED or a device error.
+ */
+int id_check(struct cdt_dev *dev, const struct disc_id *id, uint8_t *buf,
+	     size_t buf_len, unsigned int *matched, uint64_t *lba);
+
+/* The comment lines, without "# " on the first (map_write adds them). */
+void id_format(const struct disc_id *id, char *out, size_t len);
+
+/*
+ * Find the record in a map file's text.  0 with id->present when found,
+ * 0 without it when the map has none, CDT_EFORMAT when it is damaged.
+ */
+int id_parse(const char *text, struct disc_id *id);
+
+#endif

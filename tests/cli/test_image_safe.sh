@@ -1,0 +1,161 @@
+#!/bin/sh
+# Safe imaging (issue 11): the map's disc identity, --force with --map,
+# locks, OUT as the source, no leftovers, medium changes.  Every check
+# that a run was refused also checks that OUT and the map are untouched.
+. "$(dirname "$0")/lib.sh"
+
+N=3000
+A="$T/a.img"
+B="$T/b.img"
+mkimage "$A" $N
+mkimage "$B" $N 2048
+# B: the same size, another disc (one byte differs in every 100th block)
+python3 -c "
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+for b in range(0, len(d), 2048 * 100):
+    d[b] ^= 0x5a
+open(sys.argv[2], 'wb').write(d)" "$A" "$B"
+O="$T/o.iso"
+M="$T/o.map"
+
+# unchanged NAME: OUT and the map are what they were before the last run
+keep() { cp "$O" "$T/o.keep" 2>/dev/null; cp "$M" "$T/m.keep" 2>/dev/null; }
+unchanged() {
+	why=
+	cmp -s "$O" "$T/o.keep" || why="OUT changed"
+	cmp -s "$M" "$T/m.keep" || why="$why; the map changed"
+	ls "$T" | grep -q 'cdtail-' && why="$why; a temporary file was left"
+	if [ -z "$why" ]; then ok "$1: OUT and map untouched"; else not_ok "$1: OUT and map untouched" "$why"; fi
+}
+same_as() {
+	if cmp -s "$2" "$3"; then ok "$1"; else not_ok "$1" "$(cmp "$2" "$3" 2>&1)"; fi
+}
+
+# --- defect 1 on the command line ---------------------------------------------
+rm -f "$O" "$M"
+run image --json --map "$M" "sim:$A,cost=0/0,bad=100-400" "$O"
+expect_rc "bad=100-400 on $N blocks -> 4" 4
+expect_json "bad=100-400: the bad range" '.bad_blocks | tostring' '[[100,400]]'
+python3 -c "
+import sys
+a = open(sys.argv[1], 'rb').read(); o = open(sys.argv[2], 'rb').read()
+z = bytearray(a); z[100 * 2048:401 * 2048] = bytes(301 * 2048)
+sys.exit(0 if o == bytes(z) else 1)" "$A" "$O" && ok "bad=100-400: OUT is the disc, zeros in the bad blocks" ||
+	not_ok "bad=100-400: OUT is the disc, zeros in the bad blocks"
+rm -f "$O" "$M"
+run image --json --map "$M" "sim:$A,cost=0/0,bad=2500-2999" "$O"
+expect_rc "trailing MEDIUM ERROR run -> 4" 4
+expect_json "trailing run: OUT covers the disc" .extent_blocks $N
+expect_json "trailing run: marked bad" '.bad_blocks | tostring' '[[2500,2999]]'
+
+# --- identity: a map of disc A is not resumed on disc B ------------------------
+rm -f "$O" "$M"
+run image --map "$M" "sim:$A,cost=0/0,bad=1000-1099" "$O"
+expect_rc "disc A with a scratch -> 4" 4
+expect_grep "the map records the disc's identity" "$M" '^# cdtail identity: block_size=2048 extent=3000'
+n=$(grep -c '^# cdtail identity block [0-9]* sha256=[0-9a-f]\{64\}$' "$M")
+[ "$n" -ge 8 ] && ok "identity: $n block digests" || not_ok "identity: block digests" "only $n"
+ddrescuelog -t "$M" >/dev/null 2>&1 && ok "ddrescuelog accepts the map with its identity" ||
+	not_ok "ddrescuelog accepts the map with its identity"
+keep
+run image --map "$M" "sim:$B,cost=0/0" "$O"
+expect_rc "resume on another disc -> 2" 2
+expect_err_line "another disc: one line" 'belongs to another disc'
+unchanged "another disc"
+
+# the same disc: resumes, with no failing read (the extent is in the map)
+run image --json --map "$M" "sim:$A,cost=0/0" "$O"
+expect_rc "resume on the same disc -> 0" 0
+expect_json "resume: resumed" .resumed true
+expect_json "resume of the healed disc: no failing read" '.total.failed_reads' 0
+same_as "resume: OUT is disc A" "$O" "$A"
+
+# --force with --map starts over: both files replaced
+run image --json --force --map "$M" "sim:$B,cost=0/0" "$O"
+expect_rc "--force --map on disc B -> 0" 0
+expect_json "--force --map: not resumed" .resumed false
+same_as "--force --map: OUT is disc B" "$O" "$B"
+
+# --- a GNU ddrescue map (no identity) -----------------------------------------
+rm -f "$O" "$M" "$T/dd.map"
+ddrescue -q -b 2048 "$A" "$O" "$T/dd.map" >/dev/null 2>&1
+cp "$T/dd.map" "$M"
+keep
+run image --map "$M" "sim:$B,cost=0/0" "$O"
+expect_rc "ddrescue's map of disc A on disc B -> 2" 2
+expect_err_line "ddrescue's map, other disc: one line" 'differs from OUT'
+unchanged "ddrescue's map, other disc"
+run image --json --map "$M" "sim:$A,cost=0/0" "$O"
+expect_rc "ddrescue's map of disc A on disc A -> 0" 0
+expect_json "ddrescue's map: finished blocks checked" '.identity_blocks > 0' true
+expect_grep "ddrescue's map gets the identity" "$M" '^# cdtail identity:'
+same_as "ddrescue's map: OUT is disc A" "$O" "$A"
+
+# --- OUT is never the source --------------------------------------------------
+cp "$A" "$T/src.img"
+cp "$A" "$T/src.keep"
+ln "$T/src.img" "$T/src.link"
+for out in src.img src.link; do
+	run image --force "sim:$T/src.img,cost=0/0" "$T/$out"
+	expect_rc "OUT $out is the emulated drive's image -> 2" 2
+	expect_err_line "OUT $out is the source: one line" 'is the disc being read'
+	same_as "OUT $out is the source: untouched" "$T/src.img" "$T/src.keep"
+done
+
+# --- locks ----------------------------------------------------------------------
+rm -f "$O" "$M"
+"$CDTAIL" image -q --map "$M" "sim:$A,cost=50/0,sleep=1" "$O" >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 500 ] && ! grep -q '^0x' "$M" 2>/dev/null; do sleep 0.01; i=$((i + 1)); done
+keep
+run image --map "$M" "sim:$A,cost=0/0" "$T/other.iso"
+expect_rc "a second run on the same map -> 2" 2
+expect_err_line "second run: the map is in use" 'map .* is in use'
+[ -e "$T/other.iso" ] && not_ok "second run: no OUT created" || ok "second run: no OUT created"
+run image --force "sim:$A,cost=0/0" "$O"
+expect_rc "a second run on the same OUT -> 2" 2
+expect_err_line "second run: OUT is in use" 'OUT .* is in use'
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && ok "first run interrupted -> 130" || not_ok "first run interrupted -> 130" "exit $rc"
+ls "$T" | grep -q 'cdtail-' && not_ok "no temporary map left" || ok "no temporary map left"
+
+# --- no leftovers -------------------------------------------------------------------
+rm -f "$O" "$M"
+run image --map "$T/nodir/x.map" "sim:$A,cost=0/0" "$O"
+expect_rc "map in a missing folder -> 2" 2
+[ -e "$O" ] && not_ok "map in a missing folder: no OUT" || ok "map in a missing folder: no OUT"
+run image --map "$M" "sim:$A,cost=0/0,runout=$N" "$O"
+[ -e "$O" ] || [ -e "$M" ] && not_ok "probe failed: no OUT, no map" "exit $RC" || ok "probe failed: no OUT, no map"
+run image "sim:$A,cost=0/0" "$T/$(printf 'x%.0s' $(seq 300))"
+expect_rc "OUT name too long -> 2" 2
+
+# --- medium change ----------------------------------------------------------------
+rm -f "$O" "$M"
+run image --json --map "$M" "sim:$A,cost=0/0,change=60" "$O"
+expect_rc "change to the same disc -> 0" 0
+same_as "change to the same disc: OUT is the disc" "$O" "$A"
+rm -f "$O" "$M"
+run image --map "$M" --chunk 16 "sim:$A,cost=0/0,change=60:$B" "$O"
+expect_rc "change to another disc -> 3" 3
+expect_grep "change to another disc: says so" "$T/err" 'the medium changed'
+expect_grep "change to another disc: the map is saved" "$T/err" 'map .* is saved'
+python3 -c "
+import sys
+a = open(sys.argv[1], 'rb').read(); o = open(sys.argv[2], 'rb').read()
+z = bytes(2048)
+for b in range(len(o) // 2048):
+    blk = o[b * 2048:(b + 1) * 2048]
+    if blk != z and blk != a[b * 2048:(b + 1) * 2048]:
+        sys.exit('block %d is neither disc A nor zeros' % b)
+" "$A" "$O" && ok "change to another disc: no block of it in OUT" ||
+	not_ok "change to another disc: no block of it in OUT"
+ddrescuelog -t "$M" >/dev/null 2>&1 && ok "change: the saved map is valid" || not_ok "change: the saved map is valid"
+keep
+run image --map "$M" "sim:$B,cost=0/0" "$O"
+expect_rc "resume on the new disc -> 2" 2
+unchanged "resume on the new disc"
+finish
