@@ -70,7 +70,9 @@ finished() {
 	: >"$2.ids"
 	[ -f "$1" ] || return 0
 	# the identity record's blocks, which a resume reads again to check the disc
-	sed -n 's/^# cdtail identity block \([0-9]*\) .*/\1/p' "$1" >"$2.ids"
+	# (-1 for the record's first line: a record, maybe of no block yet)
+	sed -n -e 's/^# cdtail identity: .*/-1/p' \
+		-e 's/^# cdtail identity block \([0-9]*\) .*/\1/p' "$1" >"$2.ids"
 	awk -v bs=$BS '
 		function hex(s,   i, v) {
 			s = tolower(s); v = 0

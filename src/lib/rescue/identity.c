@@ -59,25 +59,40 @@ static int read_digest(struct cdt_dev *dev, uint64_t lba, uint32_t bs,
 	return 1;
 }
 
-int id_make(struct cdt_dev *dev, uint32_t block_size, uint64_t extent,
-	    uint64_t true_blocks, uint8_t *buf, size_t buf_len, struct disc_id *id)
+void id_init(struct disc_id *id, uint32_t block_size, uint64_t extent,
+	     uint64_t true_blocks)
 {
-	uint64_t lba[ID_MAX_BLOCKS];
-	unsigned int i, n = id_pick(extent, lba);
-	int rc;
-
 	memset(id, 0, sizeof(*id));
 	id->present = true;
 	id->block_size = block_size;
 	id->extent = extent;
 	id->true_blocks = true_blocks;
-	for (i = 0; i < n; i++) {
-		rc = read_digest(dev, lba[i], block_size, buf, buf_len,
-				 id->sha256[id->n]);
-		if (rc < 0)
-			return rc;
-		if (rc)
-			id->lba[id->n++] = lba[i];
+	id->nwant = id_pick(extent, id->want);
+}
+
+static bool recorded(const struct disc_id *id, uint64_t lba)
+{
+	unsigned int i;
+
+	for (i = 0; i < id->n; i++)
+		if (id->lba[i] == lba)
+			return true;
+	return false;
+}
+
+int id_note(struct disc_id *id, uint64_t lba, uint32_t n, const uint8_t *buf)
+{
+	unsigned int i, mdlen = 32;
+
+	for (i = 0; i < id->nwant && id->n < ID_MAX_BLOCKS; i++) {
+		uint64_t b = id->want[i];
+
+		if (b < lba || b - lba >= n || recorded(id, b))
+			continue;
+		if (EVP_Digest(buf + (b - lba) * id->block_size, id->block_size,
+			       id->sha256[id->n], &mdlen, EVP_sha256(), NULL) != 1)
+			return CDT_ENOMEM;
+		id->lba[id->n++] = b;
 	}
 	return 0;
 }

@@ -4,8 +4,9 @@
  * read its bad areas is still the same disc): the block size, the image's
  * extent, and the SHA-256 of a few fixed blocks, the volume descriptors
  * (LBA 16, 17: ISO 9660; 256: the UDF anchor), LBA 0, the last block and
- * blocks spread evenly over the disc.  Blocks that do not read when the
- * record is made are left out of it.
+ * blocks spread evenly over the disc.  A block is recorded when the
+ * imaging passes read it good (no read of its own: a damaged or flaky
+ * disc behaves as without the record); one that never reads stays out.
  *
  * Kept in the map as comment lines, which GNU ddrescue skips:
  *   # cdtail identity: block_size=2048 extent=3000 true_blocks=3000
@@ -29,18 +30,23 @@ struct disc_id {
 	unsigned int n;
 	uint64_t lba[ID_MAX_BLOCKS];
 	uint8_t sha256[ID_MAX_BLOCKS][32];
+	/* the blocks to record (id_init), nwant of them */
+	unsigned int nwant;
+	uint64_t want[ID_MAX_BLOCKS];
 };
 
 /* The blocks an identity of a disc of extent blocks reads; returns n. */
 unsigned int id_pick(uint64_t extent, uint64_t *lba);
 
+/* A record of no block yet for this disc, its blocks picked. */
+void id_init(struct disc_id *id, uint32_t block_size, uint64_t extent,
+	     uint64_t true_blocks);
+
 /*
- * Read the picked blocks through buf (at least block_size bytes) and
- * record those that read.  0, CDT_ECHANGED (the medium changed meanwhile)
- * or a device error.
+ * n blocks from lba read good into buf: record the picked ones among them
+ * not recorded yet.  0 or CDT_ENOMEM.
  */
-int id_make(struct cdt_dev *dev, uint32_t block_size, uint64_t extent,
-	    uint64_t true_blocks, uint8_t *buf, size_t buf_len, struct disc_id *id);
+int id_note(struct disc_id *id, uint64_t lba, uint32_t n, const uint8_t *buf);
 
 /*
  * Read the recorded blocks again.  0 when every one that reads is equal

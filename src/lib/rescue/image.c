@@ -151,8 +151,19 @@ static void progress(struct rescue *r, bool force)
 	rd->progress(rd->progress_ctx, &p);
 }
 
+void rescue_comment(char *buf, size_t cap, const char *base, const struct disc_id *id)
+{
+	size_t used;
+
+	base = base ? base : "";
+	snprintf(buf, cap, "%s%s", base, *base ? "\n" : "");
+	used = strlen(buf);
+	id_format(id, buf + used, cap - used);
+}
+
 int rescue_save(struct rescue *r)
 {
+	const char *comment;
 	char err[300];
 	int rc;
 
@@ -164,11 +175,16 @@ int rescue_save(struct rescue *r)
 		cdt_dev_seterr(r->dev, "cannot sync the output: %s", strerror(errno));
 		return CDT_EIO;
 	}
+	comment = r->map_comment;
+	if (r->id && r->comment_buf) {
+		rescue_comment(r->comment_buf, r->comment_cap, r->map_comment, r->id);
+		comment = r->comment_buf;
+	}
 	if (r->map_lock)
-		rc = map_save_locked(r->map_path, r->map, r->map_comment, r->map_lock,
+		rc = map_save_locked(r->map_path, r->map, comment, r->map_lock,
 				     true, err, sizeof(err));
 	else
-		rc = map_save(r->map_path, r->map, r->map_comment, err, sizeof(err));
+		rc = map_save(r->map_path, r->map, comment, err, sizeof(err));
 	if (rc)
 		cdt_dev_seterr(r->dev, "%s", err);
 	return rc;
@@ -288,6 +304,11 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 		return rc;
 	}
 	feed_stream(r, lba * r->bs, len);
+	if (r->id) {
+		rc = id_note(r->id, lba, n, r->buf);
+		if (rc)
+			return rc;
+	}
 	r->blocks_read += n;
 	r->bytes_read += len;
 	return SPAN_GOOD;
@@ -677,6 +698,7 @@ struct image_job {
 	bool created_out, created_map;
 	struct disc_id id;	/* the disc's, recorded or read from the map */
 	char *comment;		/* map comment lines: the caller's, identity */
+	size_t comment_cap;
 	uint8_t *buf;		/* one block, for identity and checks */
 	uint32_t bs;
 };
@@ -981,13 +1003,36 @@ static int create_fresh(struct image_job *j)
 static int make_comment(struct image_job *j)
 {
 	const char *c = j->opts->map_comment ? j->opts->map_comment : "";
-	size_t len = strlen(c) + ID_TEXT_MAX + 2;
 
-	j->comment = malloc(len);
+	j->comment_cap = strlen(c) + ID_TEXT_MAX + 2;
+	j->comment = malloc(j->comment_cap);
 	if (!j->comment)
 		return CDT_ENOMEM;
-	snprintf(j->comment, len, "%s%s", c, *c ? "\n" : "");
-	id_format(&j->id, j->comment + strlen(j->comment), len - strlen(j->comment));
+	rescue_comment(j->comment, j->comment_cap, c, &j->id);
+	return 0;
+}
+
+/*
+ * A map checked against OUT: the identity's blocks it marks read are
+ * recorded from OUT (which was just shown to hold this disc), the others
+ * as the passes read them.
+ */
+static int note_from_out(struct image_job *j)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < j->id.nwant; i++) {
+		uint64_t b = j->id.want[i];
+
+		if (map_status_at(&j->map, b * j->bs) != MAP_FINISHED)
+			continue;
+		if (pread(j->fd, j->buf, j->bs, (off_t)(b * j->bs)) != (ssize_t)j->bs)
+			continue;
+		rc = id_note(&j->id, b, 1, j->buf);
+		if (rc)
+			return rc;
+	}
 	return 0;
 }
 
@@ -1012,12 +1057,10 @@ static int prepare(struct image_job *j)
 			return rc;
 	}
 	if (!verified) {
-		rc = id_make(j->dev, j->bs, j->res->extent_blocks,
-			     j->res->sum.probe.true_blocks, j->buf, j->bs, &j->id);
+		id_init(&j->id, j->bs, j->res->extent_blocks, j->res->sum.probe.true_blocks);
+		rc = j->loaded ? note_from_out(j) : 0;
 		if (rc)
 			return rc;
-		if (!j->loaded)
-			j->res->identity_blocks = j->id.n;
 	}
 	rc = make_comment(j);
 	if (!rc && !j->loaded)
@@ -1058,7 +1101,9 @@ static int run_job(struct image_job *j)
 		.rd = &j->opts->rd,
 		.retries = j->opts->rd.retries,
 		.map_path = j->opts->map_path,
-		.map_comment = j->comment,
+		.map_comment = j->opts->map_comment,
+		.comment_buf = j->comment,
+		.comment_cap = j->comment_cap,
 		.map_interval_ms = j->opts->map_interval_ms,
 		.t0 = rescue_now_ms(),
 		.map_lock = j->opts->map_path ? &j->map_lock : NULL,
@@ -1166,6 +1211,8 @@ static int image(struct cdt_dev *dev, const char *out_path,
 		rc = rc2;
 	if (j.map.n && j.bs)
 		res->out_blocks = map_count(&j.map, MAP_FINISHED) / j.bs;
+	if (!res->identity_blocks)
+		res->identity_blocks = j.id.n;
 	if (rc)
 		remove_created(&j);
 	if (j.fd >= 0 && close(j.fd) && !rc) {

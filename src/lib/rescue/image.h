@@ -31,7 +31,10 @@ struct rescue {
 	struct dg *stream;		/* digest in order while it lasts, or NULL */
 	double t0;			/* start of the run, rescue_now_ms() */
 	int *map_lock;			/* the locked map's fd (lock.h), or NULL */
-	const struct disc_id *id;	/* checked after a medium change, or NULL */
+	struct disc_id *id;		/* recorded as read, checked after a medium
+					 * change; or NULL */
+	char *comment_buf;		/* with id: map_comment and the record */
+	size_t comment_cap;
 
 	/* kept by the engine */
 	uint64_t stream_pos;		/* bytes hashed into stream */
@@ -52,6 +55,9 @@ int rescue_run(struct rescue *r);
 
 /* After 06/28/00: 0 the same disc, CDT_ECHANGED another, or an error. */
 int rescue_medium_changed(struct rescue *r);
+
+/* base's lines, then the identity record's, into buf. */
+void rescue_comment(char *buf, size_t cap, const char *base, const struct disc_id *id);
 
 /* fdatasync the output, then replace the map file (if any). */
 int rescue_save(struct rescue *r);
