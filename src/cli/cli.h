@@ -16,6 +16,7 @@ enum {
 	EX_USAGE_ERR = 2,
 	EX_DEVICE_ERR = 3,
 	EX_UNREADABLE = 4,
+	EX_WINDOW = 5,		/* image, tail, verify: the search window was reached */
 	EX_HIDDEN_TAIL = 10,
 	EX_SHORT = 11,
 };

@@ -253,7 +253,8 @@ static int run(int argc, char **argv)
 			printf("verdict:   %s\n", verdict_name(&res));
 		else
 			print_text(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
-		rc = res.sum.bad_blocks ? EX_UNREADABLE : EX_SAME;
+		rc = rui_window_status(&res.sum, c.io.rd.max_extra,
+				       res.sum.bad_blocks ? EX_UNREADABLE : EX_SAME);
 		/* the image is good, but an output file asked for is not */
 		if (svg_rc)
 			rc = EX_DEVICE_ERR;

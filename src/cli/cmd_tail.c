@@ -141,7 +141,7 @@ static int run(int argc, char **argv)
 			printf("verdict:   %s\n", verdict_names[res.verdict]);
 		else
 			print_text(a.op[0], &res, cdt_is_virtual_time(dev));
-		rc = status_for(&res);
+		rc = rui_window_status(&res.sum, ui.rd.max_extra, status_for(&res));
 	}
 	cdt_tail_result_free(&res);
 	cdt_close(dev);

@@ -216,7 +216,7 @@ static int run(int argc, char **argv)
 			printf("verdict:   %s\n", verdict_names[res.verdict]);
 		else
 			print_text(a.op[0], &c.vo, &res, cdt_is_virtual_time(dev));
-		rc = verdict_status[res.verdict];
+		rc = rui_window_status(&res.sum, c.ui.rd.max_extra, verdict_status[res.verdict]);
 	}
 	cdt_verify_result_free(&res);
 	cdt_close(dev);

@@ -48,6 +48,8 @@ void cli_json_disc(json_object *o, const char *addr, const struct cdt_probe_resu
 	json_object_object_add(o, "search_reads", json_object_new_int64((int64_t)p->reads));
 	json_object_object_add(o, "search_failed_reads", json_object_new_int64((int64_t)p->failed_reads));
 	json_object_object_add(o, "search_ms", cli_json_ms(p->search_ms));
+	json_object_object_add(o, "window_limit",
+			       json_object_new_boolean(!!(p->notes & CDT_NOTE_WINDOW_LIMIT)));
 }
 
 json_object *cli_json_total(const struct cdt_stats *st, double elapsed_ms, bool virt)

@@ -199,3 +199,15 @@ void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 	}
 	putchar('\n');
 }
+
+int rui_window_status(const struct cdt_read_summary *s, uint64_t max_extra, int rc)
+{
+	/* what was compared or read stops short of the disc: nothing else holds */
+	if (!(s->probe.notes & CDT_NOTE_WINDOW_LIMIT))
+		return rc;
+	cli_err("note: the end search stopped at the --max-extra window (%" PRIu64
+		" blocks past the reported %" PRIu64 "): the disc may hold more than was read;"
+		" run again with a larger --max-extra",
+		max_extra ? max_extra : (uint64_t)CDT_DEFAULT_MAX_EXTRA, s->probe.reported_blocks);
+	return EX_WINDOW;
+}

@@ -52,6 +52,13 @@ void rui_print_ranges(const char *label, const struct cdt_range *r, size_t n);
  * (blocks, bytes, percent of the disc) and where, then the line holds
  * (what the output or the digests have there), if any.
  */
+/*
+ * The status after a finished run: rc, or EX_WINDOW (with a note on
+ * stderr) when the end search stopped at the --max-extra window, so
+ * the disc may hold more than was read (whatever rc said).
+ */
+int rui_window_status(const struct cdt_read_summary *s, uint64_t max_extra, int rc);
+
 void rui_print_lost(const struct cdt_read_summary *s, const char *label, const char *holds);
 void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 		       bool virt);

@@ -105,7 +105,7 @@ done
 
 # --- locks ----------------------------------------------------------------------
 rm -f "$O" "$M"
-"$CDTAIL" image -q --map "$M" "sim:$A,cost=50/0,sleep=1" "$O" >/dev/null 2>&1 &
+"$CDTAIL" image -q --map "$M" "sim:$A,cost=1000/0,sleep=1" "$O" >/dev/null 2>&1 &
 pid=$!
 i=0
 while [ $i -lt 500 ] && ! grep -q '^0x' "$M" 2>/dev/null; do sleep 0.01; i=$((i + 1)); done
@@ -158,4 +158,19 @@ keep
 run image --map "$M" "sim:$B,cost=0/0" "$O"
 expect_rc "resume on the new disc -> 2" 2
 unchanged "resume on the new disc"
+# --- the --max-extra window: never silent, status 5 ---------------------------------
+head -c $((1000 * 2048)) "$A" >"$T/short.iso"
+for cmd in "image --json sim:$A,cost=0/0,hide=2000 $T/w.iso" \
+	"tail --json sim:$A,cost=0/0,hide=2000 $T/short.iso" \
+	"verify --json sim:$A,cost=0/0,hide=2000 --image $A"; do
+	rm -f "$T/w.iso"
+	run $cmd --max-extra 100
+	name=${cmd%% *}
+	expect_rc "$name: a hidden tail past --max-extra -> 5" 5
+	expect_json "$name: window_limit in JSON" .window_limit true
+	expect_grep "$name: a note on stderr" "$T/err" 'max-extra window'
+done
+run image --json "sim:$A,cost=0/0,hide=2000" "$T/w2.iso"
+expect_rc "image within the default window -> 0" 0
+expect_json "image within the window: window_limit false" .window_limit false
 finish

@@ -341,6 +341,20 @@ static void test_medium_change(void **state)
 	cdt_close(dev);
 }
 
+/* A trailing MEDIUM run past the --max-extra window: never silent. */
+static void test_window(void **state)
+{
+	struct fixture *f = *state;
+	struct cdt_probe_opts o = { .size = sizeof(o), .max_extra = 100 };
+	struct cdt_probe_result p = CDT_INIT(p);
+	struct cdt_dev *dev = open_sim(f->img, "hide=2000,bad=900-2999");
+
+	assert_int_equal(cdt_probe(dev, &o, &p), 0);
+	assert_true(p.notes & CDT_NOTE_WINDOW_LIMIT);
+	assert_true(p.extent_blocks <= 1100);
+	cdt_close(dev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +366,7 @@ int main(void)
 		cmocka_unit_test_setup(test_lock, fresh),
 		cmocka_unit_test_setup(test_out_is_source, fresh),
 		cmocka_unit_test_setup(test_medium_change, fresh),
+		cmocka_unit_test(test_window),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
