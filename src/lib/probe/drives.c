@@ -87,11 +87,15 @@ static int add(struct finder *fi, const char *class, const char *name, bool bloc
 	if (!f)
 		return CDT_ENOMEM;
 	if (block || !f->d.name[0]) {
-		snprintf(f->d.name, sizeof(f->d.name), "%s", name);
-		snprintf(f->d.path, sizeof(f->d.path), "/dev/%s", name);
+		/* the precision tells the compiler what the check above did */
+		snprintf(f->d.name, sizeof(f->d.name), "%.*s",
+			 CDT_DRIVE_NAME_MAX - 1, name);
+		snprintf(f->d.path, sizeof(f->d.path), "/dev/%.*s",
+			 CDT_DRIVE_NAME_MAX - 1, name);
 	}
 	if (!block)
-		snprintf(f->d.sg, sizeof(f->d.sg), "%s", name);
+		snprintf(f->d.sg, sizeof(f->d.sg), "%.*s", CDT_DRIVE_NAME_MAX - 1,
+			 name);
 	base = strrchr(dev, '/');
 	snprintf(f->d.hctl, sizeof(f->d.hctl), "%.*s", CDT_DRIVE_NAME_MAX - 1,
 		 base ? base + 1 : dev);
