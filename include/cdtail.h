@@ -257,6 +257,9 @@ struct cdt_probe_opts {
 	uint64_t max_extra;	/* 0 = CDT_DEFAULT_MAX_EXTRA */
 	cdt_progress_fn progress;	/* NULL, or told of every end-search read */
 	void *progress_ctx;
+	/* NULL, or a flag a signal handler sets: polled before each read of
+	 * the end search, which then ends with CDT_EINTR */
+	volatile sig_atomic_t *stop;
 };
 
 struct cdt_probe_result {

@@ -10,8 +10,17 @@
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t stop_signal;
 
+/* Built before the handlers are set: a handler may only write(2) it. */
+static char stop_msg[96];
+static size_t stop_msg_len;
+
 static void on_signal(int sig)
 {
+	if (!stop_flag && stop_msg_len) {
+		ssize_t w = write(STDERR_FILENO, stop_msg, stop_msg_len);
+
+		(void)w;
+	}
 	stop_signal = sig;
 	stop_flag = 1;
 }
@@ -50,6 +59,11 @@ void rui_start(struct rui *u, struct cdt_dev *dev)
 
 	u->rd.max_extra = u->co.max_extra;
 	memset(&sa, 0, sizeof(sa));
+	/* a read in flight is not cut short: it ends within the timeout */
+	snprintf(stop_msg, sizeof(stop_msg),
+		 "\ncdtail: stopping after the current read (up to %u s)\n",
+		 (u->co.timeout_ms ? u->co.timeout_ms : 30000) / 1000);
+	stop_msg_len = strlen(stop_msg);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;

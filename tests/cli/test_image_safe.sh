@@ -158,6 +158,34 @@ keep
 run image --map "$M" "sim:$B,cost=0/0" "$O"
 expect_rc "resume on the new disc -> 2" 2
 unchanged "resume on the new disc"
+# --- SIGINT in the end search: honoured there, nothing left -----------------------
+for c in image tail verify; do
+	rm -f "$O" "$M" "$T/i.trace"
+	case $c in
+	image) set -- --map "$M" "sim:$A,hide=2000,cost=1/200,sleep=1,trace=$T/i.trace" "$O" ;;
+	tail) set -- "sim:$A,hide=2000,cost=1/200,sleep=1,trace=$T/i.trace" "$T/short.iso" ;;
+	verify) set -- "sim:$A,hide=2000,cost=1/200,sleep=1,trace=$T/i.trace" --image "$A" ;;
+	esac
+	head -c $((1000 * 2048)) "$A" >"$T/short.iso"
+	"$CDTAIL" $c "$@" >/dev/null 2>"$T/i.err" &
+	pid=$!
+	i=0
+	# the search's first failing read: the end search is under way
+	while [ $i -lt 500 ] && ! grep -q 'sense=05/21' "$T/i.trace" 2>/dev/null; do
+		sleep 0.01; i=$((i + 1)); done
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 130 ] && ok "$c: SIGINT in the end search -> 130" || not_ok "$c: SIGINT in the end search -> 130" "exit $rc"
+	expect_grep "$c: SIGINT says it stops after the current read" "$T/i.err" 'stopping after the current read \(up to 30 s\)'
+	# a full end search here takes many more failing reads than the one seen
+	n=$(grep -c 'sense=05/21' "$T/i.trace")
+	[ "$n" -le 3 ] && ok "$c: stopped within a read of the signal ($n failing reads)" ||
+		not_ok "$c: stopped within a read of the signal" "$n failing reads"
+done
+[ -e "$O" ] || [ -e "$M" ] && not_ok "image stopped in the end search: no OUT, no map" ||
+	ok "image stopped in the end search: no OUT, no map"
+
 # --- the --max-extra window: never silent, status 5 ---------------------------------
 head -c $((1000 * 2048)) "$A" >"$T/short.iso"
 for cmd in "image --json sim:$A,cost=0/0,hide=2000 $T/w.iso" \

@@ -155,7 +155,6 @@ static void test_image_stop_saves_map(void **state)
 	unlink(f->map);
 	assert_int_equal(cdt_image(dev, f->out, &o, &r), CDT_EINTR);
 	/* stopped before its first block: nothing of it is left (issue 11) */
-	assert_true(r.removed);
 	assert_int_not_equal(access(f->map, F_OK), 0);
 	assert_int_not_equal(access(f->out, F_OK), 0);
 	cdt_image_result_free(&r);

@@ -355,6 +355,26 @@ static void test_window(void **state)
 	cdt_close(dev);
 }
 
+/* The stop flag is polled in the end search too (it used to run on). */
+static void test_stop_in_search(void **state)
+{
+	struct fixture *f = *state;
+	volatile sig_atomic_t stop = 1;
+	struct cdt_probe_opts o = { .size = sizeof(o), .stop = &stop };
+	struct cdt_image_opts io = { .size = sizeof(io), .rd.stop = &stop, .map_path = f->map };
+	struct cdt_probe_result p = CDT_INIT(p);
+	struct cdt_image_result r = CDT_INIT(r);
+	struct cdt_dev *dev = open_sim(f->img, "hide=2000");
+
+	assert_int_equal(cdt_probe(dev, &o, &p), CDT_EINTR);
+	assert_int_equal(cdt_image(dev, f->out, &io, &r), CDT_EINTR);
+	assert_int_equal(r.sum.stats.failed_reads, 0);
+	assert_int_not_equal(access(f->out, F_OK), 0);
+	assert_int_not_equal(access(f->map, F_OK), 0);
+	cdt_image_result_free(&r);
+	cdt_close(dev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +387,7 @@ int main(void)
 		cmocka_unit_test_setup(test_out_is_source, fresh),
 		cmocka_unit_test_setup(test_medium_change, fresh),
 		cmocka_unit_test(test_window),
+		cmocka_unit_test_setup(test_stop_in_search, fresh),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

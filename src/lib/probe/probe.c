@@ -73,6 +73,12 @@ static void tell_progress(struct probe_reader *r, uint64_t lba,
 	r->opts->progress(r->opts->progress_ctx, &p);
 }
 
+/* The caller asked for a stop (a signal): checked before every read. */
+static bool stopped(const struct probe_reader *r)
+{
+	return r->opts && r->opts->stop && *r->opts->stop;
+}
+
 static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 		      struct es_outcome *out)
 {
@@ -82,6 +88,8 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 
 	if (n > r->buf_blocks)
 		return CDT_EUSAGE;
+	if (stopped(r))
+		return CDT_EINTR;
 	rc = cdt_read_blocks(r->dev, lba, n, r->buf, r->buf_len, &rr);
 	if (rc)
 		return rc;
@@ -142,6 +150,8 @@ static int end_class_at(struct probe_reader *r, uint64_t lba)
 	struct cdt_read_result rr = CDT_INIT(rr);
 	int rc;
 
+	if (stopped(r))
+		return CDT_EINTR;
 	rc = cdt_read_blocks(r->dev, lba, 1, r->buf, r->buf_len, &rr);
 	if (rc)
 		return rc;
@@ -305,6 +315,9 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 			res->notes |= CDT_NOTE_WINDOW_LIMIT;
 		res->extent_blocks = b;
 	}
+	/* a stop during the boundary search: its guess is not to be used */
+	if (!rc && stopped(&r))
+		rc = CDT_EINTR;
 	free(r.buf);
 	if (rc && !dev->errmsg[0])
 		cdt_dev_seterr(dev, "end search failed: %s", cdt_strerror(rc));

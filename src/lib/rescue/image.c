@@ -107,6 +107,7 @@ int rescue_probe(struct cdt_dev *dev, const struct cdt_read_opts *rd,
 	po.max_extra = rd ? rd->max_extra : 0;
 	po.progress = rd ? rd->progress : NULL;
 	po.progress_ctx = rd ? rd->progress_ctx : NULL;
+	po.stop = rd ? rd->stop : NULL;
 	sum->size = sizeof(*sum);
 	sum->probe.size = sizeof(sum->probe);
 	sum->stats.size = sizeof(sum->stats);
