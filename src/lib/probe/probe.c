@@ -208,10 +208,9 @@ static int find_end_class(struct probe_reader *r, uint64_t *lo, uint64_t reporte
  * find_end_class looks; then bisect between.  Below the boundary blocks
  * read or fail MEDIUM, at and above it they fail END-class, so the
  * bisection holds whatever mix of good and bad blocks lies between.
- * Returns 0 with *b set, or 1 when the window was reached first (*b is
- * the window).
+ * Sets *b.
  */
-static int end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
+static void end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
 			uint64_t window, uint64_t *b)
 {
 	unsigned int i, n = r->nfails < PROBE_FAILS_KEPT ? r->nfails : PROBE_FAILS_KEPT;
@@ -227,7 +226,7 @@ static int end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
 	}
 	if (hi <= end) {
 		*b = end;	/* an END-class answer at end: nothing to extend */
-		return 0;
+		return;
 	}
 	for (i = 0; i < n; i++) {
 		const struct probe_failure *f = &r->fails[i];
@@ -237,9 +236,16 @@ static int end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
 	}
 	if (hi == UINT64_MAX) {
 		rc = find_end_class(r, &lo, reported, window, &hi);
+		/*
+		 * MEDIUM ERROR all the way to the window, never "out of
+		 * range": such a drive answers so for blocks that do not
+		 * exist too (tgt, REAL-TARGETS.md), and its READ CAPACITY
+		 * grows with what was read, so neither says the disc goes
+		 * on: the image ends where the readable blocks do.
+		 */
 		if (rc == 1) {
-			*b = window;
-			return 1;
+			*b = end;
+			return;
 		}
 		/* a drive that stops answering: never fail the probe for it */
 		if (rc < 0)
@@ -266,7 +272,7 @@ static int end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
 	if (hi - lo > 1 && reported > lo && reported < hi)
 		hi = reported;
 	*b = hi;
-	return 0;
+	return;
 }
 
 /*
@@ -311,8 +317,7 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	if (!rc && needs_boundary(&r, er->end)) {
 		uint64_t b;
 
-		if (end_boundary(&r, er->end, p.reported, p.reported + p.max_extra, &b))
-			res->notes |= CDT_NOTE_WINDOW_LIMIT;
+		end_boundary(&r, er->end, p.reported, p.reported + p.max_extra, &b);
 		res->extent_blocks = b;
 	}
 	/* a stop during the boundary search: its guess is not to be used */

@@ -489,17 +489,24 @@ static int single_pass(struct rescue *r, char status)
  * have been seen to pay:
  *  1. sample: retry the first block of some bad areas, spread evenly over
  *     them, at most one for every RETRY_SAMPLE_SHARE failures the run has
- *     seen so far (at least one).  An area's first block is the one tried
- *     most already (the failing chunk and the trim both stopped on it), so
- *     a block that fails a few times and then reads shows up there first;
+ *     seen so far (every area when there are RETRY_SAMPLE_ALL or fewer),
+ *     up to CDT_DEFAULT_RETRIES times each, as
+ *     often as -r2 would.  An area's first block is the one tried most
+ *     already (the failing chunk and the trim both stopped on it), so a
+ *     block that fails a few times and then reads shows up there first;
  *  2. if a sample read, the disc has such blocks: sample every other area
  *     too;
- *  3. in each area whose sample read, retry every bad block, up to
- *     CDT_DEFAULT_RETRIES passes, until a pass recovers nothing.
- * Permanent damage then costs ~1/RETRY_SAMPLE_SHARE more failures than no
- * retries at all; flaky areas get the passes GNU ddrescue's -r2 would give.
+ *  3. in each area whose sample read, retry every bad block that is
+ *     left, CDT_DEFAULT_RETRIES passes, as GNU ddrescue's -r2 does: a
+ *     flaky block may need both, and the first pass may recover nothing
+ *     (its neighbours were tried fewer times than the sample).
+ * Permanent damage then costs ~CDT_DEFAULT_RETRIES/RETRY_SAMPLE_SHARE more
+ * failures than no retries at all; flaky areas get the passes GNU
+ * ddrescue's -r2 would give.
  */
-#define RETRY_SAMPLE_SHARE 10
+#define RETRY_SAMPLE_SHARE 20
+/* a disc with this few bad areas has each one sampled: at most 8 failures */
+#define RETRY_SAMPLE_ALL 4
 
 struct retry_area {
 	uint64_t a, b;		/* blocks [a, b) were bad when retrying began */
@@ -527,39 +534,41 @@ static int bad_areas(struct rescue *r, struct retry_area **out, size_t *n)
 	return 0;
 }
 
-/* Retry an area's first block.  Returns 0 or <0 on error. */
+/* Retry an area's first block until it reads.  Returns 0 or <0 on error. */
 static int sample_area(struct rescue *r, struct retry_area *ar)
 {
-	int got;
+	int got, tries;
 
 	ar->sampled = true;
-	got = try_span(r, ar->a, 1, MAP_BAD);
-	if (got < 0)
-		return got;
-	ar->recovered = got == SPAN_GOOD;
+	for (tries = 0; tries < CDT_DEFAULT_RETRIES && !ar->recovered; tries++) {
+		got = try_span(r, ar->a, 1, MAP_BAD);
+		if (got < 0)
+			return got;
+		ar->recovered = got == SPAN_GOOD;
+	}
 	return 0;
 }
 
 /*
- * Up to `passes` retries of every bad block of [a, b), stopping when a
- * pass recovers nothing.  Returns 0 or <0 on error.
+ * `passes` retries of every block of [a, b) still bad, stopping early only
+ * when none is left.  Returns 0 or <0 on error.
  */
 static int retry_area_blocks(struct rescue *r, const struct retry_area *ar, int passes)
 {
-	uint64_t lba, got_any;
+	uint64_t lba, still_bad;
 	int pass, got;
 
 	for (pass = 1; pass <= passes; pass++) {
-		got_any = 0;
+		still_bad = 0;
 		for (lba = ar->a; lba < ar->b; lba++) {
 			if (map_status_at(r->map, lba * r->bs) != MAP_BAD)
 				continue;
 			got = try_span(r, lba, 1, MAP_BAD);
 			if (got < 0)
 				return got;
-			got_any += got == SPAN_GOOD;
+			still_bad += got != SPAN_GOOD;
 		}
-		if (!got_any)
+		if (!still_bad)
 			break;
 	}
 	return 0;
@@ -577,7 +586,10 @@ static int retry_learning(struct rescue *r)
 	if (rc || !n)
 		goto out;
 	samples = (size_t)(r->failed_reads / RETRY_SAMPLE_SHARE);
-	samples = samples < 1 ? 1 : samples > n ? n : samples;
+	if (samples < RETRY_SAMPLE_ALL)
+		samples = RETRY_SAMPLE_ALL;
+	if (samples > n)
+		samples = n;
 	for (i = 0; i < samples && !rc; i++) {
 		rc = sample_area(r, &ar[i * n / samples]);
 		any |= ar[i * n / samples].recovered;
