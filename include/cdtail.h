@@ -230,6 +230,78 @@ int cdt_read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz);
 /* "CD-ROM", "DVD-ROM", ..., or "unknown". */
 const char *cdt_profile_name(uint16_t profile);
 
+/* ---- the disc's structure: sessions, tracks, gaps (issue 12) ---------- */
+/*
+ * What READ TOC (formats 0, 1, 2), READ DISC INFORMATION, READ TRACK
+ * INFORMATION and GET CONFIGURATION say the disc is made of.  cdt_probe()
+ * reads it (so image, tail and verify do) and keeps it on the device:
+ * cdt_dev_layout() returns it until the next probe or cdt_close().  A drive
+ * that answers none of these gives one session holding one data track
+ * over READ CAPACITY's blocks (has_toc false).
+ */
+enum cdt_track_mode {
+	CDT_TRACK_DATA = 0,		/* control nibble 4: 2048-byte user data */
+	CDT_TRACK_AUDIO,		/* control nibble 0: READ(10) gets 05/64/00 */
+};
+
+/* "data", "audio" */
+const char *cdt_track_mode_name(enum cdt_track_mode m);
+
+struct cdt_track {
+	unsigned int number;		/* 1..99 */
+	unsigned int session;		/* 1.. */
+	enum cdt_track_mode mode;
+	uint64_t start;			/* first LBA */
+	uint64_t blocks;		/* length, a TAO run-out included */
+	int64_t last_recorded;		/* TRACK INFO's last recorded address,
+					 * or CDT_SIZE_ABSENT */
+	bool runout;			/* ends with a 2-block TAO run-out */
+};
+
+/* Why blocks inside the disc's extent are not data to be read. */
+enum cdt_skip_why {
+	CDT_SKIP_AUDIO = 0,		/* an audio track */
+	CDT_SKIP_GAP,			/* lead-out, lead-in, pregap between sessions */
+	CDT_SKIP_RUNOUT,		/* a TAO track's 2 run-out blocks */
+	CDT_SKIP_UNWRITTEN,		/* a formatted medium past its data */
+};
+
+/* "audio", "gap", "runout", "unwritten" */
+const char *cdt_skip_why_name(enum cdt_skip_why why);
+
+struct cdt_skip {
+	uint64_t start;			/* first LBA */
+	uint64_t blocks;
+	enum cdt_skip_why why;
+};
+
+struct cdt_layout {
+	size_t size;			/* sizeof, set by CDT_INIT() */
+	bool has_toc;			/* the drive described the disc */
+	unsigned int sessions;
+	struct cdt_track *tracks;	/* n_tracks, ascending */
+	size_t n_tracks;
+	struct cdt_skip *gaps;		/* n_gaps between sessions, ascending */
+	size_t n_gaps;
+	/*
+	 * Every area of [0, extent) that image, tail and verify never read
+	 * with READ(10)/(12): audio tracks, gaps, run-outs, and (formatted
+	 * media, when asked to stop at the filesystem) the unwritten rest.
+	 * n_skip of them, ascending, not overlapping.
+	 */
+	struct cdt_skip *skip;
+	size_t n_skip;
+	bool appendable;		/* the last session is open */
+	int64_t last_possible_leadout;	/* DISC INFO: the blank disc's capacity,
+					 * never a data end; or CDT_SIZE_ABSENT */
+	uint16_t profile;		/* GET CONFIGURATION's current profile */
+	bool formatted;			/* DVD+RW, DVD-RAM, BD-RE: READ CAPACITY
+					 * is the formatted size */
+};
+
+/* The layout the last cdt_probe() of dev read, or NULL before one. */
+const struct cdt_layout *cdt_dev_layout(const struct cdt_dev *dev);
+
 /* ---- the true-end search and probe ------------------------------------ */
 
 #define CDT_DEFAULT_MAX_EXTRA 16384
@@ -380,6 +452,17 @@ struct cdt_read_summary {
 #define CDT_HASH_ALL		(CDT_HASH_MD5 | CDT_HASH_SHA256)
 #define CDT_HASH_NONE		0x100u
 
+/*
+ * A formatted rewritable medium (DVD+RW, DVD-RAM, BD-RE) reads to its
+ * formatted size, far past the filesystem: what image does with the rest.
+ */
+enum cdt_formatted_policy {
+	CDT_FORMATTED_SKIP = 0,		/* zeros in OUT (a hole), never read,
+					 * listed as skipped "unwritten" */
+	CDT_FORMATTED_CUT,		/* OUT ends at the filesystem's end */
+	CDT_FORMATTED_READ,		/* read it all (earlier contents) */
+};
+
 struct cdt_image_opts {
 	size_t size;			/* sizeof, set by CDT_INIT() */
 	struct cdt_read_opts rd;
@@ -388,6 +471,8 @@ struct cdt_image_opts {
 	bool force;			/* OUT may exist: it is truncated */
 	unsigned int map_interval_ms;	/* 0 = 5000 */
 	unsigned int digests;		/* CDT_HASH_* bits; 0 = both */
+	enum cdt_formatted_policy formatted;	/* formatted media past the
+					 * filesystem; 0 = CDT_FORMATTED_SKIP */
 };
 
 enum cdt_digest_source {
@@ -410,6 +495,9 @@ struct cdt_image_result {
 					 * are gone */
 	unsigned int identity_blocks;	/* disc identity: blocks recorded, or
 					 * on a resume compared */
+	struct cdt_skip *skipped;	/* n_skipped areas not read: not data */
+	size_t n_skipped;
+	uint64_t skipped_blocks;	/* their blocks, never in bad_blocks */
 };
 
 /*
@@ -455,6 +543,9 @@ struct cdt_tail_result {
 	uint64_t compared_blocks;
 	uint64_t mismatch_lba;		/* MISMATCH, UNREADABLE */
 	uint64_t appended_blocks;
+	struct cdt_skip *skipped;	/* n_skipped areas not read: not data */
+	size_t n_skipped;
+	uint64_t skipped_blocks;	/* their blocks, never in bad_blocks */
 };
 
 /*
@@ -504,6 +595,9 @@ struct cdt_verify_result {
 	size_t n_diffs;
 	bool complete;			/* read to the end (digests valid) */
 	int fs_fits;			/* 1, 0, or -1 when no filesystem size */
+	struct cdt_skip *skipped;	/* n_skipped areas not read: not data */
+	size_t n_skipped;
+	uint64_t skipped_blocks;	/* their blocks, never in bad_blocks */
 };
 
 int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
