@@ -113,7 +113,7 @@ fixtures/udf.img: fixtures/make-fixtures.sh
 
 # The unit run also checks that libcdtail(3) documents every public field
 # (a new field goes in its STRUCT FIELDS section) and the layer rule.
-unit: $(UNIT_BIN)
+unit: $(UNIT_BIN) $(FIXTURES)
 	@fail=0; for t in $(UNIT_BIN); do \
 		CDT_FIXTURES=$(CURDIR)/fixtures $(TEST_WRAPPER) ./$$t || fail=1; \
 	done; \

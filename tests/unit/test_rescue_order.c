@@ -167,8 +167,10 @@ static void test_grid_and_backwards(void **state)
 }
 
 /*
- * Permanent damage: the default retries cost one sample read (the run had
- * fewer than 20 failures); --retries 2 is two passes over every bad block.
+ * Permanent damage in 2 areas: the default retries sample each area's
+ * first block twice (4 or fewer areas are all sampled, each as often as
+ * -r2 would try it) and stop there; --retries 2 is two passes over every
+ * bad block.
  */
 static void test_retry_sample_then_stop(void **state)
 {
@@ -179,10 +181,13 @@ static void test_retry_sample_then_stop(void **state)
 	assert_int_equal(image(f, "bad=500-504:1500-1502", -1, &td), 8);
 	assert_int_equal(image(f, "bad=500-504:1500-1502", 2, &t2), 8);
 	assert_true(failures(&t0) < 20);
-	assert_int_equal(td.n, t0.n + 1);
-	assert_int_equal(failures(&td), failures(&t0) + 1);
-	/* the sample is the first block of a bad area */
-	assert_true(td.r[td.n - 1].lba == 500 || td.r[td.n - 1].lba == 1500);
+	assert_int_equal(td.n, t0.n + 4);
+	assert_int_equal(failures(&td), failures(&t0) + 4);
+	/* the samples are the first blocks of the bad areas */
+	assert_int_equal(td.r[td.n - 4].lba, 500);
+	assert_int_equal(td.r[td.n - 3].lba, 500);
+	assert_int_equal(td.r[td.n - 2].lba, 1500);
+	assert_int_equal(td.r[td.n - 1].lba, 1500);
 	assert_int_equal(failures(&t2), failures(&t0) + 2 * 8);
 }
 

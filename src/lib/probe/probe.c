@@ -208,9 +208,15 @@ static int find_end_class(struct probe_reader *r, uint64_t *lo, uint64_t reporte
  * find_end_class looks; then bisect between.  Below the boundary blocks
  * read or fail MEDIUM, at and above it they fail END-class, so the
  * bisection holds whatever mix of good and bad blocks lies between.
- * Sets *b.
+ * Sets *b; true when the window was reached first (*b is the window).
  */
-static void end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
+/* The address that tells a drive's MEDIUM answers from its "no such block". */
+static uint64_t far_past(uint64_t window)
+{
+	return window < 0xFFFFFFFEull / 4 ? window * 4 : 0xFFFFFFFEull;
+}
+
+static bool end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
 			uint64_t window, uint64_t *b)
 {
 	unsigned int i, n = r->nfails < PROBE_FAILS_KEPT ? r->nfails : PROBE_FAILS_KEPT;
@@ -226,7 +232,7 @@ static void end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported
 	}
 	if (hi <= end) {
 		*b = end;	/* an END-class answer at end: nothing to extend */
-		return;
+		return false;
 	}
 	for (i = 0; i < n; i++) {
 		const struct probe_failure *f = &r->fails[i];
@@ -238,14 +244,21 @@ static void end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported
 		rc = find_end_class(r, &lo, reported, window, &hi);
 		/*
 		 * MEDIUM ERROR all the way to the window, never "out of
-		 * range": such a drive answers so for blocks that do not
-		 * exist too (tgt, REAL-TARGETS.md), and its READ CAPACITY
-		 * grows with what was read, so neither says the disc goes
-		 * on: the image ends where the readable blocks do.
+		 * range".  A drive that answers so even far past the window
+		 * (tgt, REAL-TARGETS.md, answers so everywhere past its file
+		 * and grows READ CAPACITY to what was read, which is why the
+		 * address is not absurd) says nothing of a disc there: the
+		 * image ends where the readable blocks do.  One that calls
+		 * that address out of range holds unreadable blocks up to
+		 * the window and perhaps beyond: never silent.
 		 */
 		if (rc == 1) {
+			if (end_class_at(r, far_past(window)) == 1) {
+				*b = window;
+				return true;
+			}
 			*b = end;
-			return;
+			return false;
 		}
 		/* a drive that stops answering: never fail the probe for it */
 		if (rc < 0)
@@ -272,7 +285,7 @@ static void end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported
 	if (hi - lo > 1 && reported > lo && reported < hi)
 		hi = reported;
 	*b = hi;
-	return;
+	return false;
 }
 
 /*
@@ -317,7 +330,8 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	if (!rc && needs_boundary(&r, er->end)) {
 		uint64_t b;
 
-		end_boundary(&r, er->end, p.reported, p.reported + p.max_extra, &b);
+		if (end_boundary(&r, er->end, p.reported, p.reported + p.max_extra, &b))
+			res->notes |= CDT_NOTE_WINDOW_LIMIT;
 		res->extent_blocks = b;
 	}
 	/* a stop during the boundary search: its guess is not to be used */
