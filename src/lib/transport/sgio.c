@@ -31,6 +31,7 @@ struct sgio_transport {
 	bool is_block;
 	dev_t rdev;
 	char path[256];
+	char err[384];		/* why the last failed exec failed */
 };
 
 static struct sgio_transport *to_sgio(struct cdt_transport *t)
@@ -46,7 +47,43 @@ static double mono_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static int sgio_status(struct sg_pt_base *pt, struct cdt_cmd *cmd, double ms)
+/* Linux's host and driver bytes (include/scsi/scsi_status.h), in words. */
+static const char *host_byte_name(unsigned int b)
+{
+	static const char *const names[] = {
+		"ok", "no connection", "bus busy", "timed out", "bad target",
+		"aborted", "parity error", "internal error", "reset",
+		"bad interrupt", "passed through", "soft error, retry",
+		"requeue", "transport disrupted", "transport failfast",
+		"target failure", "nexus failure", "allocation failure",
+		"medium error",
+	};
+
+	return b < sizeof(names) / sizeof(names[0]) ? names[b] : "unknown";
+}
+
+static const char *driver_byte_name(unsigned int b)
+{
+	static const char *const names[] = {
+		"ok", "busy", "soft", "media", "error", "invalid", "timeout",
+		"hard", "sense",
+	};
+
+	return b < sizeof(names) / sizeof(names[0]) ? names[b] : "unknown";
+}
+
+static void set_transport_err(struct sgio_transport *st, int terr)
+{
+	unsigned int host = (unsigned int)terr & 0xff;
+	unsigned int drv = ((unsigned int)terr >> 8) & 0xff;
+
+	snprintf(st->err, sizeof(st->err),
+		 "SG_IO transport failure: host status 0x%02x (%s), driver status 0x%02x (%s)",
+		 host, host_byte_name(host), drv, driver_byte_name(drv & 0x0f));
+}
+
+static int sgio_status(struct sgio_transport *st, struct sg_pt_base *pt,
+		       struct cdt_cmd *cmd, double ms)
 {
 	int terr;
 
@@ -70,8 +107,12 @@ static int sgio_status(struct sg_pt_base *pt, struct cdt_cmd *cmd, double ms)
 		    ((terr >> 8) & 0xff) == SGIO_DID_TIME_OUT ||
 		    ms >= 0.95 * cmd->timeout_ms)
 			return CDT_ETIMEOUT;
+		set_transport_err(st, terr);
 		return CDT_ETRANSPORT;
 	default:
+		snprintf(st->err, sizeof(st->err),
+			 "SG_IO: an answer of an unknown kind (sg_pt category %d)",
+			 get_scsi_pt_result_category(pt));
 		return CDT_ETRANSPORT;
 	}
 }
@@ -84,6 +125,7 @@ static int sgio_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 	double t0;
 	int res, rc, resid;
 
+	st->err[0] = '\0';
 	pt = construct_scsi_pt_obj_with_fd(st->fd, 0);
 	if (!pt)
 		return CDT_ENOMEM;
@@ -97,16 +139,27 @@ static int sgio_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 	if (res == SCSI_PT_DO_TIMEOUT) {
 		rc = CDT_ETIMEOUT;
 	} else if (res < 0) {
+		snprintf(st->err, sizeof(st->err), "SG_IO on %s failed: %s",
+			 st->path, strerror(-res));
 		rc = (-res == ENOTTY || -res == EINVAL) ? CDT_ENOTSCSI : CDT_ETRANSPORT;
 	} else if (res) {
+		snprintf(st->err, sizeof(st->err), "SG_IO on %s failed (sg_pt error %d)",
+			 st->path, res);
 		rc = CDT_ETRANSPORT;
 	} else {
-		rc = sgio_status(pt, cmd, cmd->ms);
+		rc = sgio_status(st, pt, cmd, cmd->ms);
 		resid = get_scsi_pt_resid(pt);
 		cmd->resid = resid > 0 ? (uint32_t)resid : 0;
 	}
 	destruct_scsi_pt_obj(pt);
 	return rc;
+}
+
+static const char *sgio_errmsg(struct cdt_transport *t)
+{
+	struct sgio_transport *st = to_sgio(t);
+
+	return st->err[0] ? st->err : NULL;
 }
 
 static void sgio_close(struct cdt_transport *t)
@@ -215,6 +268,7 @@ static const struct cdt_transport_ops sgio_ops = {
 	.close = sgio_close,
 	.kernel_size_512 = sgio_kernel_size,
 	.max_transfer = sgio_max_transfer,
+	.errmsg = sgio_errmsg,
 };
 
 static int check_node(const char *path, struct stat *st, char *err, size_t errlen)
