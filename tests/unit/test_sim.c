@@ -714,8 +714,8 @@ static void test_toc_layout(void **state)
 	assert_int_equal(mmc_parse_session_info(buf, 12, true, &si), 0);
 	assert_int_equal(si.first_track_lba, 0);
 
-	/* other formats are not there */
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 2, false, 0, 64), buf, 64);
+	/* format 2 (full TOC) is test_sim_layout's; PMA, ATIP are not there */
+	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 3, false, 0, 64), buf, 64);
 	assert_sense(&cmd, 5, 0x24, 0);
 	sim_close(t);
 }

@@ -38,9 +38,7 @@ void sim_do_request_sense(struct cdt_cmd *cmd)
 
 static uint16_t current_profile(const struct sim *s)
 {
-	uint64_t bytes = s->n_blocks * s->cfg.block_size;
-
-	return bytes <= SIM_CD_MAX_BYTES ? 0x0008 : 0x0010;
+	return sim_profile(s);
 }
 
 /* Feature 0000h (profile list) or 0001h (core) at p; returns its length. */

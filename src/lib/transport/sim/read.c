@@ -39,6 +39,29 @@ static bool in_range(const struct sim_range *r, uint64_t b)
 	return b >= r->first && b <= r->last;
 }
 
+/*
+ * What the disc's structure says of block b below N: a gap block gets
+ * gap= (zero: readable), an audio block and a TAO data track's 2 run-out
+ * blocks 05/64/00, ILLEGAL MODE FOR THIS TRACK (MMC-5; cdemu; libburn
+ * mmc.c on TAO run-outs).
+ */
+static bool layout_fails(const struct sim *s, uint64_t b, struct sim_outcome *o)
+{
+	const struct sim_track *t = sim_track_at(s, b);
+
+	if (!t) {
+		if (s->cfg.gap == SIM_GAP_ZERO)
+			return false;
+		sim_check(o, s->cfg.gap_key, s->cfg.gap_asc, s->cfg.gap_ascq);
+		return true;
+	}
+	if (t->audio || (s->cfg.tao && b - t->start >= t->blocks - 2)) {
+		sim_check(o, SK_ILLEGAL_REQUEST, ASC_END_OF_USER_AREA, 0);
+		return true;
+	}
+	return false;
+}
+
 /* Why block b cannot be read (o filled, true), or false when it can. */
 static bool block_fails(struct sim *s, uint64_t b, struct sim_outcome *o)
 {
@@ -46,6 +69,9 @@ static bool block_fails(struct sim *s, uint64_t b, struct sim_outcome *o)
 	size_t i;
 
 	if (b >= s->n_blocks) {
+		/* formatted=M: the unwritten formatted area reads as zeros */
+		if (b < c->formatted)
+			return false;
 		/* tgt fails reads beyond its backing file as unreadable */
 		if (c->past_medium)
 			sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
@@ -53,6 +79,8 @@ static bool block_fails(struct sim *s, uint64_t b, struct sim_outcome *o)
 			sim_check(o, SK_ILLEGAL_REQUEST, ASC_LBA_OUT_OF_RANGE, 0);
 		return true;
 	}
+	if (layout_fails(s, b, o))
+		return true;
 	if (b >= s->n_blocks - c->runout) {
 		sim_check(o, SK_ILLEGAL_REQUEST, ASC_END_OF_USER_AREA, 0);
 		return true;
@@ -76,8 +104,14 @@ static bool block_fails(struct sim *s, uint64_t b, struct sim_outcome *o)
 	return false;
 }
 
+/* Blocks the image never serves though they read: gaps (gap=zero), unwritten formatted area. */
+static bool zero_block(const struct sim *s, uint64_t b)
+{
+	return b >= s->n_blocks || sim_in_gap(s, b);
+}
+
 /* Copy n blocks from the image; a failing pread is a medium error. */
-static bool copy_blocks(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst)
+static bool copy_image(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst)
 {
 	size_t want = (size_t)(n * s->cfg.block_size);
 	off_t off = (off_t)(lba * s->cfg.block_size);
@@ -94,6 +128,40 @@ static bool copy_blocks(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst)
 		got += (size_t)r;
 	}
 	return true;
+}
+
+/* n readable blocks at lba: from the image, or zeros where it holds none */
+static bool copy_blocks(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst)
+{
+	uint32_t bs = s->cfg.block_size;
+	uint64_t i = 0;
+
+	while (i < n) {
+		bool zero = zero_block(s, lba + i);
+		uint64_t j = i + 1;
+
+		while (j < n && zero_block(s, lba + j) == zero)
+			j++;
+		if (zero)
+			memset(dst + i * bs, 0, (size_t)((j - i) * bs));
+		else if (!copy_image(s, lba + i, j - i, dst + i * bs))
+			return false;
+		i = j;
+	}
+	return true;
+}
+
+/* gap=hang: a read touching a gap block gets no answer */
+static bool hangs_in_gap(const struct sim *s, const struct sim_read *r)
+{
+	uint64_t i;
+
+	if (s->cfg.gap != SIM_GAP_HANG || s->n_sessions < 2)
+		return false;
+	for (i = 0; i < r->nblocks && r->lba + i >= r->lba; i++)
+		if (sim_in_gap(s, r->lba + i))
+			return true;
+	return false;
 }
 
 /* reveal=1: remember how far reads have reached, failing ones included. */
@@ -189,6 +257,10 @@ int sim_do_read(struct sim *s, struct cdt_cmd *cmd, const struct sim_read *r,
 	/* never write past the initiator's buffer, whatever the CDB asks */
 	if (!cmd->data || r->nblocks > cmd->data_len / bs) {
 		sim_invalid_field(o);
+		return 0;
+	}
+	if (hangs_in_gap(s, r)) {
+		o->timeout = true;
 		return 0;
 	}
 	sim_note_touched(s, r);

@@ -32,6 +32,8 @@ static void sim_free(struct sim *s)
 		close(s->trace_fd);
 	free(s->cfg.bad);
 	free(s->cfg.trace_path);
+	free(s->cfg.layout);
+	free(s->tracks);
 	free(s->flaky_fails);
 	free(s->stale_buf);
 	sim_change_free(s);
@@ -158,6 +160,8 @@ int cdt_sim_open(const char *spec, struct cdt_transport **tp,
 	s->cfg.ok_us = 50;
 	s->cfg.fail_ms = 8000;
 	s->cfg.cdb16 = true;
+	s->cfg.gap_key = SK_ILLEGAL_REQUEST;
+	s->cfg.gap_asc = ASC_LBA_OUT_OF_RANGE;
 	copy = strdup(spec ? spec : "");
 	if (!copy)
 		goto nomem;
@@ -176,6 +180,11 @@ int cdt_sim_open(const char *spec, struct cdt_transport **tp,
 	rc = open_image(s, copy, err, errlen);
 	if (!rc)
 		rc = check_sizes(s, copy, err, errlen);
+	if (!rc)
+		rc = sim_layout_build(s, err, errlen);
+	/* a formatted medium's capacity is the format's, not the data's */
+	if (!rc && s->cfg.formatted)
+		s->n_reported = s->cfg.formatted;
 	if (!rc)
 		rc = alloc_flaky(s, err, errlen);
 	if (!rc)
@@ -253,7 +262,7 @@ static void dispatch(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 		sim_do_get_configuration(s, cmd, o);
 		break;
 	case MMC_READ_DISC_INFO:
-		sim_do_read_disc_info(cmd, o);
+		sim_do_read_disc_info(s, cmd, o);
 		break;
 	case MMC_READ_TRACK_INFO:
 		sim_do_read_track_info(s, cmd, o);

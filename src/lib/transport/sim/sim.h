@@ -60,6 +60,33 @@ struct sim_range {
 	uint64_t first, last;	/* inclusive */
 };
 
+/* What a read touching an inter-session gap block gets (gap=). */
+enum sim_gap {
+	SIM_GAP_SENSE = 0,	/* gap_key/asc/ascq, 05/21/00 by default */
+	SIM_GAP_HANG,		/* no answer: a timeout */
+	SIM_GAP_ZERO,		/* success with zeros (drives reading the lead-out) */
+};
+
+/* One track of the disc's table (layout=, or one data track of N blocks). */
+struct sim_track {
+	uint32_t number;	/* from 1 */
+	uint32_t session;	/* from 1 */
+	bool audio;
+	uint64_t start, blocks;
+};
+
+/*
+ * Lead-out + next lead-in + pregap between sessions (cdrkit README.multi,
+ * libburn cookbook.txt): 6750 + 4500 + 150 after the first, 2250 + 4500 +
+ * 150 after each later one.
+ */
+#define SIM_GAP_FIRST 11400u
+#define SIM_GAP_LATER 6900u
+#define SIM_LEADOUT_FIRST 6750u
+#define SIM_LEADOUT_LATER 2250u
+/* last possible lead-out start of an appendable disc: 79:59:74 */
+#define SIM_LAST_LEADOUT 359849u
+
 struct sim_config {
 	uint64_t hide, extra, runout;
 	enum sim_toc toc;
@@ -85,6 +112,14 @@ struct sim_config {
 	bool cdb16;		/* READ(16), READ CAPACITY(16) answered */
 	uint64_t change_at;	/* change=N: the Nth command meets 06/28/00 */
 	char *change_image;	/* change=N:IMAGE2, or NULL: the same image */
+	/* the disc's kind (issue 12) */
+	char *layout;		/* layout= as given, parsed once N is known */
+	enum sim_gap gap;
+	uint8_t gap_key, gap_asc, gap_ascq;
+	bool tao;		/* each data track's last 2 blocks: 05/64/00 */
+	bool open;		/* the last session allows another */
+	uint16_t profile;	/* 0: by size, CD-ROM or DVD-ROM */
+	uint64_t formatted;	/* 0: not a formatted medium */
 };
 
 struct sim {
@@ -104,6 +139,9 @@ struct sim {
 	uint8_t *stale_buf;
 	size_t stale_len, stale_cap;
 	int change_fd;		/* change=N:IMAGE2 opened ahead, or -1 */
+	/* the disc as sessions and tracks, built by sim_layout_build */
+	struct sim_track *tracks;
+	uint32_t n_tracks, n_sessions;
 };
 
 /* How one command ended, before it is written into the cdt_cmd. */
@@ -141,6 +179,26 @@ void sim_change_free(struct sim *s);
 /* Is st the file of one of the emulated drive's discs? */
 bool sim_serves(const struct sim *s, const struct stat *st);
 
+/* layout.c: layout=, gap=, tao=, open=, profile=, formatted= */
+int sim_key_layout(struct sim_config *c, const char *v);
+int sim_key_gap(struct sim_config *c, const char *v);
+int sim_key_profile(struct sim_config *c, const char *v);
+int sim_key_formatted(struct sim_config *c, const char *v);
+/* The track table from layout= (or one data track) checked against N. */
+int sim_layout_build(struct sim *s, char *err, size_t errlen);
+/* The track holding lba, or NULL (a gap, or past the last track). */
+const struct sim_track *sim_track_at(const struct sim *s, uint64_t lba);
+bool sim_in_gap(const struct sim *s, uint64_t lba);
+/* First and last track of session sn (1-based). */
+const struct sim_track *sim_session_first(const struct sim *s, uint32_t sn);
+const struct sim_track *sim_session_last(const struct sim *s, uint32_t sn);
+/* Blocks a track counts: the last one's end follows hide=/extra=/formatted=. */
+uint64_t sim_track_blocks(const struct sim *s, const struct sim_track *t);
+/* The blocks between session sn's lead-out start and session sn+1's first. */
+uint64_t sim_gap_after(uint32_t sn);
+uint16_t sim_profile(const struct sim *s);
+bool sim_profile_is_cd(uint16_t profile);
+
 /* answer.c */
 uint32_t sim_clamp32(uint64_t v);
 void sim_check(struct sim_outcome *o, uint8_t key, uint8_t asc, uint8_t ascq);
@@ -161,7 +219,8 @@ void sim_do_read_capacity10(struct sim *s, struct cdt_cmd *cmd);
 void sim_do_service_action_in(struct sim *s, struct cdt_cmd *cmd,
 			      struct sim_outcome *o);
 void sim_do_read_toc(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o);
-void sim_do_read_disc_info(struct cdt_cmd *cmd, struct sim_outcome *o);
+void sim_do_read_disc_info(struct sim *s, struct cdt_cmd *cmd,
+			   struct sim_outcome *o);
 void sim_do_read_track_info(struct sim *s, struct cdt_cmd *cmd,
 			    struct sim_outcome *o);
 

@@ -246,6 +246,16 @@ static int key_cdb16(struct sim_config *c, const char *v)
 	return parse_bool(v, &c->cdb16) ? CDT_EUSAGE : 0;
 }
 
+static int key_tao(struct sim_config *c, const char *v)
+{
+	return parse_bool(v, &c->tao) ? CDT_EUSAGE : 0;
+}
+
+static int key_open(struct sim_config *c, const char *v)
+{
+	return parse_bool(v, &c->open) ? CDT_EUSAGE : 0;
+}
+
 struct sim_key {
 	const char *name;
 	int (*parse)(struct sim_config *c, const char *value);
@@ -272,6 +282,12 @@ static const struct sim_key sim_keys[] = {
 	{ "stale", key_stale, "0 or 1" },
 	{ "cdb16", key_cdb16, "0 or 1" },
 	{ "change", sim_key_change, "N[:IMAGE2], a command count >= 1" },
+	{ "layout", sim_key_layout, "S[/S...], each S data:BLOCKS or audio:BLOCKS joined by '+'" },
+	{ "gap", sim_key_gap, "SK/ASC/ASCQ in hex, hang or zero" },
+	{ "tao", key_tao, "0 or 1" },
+	{ "open", key_open, "0 or 1" },
+	{ "profile", sim_key_profile, "cd-rom, cd-r, cd-rw, dvd-rom, dvd-r, dvd+rw, dvd-ram, bd-rom or bd-re" },
+	{ "formatted", sim_key_formatted, "a block count >= 1" },
 };
 
 #define N_SIM_KEYS (sizeof(sim_keys) / sizeof(sim_keys[0]))
