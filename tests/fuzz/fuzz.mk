@@ -103,7 +103,7 @@ fuzz-regress: $(FUZZ_ALL:%=$(FUZZ_DIR)/rg/bin/%)
 			echo "fuzz-regress: $$t FAILED"; fail=1; }; \
 	done; exit $$fail
 
-.PHONY: fuzz fuzz-build fuzz-regress
+.PHONY: fuzz fuzz-build fuzz-regress fuzz-seeds-layout
 .PRECIOUS: $(FUZZ_DIR)/lf/bin/% $(FUZZ_DIR)/rg/bin/%
 
 # Regenerate the seeds taken from the emulated drive's answers and the
@@ -112,6 +112,17 @@ fuzz-regress: $(FUZZ_ALL:%=$(FUZZ_DIR)/rg/bin/%)
 $(FUZZ_DIR)/gen_corpus: tests/fuzz/gen_corpus.c $(LIBA) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIBA) $(LDLIBS_LIB)
+
+# The disc kinds' answers (layout=, open=, tao=, formatted=): format 0/1 TOC,
+# disc and track information into corpus/, the full TOC into seeds/full_toc
+# and track information also into seeds/track_info.
+$(FUZZ_DIR)/gen_sim_seeds: tests/fuzz/gen_sim_seeds.c $(LIBA) $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIBA) $(LDLIBS_LIB)
+
+fuzz-seeds-layout: $(FUZZ_DIR)/gen_sim_seeds
+	mkdir -p tests/fuzz/seeds
+	$(FUZZ_DIR)/gen_sim_seeds tests/fuzz
 
 fuzz-corpus: $(FUZZ_DIR)/gen_corpus $(FIXTURES)
 	mkdir -p tests/fuzz/corpus

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Seeds from the emulated drive's disc kinds (issue 12): for each layout,
+ * its READ TOC format 0 (LBA and MSF), format 1, format 2 (full TOC),
+ * disc information and every track's information, written to
+ *	DIR/corpus/fuzz_toc, DIR/corpus/fuzz_discinfo,
+ *	DIR/corpus/fuzz_trackinfo, DIR/seeds/full_toc, DIR/seeds/track_info
+ * (seeds/ holds the answers of parsers whose fuzzers are not there yet).
+ * Run by `make fuzz-seeds-layout`:  gen_sim_seeds DIR
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "cdtail.h"
+#include "scsi/mmc.h"
+#include "transport/transport.h"
+
+static const char *out_dir;
+
+static void put_file(const char *sub, const char *name, const void *buf,
+		     size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", out_dir, sub);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%s/%s", out_dir, sub, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+/* One 10-byte CDB; the answer (what moved) into sub/name. */
+static void ask(struct cdt_transport *t, const uint8_t *cdb, const char *name,
+		const char *sub1, const char *sub2)
+{
+	static uint8_t buf[8192];
+	struct cdt_cmd cmd;
+
+	memset(&cmd, 0, sizeof(cmd));
+	memcpy(cmd.cdb, cdb, 10);
+	cmd.cdb_len = 10;
+	cmd.data = buf;
+	cmd.data_len = sizeof(buf);
+	cmd.timeout_ms = 30000;
+	if (t->ops->exec(t, &cmd) || cmd.status != CDT_STATUS_GOOD)
+		return;
+	put_file(sub1, name, buf, cmd.data_len - cmd.resid);
+	if (sub2)
+		put_file(sub2, name, buf, cmd.data_len - cmd.resid);
+}
+
+struct kind {
+	const char *tag;
+	unsigned long blocks;
+	const char *keys;
+	unsigned int tracks;
+};
+
+static const struct kind kinds[] = {
+	{ "cdextra", 300 + 200 + 11400 + 100, "layout=audio:300+audio:200/data:100", 3 },
+	{ "mixed", 1500, "layout=data:1000+audio:500", 2 },
+	{ "3session", 100 + 11400 + 50 + 6900 + 30, "layout=data:100/data:50/data:30", 3 },
+	{ "tao", 100 + 11400 + 50, "layout=data:100/data:50,tao=1", 2 },
+	{ "open-cdr", 100 + 11400 + 50, "layout=data:100/data:50,open=1,profile=cd-r", 3 },
+	{ "open-dvdr", 1000, "open=1,profile=dvd-r", 2 },
+	{ "dvdrw-formatted", 1000, "profile=dvd+rw,formatted=100000", 1 },
+};
+
+static void one_kind(const struct kind *k, const char *img)
+{
+	uint8_t cdb[10];
+	struct cdt_transport *t;
+	char spec[512], name[64], err[256];
+	unsigned int i;
+	int fd;
+
+	fd = open(img, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, (off_t)k->blocks * 2048) || close(fd)) {
+		perror(img);
+		exit(1);
+	}
+	snprintf(spec, sizeof(spec), "%s,%s", img, k->keys);
+	if (cdt_sim_open(spec, &t, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		exit(1);
+	}
+	for (i = 0; i < 4; i++) {
+		static const char *const what[] = { "toc-lba", "toc-msf", "session", "fulltoc" };
+		static const uint8_t fmt[] = { 0, 0, 1, 2 };
+
+		mmc_cdb_read_toc(cdb, fmt[i], i == 1, 0, 8192);
+		snprintf(name, sizeof(name), "sim-%s-%s", k->tag, what[i]);
+		ask(t, cdb, name, i == 3 ? "seeds/full_toc" : "corpus/fuzz_toc", NULL);
+	}
+	memset(cdb, 0, sizeof(cdb));
+	cdb[0] = MMC_READ_DISC_INFO;
+	cdb[8] = 34;
+	snprintf(name, sizeof(name), "sim-%s-discinfo", k->tag);
+	ask(t, cdb, name, "corpus/fuzz_discinfo", NULL);
+	for (i = 1; i <= k->tracks; i++) {
+		memset(cdb, 0, sizeof(cdb));
+		cdb[0] = MMC_READ_TRACK_INFO;
+		cdb[1] = 1;
+		cdb[5] = (uint8_t)i;
+		cdb[8] = 36;
+		snprintf(name, sizeof(name), "sim-%s-trackinfo%u", k->tag, i);
+		ask(t, cdb, name, "corpus/fuzz_trackinfo", "seeds/track_info");
+	}
+	t->ops->close(t);
+}
+
+int main(int argc, char **argv)
+{
+	char img[] = "/tmp/cdtail-seeds-XXXXXX";
+	size_t i;
+	int fd;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: gen_sim_seeds DIR\n");
+		return 2;
+	}
+	out_dir = argv[1];
+	fd = mkstemp(img);
+	if (fd < 0)
+		return 1;
+	close(fd);
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		one_kind(&kinds[i], img);
+	unlink(img);
+	return 0;
+}
