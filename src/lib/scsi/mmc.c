@@ -232,6 +232,111 @@ int mmc_parse_session_info(const uint8_t *buf, size_t len, bool msf,
 	return 0;
 }
 
+/* ---- READ TOC format 2: the full TOC --------------------------------------- */
+
+#define FULLTOC_DESC 11
+#define FULLTOC_ADR_Q 1
+#define FULLTOC_ADR_B0 5
+
+/* The slot for session n, added in the order the sessions appear. */
+static struct mmc_fulltoc_session *fulltoc_session(struct mmc_full_toc *t,
+						   uint8_t n)
+{
+	struct mmc_fulltoc_session *s;
+	unsigned int i;
+
+	for (i = 0; i < t->n_sessions; i++)
+		if (t->s[i].number == n)
+			return &t->s[i];
+	if (t->n_sessions >= MMC_FULLTOC_MAX_SESSIONS)
+		return NULL;
+	s = &t->s[t->n_sessions++];
+	s->number = n;
+	s->leadout = -1;
+	return s;
+}
+
+/* A track point: kept once (the first wins), in ascending order. */
+static void fulltoc_track(struct mmc_full_toc *t, const uint8_t *d)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < t->n_tracks; i++) {
+		if (t->t[i].number == d[3])
+			return;
+		if (t->t[i].number > d[3])
+			break;
+	}
+	if (t->n_tracks >= MMC_TOC_MAX)
+		return;
+	for (j = t->n_tracks; j > i; j--)
+		t->t[j] = t->t[j - 1];
+	t->t[i] = (struct mmc_fulltoc_track){
+		.number = d[3], .session = d[0], .control = d[1] & 0x0f,
+		.lba = mmc_msf_to_lba(d[8], d[9], d[10]),
+	};
+	t->n_tracks++;
+}
+
+static void fulltoc_desc(struct mmc_full_toc *t, const uint8_t *d)
+{
+	uint8_t adr = d[1] >> 4, point = d[3];
+	struct mmc_fulltoc_session *s;
+
+	/* session numbers are 1..99; anything else is not a session's entry */
+	if (d[0] < 1 || d[0] > 99)
+		return;
+	if (adr == FULLTOC_ADR_B0 && point == 0xb0) {
+		s = fulltoc_session(t, d[0]);
+		if (s)
+			s->next_allowed = true;
+		return;
+	}
+	if (adr != FULLTOC_ADR_Q)
+		return;
+	if (point >= 1 && point <= 99) {
+		if (fulltoc_session(t, d[0]))
+			fulltoc_track(t, d);
+		return;
+	}
+	s = (point >= 0xa0 && point <= 0xa2) ? fulltoc_session(t, d[0]) : NULL;
+	if (!s)
+		return;
+	if (point == 0xa0)
+		s->first_track = d[8];
+	else if (point == 0xa1)
+		s->last_track = d[8];
+	else
+		s->leadout = mmc_msf_to_lba(d[8], d[9], d[10]);
+}
+
+/* Whole descriptors that arrived and the header claims; no more. */
+int mmc_parse_full_toc(const uint8_t *buf, size_t len, struct mmc_full_toc *out)
+{
+	size_t end, off;
+
+	memset(out, 0, sizeof(*out));
+	if (len < 4 || sg_get_unaligned_be16(buf) < 2)
+		return -1;
+	end = answer_len(len, (size_t)sg_get_unaligned_be16(buf) + 2);
+	out->first_session = buf[2];
+	out->last_session = buf[3];
+	for (off = 4; off + FULLTOC_DESC <= end; off += FULLTOC_DESC)
+		fulltoc_desc(out, buf + off);
+	return 0;
+}
+
+const struct mmc_fulltoc_session *mmc_full_toc_session(const struct mmc_full_toc *t,
+						       unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n_sessions && i < MMC_FULLTOC_MAX_SESSIONS; i++)
+		if (t->s[i].number == n)
+			return &t->s[i];
+	return NULL;
+}
+
 /* ---- READ DISC INFORMATION, READ TRACK INFORMATION ------------------------- */
 
 /*
@@ -268,6 +373,12 @@ int mmc_parse_disc_info(const uint8_t *buf, size_t len, struct mmc_disc_info *ou
 	out->last_session_leadin = disc_info_msf(buf + 16);
 	out->last_leadout = disc_info_msf(buf + 20);
 	return 0;
+}
+
+bool mmc_disc_appendable(const struct mmc_disc_info *di)
+{
+	/* disc status 01b, or the last session's state 01b: incomplete */
+	return di->disc_status == 1 || di->last_session_state == 1;
 }
 
 /*

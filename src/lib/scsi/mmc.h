@@ -92,6 +92,51 @@ struct mmc_session_info {
 int mmc_parse_session_info(const uint8_t *buf, size_t len, bool msf,
 			   struct mmc_session_info *out);
 
+/* Control nibble of a TOC entry or a track's mode: bit 2 set = data. */
+static inline bool mmc_control_is_data(uint8_t control)
+{
+	return control & 0x04;
+}
+
+/* Data track recorded incrementally (TAO, packets): control 0101. */
+static inline bool mmc_control_incremental(uint8_t control)
+{
+	return (control & 0x05) == 0x05;
+}
+
+/*
+ * READ TOC format 2 (full TOC, always read with MSF): a 4-byte header
+ * (length, first and last complete session) and 11-byte descriptors
+ * (session, ADR/control, TNO, POINT, M:S:F, zero, PM:PS:PF).  Per session
+ * the points A0 (first track: PMIN), A1 (last track: PMIN), A2 (lead-out
+ * start: PM:PS:PF) and 1..99 (track start); B0 (ADR 5) says the disc
+ * allows another session after this one.  PM:PS:PF carry the 150-frame
+ * offset (00:02:00 = LBA 0).
+ */
+#define MMC_FULLTOC_MAX_SESSIONS 99
+struct mmc_fulltoc_session {
+	uint8_t number;			/* 1..99 */
+	uint8_t first_track, last_track; /* 0 when A0/A1 missing */
+	int64_t leadout;		/* A2, or -1 */
+	bool next_allowed;		/* a B0 point for this session */
+};
+
+struct mmc_fulltoc_track {
+	uint8_t number, session, control;
+	int64_t lba;
+};
+
+struct mmc_full_toc {
+	uint8_t first_session, last_session;
+	unsigned int n_sessions, n_tracks;
+	struct mmc_fulltoc_session s[MMC_FULLTOC_MAX_SESSIONS];
+	struct mmc_fulltoc_track t[MMC_TOC_MAX];	/* ascending by number */
+};
+int mmc_parse_full_toc(const uint8_t *buf, size_t len, struct mmc_full_toc *out);
+/* The session numbered n in a parsed full TOC, or NULL. */
+const struct mmc_fulltoc_session *mmc_full_toc_session(const struct mmc_full_toc *t,
+						       unsigned int n);
+
 struct mmc_disc_info {
 	uint8_t disc_status;		/* 0 empty, 1 incomplete, 2 complete */
 	uint8_t last_session_state;
@@ -103,6 +148,8 @@ struct mmc_disc_info {
 	int64_t last_leadout;		/* last possible lead-out start, or -1 */
 };
 int mmc_parse_disc_info(const uint8_t *buf, size_t len, struct mmc_disc_info *out);
+/* Another session can be written: disc status or last session incomplete. */
+bool mmc_disc_appendable(const struct mmc_disc_info *di);
 
 struct mmc_track_info {
 	uint16_t track, session;
