@@ -318,6 +318,13 @@ enum cdt_probe_note {
 	CDT_NOTE_WINDOW_LIMIT = 1 << 2,	 /* search stopped at --max-extra */
 	CDT_NOTE_TRAILING_MEDIUM = 1 << 3, /* end found at a medium error */
 	CDT_NOTE_NO_READABLE = 1 << 4,	 /* not even LBA 0 could be read */
+	/* the last track is audio: no end search (READ(10) cannot read it),
+	 * the end is the structure's (cdt_dev_layout()) */
+	CDT_NOTE_LAST_TRACK_AUDIO = 1 << 5,
+	/* a formatted rewritable medium (DVD+RW, DVD-RAM, BD-RE) whose READ
+	 * CAPACITY is past the filesystem: the rest is unwritten, not a tail */
+	CDT_NOTE_FORMATTED = 1 << 6,
+	CDT_NOTE_APPENDABLE = 1 << 7,	 /* the last session is open */
 };
 
 /* Progress of a run, struct cdt_progress below says when it is called. */

@@ -97,6 +97,12 @@ int cdt_cmd_read_toc(struct cdt_dev *dev, uint8_t format, bool msf,
 			      buf, alloc, got, NULL);
 }
 
+int cdt_cmd_read_full_toc(struct cdt_dev *dev, void *buf, uint16_t alloc,
+			  uint32_t *got)
+{
+	return cdt_cmd_read_toc(dev, 2, true, 1, buf, alloc, got);
+}
+
 int cdt_cmd_read_disc_info(struct cdt_dev *dev, void *buf, uint16_t alloc,
 			   uint32_t *got)
 {

@@ -37,6 +37,10 @@ int cdt_cmd_read(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 int cdt_cmd_read_toc(struct cdt_dev *dev, uint8_t format, bool msf,
 		     uint8_t track, void *buf, uint16_t alloc, uint32_t *got);
 
+/* READ TOC format 2 (full TOC) from session 1, M:S:F as MMC requires. */
+int cdt_cmd_read_full_toc(struct cdt_dev *dev, void *buf, uint16_t alloc,
+			  uint32_t *got);
+
 int cdt_cmd_read_disc_info(struct cdt_dev *dev, void *buf, uint16_t alloc,
 			   uint32_t *got);
 

@@ -328,11 +328,34 @@ int cdt_open(const char *addr, const struct cdt_open_opts *opts,
 	return 0;
 }
 
+void cdt_layout_free(struct cdt_layout *l)
+{
+	if (!l)
+		return;
+	free(l->tracks);
+	free(l->gaps);
+	free(l->skip);
+	free(l);
+}
+
+void cdt_dev_set_layout(struct cdt_dev *dev, struct cdt_layout *l)
+{
+	if (dev->layout != l)
+		cdt_layout_free(dev->layout);
+	dev->layout = l;
+}
+
+const struct cdt_layout *cdt_dev_layout(const struct cdt_dev *dev)
+{
+	return dev ? dev->layout : NULL;
+}
+
 void cdt_close(struct cdt_dev *dev)
 {
 	if (!dev)
 		return;
 	dev->t->ops->close(dev->t);
+	cdt_layout_free(dev->layout);
 	free(dev);
 }
 

@@ -20,7 +20,17 @@ struct cdt_dev {
 	char errmsg[512];
 	/* 06/28/00 answers seen: the medium may have changed */
 	unsigned int medium_changes;
+	/*
+	 * The disc's structure the last probe read (probe/layout.c builds
+	 * it; core only keeps and frees it), or NULL: cdt_dev_layout().
+	 */
+	struct cdt_layout *layout;
 };
+
+/* Replace the kept layout by l (NULL: none), freeing the old one. */
+void cdt_dev_set_layout(struct cdt_dev *dev, struct cdt_layout *l);
+/* Free a layout and its arrays (NULL is fine). */
+void cdt_layout_free(struct cdt_layout *l);
 
 /*
  * Send cmd through the allow-list, the transport, the retry policy for

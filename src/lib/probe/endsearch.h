@@ -33,6 +33,11 @@ struct es_params {
 	unsigned int ncandidates;
 	uint64_t max_extra;		/* window above reported */
 	uint32_t max_read_blocks;	/* largest single read */
+	/*
+	 * The end is at least this (0: anywhere): the last track's start,
+	 * so no audio track, gap or run-out before it is ever the end.
+	 */
+	uint64_t floor;
 };
 
 struct es_result {

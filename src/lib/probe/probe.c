@@ -5,6 +5,7 @@
 #include "core/abi.h"
 #include "core/device.h"
 #include "probe/endsearch.h"
+#include "probe/layout.h"
 #include "probe/probe.h"
 #include "probe/sizes.h"
 
@@ -114,17 +115,30 @@ static void add_candidate(struct es_params *p, int64_t v)
 		p->candidates[p->ncandidates++] = (uint64_t)v;
 }
 
+/*
+ * The search runs on the last track: it starts there (floor), so nothing
+ * before it (audio, a gap, a run-out inside the disc) can be the end.
+ * DISC INFO's last possible lead-out is a blank disc's capacity, not a
+ * data end: shown, never a candidate.
+ */
 static void fill_params(struct es_params *p, const struct cdt_sizes *sz,
-			uint64_t max_extra, uint32_t max_read)
+			const struct cdt_layout *l, uint64_t max_extra,
+			uint32_t max_read)
 {
+	const struct cdt_track *last = layout_last_track(l);
+
 	memset(p, 0, sizeof(*p));
 	p->reported = (uint64_t)sz->read_capacity;
 	p->max_extra = max_extra ? max_extra : CDT_DEFAULT_MAX_EXTRA;
 	/* the end search never needs big transfers to be correct */
 	p->max_read_blocks = max_read;
+	if (l && l->has_toc && last && last->mode == CDT_TRACK_DATA) {
+		p->floor = last->start;
+		if (p->reported < p->floor)
+			p->reported = p->floor;
+	}
 	add_candidate(p, sz->toc_leadout);
 	add_candidate(p, sz->track_end);
-	add_candidate(p, sz->disc_leadout);
 	add_candidate(p, sz->filesystem);
 	add_candidate(p, sz->kernel);
 }
@@ -321,7 +335,7 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	r.buf = malloc(r.buf_len);
 	if (!r.buf)
 		return CDT_ENOMEM;
-	fill_params(&p, &res->sizes, opts->max_extra, r.buf_blocks);
+	fill_params(&p, &res->sizes, dev->layout, opts->max_extra, r.buf_blocks);
 	dev->errmsg[0] = '\0';
 	rc = es_find_end(&p, probe_read, &r, er);
 	if (!rc && er->end + 2 == p.reported && looks_like_runout(failure_at(&r, er->end)))
@@ -384,6 +398,41 @@ static void judge(struct cdt_probe_result *res, const struct es_result *er)
 	res->search_ms = er->ms;
 }
 
+/*
+ * The last track is audio (a mixed-mode CD): READ(10) cannot read it, so
+ * there is nothing to search; the end is where the structure puts it.
+ */
+static bool audio_last(const struct cdt_layout *l, struct es_result *er)
+{
+	const struct cdt_track *last = layout_last_track(l);
+
+	if (!l || !l->has_toc || !last || last->mode != CDT_TRACK_AUDIO)
+		return false;
+	memset(er, 0, sizeof(*er));
+	er->end = last->start + last->blocks;
+	return true;
+}
+
+/* What the structure says beyond the search: notes, and the skip list. */
+static int judge_layout(struct cdt_dev *dev, struct cdt_probe_result *res)
+{
+	const struct cdt_layout *l = dev->layout;
+	const struct cdt_sizes *sz = &res->sizes;
+
+	if (!l)
+		return 0;
+	if (l->appendable)
+		res->notes |= CDT_NOTE_APPENDABLE;
+	/* the formatted size is unwritten space, neither a tail nor a loss */
+	if (l->formatted && sz->filesystem > 0 &&
+	    res->true_blocks > (uint64_t)sz->filesystem) {
+		res->notes |= CDT_NOTE_FORMATTED;
+		res->verdict = CDT_VERDICT_OK;
+	}
+	return layout_finish(dev, res->extent_blocks,
+			     res->notes & CDT_NOTE_TAO_RUNOUT);
+}
+
 static int probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		 struct cdt_probe_result *res)
 {
@@ -401,10 +450,18 @@ static int probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	if (rc)
 		return rc;
 	res->reported_blocks = (uint64_t)res->sizes.read_capacity;
-	rc = run_search(dev, opts, res, &er);
+	if (audio_last(dev->layout, &er)) {
+		res->notes |= CDT_NOTE_LAST_TRACK_AUDIO;
+		res->extent_blocks = er.end;
+	} else {
+		rc = run_search(dev, opts, res, &er);
+		if (rc)
+			return rc;
+	}
+	judge(res, &er);
+	rc = judge_layout(dev, res);
 	if (rc)
 		return rc;
-	judge(res, &er);
 	capacity_after(dev, res);
 	cdt_get_stats(dev, &res->stats);
 	return 0;
@@ -428,6 +485,9 @@ int probe_known_end(struct cdt_dev *dev, uint64_t true_blocks, uint64_t extent,
 	res->reported_blocks = (uint64_t)res->sizes.read_capacity;
 	judge(res, &er);
 	res->extent_blocks = extent;
+	rc = judge_layout(dev, res);
+	if (rc)
+		return rc;
 	capacity_after(dev, res);
 	cdt_get_stats(dev, &res->stats);
 	return 0;

@@ -16,6 +16,7 @@
 #include "core/cmds.h"
 #include "core/device.h"
 #include "probe/fsize.h"
+#include "probe/layout.h"
 #include "probe/sizes.h"
 #include "scsi/mmc.h"
 
@@ -42,28 +43,27 @@ int cdt_probe_read_capacity(struct cdt_dev *dev, uint64_t *blocks,
 	return rc;
 }
 
-static int64_t toc_leadout(struct cdt_dev *dev)
+/* READ TOC format 0 from track 1, parsed into *toc; 0 or -1. */
+static int read_toc(struct cdt_dev *dev, struct mmc_toc *toc)
 {
-	struct mmc_toc *toc;
-	uint8_t *buf;
+	uint8_t *buf = malloc(TOC_ALLOC);
 	uint32_t got = 0;
-	int64_t lba = CDT_SIZE_ABSENT;
+	int rc = -1;
 
-	buf = malloc(TOC_ALLOC);
-	toc = malloc(sizeof(*toc));
-	if (!buf || !toc)
-		goto out;
-	if (cdt_cmd_read_toc(dev, 0, false, 1, buf, TOC_ALLOC, &got))
-		goto out;
-	if (mmc_parse_toc(buf, got, false, toc))
-		goto out;
-	lba = mmc_toc_leadout(toc);
-	if (lba <= 0)
-		lba = CDT_SIZE_ABSENT;
-out:
+	if (!buf)
+		return -1;
+	if (!cdt_cmd_read_toc(dev, 0, false, 1, buf, TOC_ALLOC, &got) &&
+	    !mmc_parse_toc(buf, got, false, toc))
+		rc = 0;
 	free(buf);
-	free(toc);
-	return lba;
+	return rc;
+}
+
+static int64_t toc_leadout(const struct mmc_toc *toc)
+{
+	int64_t lba = mmc_toc_leadout(toc);
+
+	return lba <= 0 ? CDT_SIZE_ABSENT : lba;
 }
 
 static bool is_cd_profile(uint16_t profile)
@@ -71,26 +71,41 @@ static bool is_cd_profile(uint16_t profile)
 	return profile >= 0x0008 && profile <= 0x000a;
 }
 
-static void disc_and_track(struct cdt_dev *dev, struct cdt_sizes *sz)
+/*
+ * Disc information and the last track's information; what was answered
+ * is kept in *a for the layout (probe/layout.c), which so needs no second
+ * asking on a one-track disc.
+ */
+static void disc_and_track(struct cdt_dev *dev, struct cdt_sizes *sz,
+			   struct layout_answers *a)
 {
-	struct mmc_disc_info di;
-	struct mmc_track_info ti;
+	struct mmc_disc_info *di = &a->di;
+	struct mmc_track_info *ti = &a->last_ti;
 	uint32_t got = 0, track = 1;
 	uint8_t buf[64];
 
 	if (!cdt_cmd_read_disc_info(dev, buf, 34, &got) &&
-	    !mmc_parse_disc_info(buf, got, &di)) {
-		/* the MSF reading of these bytes holds for CD media only */
-		if (di.last_leadout > 0 && is_cd_profile(sz->profile))
-			sz->disc_leadout = di.last_leadout;
-		if (di.last_track_last_session)
-			track = di.last_track_last_session;
+	    !mmc_parse_disc_info(buf, got, di)) {
+		a->have_di = true;
+		/*
+		 * The last possible lead-out is where a blank disc's capacity
+		 * ends, not where its data does: a size shown, never searched
+		 * for (probe.c leaves it out of the candidates).  The MSF
+		 * reading of these bytes holds for CD media only.
+		 */
+		if (di->last_leadout > 0 && is_cd_profile(sz->profile))
+			sz->disc_leadout = di->last_leadout;
+		if (di->last_track_last_session)
+			track = di->last_track_last_session;
 	}
 	if (cdt_cmd_read_track_info(dev, track, buf, 36, &got))
 		return;
-	if (mmc_parse_track_info(buf, got, &ti) || ti.blank || !ti.size)
+	if (mmc_parse_track_info(buf, got, ti))
 		return;
-	sz->track_end = (int64_t)ti.start + ti.size;
+	a->have_last_ti = true;
+	if (ti->blank || !ti->size)
+		return;
+	sz->track_end = (int64_t)ti->start + ti->size;
 }
 
 static uint16_t current_profile(struct cdt_dev *dev)
@@ -235,10 +250,13 @@ static void sizes_init(struct cdt_sizes *sz)
  */
 static int read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 {
+	struct layout_answers *a;
 	uint64_t blocks;
 	int rc;
 
 	sizes_init(sz);
+	/* a layout of an earlier probe says nothing of this medium */
+	cdt_dev_set_layout(dev, NULL);
 	kernel_size(dev, sz);
 	rc = cdt_cmd_test_unit_ready(dev, NULL);
 	if (rc == CDT_ENOMEDIUM || (rc && rc != CDT_ECHECK))
@@ -252,10 +270,18 @@ static int read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 	if (sz->kernel_512 >= 0)
 		sz->kernel = sz->kernel_512 * 512 / sz->block_size;
 	sz->profile = current_profile(dev);
-	sz->toc_leadout = toc_leadout(dev);
-	disc_and_track(dev, sz);
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return CDT_ENOMEM;
+	if (!read_toc(dev, &a->toc)) {
+		a->have_toc = true;
+		sz->toc_leadout = toc_leadout(&a->toc);
+	}
+	disc_and_track(dev, sz, a);
 	filesystem_size(dev, blocks, sz);
-	return 0;
+	rc = layout_read(dev, sz, a);
+	free(a);
+	return rc;
 }
 
 int cdt_read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)

@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The disc's structure: sessions, tracks, gaps, what is not data.
+ *
+ * Sources (doc: /work/shared/REAL-DISCS.md and the issue 12 notes): READ
+ * TOC format 0 lists every track of every session with its control
+ * nibble (4 data, 0 audio) and the lead-out of the last session; format 2
+ * (full TOC) says which session each track is in and each session's
+ * lead-out (A2); READ TRACK INFORMATION gives each track's start, size,
+ * last recorded address and mode; READ DISC INFORMATION whether the last
+ * session is open.  A one-track, one-session disc costs no command beyond
+ * what cdt_read_sizes() asked already.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/cmds.h"
+#include "core/device.h"
+#include "probe/fsize.h"
+#include "probe/layout.h"
+#include "scsi/mmc.h"
+
+#define FULLTOC_ALLOC (4 + 11 * 3 * MMC_TOC_MAX)
+#define TRACK_INFO_ALLOC 36
+/* a TAO track's run-out: 2 blocks after its last user data block */
+#define RUNOUT_BLOCKS 2
+/* ISO 9660 descriptors from the session start: 16 system blocks, then VDs */
+#define ISO_HEAD_BLOCKS 32
+
+const char *cdt_track_mode_name(enum cdt_track_mode m)
+{
+	switch (m) {
+	case CDT_TRACK_DATA:
+		return "data";
+	case CDT_TRACK_AUDIO:
+		return "audio";
+	}
+	return "unknown";
+}
+
+const char *cdt_skip_why_name(enum cdt_skip_why why)
+{
+	switch (why) {
+	case CDT_SKIP_AUDIO:
+		return "audio";
+	case CDT_SKIP_GAP:
+		return "gap";
+	case CDT_SKIP_RUNOUT:
+		return "runout";
+	case CDT_SKIP_UNWRITTEN:
+		return "unwritten";
+	}
+	return "unknown";
+}
+
+const struct cdt_track *layout_last_track(const struct cdt_layout *l)
+{
+	return l && l->n_tracks ? &l->tracks[l->n_tracks - 1] : NULL;
+}
+
+static bool formatted_profile(uint16_t profile)
+{
+	/* DVD-RAM, DVD+RW, BD-RE: READ CAPACITY is the formatted size */
+	return profile == 0x0012 || profile == 0x001a || profile == 0x0043;
+}
+
+/* ---- the tracks ------------------------------------------------------- */
+
+/* Track entries 1..99 of format 0, ascending; the lead-out left out. */
+static size_t toc_tracks(const struct mmc_toc *toc, struct cdt_track *t)
+{
+	unsigned int i;
+	size_t n = 0;
+
+	for (i = 0; i < toc->n && i < MMC_TOC_MAX; i++) {
+		const struct mmc_toc_entry *e = &toc->e[i];
+
+		if (e->track < 1 || e->track > 99 || e->lba < 0)
+			continue;
+		if (n && (e->track <= t[n - 1].number || (uint64_t)e->lba < t[n - 1].start))
+			continue;	/* out of order: not to be believed */
+		t[n] = (struct cdt_track){
+			.number = e->track, .session = 1,
+			.mode = mmc_control_is_data(e->adr_control & 0x0f) ?
+				CDT_TRACK_DATA : CDT_TRACK_AUDIO,
+			.start = (uint64_t)e->lba,
+			.last_recorded = CDT_SIZE_ABSENT,
+			.runout = mmc_control_is_data(e->adr_control & 0x0f) &&
+				  mmc_control_incremental(e->adr_control & 0x0f),
+		};
+		n++;
+	}
+	return n;
+}
+
+static int read_full_toc(struct cdt_dev *dev, struct mmc_full_toc *ft)
+{
+	uint8_t *buf = malloc(FULLTOC_ALLOC);
+	uint32_t got = 0;
+	int rc = -1;
+
+	if (!buf)
+		return -1;
+	if (!cdt_cmd_read_full_toc(dev, buf, FULLTOC_ALLOC, &got) &&
+	    !mmc_parse_full_toc(buf, got, ft) && ft->n_tracks)
+		rc = 0;
+	free(buf);
+	return rc;
+}
+
+static int read_track_info(struct cdt_dev *dev, unsigned int number,
+			   struct mmc_track_info *ti)
+{
+	uint8_t buf[TRACK_INFO_ALLOC];
+	uint32_t got = 0;
+
+	if (cdt_cmd_read_track_info(dev, number, buf, sizeof(buf), &got))
+		return -1;
+	return mmc_parse_track_info(buf, got, ti);
+}
+
+/* What the full TOC says of track t: its session, that session's lead-out. */
+static int64_t apply_full_toc(const struct mmc_full_toc *ft, struct cdt_track *t)
+{
+	const struct mmc_fulltoc_session *s;
+	unsigned int i;
+
+	for (i = 0; i < ft->n_tracks && i < MMC_TOC_MAX; i++) {
+		if (ft->t[i].number != t->number)
+			continue;
+		t->session = ft->t[i].session;
+		s = mmc_full_toc_session(ft, t->session);
+		return s ? s->leadout : -1;
+	}
+	return -1;
+}
+
+/*
+ * What the track information says of t.  Its size is the track's length
+ * (a TAO run-out included); a last recorded address 2 blocks before the
+ * track's end says the 2 blocks are a run-out, as does an incremental
+ * data mode.  A blank track (an open session's invisible one) is no track.
+ */
+static bool apply_track_info(const struct mmc_track_info *ti, struct cdt_track *t)
+{
+	if (ti->blank)
+		return false;
+	if (ti->session)
+		t->session = ti->session;
+	if (ti->size && ti->start == t->start)
+		t->blocks = ti->size;
+	if (ti->lra_valid) {
+		t->last_recorded = ti->last_recorded;
+		if (t->mode == CDT_TRACK_DATA && t->blocks > RUNOUT_BLOCKS &&
+		    (uint64_t)ti->last_recorded + 1 + RUNOUT_BLOCKS == t->start + t->blocks)
+			t->runout = true;
+	}
+	if (t->mode == CDT_TRACK_DATA && mmc_control_incremental(ti->track_mode))
+		t->runout = true;
+	return true;
+}
+
+/*
+ * Tracks whose length no answer gave end where the next track of their
+ * session starts, or at their session's lead-out, or (the last track)
+ * at the TOC lead-out or READ CAPACITY.
+ */
+static void fill_lengths(struct cdt_track *t, size_t n, const int64_t *sess_leadout,
+			 int64_t leadout)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int64_t end = -1;
+
+		if (t[i].blocks)
+			continue;
+		if (i + 1 < n && t[i + 1].session == t[i].session)
+			end = (int64_t)t[i + 1].start;
+		else if (sess_leadout[i] > 0)
+			end = sess_leadout[i];
+		else if (i + 1 == n)
+			end = leadout;
+		else
+			end = (int64_t)t[i + 1].start;
+		if (end > (int64_t)t[i].start)
+			t[i].blocks = (uint64_t)end - t[i].start;
+	}
+}
+
+/*
+ * Is the end of data track t, inside the disc, a run-out the structure did
+ * not tell?  One read of the first run-out block: a TAO run-out answers
+ * 05/64/00 (or 05/63/00) there.  Only tracks that are not the last one:
+ * the end search reads the last.
+ */
+static void test_runout(struct cdt_dev *dev, struct cdt_track *t)
+{
+	struct cdt_read_result rr = CDT_INIT(rr);
+	uint8_t *buf;
+
+	if (t->runout || t->mode != CDT_TRACK_DATA || t->blocks <= RUNOUT_BLOCKS ||
+	    !dev->block_size)
+		return;
+	buf = malloc(dev->block_size);
+	if (!buf)
+		return;
+	if (!cdt_read_blocks(dev, t->start + t->blocks - RUNOUT_BLOCKS, 1, buf,
+			     dev->block_size, &rr) &&
+	    rr.cls != CDT_READ_OK && rr.sense_key == 0x05 &&
+	    (rr.asc == 0x64 || rr.asc == 0x63))
+		t->runout = true;
+	free(buf);
+}
+
+/* ---- the sessions ----------------------------------------------------- */
+
+static size_t count_gaps(const struct cdt_track *t, size_t n)
+{
+	size_t i, g = 0;
+
+	for (i = 1; i < n; i++)
+		if (t[i].session != t[i - 1].session &&
+		    t[i].start > t[i - 1].start + t[i - 1].blocks)
+			g++;
+	return g;
+}
+
+/* Gaps: [end of session k's last track, start of session k+1's first). */
+static int build_gaps(struct cdt_layout *l)
+{
+	size_t i, g = 0, n = count_gaps(l->tracks, l->n_tracks);
+	const struct cdt_track *t = l->tracks;
+
+	if (!n)
+		return 0;
+	l->gaps = calloc(n, sizeof(*l->gaps));
+	if (!l->gaps)
+		return CDT_ENOMEM;
+	for (i = 1; i < l->n_tracks && g < n; i++) {
+		uint64_t end = t[i - 1].start + t[i - 1].blocks;
+
+		if (t[i].session == t[i - 1].session || t[i].start <= end)
+			continue;
+		l->gaps[g++] = (struct cdt_skip){ end, t[i].start - end, CDT_SKIP_GAP };
+	}
+	l->n_gaps = g;
+	return 0;
+}
+
+/*
+ * ISO 9660 in the last data session: its volume descriptors at the
+ * session's first data track start + 16, its volume space size the
+ * absolute end (mkisofs -C).  A size smaller than the descriptors' own
+ * place cannot be absolute: it counts from the session start.
+ */
+static void last_session_filesystem(struct cdt_dev *dev, const struct cdt_layout *l,
+				    struct cdt_sizes *sz)
+{
+	const struct cdt_track *first = NULL;
+	uint32_t bs = dev->block_size;
+	uint64_t blocks = 0;
+	uint8_t *buf;
+	struct cdt_read_result rr = CDT_INIT(rr);
+	size_t i;
+
+	for (i = l->n_tracks; i-- > 0;) {
+		if (l->tracks[i].mode != CDT_TRACK_DATA)
+			continue;
+		if (first && l->tracks[i].session != first->session)
+			break;
+		first = &l->tracks[i];
+	}
+	/* the session at LBA 0 was read by cdt_read_sizes() */
+	if (!first || !first->start || !bs || first->blocks < ISO_HEAD_BLOCKS)
+		return;
+	buf = malloc((size_t)ISO_HEAD_BLOCKS * bs);
+	if (!buf)
+		return;
+	if (cdt_read_blocks(dev, first->start, ISO_HEAD_BLOCKS, buf,
+			    (size_t)ISO_HEAD_BLOCKS * bs, &rr) || rr.cls != CDT_READ_OK)
+		goto out;
+	if (cdt_iso9660_size(buf, (size_t)ISO_HEAD_BLOCKS * bs, bs, &blocks) || !blocks)
+		goto out;
+	if (blocks <= ISO_HEAD_BLOCKS * 2048u / bs)
+		goto out;
+	if (blocks <= first->start + 16)
+		blocks += first->start;
+	sz->filesystem = (int64_t)blocks;
+	snprintf(sz->fs_type, sizeof(sz->fs_type), "iso9660");
+out:
+	free(buf);
+}
+
+/* ---- building ----------------------------------------------------------- */
+
+/* One session holding one data track over READ CAPACITY's blocks. */
+static int fallback_track(struct cdt_layout *l, const struct cdt_sizes *sz)
+{
+	l->tracks = calloc(1, sizeof(*l->tracks));
+	if (!l->tracks)
+		return CDT_ENOMEM;
+	l->tracks[0] = (struct cdt_track){
+		.number = 1, .session = 1, .mode = CDT_TRACK_DATA,
+		.blocks = sz->read_capacity > 0 ? (uint64_t)sz->read_capacity : 0,
+		.last_recorded = CDT_SIZE_ABSENT,
+	};
+	l->n_tracks = 1;
+	l->sessions = 1;
+	return 0;
+}
+
+/* More than one track or session: the full TOC and each track's information. */
+static bool needs_more(const struct layout_answers *a, size_t n)
+{
+	return n > 1 || (a->have_di && a->di.n_sessions > 1);
+}
+
+/* Sessions, lengths and run-outs of the n tracks format 0 listed. */
+static void describe_tracks(struct cdt_dev *dev, struct cdt_layout *l,
+			    const struct layout_answers *a, const struct cdt_sizes *sz,
+			    int64_t *sess_leadout)
+{
+	struct mmc_full_toc *ft = calloc(1, sizeof(*ft));
+	struct mmc_track_info ti;
+	struct cdt_track *t = l->tracks;
+	int64_t leadout = sz->toc_leadout > 0 ? sz->toc_leadout : sz->read_capacity;
+	size_t i, kept = 0;
+	bool more = needs_more(a, l->n_tracks);
+
+	if (more && ft && !read_full_toc(dev, ft))
+		for (i = 0; i < l->n_tracks; i++)
+			sess_leadout[i] = apply_full_toc(ft, &t[i]);
+	free(ft);
+	for (i = 0; i < l->n_tracks; i++) {
+		bool keep = true;
+
+		if (more && !read_track_info(dev, t[i].number, &ti))
+			keep = apply_track_info(&ti, &t[i]);
+		else if (!more && a->have_last_ti && a->last_ti.track == t[i].number)
+			keep = apply_track_info(&a->last_ti, &t[i]);
+		if (keep) {
+			sess_leadout[kept] = sess_leadout[i];
+			t[kept++] = t[i];
+		}
+	}
+	l->n_tracks = kept;
+	fill_lengths(t, l->n_tracks, sess_leadout, leadout);
+	for (i = 0; i + 1 < l->n_tracks; i++)
+		test_runout(dev, &t[i]);
+	for (i = 0; i < l->n_tracks; i++)
+		if (t[i].session > l->sessions)
+			l->sessions = t[i].session;
+}
+
+static int build(struct cdt_dev *dev, struct cdt_layout *l, struct cdt_sizes *sz,
+		 const struct layout_answers *a)
+{
+	int64_t *sess_leadout;
+	size_t i;
+
+	l->tracks = a->have_toc ? calloc(MMC_TOC_MAX, sizeof(*l->tracks)) : NULL;
+	if (a->have_toc && !l->tracks)
+		return CDT_ENOMEM;
+	l->n_tracks = a->have_toc ? toc_tracks(&a->toc, l->tracks) : 0;
+	if (!l->n_tracks) {
+		free(l->tracks);
+		l->tracks = NULL;
+		return fallback_track(l, sz);
+	}
+	l->has_toc = true;
+	sess_leadout = calloc(l->n_tracks, sizeof(*sess_leadout));
+	if (!sess_leadout)
+		return CDT_ENOMEM;
+	for (i = 0; i < l->n_tracks; i++)
+		sess_leadout[i] = -1;
+	describe_tracks(dev, l, a, sz, sess_leadout);
+	free(sess_leadout);
+	if (!l->n_tracks)
+		return fallback_track(l, sz);
+	if (build_gaps(l))
+		return CDT_ENOMEM;
+	last_session_filesystem(dev, l, sz);
+	return 0;
+}
+
+int layout_read(struct cdt_dev *dev, struct cdt_sizes *sz,
+		const struct layout_answers *a)
+{
+	struct cdt_layout *l = calloc(1, sizeof(*l));
+	int rc;
+
+	if (!l)
+		return CDT_ENOMEM;
+	l->size = sizeof(*l);
+	l->profile = sz->profile;
+	l->formatted = formatted_profile(sz->profile);
+	l->last_possible_leadout = CDT_SIZE_ABSENT;
+	if (a->have_di) {
+		l->appendable = mmc_disc_appendable(&a->di);
+		if (a->di.last_leadout > 0)
+			l->last_possible_leadout = a->di.last_leadout;
+	}
+	rc = build(dev, l, sz, a);
+	if (rc) {
+		cdt_layout_free(l);
+		return rc;
+	}
+	cdt_dev_set_layout(dev, l);
+	return 0;
+}
+
+/* ---- the skip list ------------------------------------------------------ */
+
+static size_t add_skip(struct cdt_skip *out, size_t n, size_t cap, uint64_t start,
+		       uint64_t blocks, enum cdt_skip_why why, uint64_t extent)
+{
+	uint64_t end = start + blocks;
+
+	/* never overlapping what came before, never past the extent */
+	if (n && start < out[n - 1].start + out[n - 1].blocks)
+		start = out[n - 1].start + out[n - 1].blocks;
+	if (end > extent)
+		end = extent;
+	if (n >= cap || start >= end)
+		return n;
+	out[n] = (struct cdt_skip){ start, end - start, why };
+	return n + 1;
+}
+
+size_t layout_skips(const struct cdt_layout *l, uint64_t extent,
+		    struct cdt_skip *out, size_t cap)
+{
+	size_t i, g = 0, n = 0;
+
+	for (i = 0; i < l->n_tracks; i++) {
+		const struct cdt_track *t = &l->tracks[i];
+
+		for (; g < l->n_gaps && l->gaps[g].start < t->start; g++)
+			n = add_skip(out, n, cap, l->gaps[g].start, l->gaps[g].blocks,
+				     CDT_SKIP_GAP, extent);
+		if (t->mode == CDT_TRACK_AUDIO)
+			n = add_skip(out, n, cap, t->start, t->blocks, CDT_SKIP_AUDIO, extent);
+		else if (t->runout && t->blocks > RUNOUT_BLOCKS)
+			n = add_skip(out, n, cap, t->start + t->blocks - RUNOUT_BLOCKS,
+				     RUNOUT_BLOCKS, CDT_SKIP_RUNOUT, extent);
+	}
+	for (; g < l->n_gaps; g++)
+		n = add_skip(out, n, cap, l->gaps[g].start, l->gaps[g].blocks,
+			     CDT_SKIP_GAP, extent);
+	return n;
+}
+
+int layout_finish(struct cdt_dev *dev, uint64_t extent, bool runout_end)
+{
+	struct cdt_layout *l = dev->layout;
+	struct cdt_track *last;
+	size_t cap;
+
+	if (!l)
+		return 0;
+	last = l->n_tracks ? &l->tracks[l->n_tracks - 1] : NULL;
+	/* the search knows the last data track's length better than any answer */
+	if (last && last->mode == CDT_TRACK_DATA && extent > last->start) {
+		if (runout_end && extent + RUNOUT_BLOCKS == last->start + last->blocks)
+			last->runout = true;
+		else
+			last->blocks = extent - last->start;
+	}
+	free(l->skip);
+	l->skip = NULL;
+	l->n_skip = 0;
+	cap = 2 * l->n_tracks + l->n_gaps;
+	if (!cap)
+		return 0;
+	l->skip = calloc(cap, sizeof(*l->skip));
+	if (!l->skip)
+		return CDT_ENOMEM;
+	l->n_skip = layout_skips(l, extent, l->skip, cap);
+	return 0;
+}
