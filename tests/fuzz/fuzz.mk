@@ -3,7 +3,8 @@
 #   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="fuzz_toc fuzz_sense"]
 #	builds every target with clang and libFuzzer (ASan+UBSan) against the
 #	library compiled the same way, and runs each for FUZZ_SECONDS on a
-#	copy of its seed corpus (tests/fuzz/corpus/T) and its regression inputs
+#	copy of its seed corpus (tests/fuzz/corpus/T, and tests/fuzz/seeds/NAME
+#	for T = fuzz_NAME: the emulated drive's answers) and its regression inputs
 #	(tests/fuzz/regress/T) under $(B)/fuzz/run/T.  A crash fails it; the
 #	input is left as $(B)/fuzz/run/T/crash-* (copy it to regress/T once
 #	fixed).  Statistics of each run: $(B)/fuzz/stats/T.txt.  make -j2 fuzz
@@ -70,6 +71,7 @@ fuzz-run-%: $(FUZZ_DIR)/lf/bin/%
 	@rm -rf $(FUZZ_DIR)/run/$* && mkdir -p $(FUZZ_DIR)/run/$*/corpus $(FUZZ_DIR)/stats
 	@cp -r tests/fuzz/corpus/$*/. $(FUZZ_DIR)/run/$*/corpus/ 2>/dev/null || true
 	@cp -r tests/fuzz/regress/$*/. $(FUZZ_DIR)/run/$*/corpus/ 2>/dev/null || true
+	@cp -r tests/fuzz/seeds/$(patsubst fuzz_%,%,$*)/. $(FUZZ_DIR)/run/$*/corpus/ 2>/dev/null || true
 	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
 	@cd $(FUZZ_DIR)/run/$* && $(abspath $<) -max_total_time=$(FUZZ_SECONDS) \
 		-print_final_stats=1 -timeout=10 -rss_limit_mb=2048 \
@@ -99,7 +101,8 @@ fuzz-regress: $(FUZZ_ALL:%=$(FUZZ_DIR)/rg/bin/%)
 		ASAN_OPTIONS=detect_leaks=1:exitcode=99 \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=98 \
 		$(FUZZ_DIR)/rg/bin/$$t $(abspath tests/fuzz/corpus/$$t) \
-			$(abspath tests/fuzz/regress/$$t) || { \
+			$(abspath tests/fuzz/regress/$$t) \
+			$(abspath tests/fuzz/seeds)/$${t#fuzz_} || { \
 			echo "fuzz-regress: $$t FAILED"; fail=1; }; \
 	done; exit $$fail
 

@@ -478,6 +478,165 @@ static void test_track_info_truncated(void **state)
 	}
 }
 
+/* ---- READ TOC format 2: the full TOC --------------------------------------- */
+
+/*
+ * A CD-Extra as MMC lays it out: session 1 with two audio tracks (A0 1,
+ * A1 2, A2 at LBA 5000 = 01:08:50 with the 150-frame offset), B0 (ADR 5),
+ * session 2 with data track 3 at LBA 16400 = 03:40:50.
+ */
+static const uint8_t full_toc_extra[] = {
+	0x00, 2 + 9 * 11, 1, 2,
+	/* session ADR/C TNO POINT  M  S  F  Z  PM PS PF */
+	1, 0x10, 0, 0xa0, 0, 0, 0, 0, 1, 0x00, 0,
+	1, 0x10, 0, 0xa1, 0, 0, 0, 0, 2, 0, 0,
+	1, 0x10, 0, 0xa2, 0, 0, 0, 0, 1, 8, 50,
+	1, 0x10, 0, 0x01, 0, 0, 0, 0, 0, 2, 0,
+	1, 0x10, 0, 0x02, 0, 0, 0, 0, 0, 42, 0,
+	1, 0x50, 0, 0xb0, 3, 40, 50, 2, 79, 59, 74,
+	2, 0x14, 0, 0xa0, 0, 0, 0, 0, 3, 0x20, 0,
+	2, 0x14, 0, 0xa1, 0, 0, 0, 0, 3, 0, 0,
+	2, 0x14, 0, 0x03, 0, 0, 0, 0, 3, 40, 50,
+};
+
+static void test_full_toc(void **state)
+{
+	const struct mmc_fulltoc_session *s;
+	struct mmc_full_toc *t = calloc(1, sizeof(*t));
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(mmc_parse_full_toc(full_toc_extra, sizeof(full_toc_extra), t), 0);
+	assert_int_equal(t->first_session, 1);
+	assert_int_equal(t->last_session, 2);
+	assert_int_equal(t->n_sessions, 2);
+	s = mmc_full_toc_session(t, 1);
+	assert_non_null(s);
+	assert_int_equal(s->first_track, 1);
+	assert_int_equal(s->last_track, 2);
+	assert_int_equal(s->leadout, (1 * 60 + 8) * 75 + 50 - 150);
+	assert_true(s->next_allowed);
+	s = mmc_full_toc_session(t, 2);
+	assert_non_null(s);
+	assert_int_equal(s->first_track, 3);
+	assert_int_equal(s->leadout, -1);	/* no A2 sent */
+	assert_false(s->next_allowed);
+	assert_null(mmc_full_toc_session(t, 3));
+	assert_int_equal(t->n_tracks, 3);
+	assert_int_equal(t->t[0].number, 1);
+	assert_int_equal(t->t[0].lba, 0);
+	assert_false(mmc_control_is_data(t->t[1].control));
+	assert_int_equal(t->t[1].lba, 42 * 75 - 150);
+	assert_int_equal(t->t[2].number, 3);
+	assert_int_equal(t->t[2].session, 2);
+	assert_true(mmc_control_is_data(t->t[2].control));
+	assert_int_equal(t->t[2].lba, 16400);
+	free(t);
+}
+
+/* Every prefix in a buffer of exactly that size: whole descriptors only. */
+static void test_full_toc_truncated(void **state)
+{
+	struct mmc_full_toc *t = calloc(1, sizeof(*t));
+	size_t len;
+
+	(void)state;
+	assert_non_null(t);
+	for (len = 0; len <= sizeof(full_toc_extra); len++) {
+		uint8_t *p = exact(full_toc_extra, len);
+		int rc = mmc_parse_full_toc(p, len, t);
+
+		if (len < 4) {
+			assert_int_equal(rc, -1);
+		} else {
+			assert_int_equal(rc, 0);
+			/* tracks 1, 2 at descriptors 4, 5; track 3 the ninth */
+			assert_int_equal(t->n_tracks, (len >= 4 + 5 * 11) + (len >= 4 + 4 * 11) +
+						      (len >= 4 + 9 * 11));
+		}
+		free(p);
+	}
+	/* a header claiming more than came: only what came */
+	{
+		uint8_t b[4 + 11];
+
+		memcpy(b, full_toc_extra, sizeof(b));
+		b[0] = 0xff;
+		b[1] = 0xff;
+		assert_int_equal(mmc_parse_full_toc(b, sizeof(b), t), 0);
+		assert_int_equal(t->n_sessions, 1);
+		assert_int_equal(t->n_tracks, 0);
+	}
+	/* session 0 and ADR 2 (catalogue) descriptors are not a session's */
+	{
+		uint8_t b[] = { 0, 24, 1, 1,
+				0, 0x14, 0, 0x01, 0, 0, 0, 0, 0, 2, 0,
+				1, 0x24, 0, 0x01, 0, 0, 0, 0, 0, 2, 0 };
+
+		assert_int_equal(mmc_parse_full_toc(b, sizeof(b), t), 0);
+		assert_int_equal(t->n_tracks, 0);
+		assert_int_equal(t->n_sessions, 0);
+	}
+	free(t);
+}
+
+/*
+ * A TAO data track (MMC-3 layout, 36 bytes): track 3 of session 2, mode
+ * 5 (data, incremental), start 16400, size 5000, LRA valid at 21397: the
+ * last 2 blocks of the track are its run-out.
+ */
+static void test_track_info_tao(void **state)
+{
+	uint8_t b[36] = { 0, 34, 3, 2, 0, 0x05, 0x01, 0x02 };
+	struct mmc_track_info ti;
+
+	(void)state;
+	b[8] = 0x00; b[9] = 0x00; b[10] = 0x40; b[11] = 0x10;		/* 16400 */
+	b[24] = 0x00; b[25] = 0x00; b[26] = 0x13; b[27] = 0x88;	/* 5000 */
+	b[28] = 0x00; b[29] = 0x00; b[30] = 0x53; b[31] = 0x95;	/* 21397 */
+	assert_int_equal(mmc_parse_track_info(b, sizeof(b), &ti), 0);
+	assert_int_equal(ti.track, 3);
+	assert_int_equal(ti.session, 2);
+	assert_true(mmc_control_is_data(ti.track_mode));
+	assert_true(mmc_control_incremental(ti.track_mode));
+	assert_false(ti.blank);
+	assert_int_equal(ti.start, 16400);
+	assert_int_equal(ti.size, 5000);
+	assert_true(ti.lra_valid);
+	assert_int_equal(ti.last_recorded + 1 + 2, ti.start + ti.size);
+	/* an open session's invisible track: blank, RT and NWA valid */
+	b[6] = 0xc0 | 0x01;
+	assert_int_equal(mmc_parse_track_info(b, sizeof(b), &ti), 0);
+	assert_true(ti.blank);
+	/* an audio track: control 0 */
+	b[5] = 0x00;
+	b[6] = 0x0f;
+	assert_int_equal(mmc_parse_track_info(b, sizeof(b), &ti), 0);
+	assert_false(mmc_control_is_data(ti.track_mode));
+}
+
+/* Disc status 1 (incomplete) or last session state 1: appendable. */
+static void test_disc_appendable(void **state)
+{
+	uint8_t b[34] = { 0, 32, 0x01 | 0x01 << 2, 1, 2, 3, 3, 0x20, 0x00 };
+	struct mmc_disc_info di;
+
+	(void)state;
+	/* last possible lead-out 79:59:74 = LBA 359849 */
+	b[20] = 0; b[21] = 79; b[22] = 59; b[23] = 74;
+	memset(b + 16, 0xff, 4);
+	assert_int_equal(mmc_parse_disc_info(b, sizeof(b), &di), 0);
+	assert_true(mmc_disc_appendable(&di));
+	assert_int_equal(di.n_sessions, 2);
+	assert_int_equal(di.last_leadout, 359849);
+	b[2] = 0x02 | 0x03 << 2;	/* complete disc, complete session */
+	assert_int_equal(mmc_parse_disc_info(b, sizeof(b), &di), 0);
+	assert_false(mmc_disc_appendable(&di));
+	b[2] = 0x02 | 0x01 << 2;	/* the last session left incomplete */
+	assert_int_equal(mmc_parse_disc_info(b, sizeof(b), &di), 0);
+	assert_true(mmc_disc_appendable(&di));
+}
+
 /* ---- GET CONFIGURATION ----------------------------------------------------- */
 
 static void test_config_header(void **state)
@@ -703,6 +862,10 @@ int main(void)
 		cmocka_unit_test(test_disc_info_truncated),
 		cmocka_unit_test(test_track_info),
 		cmocka_unit_test(test_track_info_truncated),
+		cmocka_unit_test(test_full_toc),
+		cmocka_unit_test(test_full_toc_truncated),
+		cmocka_unit_test(test_track_info_tao),
+		cmocka_unit_test(test_disc_appendable),
 		cmocka_unit_test(test_config_header),
 		cmocka_unit_test(test_profile_names),
 		cmocka_unit_test(test_mode_sense_caching),

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/*
+ * READ TRACK INFORMATION answers, 36 bytes each, as the layout reads one
+ * per track, and the skip list built over the tracks they describe.
+ * Seeds: tests/fuzz/seeds/track_info.
+ */
+#include <string.h>
+#include "fuzz.h"
+#include "probe/layout.h"
+#include "scsi/mmc.h"
+
+#define REC 36
+#define MAX_TRACKS 8
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct cdt_track tracks[MAX_TRACKS];
+	struct cdt_skip skip[2 * MAX_TRACKS], gaps[MAX_TRACKS];
+	struct cdt_layout l = { .size = sizeof(l), .tracks = tracks, .gaps = gaps };
+	struct mmc_track_info ti;
+	size_t off, n, i;
+	uint64_t end = 0;
+
+	memset(tracks, 0, sizeof(tracks));
+	for (off = 0; off < size && l.n_tracks < MAX_TRACKS; off += REC) {
+		size_t len = size - off < REC ? size - off : REC;
+		struct cdt_track *t = &tracks[l.n_tracks];
+
+		if (mmc_parse_track_info(data + off, len, &ti) || ti.blank)
+			continue;
+		t->number = ti.track;
+		t->session = ti.session;
+		t->mode = mmc_control_is_data(ti.track_mode) ? CDT_TRACK_DATA : CDT_TRACK_AUDIO;
+		t->start = ti.start;
+		t->blocks = ti.size;
+		t->runout = mmc_control_incremental(ti.track_mode);
+		/* the layout keeps tracks ascending; a gap where sessions change */
+		if (l.n_tracks && t->start < end)
+			continue;
+		if (l.n_tracks && t->session != tracks[l.n_tracks - 1].session &&
+		    t->start > end)
+			gaps[l.n_gaps++] = (struct cdt_skip){ end, t->start - end, CDT_SKIP_GAP };
+		end = t->start + t->blocks;
+		l.n_tracks++;
+	}
+	n = layout_skips(&l, end, skip, 2 * MAX_TRACKS);
+	if (n > 2 * MAX_TRACKS)
+		__builtin_trap();
+	for (i = 0; i < n; i++) {
+		if (!skip[i].blocks || skip[i].start + skip[i].blocks > end)
+			__builtin_trap();
+		if (i && skip[i].start < skip[i - 1].start + skip[i - 1].blocks)
+			__builtin_trap();
+	}
+	return 0;
+}
