@@ -166,8 +166,13 @@ json_object *cli_json_count(int64_t v);
 void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log);
 
 /* probe's JSON object for a result (probe --all prints one per drive). */
+/*
+ * lay: cli_layout_json() of the probed device (taken over), or NULL.
+ */
 json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, bool virt,
-			    double elapsed_ms);
+			    double elapsed_ms, json_object *lay);
+/* {"sessions", "tracks", "gaps"} of a layout (CONTRACT.md), NULL-safe. */
+json_object *cli_layout_json(const struct cdt_layout *l);
 /* 0, EX_HIDDEN_TAIL or EX_SHORT for a verdict. */
 int cli_verdict_status(enum cdt_verdict v);
 /* probe --all [--sysfs ROOT]: every optical drive in parallel. */

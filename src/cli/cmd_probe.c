@@ -40,7 +40,79 @@ static const struct {
 	  "the blocks after the last readable one fail with MEDIUM ERROR, not ILLEGAL REQUEST: the drive reports its end that way, or the last blocks are damaged" },
 	{ CDT_NOTE_NO_READABLE, "nothing-readable",
 	  "not even LBA 0 could be read" },
+	{ CDT_NOTE_LAST_TRACK_AUDIO, "last-track-audio",
+	  "the last track is audio: READ(10) cannot read it, so there was no end search; the end is where the TOC and track information put it" },
+	{ CDT_NOTE_FORMATTED, "formatted",
+	  "a formatted rewritable medium: READ CAPACITY is the formatted size, past the filesystem; the rest is unwritten space, not a hidden tail" },
+	{ CDT_NOTE_APPENDABLE, "appendable",
+	  "the last session is open (appendable disc): the blank space after it and the disc information's last possible lead-out are not data" },
 };
+
+/* ---- the disc's structure ------------------------------------------------ */
+
+json_object *cli_layout_json(const struct cdt_layout *l)
+{
+	json_object *o = json_object_new_object(), *tr, *gp, *t;
+	size_t i;
+
+	tr = json_object_new_array();
+	gp = json_object_new_array();
+	json_object_object_add(o, "sessions", l ? json_object_new_int((int)l->sessions) : NULL);
+	for (i = 0; l && i < l->n_tracks; i++) {
+		const struct cdt_track *k = &l->tracks[i];
+
+		t = json_object_new_object();
+		json_object_object_add(t, "number", json_object_new_int((int)k->number));
+		json_object_object_add(t, "session", json_object_new_int((int)k->session));
+		json_object_object_add(t, "mode", json_object_new_string(cdt_track_mode_name(k->mode)));
+		json_object_object_add(t, "start", json_object_new_int64((int64_t)k->start));
+		json_object_object_add(t, "blocks", json_object_new_int64((int64_t)k->blocks));
+		json_object_array_add(tr, t);
+	}
+	for (i = 0; l && i < l->n_gaps; i++) {
+		t = json_object_new_object();
+		json_object_object_add(t, "start", json_object_new_int64((int64_t)l->gaps[i].start));
+		json_object_object_add(t, "blocks", json_object_new_int64((int64_t)l->gaps[i].blocks));
+		json_object_array_add(gp, t);
+	}
+	json_object_object_add(o, "tracks", tr);
+	json_object_object_add(o, "gaps", gp);
+	return o;
+}
+
+/* Move lay's keys into o (lay is freed). */
+static void add_layout(json_object *o, json_object *lay)
+{
+	if (!lay)
+		lay = cli_layout_json(NULL);
+	json_object_object_foreach(lay, key, val)
+		json_object_object_add(o, key, json_object_get(val));
+	json_object_put(lay);
+}
+
+static void print_layout(const struct cdt_layout *l)
+{
+	size_t i, g = 0;
+
+	/* one data track in one session: nothing the sources do not say */
+	if (!l || (l->n_tracks <= 1 && !l->n_gaps))
+		return;
+	printf("layout:    %u session%s, %zu track%s%s\n", l->sessions,
+	       l->sessions == 1 ? "" : "s", l->n_tracks, l->n_tracks == 1 ? "" : "s",
+	       l->has_toc ? "" : " (the drive gave no TOC: one data track assumed)");
+	printf("  %5s %7s %-5s %10s %10s\n", "track", "session", "mode", "start", "blocks");
+	for (i = 0; i < l->n_tracks; i++) {
+		const struct cdt_track *t = &l->tracks[i];
+
+		for (; g < l->n_gaps && l->gaps[g].start < t->start; g++)
+			printf("  %-5s %7s %-5s %10llu %10llu  between sessions\n", "gap", "", "",
+			       (unsigned long long)l->gaps[g].start,
+			       (unsigned long long)l->gaps[g].blocks);
+		printf("  %5u %7u %-5s %10llu %10llu%s\n", t->number, t->session,
+		       cdt_track_mode_name(t->mode), (unsigned long long)t->start,
+		       (unsigned long long)t->blocks, t->runout ? "  TAO run-out" : "");
+	}
+}
 
 /* 512-byte sectors dd of the kernel node would miss (negative: reads too many). */
 static int64_t dd_loses_512(const struct cdt_probe_result *r)
@@ -80,7 +152,7 @@ static json_object *json_drive(const struct cdt_probe_result *r)
 }
 
 json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, bool virt,
-			    double elapsed_ms)
+			    double elapsed_ms, json_object *lay)
 {
 	json_object *o = json_object_new_object(), *wrong, *nt;
 	size_t i;
@@ -103,6 +175,7 @@ json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, 
 		if (r->notes & notes[i].bit)
 			json_object_array_add(nt, json_object_new_string(notes[i].id));
 	json_object_object_add(o, "notes", nt);
+	add_layout(o, lay);
 	json_object_object_add(o, "verdict", json_object_new_string(cdt_verdict_name(r->verdict)));
 	return o;
 }
@@ -124,7 +197,8 @@ static void print_source(const struct source_row *row, const struct cdt_probe_re
 		       diff < 0 ? "short" : "too many");
 }
 
-static void print_text(const char *addr, const struct cdt_probe_result *r, bool virt)
+static void print_text(const char *addr, const struct cdt_probe_result *r, bool virt,
+		       const struct cdt_layout *l)
 {
 	struct source_row rows[8];
 	unsigned int i, n = source_rows(r, rows);
@@ -138,6 +212,7 @@ static void print_text(const char *addr, const struct cdt_probe_result *r, bool 
 	printf("medium:    %s, %u-byte blocks, filesystem %s\n",
 	       cdt_profile_name(r->sizes.profile), bs,
 	       r->sizes.fs_type[0] ? r->sizes.fs_type : "not recognised");
+	print_layout(l);
 	printf("sources (blocks):\n");
 	for (i = 0; i < n; i++)
 		print_source(&rows[i], r);
@@ -238,11 +313,11 @@ static int run(int argc, char **argv)
 	}
 	if (co.json)
 		cli_json_out(cli_probe_json(a.op[0], &res, cdt_is_virtual_time(dev),
-					    cli_now_ms() - t0));
+					    cli_now_ms() - t0, cli_layout_json(cdt_dev_layout(dev))));
 	else if (co.quiet)
 		printf("verdict:   %s\n", cdt_verdict_name(res.verdict));
 	else
-		print_text(a.op[0], &res, cdt_is_virtual_time(dev));
+		print_text(a.op[0], &res, cdt_is_virtual_time(dev), cdt_dev_layout(dev));
 	cdt_close(dev);
 	return cli_verdict_status(res.verdict);
 }

@@ -27,6 +27,7 @@ struct job {
 	bool virt;
 	char msg[512];
 	struct cdt_probe_result res;
+	json_object *layout;	/* cli_layout_json() of the probed disc */
 	double ms;
 	enum job_state state;
 };
@@ -82,6 +83,8 @@ static void *probe_one(void *arg)
 			snprintf(j->msg, sizeof(j->msg), "%s", cdt_errmsg(dev)[0] ?
 				 cdt_errmsg(dev) : cdt_strerror(rc));
 		j->virt = cdt_is_virtual_time(dev);
+		if (!rc)
+			j->layout = cli_layout_json(cdt_dev_layout(dev));
 		cdt_close(dev);
 	}
 	j->ms = cli_now_ms() - t0;
@@ -126,7 +129,9 @@ static void print_json_line(const struct job *j)
 	json_object *o, *e;
 
 	if (!j->err) {
-		cli_json_out(cli_probe_json(j->drive->path, &j->res, j->virt, j->ms));
+		cli_json_out(cli_probe_json(j->drive->path, &j->res, j->virt, j->ms,
+					    j->layout));
+		/* cli_probe_json took the layout object over */
 		return;
 	}
 	o = json_object_new_object();
