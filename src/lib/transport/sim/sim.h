@@ -7,6 +7,8 @@
  *   spec.c    the "IMAGE,key=value..." spec into a struct sim_config
  *   answer.c  sense and data-in helpers every handler uses
  *   read.c    READ(10)/(12)/(16) and the faults a read can meet
+ *   layout.c  the disc as sessions and tracks: layout=, gap=, tao=, open=,
+ *             profile=, formatted=
  *   disc.c    what the disc is: READ CAPACITY, READ TOC, disc and track
  *             information
  *   config.c  what the drive is: INQUIRY, REQUEST SENSE, GET CONFIGURATION,
