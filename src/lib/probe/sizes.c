@@ -66,6 +66,22 @@ static int64_t toc_leadout(const struct mmc_toc *toc)
 	return lba <= 0 ? CDT_SIZE_ABSENT : lba;
 }
 
+/*
+ * Does the TOC put an audio track at LBA 0 (a CD-Extra)?  A READ(10)
+ * there only fails with 05/64/00, and image, verify and tail promise never
+ * to read audio with READ(10): the filesystem is the last data session's
+ * (layout.c reads it).
+ */
+static bool audio_at_zero(const struct mmc_toc *toc)
+{
+	unsigned int i;
+
+	for (i = 0; i < toc->n && i < MMC_TOC_MAX; i++)
+		if (toc->e[i].track >= 1 && toc->e[i].track <= 99 && toc->e[i].lba == 0)
+			return !mmc_control_is_data(toc->e[i].adr_control & 0x0f);
+	return false;
+}
+
 static bool is_cd_profile(uint16_t profile)
 {
 	return profile >= 0x0008 && profile <= 0x000a;
@@ -278,7 +294,8 @@ static int read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 		sz->toc_leadout = toc_leadout(&a->toc);
 	}
 	disc_and_track(dev, sz, a);
-	filesystem_size(dev, blocks, sz);
+	if (!a->have_toc || !audio_at_zero(&a->toc))
+		filesystem_size(dev, blocks, sz);
 	rc = layout_read(dev, sz, a);
 	free(a);
 	return rc;

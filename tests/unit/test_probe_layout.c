@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cdt_probe on discs of several tracks and sessions (issue 12), through
+ * the library on the emulated drive, with the drive's trace= to see which
+ * blocks were read: a CD-Extra's audio session is never read with
+ * READ(10), and its filesystem size comes from the data session's PVD.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "cdtail.h"
+
+/* audio 300 + audio 200, the first gap (11400), data 100 */
+#define EXTRA_BLOCKS (300 + 200 + 11400 + 100)
+#define EXTRA_DATA 11900
+#define EXTRA_LAYOUT "layout=audio:300+audio:200/data:100"
+
+static char dir[64];
+static char img[128];
+static char trace[128];
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* An ISO 9660 PVD (and terminator) at block lba saying size blocks. */
+static void put_pvd(FILE *f, long lba, uint32_t size)
+{
+	uint8_t vd[2048] = { 1, 'C', 'D', '0', '0', '1', 1 };
+	uint8_t term[2048] = { 255, 'C', 'D', '0', '0', '1', 1 };
+
+	put_le32(vd + 80, size);
+	put_be32(vd + 84, size);
+	vd[128] = 0x00;		/* logical block size 2048, both-endian */
+	vd[129] = 0x08;
+	vd[130] = 0x08;
+	vd[131] = 0x00;
+	assert_int_equal(fseek(f, lba * 2048, SEEK_SET), 0);
+	assert_int_equal(fwrite(vd, sizeof(vd), 1, f), 1);
+	assert_int_equal(fwrite(term, sizeof(term), 1, f), 1);
+}
+
+static int setup(void **state)
+{
+	FILE *f;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/cdtail-probelayout-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(img, sizeof(img), "%s/extra.img", dir);
+	snprintf(trace, sizeof(trace), "%s/trace", dir);
+	f = fopen(img, "wb");
+	if (!f || ftruncate(fileno(f), (off_t)EXTRA_BLOCKS * 2048))
+		return -1;
+	/* the data session's volume space size, absolute as mkisofs -C writes it */
+	put_pvd(f, EXTRA_DATA + 16, EXTRA_BLOCKS);
+	fclose(f);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(img);
+	unlink(trace);
+	rmdir(dir);
+	return 0;
+}
+
+static void probe_extra(const char *keys, struct cdt_probe_result *res,
+			unsigned int *sessions, size_t *tracks)
+{
+	struct cdt_dev *dev;
+	const struct cdt_layout *l;
+	char addr[512], err[256];
+
+	unlink(trace);
+	snprintf(addr, sizeof(addr), "sim:%s,%s%s,trace=%s", img, EXTRA_LAYOUT, keys, trace);
+	if (cdt_open(addr, NULL, &dev, err, sizeof(err)))
+		fail_msg("open %s: %s", addr, err);
+	if (cdt_probe(dev, NULL, res))
+		fail_msg("probe %s: %s", addr, cdt_errmsg(dev));
+	l = cdt_dev_layout(dev);
+	assert_non_null(l);
+	*sessions = l->sessions;
+	*tracks = l->n_tracks;
+	cdt_close(dev);
+}
+
+/* READ(10)/(12) lines of the trace that touch an LBA below end. */
+static unsigned int reads_below(uint64_t end)
+{
+	FILE *f = fopen(trace, "r");
+	char line[256];
+	unsigned int n = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int op, blocks;
+		unsigned long long lba;
+
+		if (sscanf(line, "%x lba=%llu blocks=%u", &op, &lba, &blocks) != 3)
+			continue;
+		if ((op == 0x28 || op == 0xa8) && lba < end)
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static void test_cd_extra_never_reads_audio(void **state)
+{
+	struct cdt_probe_result res = CDT_INIT(res);
+	unsigned int sessions;
+	size_t tracks;
+
+	(void)state;
+	probe_extra("", &res, &sessions, &tracks);
+	assert_int_equal(res.verdict, CDT_VERDICT_OK);
+	assert_int_equal(res.true_blocks, EXTRA_BLOCKS);
+	assert_int_equal(sessions, 2);
+	assert_int_equal(tracks, 3);
+	/* the filesystem is the last data session's, not LBA 16's (audio) */
+	assert_int_equal(res.sizes.filesystem, EXTRA_BLOCKS);
+	assert_string_equal(res.sizes.fs_type, "iso9660");
+	/* no READ(10) of the audio tracks or the gap, the head read included */
+	assert_int_equal(reads_below(EXTRA_DATA), 0);
+}
+
+/* A hidden tail on the data session is still found, from its PVD. */
+static void test_cd_extra_hidden_tail(void **state)
+{
+	struct cdt_probe_result res = CDT_INIT(res);
+	unsigned int sessions;
+	size_t tracks;
+
+	(void)state;
+	probe_extra(",hide=40", &res, &sessions, &tracks);
+	assert_int_equal(res.verdict, CDT_VERDICT_HIDDEN_TAIL);
+	assert_int_equal(res.reported_blocks, EXTRA_BLOCKS - 40);
+	assert_int_equal(res.true_blocks, EXTRA_BLOCKS);
+	assert_int_equal(res.sizes.filesystem, EXTRA_BLOCKS);
+	assert_int_equal(reads_below(EXTRA_DATA), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cd_extra_never_reads_audio),
+		cmocka_unit_test(test_cd_extra_hidden_tail),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
