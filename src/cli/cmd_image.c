@@ -13,6 +13,7 @@
 #define OPT_DIGEST 0x1204
 #define OPT_SVG 0x1205
 #define OPT_SVG_EVERY 0x1206
+#define OPT_FORMATTED 0x1207
 
 struct image_cli {
 	struct rui ui;
@@ -82,6 +83,16 @@ static int image_opt(void *ctx, int key, const char *arg)
 	case OPT_SVG_EVERY:
 		c->svg.every = true;
 		return 0;
+	case OPT_FORMATTED:
+		if (!strcmp(arg, "skip"))
+			c->io.formatted = CDT_FORMATTED_SKIP;
+		else if (!strcmp(arg, "cut"))
+			c->io.formatted = CDT_FORMATTED_CUT;
+		else if (!strcmp(arg, "read"))
+			c->io.formatted = CDT_FORMATTED_READ;
+		else
+			return cli_usage("image", "--formatted wants skip, cut or read, not '%s'", arg);
+		return 0;
 	case OPT_DIGEST:
 		if (parse_digests(arg, &c->io.digests))
 			return cli_usage("image", "--digest wants md5,sha256, sha256, md5 or none, not '%s'",
@@ -146,6 +157,8 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 	json_object_object_add(o, "identity_blocks", json_object_new_int64((int64_t)r->identity_blocks));
 	json_object_object_add(o, "digest_source",
 			       src[r->digest_source] ? json_object_new_string(src[r->digest_source]) : NULL);
+	json_object_object_add(o, "skipped", rui_json_skipped(r->skipped, r->n_skipped));
+	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
 	json_object_object_add(o, "verdict", json_object_new_string(verdict_name(r)));
 	cli_json_out(o);
 }
@@ -182,6 +195,7 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 	if (r->resumed)
 		printf("resumed:   %llu blocks were already finished\n",
 		       (unsigned long long)r->finished_before);
+	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, "zeros in OUT");
 	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
 	print_next(addr, out, io, r);
 	printf("verdict:   %s\n", verdict_name(r));
@@ -269,6 +283,7 @@ static const struct cli_opt image_opts[] = {
 	{ "force", OPT_FORCE, NULL, "overwrite an existing OUT (without its map)" },
 	{ "map-interval", OPT_MAP_INTERVAL, "MS", "save the map at least every MS ms (default 5000)" },
 	{ "digest", OPT_DIGEST, "LIST", "md5,sha256 (default), sha256, md5 or none: digests of OUT" },
+	{ "formatted", OPT_FORMATTED, "HOW", "a formatted DVD+RW/DVD-RAM/BD-RE past its filesystem: skip (default: zeros, never read), cut (OUT ends there) or read" },
 	{ "svg", OPT_SVG, "FILE", "draw the map as SVG into FILE at the end (as cdtail map --svg)" },
 	{ "svg-every", OPT_SVG_EVERY, NULL, "with --svg: redraw FILE at each map save, to watch in a browser" },
 	RUI_OPTS,

@@ -163,6 +163,38 @@ static void print_range(const struct cdt_range *r, uint32_t bs)
 	printf(" (bytes %" PRIu64 "-%" PRIu64 ")", r->first * bs, (r->last + 1) * bs - 1);
 }
 
+json_object *rui_json_skipped(const struct cdt_skip *v, size_t n)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		json_object *k = json_object_new_object();
+
+		json_object_object_add(k, "start", json_object_new_int64((int64_t)v[i].start));
+		json_object_object_add(k, "blocks", json_object_new_int64((int64_t)v[i].blocks));
+		json_object_object_add(k, "why", json_object_new_string(cdt_skip_why_name(v[i].why)));
+		json_object_array_add(a, k);
+	}
+	return a;
+}
+
+void rui_print_skipped(const struct cdt_skip *v, size_t n, uint64_t blocks,
+		       const char *holds)
+{
+	size_t i, shown = n < 8 ? n : 8;
+
+	if (!n)
+		return;
+	printf("skipped:   %" PRIu64 " block%s not data, never read (%s):\n", blocks,
+	       blocks == 1 ? "" : "s", holds);
+	for (i = 0; i < shown; i++)
+		printf("           %" PRIu64 "-%" PRIu64 " %s\n", v[i].start,
+		       v[i].start + v[i].blocks - 1, cdt_skip_why_name(v[i].why));
+	if (n > shown)
+		printf("           ... and %zu more areas (--json lists them all)\n", n - shown);
+}
+
 void rui_print_lost(const struct cdt_read_summary *s, const char *label, const char *holds)
 {
 	uint64_t blocks = s->probe.extent_blocks ? s->probe.extent_blocks : 1;

@@ -59,6 +59,15 @@ void rui_print_ranges(const char *label, const struct cdt_range *r, size_t n);
  */
 int rui_window_status(const struct cdt_read_summary *s, uint64_t max_extra, int rc);
 
+/* "skipped": [{"start", "blocks", "why"}, ...] */
+json_object *rui_json_skipped(const struct cdt_skip *v, size_t n);
+/*
+ * "skipped:  12000 blocks not data, never read (zeros in OUT): 0-499 audio,
+ * 500-11899 gap"; nothing when none was skipped.
+ */
+void rui_print_skipped(const struct cdt_skip *v, size_t n, uint64_t blocks,
+		       const char *holds);
+
 void rui_print_lost(const struct cdt_read_summary *s, const char *label, const char *holds);
 void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 		       bool virt);

@@ -256,6 +256,20 @@ int dg_update(struct dg *d, const void *buf, size_t len)
 	return 0;
 }
 
+int dg_zeros(struct dg *d, uint64_t len)
+{
+	static const uint8_t zeros[65536];
+	int rc = 0;
+
+	while (len && !rc) {
+		size_t n = len < sizeof(zeros) ? (size_t)len : sizeof(zeros);
+
+		rc = dg_update(d, zeros, n);
+		len -= n;
+	}
+	return rc;
+}
+
 void dg_hex(const uint8_t *bin, size_t n, char *out)
 {
 	static const char hex[] = "0123456789abcdef";

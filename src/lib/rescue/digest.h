@@ -36,6 +36,8 @@ int dg_init(struct dg *d, unsigned int which);
  * Fails (CDT_ENOMEM) if a digest failed earlier or after dg_final().
  */
 int dg_update(struct dg *d, const void *buf, size_t len);
+/* dg_update() of len zero bytes: what OUT holds where nothing was read. */
+int dg_zeros(struct dg *d, uint64_t len);
 /*
  * Wait for the digests to take in every byte, then finish them into hex;
  * a digest not computed is "".  d stays allocated until dg_free().

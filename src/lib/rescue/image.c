@@ -217,16 +217,33 @@ static void enter_phase(struct rescue *r, enum cdt_phase phase, unsigned int pas
 	progress(r, true);
 }
 
+/* Skipped areas are zeros in OUT: the stream takes them as such. */
+static void stream_skipped(struct rescue *r)
+{
+	const struct cdt_skip *k;
+
+	while (r->skip && !r->stream_broken &&
+	       (k = skip_at(r->skip, r->stream_pos / r->bs))) {
+		uint64_t end = (k->start + k->blocks) * r->bs;
+
+		if (dg_zeros(r->stream, end - r->stream_pos))
+			r->stream_broken = true;
+		r->stream_pos = end;
+	}
+}
+
 static void feed_stream(struct rescue *r, uint64_t off, size_t len)
 {
 	if (!r->stream || r->stream_broken)
 		return;
+	stream_skipped(r);
 	/* only an unbroken run of good reads from 0 gives the digest */
 	if (off != r->stream_pos || dg_update(r->stream, r->buf, len)) {
 		r->stream_broken = true;
 		return;
 	}
 	r->stream_pos += len;
+	stream_skipped(r);
 }
 
 static int read_fatal(struct rescue *r, uint64_t lba,
@@ -707,6 +724,8 @@ struct image_job {
 	unsigned int digests;	/* CDT_HASH_MD5/SHA256 bits; 0: none */
 	int fd;			/* OUT, locked for the whole run */
 	int map_lock;		/* the map, locked for the whole run, or -1 */
+	struct skip_plan skip;	/* not data: never read (skip.h) */
+	char *base_comment;	/* the caller's line and the skip list */
 	bool loaded;		/* a map was read */
 	bool created_out, created_map;
 	struct disc_id id;	/* the disc's, recorded or read from the map */
@@ -801,10 +820,17 @@ static int load_map(struct image_job *j)
 		return rc;
 	}
 	rc = id_parse(text, &j->id);
-	free(text);
-	if (rc) {
+	if (!rc) {
+		rc = skip_parse(text, strlen(text), &j->skip);
+		if (rc == CDT_EFORMAT)
+			cdt_dev_seterr(j->dev, "map %s has a damaged cdtail skipped list",
+				       j->opts->map_path);
+	} else {
 		cdt_dev_seterr(j->dev, "map %s has a damaged cdtail identity record",
 			       j->opts->map_path);
+	}
+	free(text);
+	if (rc) {
 		map_free(&j->map);
 		return rc;
 	}
@@ -887,7 +913,7 @@ static int check_against_out(struct image_job *j)
 		if (!map_find(&j->map, MAP_FINISHED, extent * k / 16 * j->bs, &start, &len))
 			break;
 		b = start / j->bs;
-		if (b == last)
+		if (b == last || skip_at(&j->skip, b))
 			continue;
 		last = b;
 		if (pread(j->fd, have, j->bs, (off_t)(b * j->bs)) != (ssize_t)j->bs)
@@ -987,6 +1013,8 @@ static int create_fresh(struct image_job *j)
 	int rc;
 
 	rc = map_init(&j->map, j->extent_bytes, MAP_NONTRIED);
+	if (!rc)
+		rc = skip_mark(&j->skip, &j->map, j->bs);
 	if (rc)
 		return rc;
 	if (j->fd >= 0 && !j->opts->force) {
@@ -1012,16 +1040,24 @@ static int create_fresh(struct image_job *j)
 	return rc;
 }
 
-/* The comment lines of the map: the caller's, then the identity. */
+/* The comment lines of the map: the caller's, the skip list, the identity. */
 static int make_comment(struct image_job *j)
 {
 	const char *c = j->opts->map_comment ? j->opts->map_comment : "";
+	size_t clen = strlen(c), skip_len = skip_text_len(&j->skip);
 
-	j->comment_cap = strlen(c) + ID_TEXT_MAX + 2;
+	j->base_comment = malloc(clen + skip_len + 2);
+	if (!j->base_comment)
+		return CDT_ENOMEM;
+	memcpy(j->base_comment, c, clen);
+	if (clen && skip_len)
+		j->base_comment[clen++] = '\n';
+	skip_format(&j->skip, j->base_comment + clen, skip_len + 1);
+	j->comment_cap = strlen(j->base_comment) + ID_TEXT_MAX + 2;
 	j->comment = malloc(j->comment_cap);
 	if (!j->comment)
 		return CDT_ENOMEM;
-	rescue_comment(j->comment, j->comment_cap, c, &j->id);
+	rescue_comment(j->comment, j->comment_cap, j->base_comment, &j->id);
 	return 0;
 }
 
@@ -1062,12 +1098,15 @@ static int prepare(struct image_job *j)
 		if (rc)
 			return rc;
 		j->res->resumed = true;
-		j->res->finished_before = map_count(&j->map, MAP_FINISHED) / j->bs;
 		rc = open_resumed(j);
 		if (!rc && !verified)
 			rc = check_against_out(j);
+		if (!rc)
+			rc = skip_mark(&j->skip, &j->map, j->bs);
 		if (rc)
 			return rc;
+		j->res->finished_before = map_count(&j->map, MAP_FINISHED) / j->bs -
+					  j->skip.blocks;
 	}
 	if (!verified) {
 		id_init(&j->id, j->bs, j->res->extent_blocks, j->res->sum.probe.true_blocks);
@@ -1114,7 +1153,8 @@ static int run_job(struct image_job *j)
 		.rd = &j->opts->rd,
 		.retries = j->opts->rd.retries,
 		.map_path = j->opts->map_path,
-		.map_comment = j->opts->map_comment,
+		.map_comment = j->base_comment,
+		.skip = &j->skip,
 		.comment_buf = j->comment,
 		.comment_cap = j->comment_cap,
 		.map_interval_ms = j->opts->map_interval_ms,
@@ -1129,8 +1169,10 @@ static int run_job(struct image_job *j)
 	r.buf = malloc((size_t)r.chunk * bs);
 	if (!r.buf)
 		return CDT_ENOMEM;
-	/* a fresh map is all untried: reading it in order gives the digest */
-	if (j->digests && map_count(&j->map, MAP_NONTRIED) == j->extent_bytes &&
+	/* a fresh map is all untried but what is skipped: reading it in
+	 * order gives the digest */
+	if (j->digests && map_count(&j->map, MAP_NONTRIED) +
+	    j->skip.blocks * bs == j->extent_bytes &&
 	    !dg_init(&stream, j->digests))
 		r.stream = &stream;
 	rc = rescue_save(&r);
@@ -1178,6 +1220,30 @@ static void remove_created(struct image_job *j)
 	j->res->removed = true;
 }
 
+/*
+ * What not to read: the list a resumed map recorded (the first run's
+ * choice, --formatted included), else the disc's layout.  A resume keeps
+ * the recorded extent whatever --formatted says now.
+ */
+static int plan_skips(struct image_job *j)
+{
+	struct cdt_image_result *res = j->res;
+	uint64_t extent = res->extent_blocks;
+	const struct cdt_skip *last;
+
+	if (!j->skip.n)
+		return skip_plan_make(j->dev, &res->sum.probe, j->opts->formatted,
+				      j->loaded ? &extent : &res->extent_blocks, &j->skip);
+	last = &j->skip.v[j->skip.n - 1];
+	if (last->start + last->blocks > extent) {
+		cdt_dev_seterr(j->dev, "map %s skips blocks up to %" PRIu64
+			       " but this disc holds %" PRIu64 ": a map of another disc?",
+			       j->opts->map_path, last->start + last->blocks, extent);
+		return CDT_EOTHERDISC;
+	}
+	return 0;
+}
+
 static int start(struct image_job *j)
 {
 	struct cdt_image_result *res = j->res;
@@ -1192,6 +1258,9 @@ static int start(struct image_job *j)
 		return rc;
 	j->bs = res->sum.block_size;
 	res->extent_blocks = res->sum.probe.extent_blocks;
+	rc = plan_skips(j);
+	if (rc)
+		return rc;
 	j->extent_bytes = res->extent_blocks * j->bs;
 	if (!res->extent_blocks) {
 		cdt_dev_seterr(j->dev, "nothing on the disc can be read, not even LBA 0");
@@ -1223,7 +1292,10 @@ static int image(struct cdt_dev *dev, const char *out_path,
 	if (!rc)
 		rc = rc2;
 	if (j.map.n && j.bs)
-		res->out_blocks = map_count(&j.map, MAP_FINISHED) / j.bs;
+		res->out_blocks = map_count(&j.map, MAP_FINISHED) / j.bs - j.skip.blocks;
+	rc2 = skip_copy(&j.skip, &res->skipped, &res->n_skipped, &res->skipped_blocks);
+	if (!rc)
+		rc = rc2;
 	if (!res->identity_blocks)
 		res->identity_blocks = j.id.n;
 	if (rc)
@@ -1235,6 +1307,8 @@ static int image(struct cdt_dev *dev, const char *out_path,
 	if (j.map_lock >= 0)
 		close(j.map_lock);
 	map_free(&j.map);
+	skip_free(&j.skip);
+	free(j.base_comment);
 	free(j.comment);
 	free(j.buf);
 	cdt_get_stats(dev, &res->sum.stats);
@@ -1260,6 +1334,8 @@ int cdt_image(struct cdt_dev *dev, const char *out_path,
 	if (cdt_abi_leave(res, &full, sizeof(full),
 			  CDT_END(struct cdt_image_result, sum.n_bad)))
 		rescue_summary_free(&full.sum);
+	if (!res || !CDT_HAS(res, n_skipped))
+		free(full.skipped);
 	return rc;
 }
 
@@ -1267,4 +1343,6 @@ void cdt_image_result_free(struct cdt_image_result *res)
 {
 	if (res && CDT_HAS(res, sum.n_bad))
 		rescue_summary_free(&res->sum);
+	if (res && CDT_HAS(res, n_skipped))
+		skip_result_free(&res->skipped, &res->n_skipped, &res->skipped_blocks);
 }

@@ -14,6 +14,7 @@
 #include "rescue/digest.h"
 #include "rescue/identity.h"
 #include "rescue/mapfile.h"
+#include "rescue/skip.h"
 
 struct rescue {
 	/* set by the caller */
@@ -33,6 +34,8 @@ struct rescue {
 	int *map_lock;			/* the locked map's fd (lock.h), or NULL */
 	struct disc_id *id;		/* recorded as read, checked after a medium
 					 * change; or NULL */
+	const struct skip_plan *skip;	/* areas marked finished, never read:
+					 * zeros in the stream; or NULL */
 	char *comment_buf;		/* with id: map_comment and the record */
 	size_t comment_cap;
 

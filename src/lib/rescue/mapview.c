@@ -10,6 +10,7 @@
 #include "cdtail.h"
 #include "core/abi.h"
 #include "rescue/mapfile.h"
+#include "rescue/skip.h"
 
 #define MAPVIEW_DEFAULT_CELLS 4096
 #define MAPVIEW_MAX_CELLS (1u << 22)
@@ -74,41 +75,23 @@ static bool take_after(const char *line, size_t len, const char *prefix,
 
 /*
  * cdtail's record of the areas it did not read because they are not data
- * (audio, gaps, run-outs, unwritten; marked finished in the runs, so GNU
- * ddrescue never reads them either): one comment line
- *   # cdtail skipped (...; LBA+blocks): 150+300 audio, 11700+11400 gap
- * with LBAs and counts in the disc's blocks.  Lays each on m as skipped;
- * a piece that does not parse ends the list (it is only a comment).
+ * (skip.h; marked finished in the runs, so GNU ddrescue never reads them
+ * either): each laid on m as skipped.  A damaged list is only a comment:
+ * the picture is drawn without it.
  */
-static int skip_records(const char *line, size_t len, uint32_t bs, struct cdt_map *m)
+static int lay_skipped(const char *buf, size_t len, uint32_t bs, struct cdt_map *m)
 {
-	static const char tag[] = "# cdtail skipped";
-	const char *p = memchr(line, ':', len), *end = line + len;
+	struct skip_plan s;
+	size_t i;
+	int rc = skip_parse(buf, len, &s);
 
-	if (len < sizeof(tag) - 1 || memcmp(line, tag, sizeof(tag) - 1) || !p)
-		return 0;
-	for (p++; p < end;) {
-		unsigned long long lba = 0, n = 0;
-		const char *q;
-
-		while (p < end && (*p == ' ' || *p == ','))
-			p++;
-		for (q = p; q < end && *q >= '0' && *q <= '9' && lba < UINT64_MAX / 20; q++)
-			lba = lba * 10 + (unsigned long long)(*q - '0');
-		if (q == p || q >= end || *q != '+' || lba > UINT64_MAX / bs / 2)
-			return 0;
-		for (p = ++q; q < end && *q >= '0' && *q <= '9' && n < UINT64_MAX / 20; q++)
-			n = n * 10 + (unsigned long long)(*q - '0');
-		if (q == p || n > UINT64_MAX / bs / 2)
-			return 0;
-		if (map_set(m, lba * bs, n * bs, MAP_SKIPPED))
-			return CDT_ENOMEM;
-		/* the reason, up to the next ", " */
-		while (q < end && *q != ',')
-			q++;
-		p = q;
-	}
-	return 0;
+	if (rc)
+		return rc == CDT_ENOMEM ? rc : 0;
+	for (i = 0; i < s.n && !rc; i++)
+		if (s.v[i].start <= UINT64_MAX / bs / 2 && s.v[i].blocks <= UINT64_MAX / bs / 2)
+			rc = map_set(m, s.v[i].start * bs, s.v[i].blocks * bs, MAP_SKIPPED);
+	skip_free(&s);
+	return rc;
 }
 
 /* Read the comments: who wrote the map, when, how; lay skipped areas on m. */
@@ -124,14 +107,11 @@ static int read_comments(const char *buf, size_t len, uint32_t bs,
 		off += llen + (nl ? 1 : 0);
 		if (!llen || line[0] != '#')
 			continue;
-		if (take_after(line, llen, "# Mapfile. Created by", v->tool, sizeof(v->tool)) ||
-		    take_after(line, llen, "# Command line:", v->command, sizeof(v->command)) ||
-		    take_after(line, llen, "# Current time:", v->when, sizeof(v->when)))
-			continue;
-		if (skip_records(line, llen, bs, m))
-			return CDT_ENOMEM;
+		if (!take_after(line, llen, "# Mapfile. Created by", v->tool, sizeof(v->tool)) &&
+		    !take_after(line, llen, "# Command line:", v->command, sizeof(v->command)))
+			take_after(line, llen, "# Current time:", v->when, sizeof(v->when));
 	}
-	return 0;
+	return lay_skipped(buf, len, bs, m);
 }
 
 /* ---- cells ------------------------------------------------------------ */

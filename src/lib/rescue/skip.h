@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The areas of a disc's extent that image, tail and verify never read
+ * with READ(10)/(12) because they are not data (struct cdt_skip): the
+ * layout's audio tracks, gaps between sessions and run-outs, and on a
+ * formatted rewritable medium the unwritten space past the filesystem.
+ * They are zeros in OUT and in the digests, finished ('+') in the map so
+ * GNU ddrescue never reads them either, and listed in one map comment
+ *   # cdtail skipped (not data; LBA+blocks): 150+300 audio, 11700+11400 gap
+ * so a resume (and `cdtail map`) knows them from bad or unread blocks.
+ */
+#ifndef CDT_SKIP_H
+#define CDT_SKIP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "cdtail.h"
+#include "rescue/mapfile.h"
+
+struct skip_plan {
+	struct cdt_skip *v;		/* n of them, ascending, not overlapping */
+	size_t n;
+	uint64_t blocks;		/* their blocks */
+};
+
+/* The comment line's first words; a line with them is cdtail's list. */
+#define SKIP_TAG "cdtail skipped"
+
+/*
+ * The plan for [0, *extent) of a probed disc: the layout's skip list and,
+ * when the probe noted a formatted medium, [filesystem, *extent) as
+ * unwritten (CDT_FORMATTED_SKIP) or *extent cut to the filesystem
+ * (CDT_FORMATTED_CUT).  0 or CDT_ENOMEM; free with skip_free().
+ */
+int skip_plan_make(const struct cdt_dev *dev, const struct cdt_probe_result *p,
+		   enum cdt_formatted_policy policy, uint64_t *extent,
+		   struct skip_plan *out);
+
+void skip_free(struct skip_plan *s);
+
+/* The skipped area holding lba, or NULL. */
+const struct cdt_skip *skip_at(const struct skip_plan *s, uint64_t lba);
+
+/* The first skipped LBA at or after lba; UINT64_MAX when there is none. */
+uint64_t skip_next(const struct skip_plan *s, uint64_t lba);
+
+/* Mark every area finished in m (bytes, bs-byte blocks).  0 or CDT_ENOMEM. */
+int skip_mark(const struct skip_plan *s, struct cdt_map *m, uint32_t bs);
+
+/*
+ * The comment line, without "# " (map_write adds it), into out; "" when
+ * there is nothing skipped.  Needs at most skip_text_len() + 1 bytes.
+ */
+void skip_format(const struct skip_plan *s, char *out, size_t cap);
+size_t skip_text_len(const struct skip_plan *s);
+
+/*
+ * Find cdtail's list in a map file's text (all of it, comments and runs):
+ * 0 with the areas in out (none when there is no such line), CDT_EFORMAT
+ * when the line is damaged, CDT_ENOMEM.  Pure; bounded by len.
+ */
+int skip_parse(const char *text, size_t len, struct skip_plan *out);
+
+/* A copy of the plan's areas for a result (NULL when none). */
+int skip_copy(const struct skip_plan *s, struct cdt_skip **v, size_t *n,
+	      uint64_t *blocks);
+
+/* Free a result's copy; safe on a zeroed result, idempotent. */
+void skip_result_free(struct cdt_skip **v, size_t *n, uint64_t *blocks);
+
+#endif
