@@ -36,13 +36,18 @@ struct model {
 	size_t bytes;
 };
 
-/* A random map in text, and the model's view of its bytes. */
+/*
+ * A random map in text, and the model's view of its bytes.  The skipped
+ * list is what cdtail image writes (ascending, apart, no empty entry), or
+ * one in five times a damaged one, which the contract says is only a
+ * comment: the model then lays nothing.
+ */
 static size_t make_map(unsigned int *seed, char *buf, size_t cap, struct model *m,
 		       uint32_t bs)
 {
 	static const char st[] = "+?*/-";
-	size_t used, pos = 0, k;
-	unsigned int nskip = rnd(seed, 4), i;
+	size_t used, pos = 0, k, next = 0;
+	unsigned int nskip = rnd(seed, 4), i, damaged = nskip && !rnd(seed, 5);
 	size_t sp[4], ss[4];
 
 	m->bytes = 1 + rnd(seed, 3000);
@@ -52,8 +57,11 @@ static size_t make_map(unsigned int *seed, char *buf, size_t cap, struct model *
 					 "# cdtail skipped (not data; LBA+blocks): ");
 	/* in blocks of bs bytes, as cdtail image writes them */
 	for (i = 0; i < nskip; i++) {
-		sp[i] = rnd(seed, (unsigned int)(m->bytes / bs) + 20);
-		ss[i] = rnd(seed, 400 / bs + 2);
+		sp[i] = next + rnd(seed, (unsigned int)(m->bytes / bs) / 2 + 10);
+		ss[i] = 1 + rnd(seed, 400 / bs + 2);
+		if (damaged && i == nskip - 1)
+			ss[i] = 0;	/* "N+0" is not something cdtail writes */
+		next = sp[i] + ss[i];
 		used += (size_t)snprintf(buf + used, cap - used, "%s%zu+%zu %s", i ? ", " : "",
 					 sp[i], ss[i], i % 2 ? "gap" : "audio");
 		sp[i] *= bs;
@@ -73,7 +81,7 @@ static size_t make_map(unsigned int *seed, char *buf, size_t cap, struct model *
 			m->area[k] = (unsigned char)area_of(c);
 		pos += len;
 	}
-	for (i = 0; i < nskip; i++)
+	for (i = 0; i < nskip && !damaged; i++)
 		for (k = sp[i]; k < sp[i] + ss[i] && k < m->bytes; k++)
 			m->area[k] = (unsigned char)area_of('S');
 	return used;
