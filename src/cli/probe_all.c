@@ -199,10 +199,13 @@ static void report(struct job *jobs, size_t n, struct shared *sh, bool json)
 			pthread_cond_wait(&sh->done, &sh->lock);
 		j->state = JOB_PRINTED;
 		pthread_mutex_unlock(&sh->lock);
-		if (json)
-			print_json_line(j);
-		else
+		if (json) {
+			print_json_line(j);	/* hands j->layout over */
+		} else {
 			print_row(j);
+			json_object_put(j->layout);	/* the table has no place for it */
+		}
+		j->layout = NULL;
 		fflush(stdout);
 		pthread_mutex_lock(&sh->lock);
 	}
