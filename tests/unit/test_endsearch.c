@@ -29,6 +29,8 @@ struct model {
 	bool bogus_info;	/* INFORMATION valid but always 0 */
 	bool start_info;	/* INFORMATION = the command's first LBA */
 	uint64_t hang;		/* a read touching it times out (0: none) */
+	uint64_t floor;		/* the last track's start: below it audio or a gap */
+	uint64_t below_floor;	/* reads that touched a block below floor */
 	double ok_us, fail_ms;
 	/* what happened */
 	uint64_t reads, fails;
@@ -70,6 +72,8 @@ static int model_read(void *ctx, uint64_t lba, uint32_t n, struct es_outcome *o)
 		m->log[m->reads].n = n;
 	}
 	m->reads++;
+	if (lba < m->floor)
+		m->below_floor++;
 	if (m->hang && m->hang >= lba && m->hang < lba + n) {
 		o->cls = CDT_READ_TIMEOUT;
 		o->ms = 30000;
@@ -363,6 +367,39 @@ static void test_over_reported_toc_true(void **state)
 	assert_int_equal(r.failed_reads, 1);
 }
 
+/*
+ * The last track of a multi-session disc starts at floor and the drive
+ * over-reports it: the search goes down from the reported end at growing
+ * distances, as on a one-track disc, never up from the track's start (it
+ * did: a forward scan of the whole track, 3000 good reads for extra=5),
+ * and never below floor.
+ */
+static void test_over_reported_last_track(void **state)
+{
+	static const uint64_t extras[] = { 1, 2, 5, 40, 600, 2999 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(extras) / sizeof(extras[0]); i++) {
+		struct model one = dear(BASE), m = dear(BASE);
+		struct es_params p1 = params(BASE + extras[i]);
+		struct es_params p = params(BASE + extras[i]);
+		struct es_result r1 = run(&one, &p1), r;
+
+		m.floor = BASE - 3000;
+		p.floor = m.floor;
+		r = run(&m, &p);
+		assert_int_equal(r.end, BASE);
+		assert_int_equal(m.below_floor, 0);
+		assert_false(r.medium_end);
+		/* no dearer than the same search on a one-track disc */
+		if (r.reads > r1.reads || r.failed_reads > r1.failed_reads)
+			fail_msg("extra=%llu: %llu reads (%llu failing), one track: %llu (%llu)",
+				 (unsigned long long)extras[i],
+				 (unsigned long long)r.reads, (unsigned long long)r.failed_reads,
+				 (unsigned long long)r1.reads, (unsigned long long)r1.failed_reads);
+	}
+}
+
 static void test_runout(void **state)
 {
 	struct model m = dear(BASE);
@@ -582,6 +619,7 @@ int main(void)
 		cmocka_unit_test(test_start_info),
 		cmocka_unit_test(test_over_reported),
 		cmocka_unit_test(test_over_reported_toc_true),
+		cmocka_unit_test(test_over_reported_last_track),
 		cmocka_unit_test(test_runout),
 		cmocka_unit_test(test_bad_before_end),
 		cmocka_unit_test(test_bad_inside_failing_read),

@@ -611,7 +611,12 @@ static int settle_window(struct es_state *s)
 {
 	int rc;
 
-	if (s->lo == 0 && s->hi > 0) {
+	/*
+	 * Nothing read yet above the floor (LBA 0, or the last track's
+	 * start on a disc of several tracks): the end is below the reported
+	 * one, so go down from it, not up from the floor.
+	 */
+	if (s->lo == s->p->floor && s->hi > s->lo) {
 		rc = gallop_down(s);
 		if (rc)
 			return rc;
