@@ -43,7 +43,7 @@ static const struct {
 	{ CDT_NOTE_LAST_TRACK_AUDIO, "last-track-audio",
 	  "the last track is audio: READ(10) cannot read it, so there was no end search; the end is where the TOC and track information put it" },
 	{ CDT_NOTE_FORMATTED, "formatted",
-	  "a formatted rewritable medium: READ CAPACITY is the formatted size, past the filesystem; the rest is unwritten space, not a hidden tail" },
+	  "a formatted rewritable medium: READ CAPACITY is the formatted size, past the filesystem; the rest is unwritten space (image --formatted says what to do with it); the verdict still compares the true end with READ CAPACITY" },
 	{ CDT_NOTE_APPENDABLE, "appendable",
 	  "the last session is open (appendable disc): the blank space after it and the disc information's last possible lead-out are not data" },
 };

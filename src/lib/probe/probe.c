@@ -423,12 +423,15 @@ static int judge_layout(struct cdt_dev *dev, struct cdt_probe_result *res)
 		return 0;
 	if (l->appendable)
 		res->notes |= CDT_NOTE_APPENDABLE;
-	/* the formatted size is unwritten space, neither a tail nor a loss */
+	/*
+	 * Past the filesystem lies unwritten formatted space: said so, but
+	 * the verdict stays the search's, true against reported (a DVD-RAM
+	 * that over-reports a block is still short, a BD-RE that hides
+	 * blocks still has a hidden tail).
+	 */
 	if (l->formatted && sz->filesystem > 0 &&
-	    res->true_blocks > (uint64_t)sz->filesystem) {
+	    res->true_blocks > (uint64_t)sz->filesystem)
 		res->notes |= CDT_NOTE_FORMATTED;
-		res->verdict = CDT_VERDICT_OK;
-	}
 	return layout_finish(dev, res->extent_blocks,
 			     res->notes & CDT_NOTE_TAO_RUNOUT);
 }
