@@ -97,7 +97,7 @@ $(BIN_SHARED): $(CLI_OBJ) $(LIBSO)
 cdtail.pc: cdtail.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
-$(B)/tests/%: tests/unit/%.c $(UNIT_HELPERS) $(LIBA)
+$(B)/tests/%: tests/unit/%.c $(UNIT_HELPERS) $(wildcard tests/unit/*.h) $(LIBA)
 	@mkdir -p $(dir $@)
 	@pkg-config --exists cmocka || { echo "cmocka not found by pkg-config: run make deps" >&2; exit 1; }
 	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(UNIT_HELPERS) \

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 #include "cdtail.h"
+#include "th.h"
 
 static void tree(char *out, size_t len, const char *name)
 {
@@ -101,7 +102,7 @@ static void make(const char *root, const char *rel, const char *text, const char
 static void test_sg_only_and_order(void **state)
 {
 	struct cdt_drive_list l = CDT_INIT(l);
-	char root[] = "/tmp/cdtail-drives.XXXXXX", err[256], cmd[300];
+	char root[] = "/tmp/cdtail-drives.XXXXXX", err[256];
 	static const char *const dev[] = { "h0/0:0:0:0", "h1/1:0:0:0", "h2/2:0:0:0" };
 	unsigned int i;
 
@@ -127,8 +128,7 @@ static void test_sg_only_and_order(void **state)
 	check(&l.drives[2], "sg7", "sg7");
 	assert_string_equal(l.drives[2].model, "DRIVE");
 	cdt_drive_list_free(&l);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(th_rmrf(root), 0);
 }
 
 int main(void)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "probe/fsize.h"
+#include "th.h"
 
 #define PVD 32768u
 #define AVDP (256u * 2048u)
@@ -73,31 +74,6 @@ static int unload(void **state)
 	return 0;
 }
 
-static uint8_t *exact(const uint8_t *src, size_t n)
-{
-	uint8_t *p = malloc(n ? n : 1);
-
-	assert_non_null(p);
-	memcpy(p, src, n);
-	return p;
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
 static void put_both16(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)v;
@@ -108,8 +84,8 @@ static void put_both16(uint8_t *p, uint16_t v)
 
 static void put_both32(uint8_t *p, uint32_t v)
 {
-	put_le32(p, v);
-	put_be32(p + 4, v);
+	th_put_le32(p, v);
+	th_put_be32(p + 4, v);
 }
 
 static uint32_t get_le32(const uint8_t *p)
@@ -152,7 +128,7 @@ static void test_iso_prefixes(void **state)
 		/* every byte across the PVD, coarser before it */
 		if (len < PVD - 64 && len % 509)
 			continue;
-		p = exact(img->data, len);
+		p = th_exact(img->data, len);
 		rc = cdt_iso9660_size(p, len, 2048, &blocks);
 		if (len < PVD + 2048) {
 			assert_int_equal(rc, -1);
@@ -167,7 +143,7 @@ static void test_iso_prefixes(void **state)
 static void test_iso_damaged(void **state)
 {
 	struct image *img = *state;
-	uint8_t *b = exact(img->data, img->len);
+	uint8_t *b = th_exact(img->data, img->len);
 	uint8_t *vd = b + PVD;
 	uint64_t blocks;
 
@@ -326,7 +302,7 @@ static void test_udf_prefixes(void **state)
 		if (!(len >= VDS_LOC * 2048 - 8 && len <= 102 * 2048 + 8) &&
 		    !(len >= AVDP - 8 && len <= AVDP + 40) && len % 4093)
 			continue;
-		p = exact(img->data, len);
+		p = th_exact(img->data, len);
 		rc = cdt_udf_size(p, len, 2048, &blocks);
 		if (len < AVDP + 24) {
 			assert_int_equal(rc, -1);
@@ -341,7 +317,7 @@ static void test_udf_prefixes(void **state)
 static void test_udf_damaged(void **state)
 {
 	struct image *img = *state;
-	uint8_t *b = exact(img->data, img->len);
+	uint8_t *b = th_exact(img->data, img->len);
 	uint8_t *a = b + AVDP, *pd = b + PD_SECTOR * 2048;
 	uint64_t blocks;
 
@@ -353,10 +329,10 @@ static void test_udf_damaged(void **state)
 	assert_int_equal(cdt_udf_size(b, img->len, 2048, &blocks), -1);
 	a[6] ^= 0x01;
 	/* AVDP claiming another location, with a correct checksum */
-	put_le32(a + 12, 257);
+	th_put_le32(a + 12, 257);
 	tag_checksum(a);
 	assert_int_equal(cdt_udf_size(b, img->len, 2048, &blocks), -1);
-	put_le32(a + 12, 256);
+	th_put_le32(a + 12, 256);
 	tag_checksum(a);
 	/* a different descriptor in the AVDP's place */
 	a[0] = 3;
@@ -371,33 +347,33 @@ static void test_udf_damaged(void **state)
 	assert_int_equal(cdt_udf_size(b, img->len, 2048, &blocks), -1);
 	pd[4] ^= 0x10;
 	/* a zero-length partition */
-	put_le32(pd + 192, 0);
+	th_put_le32(pd + 192, 0);
 	assert_int_equal(cdt_udf_size(b, img->len, 2048, &blocks), -1);
-	put_le32(pd + 192, 767);
+	th_put_le32(pd + 192, 767);
 
 	/* main VDS extent beyond the buffer, or shorter than one sector */
-	put_le32(a + 20, 0xfffffff0u);
+	th_put_le32(a + 20, 0xfffffff0u);
 	tag_checksum(a);
 	assert_int_equal(cdt_udf_size(b, img->len, 2048, &blocks), -1);
-	put_le32(a + 20, VDS_LOC);
-	put_le32(a + 16, 2047);
+	th_put_le32(a + 20, VDS_LOC);
+	th_put_le32(a + 16, 2047);
 	tag_checksum(a);
 	assert_int_equal(cdt_udf_size(b, img->len, 2048, &blocks), -1);
 	/* an extent ending just after the PD still finds it */
-	put_le32(a + 16, (PD_SECTOR - VDS_LOC + 1) * 2048);
+	th_put_le32(a + 16, (PD_SECTOR - VDS_LOC + 1) * 2048);
 	tag_checksum(a);
 	assert_int_equal(cdt_udf_size(b, img->len, 2048, &blocks), 0);
 	assert_int_equal(blocks, 1024);
 	/* ...and one ending before it does not */
-	put_le32(a + 16, (PD_SECTOR - VDS_LOC) * 2048);
+	th_put_le32(a + 16, (PD_SECTOR - VDS_LOC) * 2048);
 	tag_checksum(a);
 	assert_int_equal(cdt_udf_size(b, img->len, 2048, &blocks), -1);
-	put_le32(a + 16, 16 * 2048);
+	th_put_le32(a + 16, 16 * 2048);
 	tag_checksum(a);
 
 	/* a terminator before the PD ends the sequence */
 	memcpy(b + 97 * 2048, b + 101 * 2048, 2048);
-	put_le32(b + 97 * 2048 + 12, 97);
+	th_put_le32(b + 97 * 2048 + 12, 97);
 	tag_checksum(b + 97 * 2048);
 	assert_int_equal(cdt_udf_size(b, img->len, 2048, &blocks), -1);
 	free(b);
@@ -406,15 +382,15 @@ static void test_udf_damaged(void **state)
 static void test_udf_two_partitions(void **state)
 {
 	struct image *img = *state;
-	uint8_t *b = exact(img->data, img->len);
+	uint8_t *b = th_exact(img->data, img->len);
 	uint8_t *d = b + 99 * 2048;
 	uint64_t blocks;
 
 	/* replace the IUVD at 99 with a second PD ending further out */
 	memcpy(d, b + PD_SECTOR * 2048, 2048);
-	put_le32(d + 12, 99);
-	put_le32(d + 188, 1000);
-	put_le32(d + 192, 0xffffffffu);
+	th_put_le32(d + 12, 99);
+	th_put_le32(d + 188, 1000);
+	th_put_le32(d + 192, 0xffffffffu);
 	tag_checksum(d);
 	assert_int_equal(cdt_udf_size(b, img->len, 2048, &blocks), 0);
 	assert_true(blocks == 1000ull + 0xffffffffull);
@@ -450,7 +426,7 @@ static void test_random_damage(void **state)
 	for (int iter = 0; iter < 400; iter++) {
 		struct image *img = iter & 1 ? &udf : &iso;
 		size_t len = img->len - xorshift(&seed) % 4096;
-		uint8_t *p = exact(img->data, len);
+		uint8_t *p = th_exact(img->data, len);
 		uint64_t blocks;
 
 		for (int k = 0; k < 4; k++) {

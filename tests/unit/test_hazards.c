@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "cdtail.h"
+#include "th.h"
 #include "hazards/hazards.h"
 
 /* ---- parsers ------------------------------------------------------------ */
@@ -465,7 +466,7 @@ static void test_slave_loop(void **state)
 static void test_fixture_ignores_host_dev(void **state)
 {
 	static const char *const devs[] = { "/dev/null", "/dev/cdtail-absent-node" };
-	char root[] = "/tmp/cdt-hz-host-XXXXXX", cmd[64];
+	char root[] = "/tmp/cdt-hz-host-XXXXXX";
 	struct cdt_hazard_opts o = { .size = sizeof(o), .sysfs_root = root,
 				     .mode_sense = true };
 	char err[1024];
@@ -502,8 +503,7 @@ static void test_fixture_ignores_host_dev(void **state)
 		assert_non_null(strstr(l.mode_sense_off, "not the live /sys"));
 		cdt_hazard_list_free(&l);
 	}
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(th_rmrf(root), 0);
 }
 
 int main(void)

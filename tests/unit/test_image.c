@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include <openssl/evp.h>
 #include "cdtail.h"
+#include "th.h"
 
 #define BLOCKS 300
 #define BS 2048
@@ -27,22 +28,14 @@ struct fixture {
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	unsigned int seed = 7;
-	FILE *fp;
-	size_t i;
 
-	strcpy(f->dir, "/tmp/cdt-image-XXXXXX");
-	if (!f || !mkdtemp(f->dir))
+	if (!f || th_tmpdir(f->dir, sizeof(f->dir), "image"))
 		return -1;
-	snprintf(f->img, sizeof(f->img), "%s/disc.img", f->dir);
-	snprintf(f->out, sizeof(f->out), "%s/out.img", f->dir);
-	snprintf(f->map, sizeof(f->map), "%s/out.map", f->dir);
-	f->data = malloc((size_t)BLOCKS * BS);
-	for (i = 0; i < (size_t)BLOCKS * BS; i++)
-		f->data[i] = (uint8_t)((seed = seed * 1103515245 + 12345) >> 16);
-	fp = fopen(f->img, "wb");
-	fwrite(f->data, BS, BLOCKS, fp);
-	fclose(fp);
+	th_path(f->img, sizeof(f->img), f->dir, "disc.img");
+	th_path(f->out, sizeof(f->out), f->dir, "out.img");
+	th_path(f->map, sizeof(f->map), f->dir, "out.map");
+	f->data = th_random((size_t)BLOCKS * BS, 7);
+	th_write_file(f->img, f->data, (size_t)BLOCKS * BS);
 	*state = f;
 	return 0;
 }
@@ -50,45 +43,18 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
+	int rc = th_rmrf(f->dir);
 
-	unlink(f->img);
-	unlink(f->out);
-	unlink(f->map);
-	rmdir(f->dir);
 	free(f->data);
 	free(f);
-	return 0;
+	return rc;
 }
 
-static struct cdt_dev *open_sim(struct fixture *f, const char *keys)
-{
-	char addr[256], err[256];
-	struct cdt_dev *dev;
-
-	snprintf(addr, sizeof(addr), "sim:%s,cost=0/0%s%s", f->img, *keys ? "," : "", keys);
-	assert_int_equal(cdt_open(addr, NULL, &dev, err, sizeof(err)), 0);
-	return dev;
-}
-
-/* OUT's block lba equals the image's (good) or is zeros (bad). */
+/* OUT is nblocks long; blocks first_bad..last_bad are zeros, the rest the disc's. */
 static void check_out(struct fixture *f, uint64_t first_bad, uint64_t last_bad,
 		      uint64_t nblocks)
 {
-	uint8_t *got = malloc((size_t)nblocks * BS), zero[BS] = { 0 };
-	FILE *fp = fopen(f->out, "rb");
-	uint64_t b;
-
-	assert_non_null(fp);
-	assert_int_equal(fread(got, BS, nblocks, fp), nblocks);
-	assert_int_equal(fgetc(fp), EOF);
-	fclose(fp);
-	for (b = 0; b < nblocks; b++) {
-		bool bad = b >= first_bad && b <= last_bad;
-
-		if (memcmp(got + b * BS, bad ? zero : f->data + b * BS, BS))
-			fail_msg("block %llu of OUT is wrong", (unsigned long long)b);
-	}
-	free(got);
+	th_expect_image(f->out, f->data, BS, nblocks, first_bad, last_bad);
 }
 
 static void test_image_whole_and_hidden(void **state)
@@ -96,7 +62,7 @@ static void test_image_whole_and_hidden(void **state)
 	struct fixture *f = *state;
 	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = -1 };
 	struct cdt_image_result r = CDT_INIT(r);
-	struct cdt_dev *dev = open_sim(f, "hide=9");
+	struct cdt_dev *dev = th_open_sim(f->img, "hide=9");
 
 	unlink(f->out);
 	assert_int_equal(cdt_image(dev, f->out, &o, &r), 0);
@@ -117,7 +83,7 @@ static void test_image_bad_then_resume(void **state)
 	struct fixture *f = *state;
 	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = 1, .map_path = f->map };
 	struct cdt_image_result r = CDT_INIT(r);
-	struct cdt_dev *dev = open_sim(f, "bad=40-49");
+	struct cdt_dev *dev = th_open_sim(f->img, "bad=40-49");
 
 	unlink(f->out);
 	unlink(f->map);
@@ -132,7 +98,7 @@ static void test_image_bad_then_resume(void **state)
 	cdt_close(dev);
 
 	/* the disc "heals": only the 10 bad blocks are read again */
-	dev = open_sim(f, "");
+	dev = th_open_sim(f->img, "");
 	assert_int_equal(cdt_image(dev, f->out, &o, &r), 0);
 	assert_true(r.resumed);
 	assert_int_equal(r.finished_before, BLOCKS - 10);
@@ -149,7 +115,7 @@ static void test_image_stop_saves_map(void **state)
 	volatile sig_atomic_t stop = 1;
 	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = -1, .rd.stop = &stop, .map_path = f->map };
 	struct cdt_image_result r = CDT_INIT(r);
-	struct cdt_dev *dev = open_sim(f, "");
+	struct cdt_dev *dev = th_open_sim(f->img, "");
 
 	unlink(f->out);
 	unlink(f->map);
@@ -207,7 +173,7 @@ static void test_image_digest_choice(void **state)
 	struct fixture *f = *state;
 	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = -1, .force = true };
 	struct cdt_image_result r = CDT_INIT(r);
-	struct cdt_dev *dev = open_sim(f, "hide=4");
+	struct cdt_dev *dev = th_open_sim(f->img, "hide=4");
 	size_t i;
 
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
@@ -240,7 +206,7 @@ static void test_image_digest_resume(void **state)
 	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = 1, .map_path = f->map,
 				    .digests = CDT_HASH_SHA256 };
 	struct cdt_image_result r = CDT_INIT(r);
-	struct cdt_dev *dev = open_sim(f, "bad=40-49");
+	struct cdt_dev *dev = th_open_sim(f->img, "bad=40-49");
 	uint8_t *holed = malloc((size_t)BLOCKS * BS);
 
 	unlink(f->out);
@@ -262,7 +228,7 @@ static void test_image_digest_resume(void **state)
 	cdt_close(dev);
 
 	/* healed: the resumed run's SHA-256 is the whole image's */
-	dev = open_sim(f, "");
+	dev = th_open_sim(f->img, "");
 	o.digests = CDT_HASH_SHA256;
 	assert_int_equal(cdt_image(dev, f->out, &o, &r), 0);
 	assert_true(r.resumed);
@@ -282,7 +248,7 @@ static void test_tail_and_verify(void **state)
 	struct cdt_verify_opts vo = { .size = sizeof(vo), .rd.retries = -1 };
 	struct cdt_tail_result t = CDT_INIT(t);
 	struct cdt_verify_result v = CDT_INIT(v);
-	struct cdt_dev *dev = open_sim(f, "hide=5");
+	struct cdt_dev *dev = th_open_sim(f->img, "hide=5");
 	FILE *fp = fopen(f->out, "wb");
 
 	fwrite(f->data, BS, BLOCKS - 5, fp);

@@ -14,17 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include "cdtail.h"
+#include "th.h"
 #include "scsi/mmc.h"
-
-/* A heap copy of exactly n bytes, so that reading byte n is an error. */
-static uint8_t *exact(const uint8_t *src, size_t n)
-{
-	uint8_t *p = malloc(n ? n : 1);
-
-	assert_non_null(p);
-	memcpy(p, src, n);
-	return p;
-}
 
 /* ---- builders ------------------------------------------------------------- */
 
@@ -132,7 +123,7 @@ static void test_inquiry_truncated(void **state)
 
 	(void)state;
 	for (size_t len = 0; len <= sizeof(inq_lg); len++) {
-		uint8_t *p = exact(inq_lg, len);
+		uint8_t *p = th_exact(inq_lg, len);
 
 		assert_int_equal(mmc_parse_inquiry(p, len, &mi),
 				 len < 36 ? -1 : 0);
@@ -159,7 +150,7 @@ static void test_read_capacity(void **state)
 	assert_true(last == 0x100000000ull);
 	assert_int_equal(bs, 512);
 	for (size_t len = 0; len <= sizeof(rc16); len++) {
-		uint8_t *p = exact(rc16, len);
+		uint8_t *p = th_exact(rc16, len);
 
 		assert_int_equal(mmc_parse_read_capacity10(p, len, &last32, &bs),
 				 len < 8 ? -1 : 0);
@@ -221,7 +212,7 @@ static void test_toc_short_answers(void **state)
 	(void)state;
 	/* the drive sends 2 bytes less than its header says: lead-out cut */
 	{
-		uint8_t *p = exact(toc_lba, sizeof(toc_lba) - 2);
+		uint8_t *p = th_exact(toc_lba, sizeof(toc_lba) - 2);
 
 		assert_int_equal(mmc_parse_toc(p, sizeof(toc_lba) - 2, false,
 					       &toc), 0);
@@ -274,7 +265,7 @@ static void test_toc_truncated(void **state)
 	for (size_t len = 0; len <= sizeof(toc_lba); len++) {
 		for (int msf = 0; msf < 2; msf++) {
 			const uint8_t *src = msf ? toc_msf : toc_lba;
-			uint8_t *p = exact(src, len);
+			uint8_t *p = th_exact(src, len);
 			int rc = mmc_parse_toc(p, len, msf, &toc);
 
 			if (len < 4) {
@@ -312,7 +303,7 @@ static void test_session_info(void **state)
 	assert_int_equal(mmc_parse_session_info(si_msf, 12, true, &s), 0);
 	assert_int_equal(s.first_track_lba, (6 * 60 + 66) * 75 - 150);
 	for (size_t len = 0; len <= sizeof(si); len++) {
-		uint8_t *p = exact(si, len);
+		uint8_t *p = th_exact(si, len);
 
 		assert_int_equal(mmc_parse_session_info(p, len, false, &s),
 				 len < 12 ? -1 : 0);
@@ -392,7 +383,7 @@ static void test_disc_info_truncated(void **state)
 
 	(void)state;
 	for (size_t len = 0; len <= sizeof(di_blank_cdr); len++) {
-		uint8_t *p = exact(di_blank_cdr, len);
+		uint8_t *p = th_exact(di_blank_cdr, len);
 
 		assert_int_equal(mmc_parse_disc_info(p, len, &di),
 				 len < 24 ? -1 : 0);
@@ -465,7 +456,7 @@ static void test_track_info_truncated(void **state)
 
 	(void)state;
 	for (size_t len = 0; len <= sizeof(ti_dvd); len++) {
-		uint8_t *p = exact(ti_dvd, len);
+		uint8_t *p = th_exact(ti_dvd, len);
 		int rc = mmc_parse_track_info(p, len, &ti);
 
 		assert_int_equal(rc, len < 28 ? -1 : 0);
@@ -543,7 +534,7 @@ static void test_full_toc_truncated(void **state)
 	(void)state;
 	assert_non_null(t);
 	for (len = 0; len <= sizeof(full_toc_extra); len++) {
-		uint8_t *p = exact(full_toc_extra, len);
+		uint8_t *p = th_exact(full_toc_extra, len);
 		int rc = mmc_parse_full_toc(p, len, t);
 
 		if (len < 4) {
@@ -651,7 +642,7 @@ static void test_config_header(void **state)
 	assert_int_equal(mmc_parse_config_header(hdr, 8, &prof), 0);
 	assert_int_equal(prof, 0x0010);
 	for (size_t len = 0; len <= sizeof(hdr); len++) {
-		uint8_t *p = exact(hdr, len);
+		uint8_t *p = th_exact(hdr, len);
 
 		prof = 0x1234;
 		assert_int_equal(mmc_parse_config_header(p, len, &prof),
@@ -772,7 +763,7 @@ static void test_mode_sense_truncated(void **state)
 
 	(void)state;
 	for (size_t len = 0; len <= sizeof(ms_disk); len++) {
-		uint8_t *p = exact(ms_disk, len);
+		uint8_t *p = th_exact(ms_disk, len);
 		int rc = mmc_parse_mode_sense10_caching(p, len, &mc);
 
 		assert_int_equal(rc, len < 8 ? -1 : 0);
@@ -817,7 +808,7 @@ static void test_random_answers(void **state)
 			src[0] = 0;
 			src[1] = (uint8_t)(src[1] % 64);
 		}
-		p = exact(src, len);
+		p = th_exact(src, len);
 		mmc_parse_inquiry(p, len, &mi);
 		mmc_parse_read_capacity10(p, len, &a32, &b32);
 		mmc_parse_read_capacity16(p, len, &a64, &b32);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "cdtail.h"
+#include "th.h"
 
 #define IMG_BLOCKS 6000
 
@@ -38,11 +39,10 @@ static void write_image(const char *path, uint64_t bytes)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/cdtail-probe-XXXXXX");
-	if (!mkdtemp(dir))
+	if (th_tmpdir(dir, sizeof(dir), "probe"))
 		return -1;
-	snprintf(rnd, sizeof(rnd), "%s/rnd.img", dir);
-	snprintf(rnd512, sizeof(rnd512), "%s/rnd512.img", dir);
+	th_path(rnd, sizeof(rnd), dir, "rnd.img");
+	th_path(rnd512, sizeof(rnd512), dir, "rnd512.img");
 	write_image(rnd, (uint64_t)IMG_BLOCKS * 2048);
 	write_image(rnd512, 4000 * 512);
 	return 0;
@@ -51,10 +51,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	unlink(rnd);
-	unlink(rnd512);
-	rmdir(dir);
-	return 0;
+	return th_rmrf(dir);
 }
 
 static const char *fixture(const char *name)

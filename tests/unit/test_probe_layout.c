@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "cdtail.h"
+#include "th.h"
 
 /* audio 300 + audio 200, the first gap (11400), data 100 */
 #define EXTRA_BLOCKS (300 + 200 + 11400 + 100)
@@ -25,30 +26,14 @@ static char dir[64];
 static char img[128];
 static char trace[128];
 
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
 /* An ISO 9660 PVD (and terminator) at block lba saying size blocks. */
 static void put_pvd(FILE *f, long lba, uint32_t size)
 {
 	uint8_t vd[2048] = { 1, 'C', 'D', '0', '0', '1', 1 };
 	uint8_t term[2048] = { 255, 'C', 'D', '0', '0', '1', 1 };
 
-	put_le32(vd + 80, size);
-	put_be32(vd + 84, size);
+	th_put_le32(vd + 80, size);
+	th_put_be32(vd + 84, size);
 	vd[128] = 0x00;		/* logical block size 2048, both-endian */
 	vd[129] = 0x08;
 	vd[130] = 0x08;
@@ -63,11 +48,10 @@ static int setup(void **state)
 	FILE *f;
 
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/cdtail-probelayout-XXXXXX");
-	if (!mkdtemp(dir))
+	if (th_tmpdir(dir, sizeof(dir), "probelayout"))
 		return -1;
-	snprintf(img, sizeof(img), "%s/extra.img", dir);
-	snprintf(trace, sizeof(trace), "%s/trace", dir);
+	th_path(img, sizeof(img), dir, "extra.img");
+	th_path(trace, sizeof(trace), dir, "trace");
 	f = fopen(img, "wb");
 	if (!f || ftruncate(fileno(f), (off_t)EXTRA_BLOCKS * 2048))
 		return -1;
@@ -80,10 +64,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	unlink(img);
-	unlink(trace);
-	rmdir(dir);
-	return 0;
+	return th_rmrf(dir);
 }
 
 static void probe_extra(const char *keys, struct cdt_probe_result *res,

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 #include "cdtail.h"
+#include "th.h"
 
 /* The read-only allow-list of core/device.c (cdt_cdb_allowed()), written out independently. */
 static const uint8_t allowed[] = {
@@ -156,10 +157,9 @@ static int setup(void **state)
 	int i;
 
 	assert_non_null(c);
-	snprintf(c->dir, sizeof(c->dir), "/tmp/cdt-readonly.XXXXXX");
-	assert_non_null(mkdtemp(c->dir));
-	snprintf(c->img, sizeof(c->img), "%s/img", c->dir);
-	snprintf(c->trace, sizeof(c->trace), "%s/trace", c->dir);
+	assert_int_equal(th_tmpdir(c->dir, sizeof(c->dir), "readonly"), 0);
+	th_path(c->img, sizeof(c->img), c->dir, "img");
+	th_path(c->trace, sizeof(c->trace), c->dir, "trace");
 	f = fopen(c->img, "w");
 	assert_non_null(f);
 	for (i = 0; i < 64; i++)
@@ -174,13 +174,12 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct ctx *c = *state;
+	int rc;
 
 	cdt_close(c->dev);
-	unlink(c->trace);
-	unlink(c->img);
-	rmdir(c->dir);
+	rc = th_rmrf(c->dir);
 	free(c);
-	return 0;
+	return rc;
 }
 
 static void expect_refused(struct ctx *c, const uint8_t *cdb, unsigned int len,

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "cdtail.h"
+#include "th.h"
 
 #define BLOCKS 2048
 #define BS 2048
@@ -45,12 +46,11 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	strcpy(f->dir, "/tmp/cdt-order-XXXXXX");
-	if (!mkdtemp(f->dir))
+	if (th_tmpdir(f->dir, sizeof(f->dir), "order"))
 		return -1;
-	snprintf(f->img, sizeof(f->img), "%s/disc.img", f->dir);
-	snprintf(f->out, sizeof(f->out), "%s/out.img", f->dir);
-	snprintf(f->trace, sizeof(f->trace), "%s/trace", f->dir);
+	th_path(f->img, sizeof(f->img), f->dir, "disc.img");
+	th_path(f->out, sizeof(f->out), f->dir, "out.img");
+	th_path(f->trace, sizeof(f->trace), f->dir, "trace");
 	fp = fopen(f->img, "wb");
 	if (!fp || ftruncate(fileno(fp), (off_t)BLOCKS * BS))
 		return -1;
@@ -62,13 +62,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
+	int rc = th_rmrf(f->dir);
 
-	unlink(f->img);
-	unlink(f->out);
-	unlink(f->trace);
-	rmdir(f->dir);
 	free(f);
-	return 0;
+	return rc;
 }
 
 /* Image the disc with KEYS and --retries RETRIES (<0: the default); the

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 #include "cdtail.h"
+#include "th.h"
 #include "rescue/identity.h"
 
 #define BLOCKS 3000
@@ -27,38 +28,23 @@ struct fixture {
 	uint8_t *data;
 };
 
-static void write_image(const char *path, const uint8_t *data, size_t n)
-{
-	FILE *fp = fopen(path, "wb");
-
-	assert_non_null(fp);
-	assert_int_equal(fwrite(data, 1, n, fp), n);
-	assert_int_equal(fclose(fp), 0);
-}
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	unsigned int seed = 11;
 	size_t i, n = (size_t)BLOCKS * BS;
 
-	if (!f)
+	if (!f || th_tmpdir(f->dir, sizeof(f->dir), "safe"))
 		return -1;
-	strcpy(f->dir, "/tmp/cdt-safe-XXXXXX");
-	if (!mkdtemp(f->dir))
-		return -1;
-	snprintf(f->img, sizeof(f->img), "%s/disc.img", f->dir);
-	snprintf(f->img2, sizeof(f->img2), "%s/other.img", f->dir);
-	snprintf(f->out, sizeof(f->out), "%s/out.img", f->dir);
-	snprintf(f->map, sizeof(f->map), "%s/out.map", f->dir);
-	f->data = malloc(n);
-	for (i = 0; i < n; i++)
-		f->data[i] = (uint8_t)((seed = seed * 1103515245 + 12345) >> 16);
-	write_image(f->img, f->data, n);
+	th_path(f->img, sizeof(f->img), f->dir, "disc.img");
+	th_path(f->img2, sizeof(f->img2), f->dir, "other.img");
+	th_path(f->out, sizeof(f->out), f->dir, "out.img");
+	th_path(f->map, sizeof(f->map), f->dir, "out.map");
+	f->data = th_random(n, 11);
+	th_write_file(f->img, f->data, n);
 	/* another disc of the same size: one byte differs in every block */
 	for (i = 0; i < n; i += BS)
 		f->data[i] ^= 0x5a;
-	write_image(f->img2, f->data, n);
+	th_write_file(f->img2, f->data, n);
 	for (i = 0; i < n; i += BS)
 		f->data[i] ^= 0x5a;
 	*state = f;
@@ -68,13 +54,18 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[128];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(th_rmrf(f->dir), 0);
 	free(f->data);
 	free(f);
 	return 0;
+}
+
+/* OUT is nblocks long; blocks first_bad..last_bad are zeros, the rest the disc's. */
+static void check_out(struct fixture *f, uint64_t first_bad, uint64_t last_bad,
+		      uint64_t nblocks)
+{
+	th_expect_image(f->out, f->data, BS, nblocks, first_bad, last_bad);
 }
 
 static int fresh(void **state)
@@ -84,37 +75,6 @@ static int fresh(void **state)
 	unlink(f->out);
 	unlink(f->map);
 	return 0;
-}
-
-static struct cdt_dev *open_sim(const char *img, const char *keys)
-{
-	char addr[256], err[256];
-	struct cdt_dev *dev;
-
-	snprintf(addr, sizeof(addr), "sim:%s,cost=0/0%s%s", img, *keys ? "," : "", keys);
-	assert_int_equal(cdt_open(addr, NULL, &dev, err, sizeof(err)), 0);
-	return dev;
-}
-
-/* OUT is nblocks long; blocks first_bad..last_bad are zeros, the rest the disc's. */
-static void check_out(struct fixture *f, uint64_t first_bad, uint64_t last_bad,
-		      uint64_t nblocks)
-{
-	uint8_t *got = malloc((size_t)nblocks * BS), zero[BS] = { 0 };
-	FILE *fp = fopen(f->out, "rb");
-	uint64_t b;
-
-	assert_non_null(fp);
-	assert_int_equal(fread(got, BS, nblocks, fp), nblocks);
-	assert_int_equal(fgetc(fp), EOF);
-	fclose(fp);
-	for (b = 0; b < nblocks; b++) {
-		bool bad = b >= first_bad && b <= last_bad;
-
-		if (memcmp(got + b * BS, bad ? zero : f->data + b * BS, BS))
-			fail_msg("block %llu of OUT is wrong", (unsigned long long)b);
-	}
-	free(got);
 }
 
 /* image with a map; returns cdt_image's code, r filled */
@@ -130,7 +90,7 @@ static void test_ordinary_damage(void **state)
 {
 	struct fixture *f = *state;
 	struct cdt_image_result r = CDT_INIT(r);
-	struct cdt_dev *dev = open_sim(f->img, "bad=100-400");
+	struct cdt_dev *dev = th_open_sim(f->img, "bad=100-400");
 
 	assert_int_equal(image(f, dev, &r), 0);
 	assert_int_equal(r.extent_blocks, BLOCKS);
@@ -154,7 +114,7 @@ static void test_trailing_medium(void **state)
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		struct cdt_dev *dev = open_sim(f->img, keys[i]);
+		struct cdt_dev *dev = th_open_sim(f->img, keys[i]);
 
 		fresh(state);
 		assert_int_equal(image(f, dev, &r), 0);
@@ -171,7 +131,7 @@ static void test_flaky_end(void **state)
 {
 	struct fixture *f = *state;
 	struct cdt_probe_result p = CDT_INIT(p);
-	struct cdt_dev *dev = open_sim(f->img, "hide=2900,flaky=25-2990:1");
+	struct cdt_dev *dev = th_open_sim(f->img, "hide=2900,flaky=25-2990:1");
 
 	assert_int_equal(cdt_probe(dev, NULL, &p), 0);
 	assert_int_equal(p.extent_blocks, BLOCKS);
@@ -212,7 +172,7 @@ static void test_identity(void **state)
 {
 	struct fixture *f = *state;
 	struct cdt_image_result r = CDT_INIT(r);
-	struct cdt_dev *dev = open_sim(f->img, "bad=500-599");
+	struct cdt_dev *dev = th_open_sim(f->img, "bad=500-599");
 	size_t ml, ol;
 	char *map, *out;
 
@@ -223,7 +183,7 @@ static void test_identity(void **state)
 	map = slurp(f->map, &ml);
 	out = slurp(f->out, &ol);
 	assert_non_null(strstr(map, "# cdtail identity: block_size=2048 extent=3000"));
-	dev = open_sim(f->img2, "");
+	dev = th_open_sim(f->img2, "");
 	assert_int_equal(image(f, dev, &r), CDT_EOTHERDISC);
 	assert_non_null(strstr(cdt_errmsg(dev), "another disc"));
 	cdt_image_result_free(&r);
@@ -232,7 +192,7 @@ static void test_identity(void **state)
 	assert_same_file(f->out, out, ol);
 	free(map);
 	free(out);
-	dev = open_sim(f->img, "");
+	dev = th_open_sim(f->img, "");
 	assert_int_equal(image(f, dev, &r), 0);
 	assert_true(r.resumed);
 	assert_int_equal(r.sum.stats.failed_reads, 0);
@@ -275,7 +235,7 @@ static void test_lock(void **state)
 {
 	struct fixture *f = *state;
 	struct cdt_image_result r = CDT_INIT(r);
-	struct cdt_dev *dev = open_sim(f->img, "");
+	struct cdt_dev *dev = th_open_sim(f->img, "");
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 	int fd = open(f->map, O_RDWR | O_CREAT, 0644);
 
@@ -295,7 +255,7 @@ static void test_out_is_source(void **state)
 	struct fixture *f = *state;
 	struct cdt_image_opts o = { .size = sizeof(o), .force = true };
 	struct cdt_image_result r = CDT_INIT(r);
-	struct cdt_dev *dev = open_sim(f->img, "");
+	struct cdt_dev *dev = th_open_sim(f->img, "");
 
 	assert_int_equal(cdt_image(dev, f->img, &o, &r), CDT_EOTHERDISC);
 	cdt_image_result_free(&r);
@@ -315,7 +275,7 @@ static void test_medium_change(void **state)
 	size_t len, b;
 
 	snprintf(keys, sizeof(keys), "change=60:%s", f->img2);
-	dev = open_sim(f->img, keys);
+	dev = th_open_sim(f->img, keys);
 	assert_int_equal(cdt_image(dev, f->out, &o, &r), CDT_ECHANGED);
 	assert_non_null(strstr(cdt_errmsg(dev), "the medium changed"));
 	assert_true(r.sum.blocks_read > 0);
@@ -334,7 +294,7 @@ static void test_medium_change(void **state)
 	free(got);
 	/* the same disc again: goes on */
 	fresh(state);
-	dev = open_sim(f->img, "change=60");
+	dev = th_open_sim(f->img, "change=60");
 	assert_int_equal(cdt_image(dev, f->out, &o, &r), 0);
 	check_out(f, UINT64_MAX, 0, BLOCKS);
 	cdt_image_result_free(&r);
@@ -347,7 +307,7 @@ static void test_window(void **state)
 	struct fixture *f = *state;
 	struct cdt_probe_opts o = { .size = sizeof(o), .max_extra = 100 };
 	struct cdt_probe_result p = CDT_INIT(p);
-	struct cdt_dev *dev = open_sim(f->img, "hide=2000,bad=900-2999");
+	struct cdt_dev *dev = th_open_sim(f->img, "hide=2000,bad=900-2999");
 
 	assert_int_equal(cdt_probe(dev, &o, &p), 0);
 	assert_true(p.notes & CDT_NOTE_WINDOW_LIMIT);
@@ -364,7 +324,7 @@ static void test_stop_in_search(void **state)
 	struct cdt_image_opts io = { .size = sizeof(io), .rd.stop = &stop, .map_path = f->map };
 	struct cdt_probe_result p = CDT_INIT(p);
 	struct cdt_image_result r = CDT_INIT(r);
-	struct cdt_dev *dev = open_sim(f->img, "hide=2000");
+	struct cdt_dev *dev = th_open_sim(f->img, "hide=2000");
 
 	assert_int_equal(cdt_probe(dev, &o, &p), CDT_EINTR);
 	assert_int_equal(cdt_image(dev, f->out, &io, &r), CDT_EINTR);

@@ -21,6 +21,7 @@
 #include "cdtail.h"
 #include "scsi/mmc.h"
 #include "transport/transport.h"
+#include "th.h"
 
 /* disc.iso: 100 whole 2048-byte blocks and a trailing partial one */
 #define DISC_BLOCKS 100
@@ -58,11 +59,10 @@ static int group_setup(void **state)
 	int fd;
 
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/cdtail-test-sim-XXXXXX");
-	if (!mkdtemp(dir))
+	if (th_tmpdir(dir, sizeof(dir), "test-sim"))
 		return -1;
-	snprintf(disc, sizeof(disc), "%s/disc.iso", dir);
-	snprintf(big, sizeof(big), "%s/big.iso", dir);
+	th_path(disc, sizeof(disc), dir, "disc.iso");
+	th_path(big, sizeof(big), dir, "big.iso");
 	write_image(disc, DISC_BLOCKS * 2048 + DISC_TAIL);
 	/* sparse: a DVD-sized image that costs no disk space */
 	fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -74,27 +74,11 @@ static int group_setup(void **state)
 
 static int group_teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return th_rmrf(dir);
 }
 
 /* ---- helpers ---------------------------------------------------------------- */
-
-static int try_open(struct cdt_transport **tp, char *err, size_t errlen,
-		    const char *fmt, ...)
-{
-	char spec[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(spec, sizeof(spec), fmt, ap);
-	va_end(ap);
-	err[0] = '\0';
-	return cdt_sim_open(spec, tp, err, errlen);
-}
 
 /* Open "disc.iso" plus keys (may be ""). */
 static struct cdt_transport *open_disc(const char *keys)
@@ -103,7 +87,7 @@ static struct cdt_transport *open_disc(const char *keys)
 	char err[256];
 	int rc;
 
-	rc = try_open(&t, err, sizeof(err), "%s%s%s", disc, *keys ? "," : "", keys);
+	rc = th_sim_open(&t, err, sizeof(err), "%s%s%s", disc, *keys ? "," : "", keys);
 	if (rc)
 		fail_msg("open %s: %s", keys, err);
 	assert_non_null(t);
@@ -113,21 +97,6 @@ static struct cdt_transport *open_disc(const char *keys)
 static void sim_close(struct cdt_transport *t)
 {
 	t->ops->close(t);
-}
-
-static int exec_cdb(struct cdt_transport *t, struct cdt_cmd *cmd,
-		    const uint8_t *cdb, unsigned int cdb_len,
-		    void *buf, uint32_t buf_len)
-{
-	memset(cmd, 0, sizeof(*cmd));
-	memcpy(cmd->cdb, cdb, cdb_len);
-	cmd->cdb_len = cdb_len;
-	cmd->data = buf;
-	cmd->data_len = buf_len;
-	cmd->timeout_ms = 30000;
-	cmd->resid = 0xdeadbeef;
-	cmd->status = 0xee;
-	return t->ops->exec(t, cmd);
 }
 
 static unsigned int cdb_read16(uint8_t *cdb, uint64_t lba, uint32_t n)
@@ -154,7 +123,7 @@ static int do_read(struct cdt_transport *t, struct cdt_cmd *cmd, uint8_t op,
 		len = mmc_cdb_read12(cdb, (uint32_t)lba, n);
 	else
 		len = cdb_read16(cdb, lba, n);
-	return exec_cdb(t, cmd, cdb, len, buf, buf_len);
+	return th_exec(t, cmd, cdb, len, buf, buf_len);
 }
 
 /* Read through READ(10) into a scratch buffer; returns the outcome. */
@@ -165,26 +134,6 @@ static int read1(struct cdt_transport *t, struct cdt_cmd *cmd, uint64_t lba,
 
 	assert_true(n <= 64);
 	return do_read(t, cmd, MMC_READ10, lba, n, scratch, n * 2048);
-}
-
-static void assert_good(const struct cdt_cmd *cmd)
-{
-	if (cmd->status != CDT_STATUS_GOOD)
-		fail_msg("status %02x sense %02x/%02x/%02x", cmd->status,
-			 cmd->sense[2], cmd->sense[12], cmd->sense[13]);
-	assert_int_equal(cmd->sense_len, 0);
-}
-
-static void assert_sense(const struct cdt_cmd *cmd, uint8_t key, uint8_t asc,
-			 uint8_t ascq)
-{
-	assert_int_equal(cmd->status, CDT_STATUS_CHECK);
-	assert_int_equal(cmd->sense_len, 18);
-	assert_int_equal(cmd->sense[0] & 0x7f, 0x70);
-	assert_int_equal(cmd->sense[2] & 0x0f, key);
-	assert_int_equal(cmd->sense[7], 10);
-	assert_int_equal(cmd->sense[12], asc);
-	assert_int_equal(cmd->sense[13], ascq);
 }
 
 static uint32_t sense_info(const struct cdt_cmd *cmd)
@@ -205,17 +154,6 @@ static void assert_blocks(const uint8_t *buf, uint64_t lba, uint64_t n,
 				 (unsigned long long)i, (unsigned long long)lba);
 }
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 /* Blocks READ CAPACITY(10) and (16) report; both must agree. */
 static uint64_t capacity(struct cdt_transport *t, uint32_t *block_len)
 {
@@ -224,12 +162,12 @@ static uint64_t capacity(struct cdt_transport *t, uint32_t *block_len)
 	uint32_t last10, bl10;
 	uint64_t last16;
 
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_capacity10(cdb), buf, 8);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_capacity10(cdb), buf, 8);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 0);
 	assert_int_equal(mmc_parse_read_capacity10(buf, 8, &last10, &bl10), 0);
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_capacity16(cdb, 32), buf, 32);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_capacity16(cdb, 32), buf, 32);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 0);
 	assert_int_equal(mmc_parse_read_capacity16(buf, 32, &last16, block_len), 0);
 	assert_int_equal(last16, last10);
@@ -243,9 +181,9 @@ static int64_t toc_leadout(struct cdt_transport *t, bool msf)
 	struct cdt_cmd cmd;
 	struct mmc_toc toc;
 
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, msf, 0, sizeof(buf)),
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, msf, 0, sizeof(buf)),
 		 buf, sizeof(buf));
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, sizeof(buf) - 20);
 	assert_int_equal(mmc_parse_toc(buf, 20, msf, &toc), 0);
 	assert_int_equal(toc.n, 2);
@@ -282,14 +220,14 @@ static void test_open_missing(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s/nope.iso,hide=1", dir),
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s/nope.iso,hide=1", dir),
 			 CDT_EOPEN);
 	assert_null(t);
 	assert_non_null(strstr(err, "sim: cannot open"));
 	assert_non_null(strstr(err, "nope.iso"));
 	assert_non_null(strstr(err, strerror(ENOENT)));
 	/* a directory is no image */
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s", dir), CDT_EOPEN);
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s", dir), CDT_EOPEN);
 	assert_null(t);
 	assert_non_null(strstr(err, strerror(EISDIR)));
 }
@@ -381,7 +319,7 @@ static void test_bad_specs(void **state)
 		int rc;
 
 		t = (void *)1;
-		rc = try_open(&t, err, sizeof(err), "%s,%s", disc, specs[i].keys);
+		rc = th_sim_open(&t, err, sizeof(err), "%s,%s", disc, specs[i].keys);
 		if (rc != CDT_EUSAGE)
 			fail_msg("'%s': rc %d, want CDT_EUSAGE (%s)", specs[i].keys,
 				 rc, err);
@@ -393,17 +331,17 @@ static void test_bad_specs(void **state)
 		assert_int_equal(strncmp(err, "sim: ", 5), 0);
 	}
 	/* no image at all */
-	assert_int_equal(try_open(&t, err, sizeof(err), ",hide=1"), CDT_EUSAGE);
-	assert_int_equal(try_open(&t, err, sizeof(err), ""), CDT_EUSAGE);
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), ",hide=1"), CDT_EUSAGE);
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), ""), CDT_EUSAGE);
 	/* an image without a whole block */
 	snprintf(spec, sizeof(spec), "%s/empty.iso", dir);
 	write_image(spec, 2047);
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s", spec), CDT_EUSAGE);
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s", spec), CDT_EUSAGE);
 	assert_non_null(strstr(err, "no whole 2048-byte block"));
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s,extra=1", spec), 0);
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s,extra=1", spec), 0);
 	sim_close(t);
 	/* a trace file that cannot be created */
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s,trace=%s/no/such/dir/t",
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s,trace=%s/no/such/dir/t",
 				  disc, dir), CDT_EOPEN);
 	assert_non_null(strstr(err, "trace"));
 }
@@ -436,30 +374,30 @@ static void test_spec_escapes_and_ranges(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/a,b\\c.iso", dir);
 	write_image(path, 10 * 2048);
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s/a\\,b\\\\c.iso,hide=1", dir), 0);
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s/a\\,b\\\\c.iso,hide=1", dir), 0);
 	assert_int_equal(capacity(t, &bs), 9);
 	sim_close(t);
 	/* unescaped, the name ends at the comma and "b\\c.iso" is no key */
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s/a,b\\c.iso", dir), CDT_EUSAGE);
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s/a,b\\c.iso", dir), CDT_EUSAGE);
 	assert_non_null(strstr(err, "\\,"));
 	/* another backslash is itself */
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s/a\\,b\\c.iso", dir), 0);
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s/a\\,b\\c.iso", dir), 0);
 	sim_close(t);
 	snprintf(trace, sizeof(trace), "%s/t,1", dir);
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s,trace=%s/t\\,1", disc, dir), 0);
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s,trace=%s/t\\,1", disc, dir), 0);
 	sim_close(t);
 	assert_int_equal(access(trace, F_OK), 0);
 	unlink(trace);
 	unlink(path);
 	/* a bad or flaky range that starts past the image */
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s,bad=5-6:%u-%u", disc, DISC_BLOCKS,
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s,bad=5-6:%u-%u", disc, DISC_BLOCKS,
 				  DISC_BLOCKS + 9), CDT_EUSAGE);
 	assert_non_null(strstr(err, "lies past the image"));
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s,flaky=%u-%u:2", disc, DISC_BLOCKS + 1,
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s,flaky=%u-%u:2", disc, DISC_BLOCKS + 1,
 				  DISC_BLOCKS + 1), CDT_EUSAGE);
 	assert_non_null(strstr(err, "flaky="));
 	/* one that starts inside may run past it */
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s,bad=%u-%u", disc, DISC_BLOCKS - 1,
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s,bad=%u-%u", disc, DISC_BLOCKS - 1,
 				  DISC_BLOCKS + 9), 0);
 	sim_close(t);
 }
@@ -478,13 +416,13 @@ static void test_reads_all_opcodes(void **state)
 	for (size_t i = 0; i < sizeof(ops); i++) {
 		assert_int_equal(do_read(t, &cmd, ops[i], 0, DISC_BLOCKS, buf,
 					 DISC_BLOCKS * 2048), 0);
-		assert_good(&cmd);
+		th_expect_good(&cmd);
 		assert_int_equal(cmd.resid, 0);
 		assert_blocks(buf, 0, DISC_BLOCKS, 2048);
 
 		/* a larger buffer than asked: the rest is resid */
 		assert_int_equal(do_read(t, &cmd, ops[i], 97, 3, buf, 4 * 2048), 0);
-		assert_good(&cmd);
+		th_expect_good(&cmd);
 		assert_int_equal(cmd.resid, 2048);
 		assert_blocks(buf, 97, 3, 2048);
 	}
@@ -500,7 +438,7 @@ static void test_read_past_end(void **state)
 
 	(void)state;
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(cmd.sense[0], 0x70);
 	assert_int_equal(cmd.resid, 2048);
 
@@ -508,15 +446,15 @@ static void test_read_past_end(void **state)
 	memset(buf, 0, sizeof(buf));
 	assert_int_equal(do_read(t, &cmd, MMC_READ12, DISC_BLOCKS - 2, 4, buf,
 				 sizeof(buf)), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(cmd.resid, 2 * 2048);
 	assert_blocks(buf, DISC_BLOCKS - 2, 2, 2048);
 
 	/* far beyond, and READ(16) beyond 32 bits */
 	assert_int_equal(do_read(t, &cmd, MMC_READ16, 1ull << 40, 1, buf, 2048), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(do_read(t, &cmd, MMC_READ16, UINT64_MAX, 2, buf, 4096), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	sim_close(t);
 }
 
@@ -528,23 +466,23 @@ static void test_read_zero_and_short_buffer(void **state)
 
 	(void)state;
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 5, 0, buf, sizeof(buf)), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, sizeof(buf));
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 5, 0, NULL, 0), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 
 	/* 3 blocks asked into 2.5 blocks of buffer: refused, nothing written */
 	memset(buf, 0xa5, sizeof(buf));
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 0, 3, buf, 5 * 1024), 0);
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_expect_sense(&cmd, 5, 0x24, 0);
 	for (size_t i = 0; i < sizeof(buf); i++)
 		assert_int_equal(buf[i], 0xa5);
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 0, 1, NULL, 0), 0);
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_expect_sense(&cmd, 5, 0x24, 0);
 	/* a huge READ(12) count is refused before any arithmetic overflows */
 	assert_int_equal(do_read(t, &cmd, MMC_READ12, 0, UINT32_MAX, buf,
 				 sizeof(buf)), 0);
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_expect_sense(&cmd, 5, 0x24, 0);
 	sim_close(t);
 }
 
@@ -560,16 +498,16 @@ static void test_block512(void **state)
 	assert_int_equal(capacity(t, &bs), 4 * DISC_BLOCKS);
 	assert_int_equal(bs, 512);
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 3, 8, buf, sizeof(buf)), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_blocks(buf, 3, 8, 512);
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 399, 1, buf, 512), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_blocks(buf, 399, 1, 512);
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 400, 1, buf, 512), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	/* the buffer check counts 512-byte blocks, not 2048-byte ones */
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 0, 2, buf, 1024), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	sim_close(t);
 }
 
@@ -586,9 +524,9 @@ static void test_hide(void **state)
 	assert_int_equal(toc_leadout(t, false), DISC_BLOCKS - 7);
 	/* the hidden blocks stay readable */
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS - 7, 7), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	sim_close(t);
 }
 
@@ -602,11 +540,11 @@ static void test_extra(void **state)
 	assert_int_equal(capacity(t, &bs), DISC_BLOCKS + 2);
 	assert_int_equal(toc_leadout(t, false), DISC_BLOCKS + 2);
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS - 1, 1), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS + 1, 1), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	sim_close(t);
 
 	t = open_disc("hide=10,extra=3");
@@ -641,9 +579,9 @@ static void test_toc_modes(void **state)
 
 	t = open_disc("toc=none");
 	for (uint8_t fmt = 0; fmt < 3; fmt++) {
-		exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, fmt, false, 0, 64),
+		th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, fmt, false, 0, 64),
 			 buf, sizeof(buf));
-		assert_sense(&cmd, 5, 0x24, 0);
+		th_expect_sense(&cmd, 5, 0x24, 0);
 	}
 	sim_close(t);
 }
@@ -670,38 +608,38 @@ static void test_toc_layout(void **state)
 	struct mmc_session_info si;
 
 	(void)state;
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 1, 64), buf, 64);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 1, 64), buf, 64);
+	th_expect_good(&cmd);
 	assert_memory_equal(buf, want_lba, sizeof(want_lba));
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, true, 0, 64), buf, 64);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, true, 0, 64), buf, 64);
+	th_expect_good(&cmd);
 	assert_memory_equal(buf, want_msf, sizeof(want_msf));
 
 	/* the allocation length cuts the answer; the header stays whole */
 	memset(buf, 0xee, sizeof(buf));
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 0, 12), buf, 64);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 0, 12), buf, 64);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 64 - 12);
 	assert_memory_equal(buf, want_lba, 12);
 	assert_int_equal(buf[12], 0xee);
 	/* and so does a buffer smaller than the answer */
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 0, 64), buf, 4);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 0, 64), buf, 4);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 0);
 
 	/* the lead-out alone */
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 0xaa, 64), buf, 64);
-	assert_good(&cmd);
-	assert_int_equal(be16(buf), 10);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 0xaa, 64), buf, 64);
+	th_expect_good(&cmd);
+	assert_int_equal(th_be16(buf), 10);
 	assert_int_equal(buf[6], 0xaa);
-	assert_int_equal(be32(buf + 8), 100);
+	assert_int_equal(th_be32(buf + 8), 100);
 	/* no track 2 */
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 2, 64), buf, 64);
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 2, 64), buf, 64);
+	th_expect_sense(&cmd, 5, 0x24, 0);
 
 	/* format 1: session info */
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 1, false, 0, 64), buf, 64);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 1, false, 0, 64), buf, 64);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 64 - 12);
 	assert_memory_equal(buf, want_session, 12);
 	assert_int_equal(mmc_parse_session_info(buf, 12, false, &si), 0);
@@ -709,14 +647,14 @@ static void test_toc_layout(void **state)
 	assert_int_equal(si.last_session, 1);
 	assert_int_equal(si.first_track_last_session, 1);
 	assert_int_equal(si.first_track_lba, 0);
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 1, true, 0, 64), buf, 64);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 1, true, 0, 64), buf, 64);
+	th_expect_good(&cmd);
 	assert_int_equal(mmc_parse_session_info(buf, 12, true, &si), 0);
 	assert_int_equal(si.first_track_lba, 0);
 
 	/* format 2 (full TOC) is test_sim_layout's; PMA, ATIP are not there */
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 3, false, 0, 64), buf, 64);
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 3, false, 0, 64), buf, 64);
+	th_expect_sense(&cmd, 5, 0x24, 0);
 	sim_close(t);
 }
 
@@ -730,36 +668,36 @@ static void test_bad(void **state)
 
 	(void)state;
 	assert_int_equal(read1(t, &cmd, 9, 1), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	for (uint64_t b = 10; b <= 12; b++) {
 		assert_int_equal(read1(t, &cmd, b, 1), 0);
-		assert_sense(&cmd, 3, 0x11, 0);
+		th_expect_sense(&cmd, 3, 0x11, 0);
 	}
 	assert_int_equal(read1(t, &cmd, 13, 1), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(read1(t, &cmd, 50, 1), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	/* bad blocks do not heal */
 	assert_int_equal(read1(t, &cmd, 50, 1), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 
 	/* a read touching the range: the blocks before it arrive */
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 6, 8, buf, sizeof(buf)), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.resid, 4 * 2048);
 	assert_blocks(buf, 6, 4, 2048);
 	/* the second range stops a read that starts before it, too */
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 48, 8, buf, sizeof(buf)), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.resid, 6 * 2048);
 	sim_close(t);
 
 	/* a bad range past the end: the end wins */
 	t = open_disc("bad=98-200");
 	assert_int_equal(read1(t, &cmd, 100, 1), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(read1(t, &cmd, 99, 1), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	sim_close(t);
 }
 
@@ -774,16 +712,16 @@ static void test_runout(void **state)
 	/* run-out blocks are reported */
 	assert_int_equal(capacity(t, &bs), DISC_BLOCKS);
 	assert_int_equal(read1(t, &cmd, 97, 1), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	/* run-out takes precedence over a bad range */
 	assert_int_equal(read1(t, &cmd, 98, 1), 0);
-	assert_sense(&cmd, 5, 0x64, 0);
+	th_expect_sense(&cmd, 5, 0x64, 0);
 	assert_int_equal(read1(t, &cmd, 99, 1), 0);
-	assert_sense(&cmd, 5, 0x64, 0);
+	th_expect_sense(&cmd, 5, 0x64, 0);
 	assert_int_equal(read1(t, &cmd, 100, 1), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 96, 4, buf, sizeof(buf)), 0);
-	assert_sense(&cmd, 5, 0x64, 0);
+	th_expect_sense(&cmd, 5, 0x64, 0);
 	assert_int_equal(cmd.resid, 2 * 2048);
 	assert_blocks(buf, 96, 2, 2048);
 	sim_close(t);
@@ -799,31 +737,31 @@ static void test_flaky(void **state)
 	/* block 10 fails twice; block 11 is not touched by those reads */
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(do_read(t, &cmd, MMC_READ10, 9, 3, buf, sizeof(buf)), 0);
-		assert_sense(&cmd, 3, 0x11, 0);
+		th_expect_sense(&cmd, 3, 0x11, 0);
 		assert_int_equal(sense_info(&cmd), 10);
 		assert_int_equal(cmd.resid, sizeof(buf) - 2048);
 	}
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(do_read(t, &cmd, MMC_READ10, 9, 3, buf, sizeof(buf)), 0);
-		assert_sense(&cmd, 3, 0x11, 0);
+		th_expect_sense(&cmd, 3, 0x11, 0);
 		assert_int_equal(sense_info(&cmd), 11);
 		assert_int_equal(cmd.resid, sizeof(buf) - 2 * 2048);
 	}
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 9, 3, buf, sizeof(buf)), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_blocks(buf, 9, 3, 2048);
 	assert_int_equal(read1(t, &cmd, 10, 1), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	sim_close(t);
 
 	/* a flaky range past the end: the end stays the end */
 	t = open_disc("flaky=99-1000:1");
 	assert_int_equal(read1(t, &cmd, 100, 1), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(read1(t, &cmd, 99, 1), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(read1(t, &cmd, 99, 1), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	sim_close(t);
 }
 
@@ -835,15 +773,15 @@ static void test_two_sims_independent(void **state)
 
 	(void)state;
 	assert_int_equal(read1(a, &cmd, 5, 1), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(read1(b, &cmd, 5, 1), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(read1(a, &cmd, 5, 1), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(read1(b, &cmd, 5, 1), 0);
-	assert_sense(&cmd, 6, 0x29, 0);
+	th_expect_sense(&cmd, 6, 0x29, 0);
 	assert_int_equal(read1(b, &cmd, 5, 1), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	sim_close(a);
 	sim_close(b);
 }
@@ -856,23 +794,23 @@ static void test_info(void **state)
 
 	(void)state;
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 17, 8, buf, sizeof(buf)), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.sense[0], 0x70);
 	assert_int_equal(sense_info(&cmd), 0);
 	sim_close(t);
 
 	t = open_disc("bad=20-30,info=1");
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 17, 8, buf, sizeof(buf)), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.sense[0], 0xf0);
 	assert_int_equal(sense_info(&cmd), 20);
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS + 300, 1), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(cmd.sense[0], 0xf0);
 	assert_int_equal(sense_info(&cmd), DISC_BLOCKS + 300);
 	/* only reads carry it */
-	exec_cdb(t, &cmd, (const uint8_t[16]){ 0x2a }, 10, buf, 0);
-	assert_sense(&cmd, 5, 0x20, 0);
+	th_exec(t, &cmd, (const uint8_t[16]){ 0x2a }, 10, buf, 0);
+	th_expect_sense(&cmd, 5, 0x20, 0);
 	assert_int_equal(cmd.sense[0], 0x70);
 	sim_close(t);
 }
@@ -887,12 +825,12 @@ static void test_ua(void **state)
 	mmc_cdb_test_unit_ready(cdb);
 	/* commands 1..9: 3, 6, 9 meet a unit attention */
 	for (int n = 1; n <= 9; n++) {
-		exec_cdb(t, &cmd, cdb, 6, NULL, 0);
+		th_exec(t, &cmd, cdb, 6, NULL, 0);
 		if (n % 3 == 0) {
-			assert_sense(&cmd, 6, 0x29, 0);
+			th_expect_sense(&cmd, 6, 0x29, 0);
 			assert_true(cmd.ms == 1.0);
 		} else {
-			assert_good(&cmd);
+			th_expect_good(&cmd);
 		}
 	}
 	sim_close(t);
@@ -902,10 +840,10 @@ static void test_ua(void **state)
 	for (int n = 1; n <= 6; n++) {
 		assert_int_equal(read1(t, &cmd, 4, 2), 0);
 		if (n % 2) {
-			assert_sense(&cmd, 6, 0x29, 0);
+			th_expect_sense(&cmd, 6, 0x29, 0);
 			assert_int_equal(cmd.resid, 2 * 2048);
 		} else {
-			assert_good(&cmd);
+			th_expect_good(&cmd);
 		}
 	}
 	sim_close(t);
@@ -913,13 +851,13 @@ static void test_ua(void **state)
 	/* a unit attention does not carry out the command: flaky untouched */
 	t = open_disc("ua=1,flaky=4-4:1");
 	assert_int_equal(read1(t, &cmd, 4, 1), 0);
-	assert_sense(&cmd, 6, 0x29, 0);
+	th_expect_sense(&cmd, 6, 0x29, 0);
 	assert_int_equal(read1(t, &cmd, 4, 1), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(read1(t, &cmd, 4, 1), 0);
-	assert_sense(&cmd, 6, 0x29, 0);
+	th_expect_sense(&cmd, 6, 0x29, 0);
 	assert_int_equal(read1(t, &cmd, 4, 1), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	sim_close(t);
 }
 
@@ -931,9 +869,9 @@ static void test_hang(void **state)
 
 	(void)state;
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 32, 8, buf, sizeof(buf)), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 41, 8, buf, sizeof(buf)), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	memset(&cmd, 0, sizeof(cmd));
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 33, 8, buf, sizeof(buf)),
 			 CDT_ETIMEOUT);
@@ -944,7 +882,7 @@ static void test_hang(void **state)
 	t = open_disc("hang=500");
 	assert_int_equal(read1(t, &cmd, 499, 2), CDT_ETIMEOUT);
 	assert_int_equal(read1(t, &cmd, 501, 2), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	/* other commands never hang */
 	assert_int_equal(capacity(t, &(uint32_t){ 0 }), DISC_BLOCKS);
 	sim_close(t);
@@ -966,14 +904,14 @@ static void test_cost(void **state)
 	assert_true(cmd.ms == 8000.0);
 	assert_int_equal(read1(t, &cmd, 200, 1), 0);
 	assert_true(cmd.ms == 8000.0);
-	exec_cdb(t, &cmd, cdb, mmc_cdb_inquiry(cdb, 64), buf, sizeof(buf));
+	th_exec(t, &cmd, cdb, mmc_cdb_inquiry(cdb, 64), buf, sizeof(buf));
 	assert_true(cmd.ms == 1.0);
-	exec_cdb(t, &cmd, (const uint8_t[16]){ 0xbb }, 12, NULL, 0);
-	assert_sense(&cmd, 5, 0x20, 0);
+	th_exec(t, &cmd, (const uint8_t[16]){ 0xbb }, 12, NULL, 0);
+	th_expect_sense(&cmd, 5, 0x20, 0);
 	assert_true(cmd.ms == 1.0);
 	/* a read refused for its buffer never touched the medium */
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 0, 2, buf, 64), 0);
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_expect_sense(&cmd, 5, 0x24, 0);
 	assert_true(cmd.ms == 1.0);
 	sim_close(t);
 
@@ -1065,12 +1003,12 @@ static void test_trace(void **state)
 	read1(t, &cmd, 0, 2);
 	read1(t, &cmd, 1024, 1);
 	do_read(t, &cmd, MMC_READ12, 5, 3, buf, sizeof(buf));
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_capacity10(cdb), buf, 8);
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_capacity10(cdb), buf, 8);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_capacity10(cdb), buf, 8);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_capacity10(cdb), buf, 8);
 	do_read(t, &cmd, MMC_READ16, 1ull << 32, 1, buf, 2048);
 	assert_int_equal(read1(t, &cmd, 60, 4), CDT_ETIMEOUT);
-	exec_cdb(t, &cmd, cdb, mmc_cdb_inquiry(cdb, 36), buf, 36);
-	exec_cdb(t, &cmd, (const uint8_t[16]){ 0x2a }, 10, NULL, 0);
+	th_exec(t, &cmd, cdb, mmc_cdb_inquiry(cdb, 36), buf, 36);
+	th_exec(t, &cmd, (const uint8_t[16]){ 0x2a }, 10, NULL, 0);
 	read1(t, &cmd, 98, 1);
 	sim_close(t);
 	text = slurp(path);
@@ -1097,8 +1035,8 @@ static void test_inquiry(void **state)
 	struct mmc_inquiry inq;
 
 	(void)state;
-	exec_cdb(t, &cmd, cdb, mmc_cdb_inquiry(cdb, 96), buf, sizeof(buf));
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_inquiry(cdb, 96), buf, sizeof(buf));
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 96 - 36);
 	assert_int_equal(buf[0], 0x05);
 	assert_int_equal(buf[1], 0x80);
@@ -1115,16 +1053,16 @@ static void test_inquiry(void **state)
 
 	/* allocation length 5: the header only */
 	memset(buf, 0xee, sizeof(buf));
-	exec_cdb(t, &cmd, cdb, mmc_cdb_inquiry(cdb, 5), buf, sizeof(buf));
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_inquiry(cdb, 5), buf, sizeof(buf));
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 96 - 5);
 	assert_int_equal(buf[4], 31);
 	assert_int_equal(buf[5], 0xee);
 
 	cdb[1] = 0x01;		/* EVPD */
 	cdb[2] = 0x80;
-	exec_cdb(t, &cmd, cdb, 6, buf, sizeof(buf));
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_exec(t, &cmd, cdb, 6, buf, sizeof(buf));
+	th_expect_sense(&cmd, 5, 0x24, 0);
 	sim_close(t);
 }
 
@@ -1136,12 +1074,12 @@ static void test_tur_request_sense(void **state)
 	struct cdt_cmd cmd;
 
 	(void)state;
-	assert_int_equal(exec_cdb(t, &cmd, (const uint8_t[6]){ 0 }, 6, NULL, 0), 0);
-	assert_good(&cmd);
+	assert_int_equal(th_exec(t, &cmd, (const uint8_t[6]){ 0 }, 6, NULL, 0), 0);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 0);
 	memset(buf, 0xee, sizeof(buf));
-	exec_cdb(t, &cmd, cdb, 6, buf, sizeof(buf));
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, 6, buf, sizeof(buf));
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, sizeof(buf) - 18);
 	assert_int_equal(buf[0], 0x70);
 	assert_int_equal(buf[2], 0);
@@ -1159,7 +1097,7 @@ static void get_config(struct cdt_transport *t, struct cdt_cmd *cmd,
 	uint8_t cdb[16];
 
 	memset(buf, 0xee, len);
-	exec_cdb(t, cmd, cdb, mmc_cdb_get_configuration(cdb, rt, start, alloc),
+	th_exec(t, cmd, cdb, mmc_cdb_get_configuration(cdb, rt, start, alloc),
 		 buf, len);
 }
 
@@ -1170,46 +1108,46 @@ static void check_config(struct cdt_transport *t, uint16_t want_profile)
 	uint16_t profile;
 
 	get_config(t, &cmd, 0, 0, sizeof(buf), buf, sizeof(buf));
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, sizeof(buf) - 24);
 	/* the length field covers exactly what follows it */
-	assert_int_equal(be32(buf), 24 - 4);
+	assert_int_equal(th_be32(buf), 24 - 4);
 	assert_int_equal(mmc_parse_config_header(buf, 24, &profile), 0);
 	assert_int_equal(profile, want_profile);
 	/* feature 0000h: one profile descriptor, the current one */
-	assert_int_equal(be16(buf + 8), 0x0000);
+	assert_int_equal(th_be16(buf + 8), 0x0000);
 	assert_int_equal(buf[10] & 0x01, 1);
 	assert_int_equal(buf[11], 4);
-	assert_int_equal(be16(buf + 12), want_profile);
+	assert_int_equal(th_be16(buf + 12), want_profile);
 	assert_int_equal(buf[14] & 0x01, 1);
 	/* feature 0001h core: SCSI family */
-	assert_int_equal(be16(buf + 16), 0x0001);
+	assert_int_equal(th_be16(buf + 16), 0x0001);
 	assert_int_equal(buf[18] & 0x01, 1);
 	assert_int_equal(buf[19], 4);
-	assert_int_equal(be32(buf + 20), 1);
+	assert_int_equal(th_be32(buf + 20), 1);
 	assert_int_equal(buf[24], 0xee);
 
 	/* the header alone */
 	get_config(t, &cmd, 0, 0, 8, buf, sizeof(buf));
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, sizeof(buf) - 8);
-	assert_int_equal(be32(buf), 20);
-	assert_int_equal(be16(buf + 6), want_profile);
+	assert_int_equal(th_be32(buf), 20);
+	assert_int_equal(th_be16(buf + 6), want_profile);
 	assert_int_equal(buf[8], 0xee);
 
 	/* RT 2: just the one feature asked for */
 	get_config(t, &cmd, 2, 1, sizeof(buf), buf, sizeof(buf));
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, sizeof(buf) - 16);
-	assert_int_equal(be32(buf), 12);
-	assert_int_equal(be16(buf + 8), 0x0001);
+	assert_int_equal(th_be32(buf), 12);
+	assert_int_equal(th_be16(buf + 8), 0x0001);
 	/* RT 1 from feature 2: header only, still the current profile */
 	get_config(t, &cmd, 1, 2, sizeof(buf), buf, sizeof(buf));
-	assert_good(&cmd);
-	assert_int_equal(be32(buf), 4);
-	assert_int_equal(be16(buf + 6), want_profile);
+	th_expect_good(&cmd);
+	assert_int_equal(th_be32(buf), 4);
+	assert_int_equal(th_be16(buf + 6), want_profile);
 	get_config(t, &cmd, 3, 0, sizeof(buf), buf, sizeof(buf));
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_expect_sense(&cmd, 5, 0x24, 0);
 }
 
 static void test_get_configuration(void **state)
@@ -1220,11 +1158,11 @@ static void test_get_configuration(void **state)
 	(void)state;
 	check_config(t, 0x0008);
 	sim_close(t);
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s", big), 0);
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s", big), 0);
 	check_config(t, 0x0010);
 	sim_close(t);
 	/* 1e9 bytes in 512-byte blocks: still a DVD */
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s,block=512", big), 0);
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s,block=512", big), 0);
 	check_config(t, 0x0010);
 	sim_close(t);
 }
@@ -1241,8 +1179,8 @@ static void test_disc_info(void **state)
 	struct mmc_disc_info di;
 
 	(void)state;
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_disc_info(cdb, 64), buf, sizeof(buf));
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_disc_info(cdb, 64), buf, sizeof(buf));
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 64 - 34);
 	assert_memory_equal(buf, want, sizeof(want));
 	assert_int_equal(mmc_parse_disc_info(buf, 34, &di), 0);
@@ -1251,12 +1189,12 @@ static void test_disc_info(void **state)
 	assert_int_equal(di.n_sessions, 1);
 	assert_int_equal(di.last_leadout, -1);
 	assert_int_equal(di.last_session_leadin, -1);
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_disc_info(cdb, 2), buf, sizeof(buf));
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_disc_info(cdb, 2), buf, sizeof(buf));
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 62);
 	cdb[1] = 0x01;		/* track resources: not emulated */
-	exec_cdb(t, &cmd, cdb, 10, buf, sizeof(buf));
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_exec(t, &cmd, cdb, 10, buf, sizeof(buf));
+	th_expect_sense(&cmd, 5, 0x24, 0);
 	sim_close(t);
 }
 
@@ -1268,10 +1206,10 @@ static void test_track_info(void **state)
 	struct mmc_track_info ti;
 
 	(void)state;
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_track_info(cdb, 1, 64), buf, sizeof(buf));
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_track_info(cdb, 1, 64), buf, sizeof(buf));
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 64 - 36);
-	assert_int_equal(be16(buf), 34);
+	assert_int_equal(th_be16(buf), 34);
 	assert_int_equal(mmc_parse_track_info(buf, 36, &ti), 0);
 	assert_int_equal(ti.track, 1);
 	assert_int_equal(ti.session, 1);
@@ -1285,26 +1223,26 @@ static void test_track_info(void **state)
 	assert_int_equal(ti.size, DISC_BLOCKS - 3);
 	assert_int_equal(ti.last_recorded, DISC_BLOCKS - 4);
 
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_track_info(cdb, 2, 64), buf, sizeof(buf));
-	assert_sense(&cmd, 5, 0x24, 0);
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_track_info(cdb, 0, 64), buf, sizeof(buf));
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_track_info(cdb, 2, 64), buf, sizeof(buf));
+	th_expect_sense(&cmd, 5, 0x24, 0);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_track_info(cdb, 0, 64), buf, sizeof(buf));
+	th_expect_sense(&cmd, 5, 0x24, 0);
 
 	/* address type 0: an LBA inside track 1, then one outside */
 	mmc_cdb_read_track_info(cdb, 50, 64);
 	cdb[1] = 0x00;
-	exec_cdb(t, &cmd, cdb, 10, buf, sizeof(buf));
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, 10, buf, sizeof(buf));
+	th_expect_good(&cmd);
 	assert_int_equal(buf[2], 1);
 	mmc_cdb_read_track_info(cdb, DISC_BLOCKS - 3, 64);
 	cdb[1] = 0x00;
-	exec_cdb(t, &cmd, cdb, 10, buf, sizeof(buf));
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_exec(t, &cmd, cdb, 10, buf, sizeof(buf));
+	th_expect_sense(&cmd, 5, 0x21, 0);
 
 	/* allocation length honoured */
 	memset(buf, 0xee, sizeof(buf));
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_track_info(cdb, 1, 28), buf, sizeof(buf));
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_track_info(cdb, 1, 28), buf, sizeof(buf));
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 64 - 28);
 	assert_int_equal(buf[28], 0xee);
 	sim_close(t);
@@ -1319,12 +1257,12 @@ static void test_mode_sense(void **state)
 
 	(void)state;
 	/* caching page */
-	exec_cdb(t, &cmd, cdb, mmc_cdb_mode_sense10(cdb, 0x08, 252), buf, 252);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_mode_sense10(cdb, 0x08, 252), buf, 252);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 252 - 28);
-	assert_int_equal(be16(buf), 26);
+	assert_int_equal(th_be16(buf), 26);
 	assert_int_equal(buf[3], 0);
-	assert_int_equal(be16(buf + 6), 0);
+	assert_int_equal(th_be16(buf + 6), 0);
 	assert_int_equal(buf[8], 0x08);
 	assert_int_equal(buf[9], 0x12);
 	assert_int_equal(mmc_parse_mode_sense10_caching(buf, 28, &mc), 0);
@@ -1334,9 +1272,9 @@ static void test_mode_sense(void **state)
 	assert_false(mc.dpofua);
 
 	/* capabilities page */
-	exec_cdb(t, &cmd, cdb, mmc_cdb_mode_sense10(cdb, 0x2a, 252), buf, 252);
-	assert_good(&cmd);
-	assert_int_equal(be16(buf), 6 + 22);
+	th_exec(t, &cmd, cdb, mmc_cdb_mode_sense10(cdb, 0x2a, 252), buf, 252);
+	th_expect_good(&cmd);
+	assert_int_equal(th_be16(buf), 6 + 22);
 	assert_int_equal(cmd.resid, 252 - 30);
 	assert_int_equal(buf[8], 0x2a);
 	assert_true(buf[9] >= 0x14);
@@ -1344,9 +1282,9 @@ static void test_mode_sense(void **state)
 	assert_false(mc.have_caching);
 
 	/* all pages, in order */
-	exec_cdb(t, &cmd, cdb, mmc_cdb_mode_sense10(cdb, 0x3f, 252), buf, 252);
-	assert_good(&cmd);
-	assert_int_equal(be16(buf), 6 + 20 + 22);
+	th_exec(t, &cmd, cdb, mmc_cdb_mode_sense10(cdb, 0x3f, 252), buf, 252);
+	th_expect_good(&cmd);
+	assert_int_equal(th_be16(buf), 6 + 20 + 22);
 	assert_int_equal(cmd.resid, 252 - 50);
 	assert_int_equal(buf[8], 0x08);
 	assert_int_equal(buf[28], 0x2a);
@@ -1355,28 +1293,28 @@ static void test_mode_sense(void **state)
 
 	/* allocation length: the header only */
 	memset(buf, 0xee, sizeof(buf));
-	exec_cdb(t, &cmd, cdb, mmc_cdb_mode_sense10(cdb, 0x3f, 8), buf, 252);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_mode_sense10(cdb, 0x3f, 8), buf, 252);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 252 - 8);
-	assert_int_equal(be16(buf), 48);
+	assert_int_equal(th_be16(buf), 48);
 	assert_int_equal(buf[8], 0xee);
 
 	/* unknown page, sub-page, saved values */
-	exec_cdb(t, &cmd, cdb, mmc_cdb_mode_sense10(cdb, 0x01, 252), buf, 252);
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_exec(t, &cmd, cdb, mmc_cdb_mode_sense10(cdb, 0x01, 252), buf, 252);
+	th_expect_sense(&cmd, 5, 0x24, 0);
 	mmc_cdb_mode_sense10(cdb, 0x08, 252);
 	cdb[3] = 1;
-	exec_cdb(t, &cmd, cdb, 10, buf, 252);
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_exec(t, &cmd, cdb, 10, buf, 252);
+	th_expect_sense(&cmd, 5, 0x24, 0);
 	mmc_cdb_mode_sense10(cdb, 0x08, 252);
 	cdb[2] |= 0xc0;
-	exec_cdb(t, &cmd, cdb, 10, buf, 252);
-	assert_sense(&cmd, 5, 0x39, 0);
+	th_exec(t, &cmd, cdb, 10, buf, 252);
+	th_expect_sense(&cmd, 5, 0x39, 0);
 	/* changeable values: the same layout, nothing changeable */
 	mmc_cdb_mode_sense10(cdb, 0x2a, 252);
 	cdb[2] |= 0x40;
-	exec_cdb(t, &cmd, cdb, 10, buf, 252);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, 10, buf, 252);
+	th_expect_good(&cmd);
 	assert_int_equal(buf[8], 0x2a);
 	for (int i = 10; i < 30; i++)
 		assert_int_equal(buf[i], 0);
@@ -1397,14 +1335,14 @@ static void test_invalid_opcodes(void **state)
 		uint8_t cdb[16] = { ops[i] };
 
 		memset(buf, 0xee, sizeof(buf));
-		assert_int_equal(exec_cdb(t, &cmd, cdb, 16, buf, sizeof(buf)), 0);
-		assert_sense(&cmd, 5, 0x20, 0);
+		assert_int_equal(th_exec(t, &cmd, cdb, 16, buf, sizeof(buf)), 0);
+		th_expect_sense(&cmd, 5, 0x20, 0);
 		assert_int_equal(cmd.resid, sizeof(buf));
 		assert_int_equal(buf[0], 0xee);
 	}
 	/* READ CAPACITY(16) is the only service action of 9Eh */
-	exec_cdb(t, &cmd, (const uint8_t[16]){ 0x9e, 0x11 }, 16, buf, 32);
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_exec(t, &cmd, (const uint8_t[16]){ 0x9e, 0x11 }, 16, buf, 32);
+	th_expect_sense(&cmd, 5, 0x24, 0);
 	sim_close(t);
 }
 
@@ -1418,32 +1356,32 @@ static void test_past_medium(void **state)
 
 	(void)state;
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS - 1, 1), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	/* tgt: past its backing file a read is unreadable, not out of range */
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.resid, 2048);
 	assert_int_equal(sense_info(&cmd), DISC_BLOCKS);
 	memset(buf, 0, sizeof(buf));
 	assert_int_equal(do_read(t, &cmd, MMC_READ12, DISC_BLOCKS - 2, 4, buf,
 				 sizeof(buf)), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.resid, 2 * 2048);
 	assert_blocks(buf, DISC_BLOCKS - 2, 2, 2048);
 	assert_int_equal(do_read(t, &cmd, MMC_READ16, 1ull << 40, 1, buf, 2048), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	sim_close(t);
 
 	/* run-out blocks below N keep their own answer; past=end is the default */
 	t = open_disc("past=medium,runout=2");
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS - 1, 1), 0);
-	assert_sense(&cmd, 5, 0x64, 0);
+	th_expect_sense(&cmd, 5, 0x64, 0);
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	sim_close(t);
 	t = open_disc("past=end");
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	sim_close(t);
 }
 
@@ -1461,11 +1399,11 @@ static void test_reveal(void **state)
 	assert_int_equal(capacity(t, &bs), DISC_BLOCKS - 5);
 	/* a good read of a hidden block grows it to cover the read */
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS - 3, 1), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(capacity(t, &bs), DISC_BLOCKS - 2);
 	/* so does a failing one, to its last LBA, and it stays */
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS + 20, 2), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(capacity(t, &bs), DISC_BLOCKS + 22);
 	assert_int_equal(read1(t, &cmd, 0, 1), 0);
 	assert_int_equal(capacity(t, &bs), DISC_BLOCKS + 22);
@@ -1476,13 +1414,13 @@ static void test_reveal(void **state)
 	assert_int_equal(toc_leadout(t, false), DISC_BLOCKS - 5);
 	/* beyond 32 bits: (16) says it, (10) saturates */
 	assert_int_equal(do_read(t, &cmd, MMC_READ16, 1ull << 40, 1, buf, 2048), 0);
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_capacity10(cdb), buf, 8);
-	assert_good(&cmd);
-	assert_int_equal(be32(buf), 0xffffffffu);
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_capacity16(cdb, 32), buf, 32);
-	assert_good(&cmd);
-	assert_int_equal(be32(buf), 1u << 8);
-	assert_int_equal(be32(buf + 4), 0);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_capacity10(cdb), buf, 8);
+	th_expect_good(&cmd);
+	assert_int_equal(th_be32(buf), 0xffffffffu);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_capacity16(cdb, 32), buf, 32);
+	th_expect_good(&cmd);
+	assert_int_equal(th_be32(buf), 1u << 8);
+	assert_int_equal(th_be32(buf + 4), 0);
 	sim_close(t);
 
 	/* off by default: the drive never grows */
@@ -1507,28 +1445,28 @@ static void test_toc_cut(void **state)
 
 	(void)state;
 	memset(buf, 0xee, sizeof(buf));
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 1, 64), buf, 64);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 1, 64), buf, 64);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 64 - 18);
 	assert_memory_equal(buf, want, sizeof(want));
 	assert_int_equal(buf[18], 0xee);
 	assert_int_equal(buf[19], 0xee);
 	/* MSF, and the lead-out alone: cut the same way */
 	memset(buf, 0xee, sizeof(buf));
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, true, 0xaa, 64), buf, 64);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, true, 0xaa, 64), buf, 64);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 64 - 10);
-	assert_int_equal(be16(buf), 10);
+	assert_int_equal(th_be16(buf), 10);
 	assert_int_equal(buf[6], 0xaa);
 	assert_int_equal(buf[10], 0xee);
 	/* an allocation shorter than the cut answer still rules */
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 1, 12), buf, 64);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 0, false, 1, 12), buf, 64);
 	assert_int_equal(cmd.resid, 64 - 12);
 	/* format 1 is whole */
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 1, false, 0, 64), buf, 64);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, 1, false, 0, 64), buf, 64);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 64 - 12);
-	assert_int_equal(be16(buf), 10);
+	assert_int_equal(th_be16(buf), 10);
 	sim_close(t);
 }
 
@@ -1542,18 +1480,18 @@ static void test_getconf_full(void **state)
 	(void)state;
 	/* the whole allocation moves; the header still says 24 bytes */
 	get_config(t, &cmd, 0, 0, sizeof(buf), buf, sizeof(buf));
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 0);
-	assert_int_equal(be32(buf), 24 - 4);
+	assert_int_equal(th_be32(buf), 24 - 4);
 	assert_int_equal(mmc_parse_config_header(buf, sizeof(buf), &profile), 0);
 	assert_int_equal(profile, 0x0008);
-	assert_int_equal(be16(buf + 16), 0x0001);
+	assert_int_equal(th_be16(buf + 16), 0x0001);
 	for (size_t i = 24; i < sizeof(buf); i++)
 		assert_int_equal(buf[i], 0);
 	/* RT 2 of feature 1: header and one feature, then zeros */
 	get_config(t, &cmd, 2, 1, sizeof(buf), buf, sizeof(buf));
 	assert_int_equal(cmd.resid, 0);
-	assert_int_equal(be32(buf), 12);
+	assert_int_equal(th_be32(buf), 12);
 	assert_int_equal(buf[16], 0);
 	/* never past the allocation length, nor the buffer */
 	get_config(t, &cmd, 0, 0, 30, buf, sizeof(buf));
@@ -1563,7 +1501,7 @@ static void test_getconf_full(void **state)
 	memset(buf, 0xee, sizeof(buf));
 	get_config(t, &cmd, 0, 0, 64, buf, 8);
 	assert_int_equal(cmd.resid, 0);
-	assert_int_equal(be32(buf), 20);
+	assert_int_equal(th_be32(buf), 20);
 	assert_int_equal(buf[8], 0xee);
 	sim_close(t);
 
@@ -1585,26 +1523,26 @@ static void test_stale(void **state)
 	memset(buf, 0xee, sizeof(buf));
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, DISC_BLOCKS, 2, buf,
 				 sizeof(buf)), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(cmd.resid, 2 * 2048);
 	for (size_t i = 0; i < 2 * 2048; i++)
 		assert_int_equal(buf[i], 0);
 	assert_int_equal(buf[2 * 2048], 0xee);
 
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 10, 4, buf, sizeof(buf)), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	/* the good blocks first, then what the last read left behind */
 	memset(buf, 0xee, sizeof(buf));
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, DISC_BLOCKS - 1, 3, buf,
 				 3 * 2048), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(cmd.resid, 0);
 	assert_blocks(buf, DISC_BLOCKS - 1, 1, 2048);
 	assert_blocks(buf + 2048, 11, 2, 2048);
 	/* a failure's buffer is the next failure's stale data, zeros past it */
 	memset(buf, 0xee, sizeof(buf));
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 40, 4, buf, sizeof(buf)), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.resid, 0);
 	assert_blocks(buf, DISC_BLOCKS - 1, 1, 2048);
 	assert_blocks(buf + 2048, 11, 2, 2048);
@@ -1632,11 +1570,11 @@ static void test_info_modes(void **state)
 	(void)state;
 	/* QEMU IDE/AHCI: VALID with INFORMATION 0, whatever failed */
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 17, 8, buf, sizeof(buf)), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.sense[0], 0xf0);
 	assert_int_equal(sense_info(&cmd), 0);
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(cmd.sense[0], 0xf0);
 	assert_int_equal(sense_info(&cmd), 0);
 	assert_int_equal(do_read(t, &cmd, MMC_READ16, 1ull << 40, 1, buf, 2048), 0);
@@ -1647,30 +1585,30 @@ static void test_info_modes(void **state)
 	/* the command's first LBA, not the failing one */
 	t = open_disc("bad=20-30,info=start");
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 17, 8, buf, sizeof(buf)), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.sense[0], 0xf0);
 	assert_int_equal(sense_info(&cmd), 17);
 	assert_int_equal(do_read(t, &cmd, MMC_READ12, DISC_BLOCKS - 2, 4, buf,
 				 4 * 2048), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(sense_info(&cmd), DISC_BLOCKS - 2);
 	/* no 32-bit INFORMATION for a wider LBA: VALID stays clear */
 	assert_int_equal(do_read(t, &cmd, MMC_READ16, 1ull << 40, 1, buf, 2048), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(cmd.sense[0], 0x70);
 	/* good reads carry no sense */
 	assert_int_equal(read1(t, &cmd, 5, 1), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	sim_close(t);
 
 	/* scsi_debug: one constant, whatever failed */
 	t = open_disc("bad=20-30,info=fixed:4660");
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 17, 8, buf, sizeof(buf)), 0);
-	assert_sense(&cmd, 3, 0x11, 0);
+	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.sense[0], 0xf0);
 	assert_int_equal(sense_info(&cmd), 4660);
 	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(sense_info(&cmd), 4660);
 	sim_close(t);
 }
@@ -1685,26 +1623,26 @@ static void test_cdb16(void **state)
 	/* tgt knows neither 16-byte command */
 	memset(buf, 0xee, sizeof(buf));
 	assert_int_equal(do_read(t, &cmd, MMC_READ16, 5, 1, buf, sizeof(buf)), 0);
-	assert_sense(&cmd, 5, 0x20, 0);
+	th_expect_sense(&cmd, 5, 0x20, 0);
 	assert_int_equal(cmd.resid, sizeof(buf));
 	assert_int_equal(buf[0], 0xee);
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_capacity16(cdb, 32), buf, 32);
-	assert_sense(&cmd, 5, 0x20, 0);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_capacity16(cdb, 32), buf, 32);
+	th_expect_sense(&cmd, 5, 0x20, 0);
 	assert_int_equal(cmd.resid, 32);
 	/* the 10- and 12-byte forms are unchanged */
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 5, 1, buf, sizeof(buf)), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(do_read(t, &cmd, MMC_READ12, 5, 1, buf, sizeof(buf)), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_blocks(buf, 5, 1, 2048);
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_capacity10(cdb), buf, 8);
-	assert_good(&cmd);
-	assert_int_equal(be32(buf), DISC_BLOCKS - 1);
+	th_exec(t, &cmd, cdb, mmc_cdb_read_capacity10(cdb), buf, 8);
+	th_expect_good(&cmd);
+	assert_int_equal(th_be32(buf), DISC_BLOCKS - 1);
 	sim_close(t);
 
 	t = open_disc("cdb16=1");
 	assert_int_equal(do_read(t, &cmd, MMC_READ16, 5, 1, buf, sizeof(buf)), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	sim_close(t);
 }
 
@@ -1728,7 +1666,7 @@ static void test_image_untouched(void **state)
 	struct timespec old[2] = { { 1000000, 0 }, { 1000000, 0 } };
 	assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
 	assert_int_equal(stat(path, &before), 0);
-	assert_int_equal(try_open(&t, err, sizeof(err),
+	assert_int_equal(th_sim_open(&t, err, sizeof(err),
 				  "%s,hide=2,bad=3-4,flaky=5-6:1,runout=1", path), 0);
 	for (uint64_t lba = 0; lba < 24; lba++)
 		do_read(t, &cmd, MMC_READ10, lba, 4, buf, sizeof(buf));
@@ -1749,7 +1687,7 @@ static void test_image_untouched(void **state)
 
 	/* a read-only image file is fine: it is only ever opened read-only */
 	assert_int_equal(chmod(path, 0444), 0);
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s", path), 0);
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s", path), 0);
 	sim_close(t);
 }
 

@@ -18,6 +18,7 @@
 #include "cdtail.h"
 #include "scsi/mmc.h"
 #include "transport/transport.h"
+#include "th.h"
 
 static char dir[64];
 static char extra_img[128];	/* CD-Extra: audio:300+audio:200/data:100 */
@@ -52,13 +53,12 @@ static void write_image(const char *path, uint64_t blocks)
 static int group_setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/cdtail-test-simlayout-XXXXXX");
-	if (!mkdtemp(dir))
+	if (th_tmpdir(dir, sizeof(dir), "test-simlayout"))
 		return -1;
-	snprintf(extra_img, sizeof(extra_img), "%s/extra.img", dir);
-	snprintf(mixed_img, sizeof(mixed_img), "%s/mixed.img", dir);
-	snprintf(three_img, sizeof(three_img), "%s/three.img", dir);
-	snprintf(small_img, sizeof(small_img), "%s/small.img", dir);
+	th_path(extra_img, sizeof(extra_img), dir, "extra.img");
+	th_path(mixed_img, sizeof(mixed_img), dir, "mixed.img");
+	th_path(three_img, sizeof(three_img), dir, "three.img");
+	th_path(small_img, sizeof(small_img), dir, "small.img");
 	write_image(extra_img, EXTRA_N);
 	write_image(mixed_img, MIXED_N);
 	write_image(three_img, THREE_N);
@@ -68,65 +68,20 @@ static int group_setup(void **state)
 
 static int group_teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return th_rmrf(dir);
 }
 
 /* ---- helpers ---------------------------------------------------------------- */
-
-static int try_open(struct cdt_transport **tp, char *err, size_t errlen,
-		    const char *fmt, ...)
-{
-	char spec[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(spec, sizeof(spec), fmt, ap);
-	va_end(ap);
-	err[0] = '\0';
-	return cdt_sim_open(spec, tp, err, errlen);
-}
 
 static struct cdt_transport *open_img(const char *img, const char *keys)
 {
 	struct cdt_transport *t = NULL;
 	char err[256];
 
-	if (try_open(&t, err, sizeof(err), "%s,%s", img, keys))
+	if (th_sim_open(&t, err, sizeof(err), "%s,%s", img, keys))
 		fail_msg("open %s: %s", keys, err);
 	return t;
-}
-
-static int exec_cdb(struct cdt_transport *t, struct cdt_cmd *cmd,
-		    const uint8_t *cdb, unsigned int cdb_len, void *buf,
-		    uint32_t buf_len)
-{
-	memset(cmd, 0, sizeof(*cmd));
-	memcpy(cmd->cdb, cdb, cdb_len);
-	cmd->cdb_len = cdb_len;
-	cmd->data = buf;
-	cmd->data_len = buf_len;
-	cmd->timeout_ms = 30000;
-	return t->ops->exec(t, cmd);
-}
-
-static void assert_good(const struct cdt_cmd *cmd)
-{
-	if (cmd->status != CDT_STATUS_GOOD)
-		fail_msg("status %02x sense %02x/%02x/%02x", cmd->status,
-			 cmd->sense[2], cmd->sense[12], cmd->sense[13]);
-}
-
-static void assert_sense(const struct cdt_cmd *cmd, uint8_t key, uint8_t asc,
-			 uint8_t ascq)
-{
-	assert_int_equal(cmd->status, CDT_STATUS_CHECK);
-	assert_int_equal(cmd->sense[2] & 0x0f, key);
-	assert_int_equal(cmd->sense[12], asc);
-	assert_int_equal(cmd->sense[13], ascq);
 }
 
 static uint8_t rbuf[8 * 2048];
@@ -138,7 +93,7 @@ static int rd10(struct cdt_transport *t, struct cdt_cmd *cmd, uint32_t lba,
 	uint8_t cdb[16];
 
 	memset(rbuf, 0xee, sizeof(rbuf));
-	return exec_cdb(t, cmd, cdb, mmc_cdb_read10(cdb, lba, n), rbuf, n * 2048u);
+	return th_exec(t, cmd, cdb, mmc_cdb_read10(cdb, lba, n), rbuf, n * 2048u);
 }
 
 static void assert_image_blocks(uint64_t lba, unsigned int n)
@@ -224,9 +179,9 @@ static void read_toc(struct cdt_transport *t, uint8_t format, bool as_msf,
 	struct cdt_cmd cmd;
 
 	memset(buf, 0xee, len);
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_toc(cdb, format, as_msf, track,
+	th_exec(t, &cmd, cdb, mmc_cdb_read_toc(cdb, format, as_msf, track,
 						(uint16_t)len), buf, (uint32_t)len);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 }
 
 static void check_toc(struct cdt_transport *t, uint8_t format, bool as_msf,
@@ -239,20 +194,14 @@ static void check_toc(struct cdt_transport *t, uint8_t format, bool as_msf,
 	assert_int_equal(buf[len], 0xee);
 }
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 static uint32_t capacity(struct cdt_transport *t)
 {
 	uint8_t cdb[16], buf[8];
 	struct cdt_cmd cmd;
 
-	exec_cdb(t, &cmd, cdb, mmc_cdb_read_capacity10(cdb), buf, 8);
-	assert_good(&cmd);
-	return be32(buf) + 1;
+	th_exec(t, &cmd, cdb, mmc_cdb_read_capacity10(cdb), buf, 8);
+	th_expect_good(&cmd);
+	return th_be32(buf) + 1;
 }
 
 static void disc_info(struct cdt_transport *t, uint8_t *buf)
@@ -260,8 +209,8 @@ static void disc_info(struct cdt_transport *t, uint8_t *buf)
 	uint8_t cdb[10] = { MMC_READ_DISC_INFO, 0, 0, 0, 0, 0, 0, 0, 34, 0 };
 	struct cdt_cmd cmd;
 
-	exec_cdb(t, &cmd, cdb, 10, buf, 34);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, 10, buf, 34);
+	th_expect_good(&cmd);
 }
 
 static void track_info(struct cdt_transport *t, struct cdt_cmd *cmd,
@@ -272,7 +221,7 @@ static void track_info(struct cdt_transport *t, struct cdt_cmd *cmd,
 			    (uint8_t)addr, 0, 0, 36, 0 };
 
 	memset(buf, 0xee, 36);
-	exec_cdb(t, cmd, cdb, 10, buf, 36);
+	th_exec(t, cmd, cdb, 10, buf, 36);
 }
 
 /* track information: number, session, mode, start, size, LRA */
@@ -284,16 +233,16 @@ static void check_track(struct cdt_transport *t, uint8_t type, uint32_t addr,
 	uint8_t buf[36];
 
 	track_info(t, &cmd, type, addr, buf);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(buf[2], number);
 	assert_int_equal(buf[3], session);
 	assert_int_equal(buf[5] & 0x0f, audio ? 0 : 4);
 	assert_int_equal(buf[6] & 0x0f, audio ? 0x0f : 0x01);
 	assert_int_equal(buf[6] & 0x40, 0);	/* not blank */
 	assert_int_equal(buf[7] & 0x02, 0x02);	/* LRA_V */
-	assert_int_equal(be32(buf + 8), start);
-	assert_int_equal(be32(buf + 24), size);
-	assert_int_equal(be32(buf + 28), start + size - 1);
+	assert_int_equal(th_be32(buf + 8), start);
+	assert_int_equal(th_be32(buf + 24), size);
+	assert_int_equal(th_be32(buf + 28), start + size - 1);
 }
 
 /* ---- READ TOC ---------------------------------------------------------------- */
@@ -423,7 +372,7 @@ static void test_hide_last_track(void **state)
 	(void)state;
 	assert_int_equal(capacity(t), EXTRA_N - 10);
 	read_toc(t, 0, false, 0xaa, buf, sizeof(buf));
-	assert_int_equal(be32(buf + 8), EXTRA_N - 10);
+	assert_int_equal(th_be32(buf + 8), EXTRA_N - 10);
 	check_track(t, 1, 3, 3, 2, false, 11900, 90);
 	t->ops->close(t);
 }
@@ -444,7 +393,7 @@ static void test_disc_info(void **state)
 	assert_int_equal(buf[5], 3);		/* first track of the last */
 	assert_int_equal(buf[6], 3);		/* last track of the last */
 	assert_int_equal(buf[8], 0x20);
-	assert_int_equal(be32(buf + 20), 0xffffffffu);
+	assert_int_equal(th_be32(buf + 20), 0xffffffffu);
 	t->ops->close(t);
 
 	/* appendable: an empty session with the invisible track 4 follows */
@@ -484,23 +433,23 @@ static void test_track_info(void **state)
 	check_track(t, 2, 2, 3, 2, false, 11900, 100);
 	/* a gap LBA is no track's; past the end is out of range */
 	track_info(t, &cmd, 0, 600, buf);
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_expect_sense(&cmd, 5, 0x24, 0);
 	track_info(t, &cmd, 0, EXTRA_N, buf);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	track_info(t, &cmd, 1, 4, buf);
-	assert_sense(&cmd, 5, 0x24, 0);
+	th_expect_sense(&cmd, 5, 0x24, 0);
 	t->ops->close(t);
 
 	t = open_img(small_img, "layout=data:100,open=1,profile=dvd-r");
 	track_info(t, &cmd, 1, 2, buf);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_int_equal(buf[2], 2);
 	assert_int_equal(buf[3], 2);
 	assert_int_equal(buf[6] & 0x40, 0x40);	/* blank */
 	assert_int_equal(buf[7] & 0x03, 0x01);	/* NWA_V, no LRA */
-	assert_int_equal(be32(buf + 8), 100 + 11400);
-	assert_int_equal(be32(buf + 12), 100 + 11400);
-	assert_int_equal(be32(buf + 24), 359849 - 11500);
+	assert_int_equal(th_be32(buf + 8), 100 + 11400);
+	assert_int_equal(th_be32(buf + 12), 100 + 11400);
+	assert_int_equal(th_be32(buf + 24), 359849 - 11500);
 	/* tao: the run-out is counted in the track */
 	t->ops->close(t);
 	t = open_img(mixed_img, "layout=data:1000+audio:500,tao=1");
@@ -515,8 +464,8 @@ static uint16_t profile_of(const char *img, const char *keys)
 	struct cdt_cmd cmd;
 	uint8_t buf[8];
 
-	exec_cdb(t, &cmd, cdb, 10, buf, 8);
-	assert_good(&cmd);
+	th_exec(t, &cmd, cdb, 10, buf, 8);
+	th_expect_good(&cmd);
 	t->ops->close(t);
 	return (uint16_t)(buf[6] << 8 | buf[7]);
 }
@@ -548,35 +497,35 @@ static void test_read_audio_and_gap(void **state)
 	(void)state;
 	t = open_img(mixed_img, "layout=data:1000+audio:500");
 	rd10(t, &cmd, 998, 2);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_image_blocks(998, 2);
 	rd10(t, &cmd, 999, 2);
-	assert_sense(&cmd, 5, 0x64, 0);
+	th_expect_sense(&cmd, 5, 0x64, 0);
 	rd10(t, &cmd, 1200, 1);
-	assert_sense(&cmd, 5, 0x64, 0);
+	th_expect_sense(&cmd, 5, 0x64, 0);
 	t->ops->close(t);
 
 	/* each gap= on the CD-Extra's gap, LBAs 500..11899 */
 	t = open_img(extra_img, "layout=audio:300+audio:200/data:100");
 	rd10(t, &cmd, 500, 1);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	rd10(t, &cmd, 11899, 2);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	rd10(t, &cmd, 11900, 4);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_image_blocks(11900, 4);
 	rd10(t, &cmd, 400, 1);
-	assert_sense(&cmd, 5, 0x64, 0);
+	th_expect_sense(&cmd, 5, 0x64, 0);
 	t->ops->close(t);
 
 	t = open_img(extra_img, "layout=audio:300+audio:200/data:100,gap=03/11/05");
 	rd10(t, &cmd, 6000, 1);
-	assert_sense(&cmd, 3, 0x11, 0x05);
+	th_expect_sense(&cmd, 3, 0x11, 0x05);
 	t->ops->close(t);
 
 	t = open_img(extra_img, "layout=audio:300+audio:200/data:100,gap=zero");
 	rd10(t, &cmd, 11896, 8);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_zero_blocks(4);
 	for (size_t i = 0; i < 4 * 2048u; i++)
 		assert_int_equal(rbuf[4 * 2048 + i], pattern(11900ull * 2048 + i));
@@ -585,7 +534,7 @@ static void test_read_audio_and_gap(void **state)
 	t = open_img(extra_img, "layout=audio:300+audio:200/data:100,gap=hang");
 	assert_int_equal(rd10(t, &cmd, 11890, 8), CDT_ETIMEOUT);
 	assert_int_equal(rd10(t, &cmd, 11900, 8), 0);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	t->ops->close(t);
 }
 
@@ -597,7 +546,7 @@ static void test_read_gap_zero_then_data(void **state)
 
 	(void)state;
 	rd10(t, &cmd, 11496, 8);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_zero_blocks(4);
 	for (size_t i = 0; i < 4 * 2048u; i++)
 		assert_int_equal(rbuf[4 * 2048 + i], pattern(11500ull * 2048 + i));
@@ -613,19 +562,19 @@ static void test_read_tao(void **state)
 
 	(void)state;
 	rd10(t, &cmd, 97, 1);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	rd10(t, &cmd, 98, 1);
-	assert_sense(&cmd, 5, 0x64, 0);
+	th_expect_sense(&cmd, 5, 0x64, 0);
 	rd10(t, &cmd, 99, 1);
-	assert_sense(&cmd, 5, 0x64, 0);
+	th_expect_sense(&cmd, 5, 0x64, 0);
 	rd10(t, &cmd, s2 + 47, 1);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	rd10(t, &cmd, s2 + 48, 1);
-	assert_sense(&cmd, 5, 0x64, 0);
+	th_expect_sense(&cmd, 5, 0x64, 0);
 	rd10(t, &cmd, THREE_N - 2, 1);
-	assert_sense(&cmd, 5, 0x64, 0);
+	th_expect_sense(&cmd, 5, 0x64, 0);
 	rd10(t, &cmd, THREE_N, 1);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	t->ops->close(t);
 }
 
@@ -638,18 +587,18 @@ static void test_formatted(void **state)
 	(void)state;
 	assert_int_equal(capacity(t), 5000);
 	rd10(t, &cmd, 98, 4);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_image_blocks(98, 2);
 	for (size_t i = 2 * 2048; i < 4 * 2048; i++)
 		assert_int_equal(rbuf[i], 0);
 	rd10(t, &cmd, 4999, 1);
-	assert_good(&cmd);
+	th_expect_good(&cmd);
 	assert_zero_blocks(1);
 	rd10(t, &cmd, 5000, 1);
-	assert_sense(&cmd, 5, 0x21, 0);
+	th_expect_sense(&cmd, 5, 0x21, 0);
 	track_info(t, &cmd, 1, 1, buf);
-	assert_good(&cmd);
-	assert_int_equal(be32(buf + 24), 5000);
+	th_expect_good(&cmd);
+	assert_int_equal(th_be32(buf + 24), 5000);
 	disc_info(t, buf);
 	assert_int_equal(buf[2] & 0x10, 0x10);	/* erasable */
 	t->ops->close(t);
@@ -662,7 +611,7 @@ static void bad_spec(const char *img, const char *keys, const char *needle)
 	struct cdt_transport *t = NULL;
 	char err[256];
 
-	assert_int_equal(try_open(&t, err, sizeof(err), "%s,%s", img, keys),
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s,%s", img, keys),
 			 CDT_EUSAGE);
 	assert_null(t);
 	if (!strstr(err, needle))

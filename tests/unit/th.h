@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * th: what the unit tests share.  The Makefile links every .c file of tests/unit
+ * that is not a test_*.c (UNIT_HELPERS) into each test, so a helper here
+ * is written once: scratch folders, byte order, the exact-size copies the
+ * parser tests feed in, and the emulated drive driven through its seam.
+ * Include it after <cmocka.h>: its checks fail the running test.
+ */
+#ifndef CDTAIL_TH_H
+#define CDTAIL_TH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cdt_cmd;
+struct cdt_dev;
+struct cdt_transport;
+
+#define TH_N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- files and folders ---- */
+
+/* mkdtemp of /tmp/cdtail-TAG-XXXXXX into dir; 0 or -1. */
+int th_tmpdir(char *dir, size_t len, const char *tag);
+/* DIR/NAME into buf, which must hold it. */
+void th_path(char *buf, size_t len, const char *dir, const char *name);
+/* rm -rf DIR; 0 or -1. */
+int th_rmrf(const char *dir);
+/* n pseudo-random bytes from seed (a fixed LCG: the same bytes every run). */
+uint8_t *th_random(size_t n, unsigned int seed);
+void th_write_file(const char *path, const void *data, size_t n);
+/* PATH is nblocks of bs: [first_bad, last_bad] zeros, the rest want's blocks. */
+void th_expect_image(const char *path, const uint8_t *want, size_t bs,
+		     uint64_t nblocks, uint64_t first_bad, uint64_t last_bad);
+
+/* ---- bytes ---- */
+
+uint16_t th_be16(const uint8_t *p);
+uint32_t th_be32(const uint8_t *p);
+void th_put_be32(uint8_t *p, uint32_t v);
+void th_put_le32(uint8_t *p, uint32_t v);
+/* A heap copy of exactly n bytes, so that reading byte n is an error. */
+uint8_t *th_exact(const uint8_t *src, size_t n);
+
+/* buf holds exactly these bytes */
+#define TH_EXPECT_BYTES(buf, ...)					\
+	do {								\
+		static const uint8_t want_[] = { __VA_ARGS__ };		\
+		assert_memory_equal((buf), want_, sizeof(want_));	\
+	} while (0)
+
+/*
+ * fn on every prefix of buf, from none to all of it, each in an exact-size
+ * heap buffer, so valgrind and ASan catch a read past the given length.
+ */
+typedef void th_prefix_fn(const uint8_t *p, size_t len, void *ctx);
+void th_each_prefix(const uint8_t *buf, size_t len, th_prefix_fn *fn, void *ctx);
+/* a parser's return on every prefix: -1 below min_len, 0 from it on */
+typedef int th_parse_fn(const uint8_t *p, size_t len);
+void th_expect_prefixes(const uint8_t *buf, size_t len, size_t min_len,
+			th_parse_fn *parse);
+
+/* ---- the emulated drive ---- */
+
+/* cdt_sim_open of the formatted spec; err is "" unless it failed. */
+int th_sim_open(struct cdt_transport **tp, char *err, size_t errlen,
+		const char *fmt, ...);
+/* cdt_open of sim:IMG,cost=0/0[,KEYS]; fails the test if it fails */
+struct cdt_dev *th_open_sim(const char *img, const char *keys);
+/* One command through the seam; resid and status poisoned beforehand. */
+int th_exec(struct cdt_transport *t, struct cdt_cmd *cmd, const uint8_t *cdb,
+	    unsigned int cdb_len, void *buf, uint32_t buf_len);
+void th_expect_good(const struct cdt_cmd *cmd);
+/* CHECK CONDITION with 18 bytes of fixed sense KEY/ASC/ASCQ */
+void th_expect_sense(const struct cdt_cmd *cmd, uint8_t key, uint8_t asc,
+		     uint8_t ascq);
+
+#endif
