@@ -8,10 +8,11 @@
 #include "scsi/mmc.h"
 #include "transport/sim/sim.h"
 
-void sim_do_inquiry(struct cdt_cmd *cmd, struct sim_outcome *o)
+void sim_do_inquiry(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 {
 	uint8_t ans[36] = { 0 };
 
+	(void)s;
 	/* no VPD pages, and a page code is only valid with EVPD */
 	if ((cmd->cdb[1] & 0x01) || cmd->cdb[2]) {
 		sim_invalid_field(o);
@@ -28,10 +29,13 @@ void sim_do_inquiry(struct cdt_cmd *cmd, struct sim_outcome *o)
 	sim_put_answer(cmd, ans, sizeof(ans), sg_get_unaligned_be16(cmd->cdb + 3));
 }
 
-void sim_do_request_sense(struct cdt_cmd *cmd)
+void sim_do_request_sense(struct sim *s, struct cdt_cmd *cmd,
+			  struct sim_outcome *o)
 {
 	uint8_t ans[SIM_SENSE_LEN] = { 0x70 };
 
+	(void)s;
+	(void)o;
 	ans[7] = SIM_SENSE_LEN - 8;
 	sim_put_answer(cmd, ans, sizeof(ans), cmd->cdb[4]);
 }
@@ -113,7 +117,8 @@ static size_t put_capabilities_page(uint8_t *p, bool changeable)
 	return 22;
 }
 
-void sim_do_mode_sense10(struct cdt_cmd *cmd, struct sim_outcome *o)
+void sim_do_mode_sense10(struct sim *s, struct cdt_cmd *cmd,
+			 struct sim_outcome *o)
 {
 	uint8_t page = cmd->cdb[2] & 0x3f;
 	uint8_t pc = cmd->cdb[2] >> 6;
@@ -121,6 +126,7 @@ void sim_do_mode_sense10(struct cdt_cmd *cmd, struct sim_outcome *o)
 	uint8_t ans[8 + 20 + 22];
 	size_t len = 8;
 
+	(void)s;
 	if (pc == 3) {
 		sim_check(o, SK_ILLEGAL_REQUEST, ASC_SAVING_NOT_SUPPORTED, 0);
 		return;

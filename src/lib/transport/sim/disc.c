@@ -16,10 +16,12 @@ uint64_t sim_capacity_now(const struct sim *s)
 }
 
 
-void sim_do_read_capacity10(struct sim *s, struct cdt_cmd *cmd)
+void sim_do_read_capacity10(struct sim *s, struct cdt_cmd *cmd,
+			    struct sim_outcome *o)
 {
 	uint8_t ans[8];
 
+	(void)o;
 	sg_put_unaligned_be32(sim_clamp32(sim_capacity_now(s) - 1), ans);
 	sg_put_unaligned_be32(s->cfg.block_size, ans + 4);
 	sim_put_answer(cmd, ans, sizeof(ans), sizeof(ans));

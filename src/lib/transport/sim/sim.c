@@ -228,6 +228,27 @@ static bool refused_cdb16(const struct sim *s, uint8_t opcode)
 	       (opcode == MMC_READ16 || opcode == MMC_SERVICE_ACTION_IN16);
 }
 
+/*
+ * Every command the drive knows besides the reads (sim_decode_read); any
+ * other opcode is INVALID COMMAND OPERATION CODE.  TEST UNIT READY has
+ * nothing to answer: GOOD unless a fault came first.
+ */
+static const struct {
+	uint8_t opcode;
+	sim_handler *fn;
+} handlers[] = {
+	{ MMC_TEST_UNIT_READY, NULL },
+	{ MMC_REQUEST_SENSE, sim_do_request_sense },
+	{ MMC_INQUIRY, sim_do_inquiry },
+	{ MMC_READ_CAPACITY10, sim_do_read_capacity10 },
+	{ MMC_SERVICE_ACTION_IN16, sim_do_service_action_in },
+	{ MMC_READ_TOC, sim_do_read_toc },
+	{ MMC_GET_CONFIGURATION, sim_do_get_configuration },
+	{ MMC_READ_DISC_INFO, sim_do_read_disc_info },
+	{ MMC_READ_TRACK_INFO, sim_do_read_track_info },
+	{ MMC_MODE_SENSE10, sim_do_mode_sense10 },
+};
+
 static void dispatch(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 {
 	struct sim_read r;
@@ -240,40 +261,14 @@ static void dispatch(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 		sim_do_read(s, cmd, &r, o);
 		return;
 	}
-	switch (cmd->cdb[0]) {
-	case MMC_TEST_UNIT_READY:
-		break;
-	case MMC_REQUEST_SENSE:
-		sim_do_request_sense(cmd);
-		break;
-	case MMC_INQUIRY:
-		sim_do_inquiry(cmd, o);
-		break;
-	case MMC_READ_CAPACITY10:
-		sim_do_read_capacity10(s, cmd);
-		break;
-	case MMC_SERVICE_ACTION_IN16:
-		sim_do_service_action_in(s, cmd, o);
-		break;
-	case MMC_READ_TOC:
-		sim_do_read_toc(s, cmd, o);
-		break;
-	case MMC_GET_CONFIGURATION:
-		sim_do_get_configuration(s, cmd, o);
-		break;
-	case MMC_READ_DISC_INFO:
-		sim_do_read_disc_info(s, cmd, o);
-		break;
-	case MMC_READ_TRACK_INFO:
-		sim_do_read_track_info(s, cmd, o);
-		break;
-	case MMC_MODE_SENSE10:
-		sim_do_mode_sense10(cmd, o);
-		break;
-	default:
-		sim_check(o, SK_ILLEGAL_REQUEST, ASC_INVALID_OPCODE, 0);
-		break;
+	for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++) {
+		if (handlers[i].opcode != cmd->cdb[0])
+			continue;
+		if (handlers[i].fn)
+			handlers[i].fn(s, cmd, o);
+		return;
 	}
+	sim_check(o, SK_ILLEGAL_REQUEST, ASC_INVALID_OPCODE, 0);
 }
 
 /* Every Nth command meets a unit attention, but never two in a row. */

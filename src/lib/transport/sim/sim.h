@@ -215,22 +215,25 @@ bool sim_decode_read(const struct cdt_cmd *cmd, struct sim_read *r);
 int sim_do_read(struct sim *s, struct cdt_cmd *cmd, const struct sim_read *r,
 		struct sim_outcome *o);
 
+/*
+ * One command other than a read: fill cmd's data (sim_put_answer) or set
+ * o's sense.  sim.c's table maps each opcode the drive knows to one.
+ */
+typedef void sim_handler(struct sim *s, struct cdt_cmd *cmd,
+			 struct sim_outcome *o);
+
 /* disc.c */
 uint64_t sim_capacity_now(const struct sim *s);
-void sim_do_read_capacity10(struct sim *s, struct cdt_cmd *cmd);
-void sim_do_service_action_in(struct sim *s, struct cdt_cmd *cmd,
-			      struct sim_outcome *o);
-void sim_do_read_toc(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o);
-void sim_do_read_disc_info(struct sim *s, struct cdt_cmd *cmd,
-			   struct sim_outcome *o);
-void sim_do_read_track_info(struct sim *s, struct cdt_cmd *cmd,
-			    struct sim_outcome *o);
+sim_handler sim_do_read_capacity10;
+sim_handler sim_do_service_action_in;
+sim_handler sim_do_read_toc;
+sim_handler sim_do_read_disc_info;
+sim_handler sim_do_read_track_info;
 
 /* config.c */
-void sim_do_inquiry(struct cdt_cmd *cmd, struct sim_outcome *o);
-void sim_do_request_sense(struct cdt_cmd *cmd);
-void sim_do_get_configuration(struct sim *s, struct cdt_cmd *cmd,
-			      struct sim_outcome *o);
-void sim_do_mode_sense10(struct cdt_cmd *cmd, struct sim_outcome *o);
+sim_handler sim_do_inquiry;
+sim_handler sim_do_request_sense;
+sim_handler sim_do_get_configuration;
+sim_handler sim_do_mode_sense10;
 
 #endif

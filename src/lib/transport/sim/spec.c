@@ -4,6 +4,7 @@
  * Each key has its own small parser; the table says what each wants.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,45 +52,26 @@ static int parse_range(const char *s, size_t len, struct sim_range *r)
 	return r->first <= r->last ? 0 : -1;
 }
 
-static int parse_bool(const char *s, bool *out)
+/* The index of v among n words, or -1. */
+static int pick_word(const char *v, const char *const *words, int n)
 {
-	if (!strcmp(s, "0") || !strcmp(s, "1")) {
-		*out = s[0] == '1';
-		return 0;
-	}
+	for (int i = 0; i < n; i++)
+		if (!strcmp(v, words[i]))
+			return i;
 	return -1;
-}
-
-static int key_hide(struct sim_config *c, const char *v)
-{
-	return parse_u64(v, &c->hide) ? CDT_EUSAGE : 0;
-}
-
-static int key_extra(struct sim_config *c, const char *v)
-{
-	return parse_u64(v, &c->extra) ? CDT_EUSAGE : 0;
-}
-
-static int key_runout(struct sim_config *c, const char *v)
-{
-	return parse_u64(v, &c->runout) ? CDT_EUSAGE : 0;
 }
 
 static int key_toc(struct sim_config *c, const char *v)
 {
-	if (!strcmp(v, "reported"))
-		c->toc = SIM_TOC_REPORTED;
-	else if (!strcmp(v, "true"))
-		c->toc = SIM_TOC_TRUE;
-	else if (!strcmp(v, "none"))
-		c->toc = SIM_TOC_NONE;
-	else if (!strcmp(v, "cut"))
-		c->toc = SIM_TOC_CUT;
-	else
+	/* in enum sim_toc's order */
+	static const char *const words[] = { "reported", "true", "none", "cut" };
+	int i = pick_word(v, words, 4);
+
+	if (i < 0)
 		return CDT_EUSAGE;
+	c->toc = (enum sim_toc)i;
 	return 0;
 }
-
 static int key_bad(struct sim_config *c, const char *v)
 {
 	size_t n = 1, i = 0;
@@ -175,32 +157,21 @@ static int key_cost(struct sim_config *c, const char *v)
 
 static int key_info(struct sim_config *c, const char *v)
 {
-	if (!strcmp(v, "0"))
-		c->info = SIM_INFO_NONE;
-	else if (!strcmp(v, "1"))
-		c->info = SIM_INFO_LBA;
-	else if (!strcmp(v, "zero"))
-		c->info = SIM_INFO_ZERO;
-	else if (!strcmp(v, "start"))
-		c->info = SIM_INFO_START;
-	else if (!strncmp(v, "fixed:", 6)) {
-		uint64_t n;
+	/* in enum sim_info's order, up to fixed:N */
+	static const char *const words[] = { "0", "1", "zero", "start" };
+	int i = pick_word(v, words, 4);
+	uint64_t n;
 
-		if (parse_u64(v + 6, &n) || n > UINT32_MAX)
-			return CDT_EUSAGE;
-		c->info = SIM_INFO_FIXED;
-		c->info_fixed = (uint32_t)n;
-	} else {
-		return CDT_EUSAGE;
+	if (i >= 0) {
+		c->info = (enum sim_info)i;
+		return 0;
 	}
+	if (strncmp(v, "fixed:", 6) || parse_u64(v + 6, &n) || n > UINT32_MAX)
+		return CDT_EUSAGE;
+	c->info = SIM_INFO_FIXED;
+	c->info_fixed = (uint32_t)n;
 	return 0;
 }
-
-static int key_sleep(struct sim_config *c, const char *v)
-{
-	return parse_bool(v, &c->sleep) ? CDT_EUSAGE : 0;
-}
-
 static int key_trace(struct sim_config *c, const char *v)
 {
 	if (!*v)
@@ -209,86 +180,67 @@ static int key_trace(struct sim_config *c, const char *v)
 	return c->trace_path ? 0 : CDT_ENOMEM;
 }
 
-static int key_past(struct sim_config *c, const char *v)
-{
-	if (!strcmp(v, "end"))
-		c->past_medium = false;
-	else if (!strcmp(v, "medium"))
-		c->past_medium = true;
-	else
-		return CDT_EUSAGE;
-	return 0;
-}
-
-static int key_reveal(struct sim_config *c, const char *v)
-{
-	return parse_bool(v, &c->reveal) ? CDT_EUSAGE : 0;
-}
-
-static int key_getconf(struct sim_config *c, const char *v)
-{
-	if (!strcmp(v, "exact"))
-		c->getconf_full = false;
-	else if (!strcmp(v, "full"))
-		c->getconf_full = true;
-	else
-		return CDT_EUSAGE;
-	return 0;
-}
-
-static int key_stale(struct sim_config *c, const char *v)
-{
-	return parse_bool(v, &c->stale) ? CDT_EUSAGE : 0;
-}
-
-static int key_cdb16(struct sim_config *c, const char *v)
-{
-	return parse_bool(v, &c->cdb16) ? CDT_EUSAGE : 0;
-}
-
-static int key_tao(struct sim_config *c, const char *v)
-{
-	return parse_bool(v, &c->tao) ? CDT_EUSAGE : 0;
-}
-
-static int key_open(struct sim_config *c, const char *v)
-{
-	return parse_bool(v, &c->open) ? CDT_EUSAGE : 0;
-}
-
+/*
+ * A key is parsed by its own function, or it is a flag (one of two words:
+ * the first clears it, the second sets it) or a count at off in the config.
+ */
 struct sim_key {
 	const char *name;
 	int (*parse)(struct sim_config *c, const char *value);
 	const char *want;
+	size_t off;
+	const char *words[2];
 };
 
+#define SIM_KEY(key, fn, what) { .name = key, .parse = fn, .want = what }
+#define SIM_FLAG(key, field, no, yes)					\
+	{ .name = key, .want = no " or " yes,				\
+	  .off = offsetof(struct sim_config, field), .words = { no, yes } }
+#define SIM_COUNT(key, field)						\
+	{ .name = key, .want = "a block count",				\
+	  .off = offsetof(struct sim_config, field) }
+
 static const struct sim_key sim_keys[] = {
-	{ "hide", key_hide, "a block count" },
-	{ "extra", key_extra, "a block count" },
-	{ "toc", key_toc, "reported, true, cut or none" },
-	{ "bad", key_bad, "A-B[:A-B...] with A <= B" },
-	{ "runout", key_runout, "a block count" },
-	{ "flaky", key_flaky, "A-B:T with A <= B and T >= 1" },
-	{ "ua", key_ua, "a command count >= 1" },
-	{ "hang", key_hang, "an LBA" },
-	{ "block", key_block, "512 or 2048" },
-	{ "cost", key_cost, "OK_US/FAIL_MS" },
-	{ "info", key_info, "0, 1, zero, start or fixed:N" },
-	{ "sleep", key_sleep, "0 or 1" },
-	{ "trace", key_trace, "a file name" },
-	{ "past", key_past, "end or medium" },
-	{ "reveal", key_reveal, "0 or 1" },
-	{ "getconf", key_getconf, "exact or full" },
-	{ "stale", key_stale, "0 or 1" },
-	{ "cdb16", key_cdb16, "0 or 1" },
-	{ "change", sim_key_change, "N[:IMAGE2], a command count >= 1" },
-	{ "layout", sim_key_layout, "S[/S...], each S data:BLOCKS or audio:BLOCKS joined by '+'" },
-	{ "gap", sim_key_gap, "SK/ASC/ASCQ in hex, hang or zero" },
-	{ "tao", key_tao, "0 or 1" },
-	{ "open", key_open, "0 or 1" },
-	{ "profile", sim_key_profile, "cd-rom, cd-r, cd-rw, dvd-rom, dvd-r, dvd+rw, dvd-ram, bd-rom or bd-re" },
-	{ "formatted", sim_key_formatted, "a block count >= 1" },
+	SIM_COUNT("hide", hide),
+	SIM_COUNT("extra", extra),
+	SIM_KEY("toc", key_toc, "reported, true, cut or none"),
+	SIM_KEY("bad", key_bad, "A-B[:A-B...] with A <= B"),
+	SIM_COUNT("runout", runout),
+	SIM_KEY("flaky", key_flaky, "A-B:T with A <= B and T >= 1"),
+	SIM_KEY("ua", key_ua, "a command count >= 1"),
+	SIM_KEY("hang", key_hang, "an LBA"),
+	SIM_KEY("block", key_block, "512 or 2048"),
+	SIM_KEY("cost", key_cost, "OK_US/FAIL_MS"),
+	SIM_KEY("info", key_info, "0, 1, zero, start or fixed:N"),
+	SIM_FLAG("sleep", sleep, "0", "1"),
+	SIM_KEY("trace", key_trace, "a file name"),
+	SIM_FLAG("past", past_medium, "end", "medium"),
+	SIM_FLAG("reveal", reveal, "0", "1"),
+	SIM_FLAG("getconf", getconf_full, "exact", "full"),
+	SIM_FLAG("stale", stale, "0", "1"),
+	SIM_FLAG("cdb16", cdb16, "0", "1"),
+	SIM_KEY("change", sim_key_change, "N[:IMAGE2], a command count >= 1"),
+	SIM_KEY("layout", sim_key_layout, "S[/S...], each S data:BLOCKS or audio:BLOCKS joined by '+'"),
+	SIM_KEY("gap", sim_key_gap, "SK/ASC/ASCQ in hex, hang or zero"),
+	SIM_FLAG("tao", tao, "0", "1"),
+	SIM_FLAG("open", open, "0", "1"),
+	SIM_KEY("profile", sim_key_profile, "cd-rom, cd-r, cd-rw, dvd-rom, dvd-r, dvd+rw, dvd-ram, bd-rom or bd-re"),
+	SIM_KEY("formatted", sim_key_formatted, "a block count >= 1"),
 };
+
+static int parse_key(const struct sim_key *k, struct sim_config *c, const char *v)
+{
+	char *field = (char *)c + k->off;
+
+	if (k->parse)
+		return k->parse(c, v);
+	if (!k->words[0])
+		return parse_u64(v, (uint64_t *)field) ? CDT_EUSAGE : 0;
+	if (strcmp(v, k->words[0]) && strcmp(v, k->words[1]))
+		return CDT_EUSAGE;
+	*(bool *)field = !strcmp(v, k->words[1]);
+	return 0;
+}
 
 #define N_SIM_KEYS (sizeof(sim_keys) / sizeof(sim_keys[0]))
 
@@ -324,7 +276,7 @@ static int parse_item(struct sim_config *c, char *item, bool *seen,
 		return CDT_EUSAGE;
 	}
 	seen[i] = true;
-	rc = sim_keys[i].parse(c, value);
+	rc = parse_key(&sim_keys[i], c, value);
 	if (rc == CDT_ENOMEM)
 		snprintf(err, errlen, "sim: out of memory");
 	else if (rc)
