@@ -119,6 +119,17 @@ int cli_finish(int status);
 int cli_parse_u64(const char *s, uint64_t *out);
 
 /*
+ * A command's option values, checked in one place.  Each returns 0 with
+ * *out set, or the usage error's status after its message: "--NAME wants
+ * WHAT from MIN to MAX, not 'ARG'" for a number (*out is then 0), "--NAME
+ * wants a file name" for an empty file name.
+ */
+int cli_opt_u64(const char *cmd, const char *name, const char *what,
+		const char *arg, uint64_t min, uint64_t max, uint64_t *out);
+int cli_opt_file(const char *cmd, const char *name, const char *arg,
+		 const char **out);
+
+/*
  * Open DEV with the common options.  On failure prints one line and
  * returns the exit status (EX_USAGE_ERR for a bad address, else
  * EX_DEVICE_ERR); 0 on success.

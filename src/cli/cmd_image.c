@@ -59,27 +59,20 @@ static int image_opt(void *ctx, int key, const char *arg)
 {
 	struct image_cli *c = ctx;
 	uint64_t v;
+	int rc;
 
 	switch (key) {
 	case OPT_MAP:
-		if (!*arg)
-			return cli_usage("image", "--map wants a file name");
-		c->io.map_path = arg;
-		return 0;
+		return cli_opt_file("image", "map", arg, &c->io.map_path);
 	case OPT_FORCE:
 		c->io.force = true;
 		return 0;
 	case OPT_MAP_INTERVAL:
-		if (cli_parse_u64(arg, &v) || v == 0 || v > 3600000)
-			return cli_usage("image", "--map-interval wants milliseconds from 1 to 3600000, not '%s'",
-					 arg);
+		rc = cli_opt_u64("image", "map-interval", "milliseconds", arg, 1, 3600000, &v);
 		c->io.map_interval_ms = (unsigned int)v;
-		return 0;
+		return rc;
 	case OPT_SVG:
-		if (!*arg)
-			return cli_usage("image", "--svg wants a file name");
-		c->svg.svg = arg;
-		return 0;
+		return cli_opt_file("image", "svg", arg, &c->svg.svg);
 	case OPT_SVG_EVERY:
 		c->svg.every = true;
 		return 0;

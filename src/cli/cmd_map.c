@@ -41,31 +41,27 @@ static int map_opt(void *ctx, int key, const char *arg)
 {
 	struct map_args *a = ctx;
 	uint64_t v;
+	int rc;
 
 	switch (key) {
 	case OPT_SVG:
-		if (!*arg)
-			return cli_usage(CMD, "--svg wants a file name");
-		a->svg = arg;
-		return 0;
+		return cli_opt_file(CMD, "svg", arg, &a->svg);
 	case OPT_FORCE:
 		a->force = true;
 		return 0;
 	case OPT_WIDTH:
-		if (cli_parse_u64(arg, &v) || v < 8 || v > 1000)
-			return cli_usage(CMD, "--width wants a number of cells from 8 to 1000, not '%s'", arg);
+		rc = cli_opt_u64(CMD, "width", "a number of cells", arg, 8, 1000, &v);
 		a->width = (unsigned int)v;
-		return 0;
+		return rc;
 	case OPT_COLOR:
 		a->color = parse_color(arg);
 		if (a->color == -2)
 			return cli_usage(CMD, "--color wants auto, always or never, not '%s'", arg);
 		return 0;
 	case OPT_BLOCK_SIZE:
-		if (cli_parse_u64(arg, &v) || v == 0 || v > 65536)
-			return cli_usage(CMD, "--block-size wants bytes from 1 to 65536, not '%s'", arg);
+		rc = cli_opt_u64(CMD, "block-size", "bytes", arg, 1, 65536, &v);
 		a->block_size = (uint32_t)v;
-		return 0;
+		return rc;
 	}
 	return 1;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Shared pieces of the cdtail subcommands. */
+#include <inttypes.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,6 +62,25 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 	keep_msg(fmt, ap);
 	va_end(ap);
 	return EX_USAGE_ERR;
+}
+
+int cli_opt_u64(const char *cmd, const char *name, const char *what,
+		const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+	if (!cli_parse_u64(arg, out) && *out >= min && *out <= max)
+		return 0;
+	*out = 0;
+	return cli_usage(cmd, "--%s wants %s from %" PRIu64 " to %" PRIu64 ", not '%s'",
+			 name, what, min, max, arg);
+}
+
+int cli_opt_file(const char *cmd, const char *name, const char *arg,
+		 const char **out)
+{
+	if (!*arg)
+		return cli_usage(cmd, "--%s wants a file name", name);
+	*out = arg;
+	return 0;
 }
 
 int cli_parse_u64(const char *s, uint64_t *out)

@@ -96,6 +96,7 @@ static int common_opt(struct cli_common *co, const char *cmd, int key,
 		      const char *arg)
 {
 	uint64_t v;
+	int rc;
 
 	switch (key) {
 	case CLI_K_JSON:
@@ -108,16 +109,12 @@ static int common_opt(struct cli_common *co, const char *cmd, int key,
 		co->quiet = true;
 		return 0;
 	case CLI_K_TIMEOUT:
-		if (cli_parse_u64(arg, &v) || v == 0 || v > 3600)
-			return cli_usage(cmd, "--timeout wants seconds from 1 to 3600, not '%s'", arg);
+		rc = cli_opt_u64(cmd, "timeout", "seconds", arg, 1, 3600, &v);
 		co->timeout_ms = (unsigned int)v * 1000;
-		return 0;
+		return rc;
 	case CLI_K_MAX_EXTRA:
-		if (cli_parse_u64(arg, &v) || v == 0 || v > (1u << 24))
-			return cli_usage(cmd, "--max-extra wants a block count from 1 to %u, not '%s'",
-					 1u << 24, arg);
-		co->max_extra = v;
-		return 0;
+		return cli_opt_u64(cmd, "max-extra", "a block count", arg, 1, 1u << 24,
+				   &co->max_extra);
 	}
 	return 1;
 }

@@ -37,18 +37,18 @@ void rui_init(struct rui *u, const char *cmd)
 int rui_opt(struct rui *u, int key, const char *arg)
 {
 	uint64_t v;
+	int rc;
 
 	switch (key) {
 	case RUI_K_CHUNK:
-		if (cli_parse_u64(arg, &v) || v == 0 || v > 65535)
-			return cli_usage(u->cmd, "--chunk wants a block count from 1 to 65535, not '%s'", arg);
+		rc = cli_opt_u64(u->cmd, "chunk", "a block count", arg, 1, 65535, &v);
 		u->rd.chunk_blocks = (uint32_t)v;
-		return 0;
+		return rc;
 	case RUI_K_RETRIES:
-		if (cli_parse_u64(arg, &v) || v > 1000)
-			return cli_usage(u->cmd, "--retries wants a number from 0 to 1000, not '%s'", arg);
-		u->rd.retries = (int)v;
-		return 0;
+		rc = cli_opt_u64(u->cmd, "retries", "a number", arg, 0, 1000, &v);
+		if (!rc)
+			u->rd.retries = (int)v;
+		return rc;
 	}
 	return 1;
 }
