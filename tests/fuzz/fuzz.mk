@@ -112,16 +112,16 @@ fuzz-regress: $(FUZZ_ALL:%=$(FUZZ_DIR)/rg/bin/%)
 # Regenerate the seeds taken from the emulated drive's answers and the
 # fixture images (the sim: spec and sysfs value seeds are written by hand).
 # Identical answers are kept once.
-$(FUZZ_DIR)/gen_corpus: tests/fuzz/gen_corpus.c $(LIBA) $(FUZZ_HDRS)
+$(FUZZ_DIR)/gen_corpus: tests/fuzz/gen_corpus.c $(FUZZ_HELPERS) $(LIBA) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(LIBA) $(LDLIBS_LIB)
+	$(CC) $(CFLAGS) -Itests/fuzz -o $@ $< $(FUZZ_HELPERS) $(LIBA) $(LDLIBS_LIB)
 
 # The disc kinds' answers (layout=, open=, tao=, formatted=): format 0/1 TOC,
 # disc and track information into corpus/, the full TOC into seeds/full_toc
 # and track information also into seeds/track_info.
-$(FUZZ_DIR)/gen_sim_seeds: tests/fuzz/gen_sim_seeds.c $(LIBA) $(FUZZ_HDRS)
+$(FUZZ_DIR)/gen_sim_seeds: tests/fuzz/gen_sim_seeds.c $(FUZZ_HELPERS) $(LIBA) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(LIBA) $(LDLIBS_LIB)
+	$(CC) $(CFLAGS) -Itests/fuzz -o $@ $< $(FUZZ_HELPERS) $(LIBA) $(LDLIBS_LIB)
 
 fuzz-seeds-layout: $(FUZZ_DIR)/gen_sim_seeds
 	mkdir -p tests/fuzz/seeds

@@ -73,13 +73,7 @@ static int exec(struct cdt_transport *t, const uint8_t *cdb, unsigned int len,
 	struct cdt_cmd cmd;
 	int rc;
 
-	memset(&cmd, 0, sizeof(cmd));
-	memcpy(cmd.cdb, cdb, len);
-	cmd.cdb_len = len;
-	cmd.data = buf;
-	cmd.data_len = buf_len;
-	cmd.timeout_ms = 1000;
-	rc = t->ops->exec(t, &cmd);
+	rc = fuzz_exec(t, &cmd, cdb, len, buf, buf_len, 1000);
 	if (cmd.resid > buf_len || cmd.sense_len > CDT_SENSE_MAX)
 		__builtin_trap();
 	*got = buf_len - cmd.resid;

@@ -15,27 +15,9 @@
 #include "cdtail.h"
 #include "scsi/mmc.h"
 #include "transport/transport.h"
+#include "fuzz.h"
 
 static const char *out_dir;
-
-static void put_file(const char *target, const char *name, const void *buf,
-		     size_t len)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", out_dir, target);
-	if (mkdir(path, 0755) && errno != EEXIST) {
-		perror(path);
-		exit(1);
-	}
-	snprintf(path, sizeof(path), "%s/%s/%s", out_dir, target, name);
-	f = fopen(path, "wb");
-	if (!f || (len && fwrite(buf, len, 1, f) != 1) || fclose(f)) {
-		perror(path);
-		exit(1);
-	}
-}
 
 /* Send one CDB; store the data answer and, on CHECK CONDITION, the sense. */
 static void ask(struct cdt_transport *t, const char *tag, const char *target,
@@ -46,20 +28,14 @@ static void ask(struct cdt_transport *t, const char *tag, const char *target,
 	struct cdt_cmd cmd;
 	char name[256];
 
-	memset(&cmd, 0, sizeof(cmd));
-	memcpy(cmd.cdb, cdb, len);
-	cmd.cdb_len = len;
-	cmd.data = buf;
-	cmd.data_len = alloc;
-	cmd.timeout_ms = 1000;
 	memset(buf, 0, alloc);
-	if (t->ops->exec(t, &cmd))
+	if (fuzz_exec(t, &cmd, cdb, len, buf, alloc, 1000))
 		return;
 	snprintf(name, sizeof(name), "%s-%s", tag, what);
 	if (cmd.status == CDT_STATUS_GOOD && target)
-		put_file(target, name, buf, alloc - cmd.resid);
+		fuzz_put_file(out_dir, target, name, buf, alloc - cmd.resid);
 	else if (cmd.sense_len)
-		put_file("fuzz_sense", name, cmd.sense, cmd.sense_len);
+		fuzz_put_file(out_dir, "fuzz_sense", name, cmd.sense, cmd.sense_len);
 }
 
 static void capture(const char *tag, const char *spec)
@@ -158,8 +134,8 @@ static void made_sense(void)
 		0, 0, 0, 0,
 	};
 
-	put_file("fuzz_sense", "made-descriptor-info", desc, sizeof(desc));
-	put_file("fuzz_sense", "made-deferred-end", deferred, sizeof(deferred));
+	fuzz_put_file(out_dir, "fuzz_sense", "made-descriptor-info", desc, sizeof(desc));
+	fuzz_put_file(out_dir, "fuzz_sense", "made-deferred-end", deferred, sizeof(deferred));
 }
 
 int main(int argc, char **argv)

@@ -17,24 +17,9 @@
 #include "cdtail.h"
 #include "scsi/mmc.h"
 #include "transport/transport.h"
+#include "fuzz.h"
 
 static const char *out_dir;
-
-static void put_file(const char *sub, const char *name, const void *buf,
-		     size_t len)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", out_dir, sub);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%s/%s", out_dir, sub, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
-		perror(path);
-		exit(1);
-	}
-}
 
 /* One 10-byte CDB; the answer (what moved) into sub/name. */
 static void ask(struct cdt_transport *t, const uint8_t *cdb, const char *name,
@@ -43,17 +28,12 @@ static void ask(struct cdt_transport *t, const uint8_t *cdb, const char *name,
 	static uint8_t buf[8192];
 	struct cdt_cmd cmd;
 
-	memset(&cmd, 0, sizeof(cmd));
-	memcpy(cmd.cdb, cdb, 10);
-	cmd.cdb_len = 10;
-	cmd.data = buf;
-	cmd.data_len = sizeof(buf);
-	cmd.timeout_ms = 30000;
-	if (t->ops->exec(t, &cmd) || cmd.status != CDT_STATUS_GOOD)
+	if (fuzz_exec(t, &cmd, cdb, 10, buf, sizeof(buf), 30000) ||
+	    cmd.status != CDT_STATUS_GOOD)
 		return;
-	put_file(sub1, name, buf, cmd.data_len - cmd.resid);
+	fuzz_put_file(out_dir, sub1, name, buf, cmd.data_len - cmd.resid);
 	if (sub2)
-		put_file(sub2, name, buf, cmd.data_len - cmd.resid);
+		fuzz_put_file(out_dir, sub2, name, buf, cmd.data_len - cmd.resid);
 }
 
 struct kind {

@@ -222,14 +222,6 @@ static struct iscsi_transport *to_iscsi(struct cdt_transport *t)
 	return (struct iscsi_transport *)t;
 }
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static void exchange_cb(struct iscsi_context *ctx, int status, void *data,
 			void *priv)
 {
@@ -295,7 +287,7 @@ static int pump(struct iscsi_transport *it, double deadline)
 
 	sigpipe_block(&old);
 	while (!it->done) {
-		left = deadline - mono_ms();
+		left = deadline - cdt_mono_ms();
 		if (left <= 0) {
 			rc = CDT_ETIMEOUT;
 			break;
@@ -597,7 +589,7 @@ static int lun_check(struct iscsi_transport *it, double deadline,
 static int session_open(struct iscsi_transport *it, unsigned int timeout_ms,
 			char *err, size_t errlen)
 {
-	double deadline = mono_ms() + timeout_ms;
+	double deadline = cdt_mono_ms() + timeout_ms;
 	int rc;
 
 	rc = session_login(it, deadline, err, errlen);
@@ -612,7 +604,7 @@ static int iscsi_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 {
 	struct iscsi_transport *it = to_iscsi(t);
 	unsigned int timeout = cmd->timeout_ms ? cmd->timeout_ms : 30000;
-	double t0 = mono_ms();
+	double t0 = cdt_mono_ms();
 	struct scsi_task *task;
 	int rc;
 
@@ -625,7 +617,7 @@ static int iscsi_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 		rc = session_open(it, timeout < it->login_timeout_ms ? timeout :
 				  it->login_timeout_ms, NULL, 0);
 		if (rc) {
-			cmd->ms = mono_ms() - t0;
+			cmd->ms = cdt_mono_ms() - t0;
 			return rc == CDT_ETIMEOUT ? rc : CDT_ETRANSPORT;
 		}
 	}
@@ -633,7 +625,7 @@ static int iscsi_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 	if (!task)
 		return CDT_ENOMEM;
 	rc = run_task(it, task, cmd, t0 + timeout);
-	cmd->ms = mono_ms() - t0;
+	cmd->ms = cdt_mono_ms() - t0;
 	/* the session is in an unknown state: end it, the target cleans up */
 	if (rc)
 		session_drop(it);
@@ -652,7 +644,7 @@ static void iscsi_close(struct cdt_transport *t)
 		sigpipe_block(&old);
 		if (iscsi_logout_async(it->ctx, exchange_cb, it) == 0) {
 			sigpipe_restore(&old);
-			pump(it, mono_ms() + 1000);
+			pump(it, cdt_mono_ms() + 1000);
 		} else {
 			sigpipe_restore(&old);
 		}

@@ -39,14 +39,6 @@ static struct sgio_transport *to_sgio(struct cdt_transport *t)
 	return (struct sgio_transport *)t;
 }
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* Linux's host and driver bytes (include/scsi/scsi_status.h), in words. */
 static const char *host_byte_name(unsigned int b)
 {
@@ -133,9 +125,9 @@ static int sgio_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 	set_scsi_pt_sense(pt, cmd->sense, sizeof(cmd->sense));
 	if (cmd->data && cmd->data_len)
 		set_scsi_pt_data_in(pt, cmd->data, (int)cmd->data_len);
-	t0 = mono_ms();
+	t0 = cdt_mono_ms();
 	res = do_scsi_pt(pt, st->fd, timeout_s ? timeout_s : 1, 0);
-	cmd->ms = mono_ms() - t0;
+	cmd->ms = cdt_mono_ms() - t0;
 	if (res == SCSI_PT_DO_TIMEOUT) {
 		rc = CDT_ETIMEOUT;
 	} else if (res < 0) {

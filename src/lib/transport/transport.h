@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define CDT_SENSE_MAX 64
 
@@ -72,5 +73,14 @@ int cdt_sgio_open(const char *path, struct cdt_transport **tp,
 /* timeout_ms bounds connecting and logging in (0: 15 s). */
 int cdt_iscsi_open(const char *url, unsigned int timeout_ms,
 		   struct cdt_transport **tp, char *err, size_t errlen);
+
+/* Now on the monotonic clock, in ms: what a real transport times a command by. */
+static inline double cdt_mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 
 #endif

@@ -1,12 +1,6 @@
 # (a) QEMU's scsi-cd / ide-cd / AHCI CD-ROM holding an ISO: /dev/sr0, /dev/sg0.
 # case.env: ISO_BLOCKS, ISO_SHA
-if ! wait_for /dev/sr0 20 || ! wait_for /dev/sg0 5; then
-	not_ok "sr0 and sg0 appear" "$(ls /dev | tr '\n' ' ')"
-	finish
-fi
-ok "sr0 and sg0 appear"
-note "$(sg_inq /dev/sg0 2>&1 | grep -E 'Vendor|Product|Revision|type' | tr -s ' ' | tr '\n' ';')"
-note "sg_readcap: $(sg_readcap /dev/sg0 2>&1 | grep -E 'Last LBA|blocks' | tr -s ' ' | tr '\n' ';')"
+drive_appears
 KSIZE=$(cat /sys/block/sr0/size)
 note "/sys/block/sr0/size = $KSIZE"
 expect_eq "kernel size is 4 x the ISO blocks" "$KSIZE" $((ISO_BLOCKS * 4))

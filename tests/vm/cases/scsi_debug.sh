@@ -3,13 +3,7 @@
 insmod /lib/modules/scsi_debug.ko ptype=5 dev_size_mb=8 sector_size=2048 opts=2 \
 	medium_error_start=4000 medium_error_count=96 2>"$T/insmod" ||
 	not_ok "insmod scsi_debug" "$(cat "$T/insmod")"
-if ! wait_for /dev/sr0 20 || ! wait_for /dev/sg0 5; then
-	not_ok "sr0 and sg0 appear" "$(ls /dev | tr '\n' ' ')"
-	finish
-fi
-ok "sr0 and sg0 appear"
-note "$(sg_inq /dev/sg0 2>&1 | grep -E 'Vendor|Product|Revision|type' | tr -s ' ' | tr '\n' ';')"
-note "sg_readcap: $(sg_readcap /dev/sg0 2>&1 | grep -E 'Last LBA|blocks' | tr -s ' ' | tr '\n' ';')"
+drive_appears
 note "/sys/block/sr0/size = $(cat /sys/block/sr0/size)"
 for lba in 3999 4000 4095 4096; do
 	h=$(printf '%08x' $lba | sed 's/../& /g')

@@ -28,6 +28,18 @@ wait_for() {
 	return 0
 }
 
+# drive_appears: /dev/sr0 and /dev/sg0 show up (else the case ends here);
+# what the drive says it is and its READ CAPACITY as notes
+drive_appears() {
+	if ! wait_for /dev/sr0 20 || ! wait_for /dev/sg0 5; then
+		not_ok "sr0 and sg0 appear" "$(ls /dev | tr '\n' ' ')"
+		finish
+	fi
+	ok "sr0 and sg0 appear"
+	note "$(sg_inq /dev/sg0 2>&1 | grep -E 'Vendor|Product|Revision|type' | tr -s ' ' | tr '\n' ';')"
+	note "sg_readcap: $(sg_readcap /dev/sg0 2>&1 | grep -E 'Last LBA|blocks' | tr -s ' ' | tr '\n' ';')"
+}
+
 # have CMD: the cdtail command is implemented (the placeholder says "not implemented")
 have() {
 	cdtail "$1" --help >/dev/null 2>"$T/have.err"
