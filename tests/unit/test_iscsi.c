@@ -76,41 +76,47 @@ static void test_parse_good(void **state)
 		 "naa.52004567BA64678D", 7);
 }
 
+/* an address, and what the message about it must say */
+static const struct { const char *url, *msg; } bad_urls[] = {
+	{ "iscsi:/127.0.0.1/" IQN "/1", "must start with iscsi://" },
+	{ "ISCSI://127.0.0.1/" IQN "/1", "must start with iscsi://" },
+	{ "iscsi:///" IQN "/1", "no host" },
+	{ "iscsi://:3260/" IQN "/1", "no host" },
+	{ "iscsi://", "no host" },
+	{ "iscsi://user:pw@h/" IQN "/1", "CHAP" },
+	{ "iscsi://h_x/" IQN "/1", "'_' is not allowed in a host" },
+	{ "iscsi://[::1/" IQN "/1", "closing ']'" },
+	{ "iscsi://[]/" IQN "/1", "not an IPv6 address" },
+	{ "iscsi://[::g]/" IQN "/1", "not an IPv6 address" },
+	{ "iscsi://[::1]x/" IQN "/1", "'x' is not allowed" },
+	{ "iscsi://h:/" IQN "/1", "no port number" },
+	{ "iscsi://h:0/" IQN "/1", "port out of range" },
+	{ "iscsi://h:65536/" IQN "/1", "port out of range" },
+	{ "iscsi://h:123456/" IQN "/1", "port out of range" },
+	{ "iscsi://h:32a/" IQN "/1", "'a' after the port" },
+	{ "iscsi://h", "no /IQN/LUN" },
+	{ "iscsi://h:3260", "no /IQN/LUN" },
+	{ "iscsi://h/", "no target name" },
+	{ "iscsi://h//1", "no target name" },
+	{ "iscsi://h/" IQN, "no /LUN" },
+	{ "iscsi://h/" IQN "/", "no LUN number" },
+	{ "iscsi://h/" IQN "/x", "no LUN number" },
+	{ "iscsi://h/" IQN "/-1", "no LUN number" },
+	{ "iscsi://h/" IQN "/16384", "LUN out of range" },
+	{ "iscsi://h/" IQN "/123456", "LUN out of range" },
+	{ "iscsi://h/" IQN "/1/", "unexpected '/' after the LUN" },
+	{ "iscsi://h/" IQN "/1?x", "unexpected '?x' after the LUN" },
+	{ "iscsi://h/target1/1", "does not start with iqn." },
+	{ "iscsi://h/iqn.x y/1", "' ' is not allowed in a target name" },
+};
+
 static void test_parse_bad(void **state)
 {
 	char longname[300];
 
 	(void)state;
-	parse_bad("iscsi:/127.0.0.1/" IQN "/1", "must start with iscsi://");
-	parse_bad("ISCSI://127.0.0.1/" IQN "/1", "must start with iscsi://");
-	parse_bad("iscsi:///" IQN "/1", "no host");
-	parse_bad("iscsi://:3260/" IQN "/1", "no host");
-	parse_bad("iscsi://", "no host");
-	parse_bad("iscsi://user:pw@h/" IQN "/1", "CHAP");
-	parse_bad("iscsi://h_x/" IQN "/1", "'_' is not allowed in a host");
-	parse_bad("iscsi://[::1/" IQN "/1", "closing ']'");
-	parse_bad("iscsi://[]/" IQN "/1", "not an IPv6 address");
-	parse_bad("iscsi://[::g]/" IQN "/1", "not an IPv6 address");
-	parse_bad("iscsi://[::1]x/" IQN "/1", "'x' is not allowed");
-	parse_bad("iscsi://h:/" IQN "/1", "no port number");
-	parse_bad("iscsi://h:0/" IQN "/1", "port out of range");
-	parse_bad("iscsi://h:65536/" IQN "/1", "port out of range");
-	parse_bad("iscsi://h:123456/" IQN "/1", "port out of range");
-	parse_bad("iscsi://h:32a/" IQN "/1", "'a' after the port");
-	parse_bad("iscsi://h", "no /IQN/LUN");
-	parse_bad("iscsi://h:3260", "no /IQN/LUN");
-	parse_bad("iscsi://h/", "no target name");
-	parse_bad("iscsi://h//1", "no target name");
-	parse_bad("iscsi://h/" IQN, "no /LUN");
-	parse_bad("iscsi://h/" IQN "/", "no LUN number");
-	parse_bad("iscsi://h/" IQN "/x", "no LUN number");
-	parse_bad("iscsi://h/" IQN "/-1", "no LUN number");
-	parse_bad("iscsi://h/" IQN "/16384", "LUN out of range");
-	parse_bad("iscsi://h/" IQN "/123456", "LUN out of range");
-	parse_bad("iscsi://h/" IQN "/1/", "unexpected '/' after the LUN");
-	parse_bad("iscsi://h/" IQN "/1?x", "unexpected '?x' after the LUN");
-	parse_bad("iscsi://h/target1/1", "does not start with iqn.");
-	parse_bad("iscsi://h/iqn.x y/1", "' ' is not allowed in a target name");
+	for (size_t i = 0; i < sizeof(bad_urls) / sizeof(bad_urls[0]); i++)
+		parse_bad(bad_urls[i].url, bad_urls[i].msg);
 	memset(longname, 'a', sizeof(longname));
 	memcpy(longname, "iscsi://h/iqn.", 14);
 	strcpy(longname + 14 + 220, "/1");

@@ -117,18 +117,32 @@ static void test_inquiry(void **state)
 	assert_int_equal(mmc_parse_inquiry(b, sizeof(b), &mi), -1);
 }
 
-static void test_inquiry_truncated(void **state)
+static int parse_inquiry(const uint8_t *p, size_t len)
 {
 	struct mmc_inquiry mi;
 
-	(void)state;
-	for (size_t len = 0; len <= sizeof(inq_lg); len++) {
-		uint8_t *p = th_exact(inq_lg, len);
+	return mmc_parse_inquiry(p, len, &mi);
+}
 
-		assert_int_equal(mmc_parse_inquiry(p, len, &mi),
-				 len < 36 ? -1 : 0);
-		free(p);
-	}
+static void test_inquiry_truncated(void **state)
+{
+	(void)state;
+	th_expect_prefixes(inq_lg, sizeof(inq_lg), 36, parse_inquiry);
+}
+
+static int parse_capacity10(const uint8_t *p, size_t len)
+{
+	uint32_t last, bs;
+
+	return mmc_parse_read_capacity10(p, len, &last, &bs);
+}
+
+static int parse_capacity16(const uint8_t *p, size_t len)
+{
+	uint64_t last;
+	uint32_t bs;
+
+	return mmc_parse_read_capacity16(p, len, &last, &bs);
 }
 
 static void test_read_capacity(void **state)
@@ -149,15 +163,8 @@ static void test_read_capacity(void **state)
 	assert_int_equal(mmc_parse_read_capacity16(rc16, 32, &last, &bs), 0);
 	assert_true(last == 0x100000000ull);
 	assert_int_equal(bs, 512);
-	for (size_t len = 0; len <= sizeof(rc16); len++) {
-		uint8_t *p = th_exact(rc16, len);
-
-		assert_int_equal(mmc_parse_read_capacity10(p, len, &last32, &bs),
-				 len < 8 ? -1 : 0);
-		assert_int_equal(mmc_parse_read_capacity16(p, len, &last, &bs),
-				 len < 12 ? -1 : 0);
-		free(p);
-	}
+	th_expect_prefixes(rc16, sizeof(rc16), 8, parse_capacity10);
+	th_expect_prefixes(rc16, sizeof(rc16), 12, parse_capacity16);
 }
 
 /* ---- READ TOC --------------------------------------------------------------- */
@@ -281,6 +288,13 @@ static void test_toc_truncated(void **state)
 	}
 }
 
+static int parse_session_info(const uint8_t *p, size_t len)
+{
+	struct mmc_session_info s;
+
+	return mmc_parse_session_info(p, len, false, &s);
+}
+
 static void test_session_info(void **state)
 {
 	/* two sessions; the last starts with track 2 at LBA 30 000 */
@@ -302,13 +316,7 @@ static void test_session_info(void **state)
 	assert_int_equal(s.first_track_lba, 30000);
 	assert_int_equal(mmc_parse_session_info(si_msf, 12, true, &s), 0);
 	assert_int_equal(s.first_track_lba, (6 * 60 + 66) * 75 - 150);
-	for (size_t len = 0; len <= sizeof(si); len++) {
-		uint8_t *p = th_exact(si, len);
-
-		assert_int_equal(mmc_parse_session_info(p, len, false, &s),
-				 len < 12 ? -1 : 0);
-		free(p);
-	}
+	th_expect_prefixes(si, sizeof(si), 12, parse_session_info);
 }
 
 /* ---- disc and track information ------------------------------------------- */
@@ -377,20 +385,20 @@ static void test_disc_info(void **state)
 	assert_int_equal(mmc_parse_disc_info(b, sizeof(b), &di), -1);
 }
 
-static void test_disc_info_truncated(void **state)
+static void disc_info_prefix(const uint8_t *p, size_t len, void *ctx)
 {
 	struct mmc_disc_info di;
 
-	(void)state;
-	for (size_t len = 0; len <= sizeof(di_blank_cdr); len++) {
-		uint8_t *p = th_exact(di_blank_cdr, len);
+	(void)ctx;
+	assert_int_equal(mmc_parse_disc_info(p, len, &di), len < 24 ? -1 : 0);
+	if (len >= 24)
+		assert_int_equal(di.last_leadout, 359849);
+}
 
-		assert_int_equal(mmc_parse_disc_info(p, len, &di),
-				 len < 24 ? -1 : 0);
-		if (len >= 24)
-			assert_int_equal(di.last_leadout, 359849);
-		free(p);
-	}
+static void test_disc_info_truncated(void **state)
+{
+	(void)state;
+	th_each_prefix(di_blank_cdr, sizeof(di_blank_cdr), disc_info_prefix, NULL);
 }
 
 /* DVD-ROM, track 1 of session 1: 2 298 496 blocks, MMC-3 layout (36). */
@@ -450,23 +458,24 @@ static void test_track_info(void **state)
 	assert_int_equal(ti.fixed_packet_size, 32);
 }
 
-static void test_track_info_truncated(void **state)
+static void track_info_prefix(const uint8_t *p, size_t len, void *ctx)
 {
 	struct mmc_track_info ti;
+	int rc = mmc_parse_track_info(p, len, &ti);
 
-	(void)state;
-	for (size_t len = 0; len <= sizeof(ti_dvd); len++) {
-		uint8_t *p = th_exact(ti_dvd, len);
-		int rc = mmc_parse_track_info(p, len, &ti);
-
-		assert_int_equal(rc, len < 28 ? -1 : 0);
-		if (!rc) {
-			assert_int_equal(ti.size, 2298496);
-			/* MMC-2 drives stop before the last recorded address */
-			assert_int_equal(ti.lra_valid, len >= 32);
-		}
-		free(p);
+	(void)ctx;
+	assert_int_equal(rc, len < 28 ? -1 : 0);
+	if (!rc) {
+		assert_int_equal(ti.size, 2298496);
+		/* MMC-2 drives stop before the last recorded address */
+		assert_int_equal(ti.lra_valid, len >= 32);
 	}
+}
+
+static void test_track_info_truncated(void **state)
+{
+	(void)state;
+	th_each_prefix(ti_dvd, sizeof(ti_dvd), track_info_prefix, NULL);
 }
 
 /* ---- READ TOC format 2: the full TOC --------------------------------------- */
@@ -757,21 +766,22 @@ static void test_mode_sense_caching(void **state)
 							&mc), -1);
 }
 
-static void test_mode_sense_truncated(void **state)
+static void mode_sense_prefix(const uint8_t *p, size_t len, void *ctx)
 {
 	struct mmc_mode_caching mc;
+	int rc = mmc_parse_mode_sense10_caching(p, len, &mc);
 
+	(void)ctx;
+	assert_int_equal(rc, len < 8 ? -1 : 0);
+	/* byte 2 of the page is at offset 18 */
+	if (!rc)
+		assert_int_equal(mc.have_caching, len >= 19);
+}
+
+static void test_mode_sense_truncated(void **state)
+{
 	(void)state;
-	for (size_t len = 0; len <= sizeof(ms_disk); len++) {
-		uint8_t *p = th_exact(ms_disk, len);
-		int rc = mmc_parse_mode_sense10_caching(p, len, &mc);
-
-		assert_int_equal(rc, len < 8 ? -1 : 0);
-		/* byte 2 of the page is at offset 18 */
-		if (!rc)
-			assert_int_equal(mc.have_caching, len >= 19);
-		free(p);
-	}
+	th_each_prefix(ms_disk, sizeof(ms_disk), mode_sense_prefix, NULL);
 }
 
 /* Random answers of random lengths: no parser may read past len. */
