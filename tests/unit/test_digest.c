@@ -107,6 +107,17 @@ static void test_vectors(void **state)
 		"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
+/* The digests of buf in pieces of these lengths (cycled) equal want's. */
+static void expect_pieces(const uint8_t *buf, size_t n, const size_t *lens,
+			  size_t n_lens, const struct cdt_digests *want)
+{
+	struct cdt_digests got;
+
+	piecewise(buf, n, lens, n_lens, &got);
+	assert_string_equal(got.md5, want->md5);
+	assert_string_equal(got.sha256, want->sha256);
+}
+
 static void test_odd_splits(void **state)
 {
 	static const size_t odd[] = { 1, 7, 4093, 262143, 2, 262145, 65536,
@@ -114,27 +125,19 @@ static void test_odd_splits(void **state)
 	static const size_t whole[] = { BIG };
 	static const size_t slot[] = { 256u << 10 };
 	uint8_t *buf = pattern(BIG, 1);
-	struct cdt_digests want, got;
+	struct cdt_digests want;
 
 	(void)state;
 	one_shot(buf, BIG, &want);
-	piecewise(buf, BIG, odd, sizeof(odd) / sizeof(odd[0]), &got);
-	assert_string_equal(got.md5, want.md5);
-	assert_string_equal(got.sha256, want.sha256);
+	expect_pieces(buf, BIG, odd, sizeof(odd) / sizeof(odd[0]), &want);
 	/* one call bigger than the whole ring */
-	piecewise(buf, BIG, whole, 1, &got);
-	assert_string_equal(got.md5, want.md5);
-	assert_string_equal(got.sha256, want.sha256);
+	expect_pieces(buf, BIG, whole, 1, &want);
 	/* exactly slot-sized pieces, then a short last one */
-	piecewise(buf, BIG, slot, 1, &got);
-	assert_string_equal(got.md5, want.md5);
-	assert_string_equal(got.sha256, want.sha256);
+	expect_pieces(buf, BIG, slot, 1, &want);
 	/* every length around a slot boundary, slot-sized updates */
 	for (size_t n = (256u << 10) - 2; n <= (256u << 10) + 2; n++) {
 		one_shot(buf, n, &want);
-		piecewise(buf, n, slot, 1, &got);
-		assert_string_equal(got.md5, want.md5);
-		assert_string_equal(got.sha256, want.sha256);
+		expect_pieces(buf, n, slot, 1, &want);
 	}
 	free(buf);
 }
@@ -144,13 +147,11 @@ static void test_many_updates(void **state)
 	static const size_t tiny[] = { 1, 2, 3, 5, 8, 13, 17, 0, 11 };
 	const size_t n = 3u << 20;
 	uint8_t *buf = pattern(n, 2);
-	struct cdt_digests want, got;
+	struct cdt_digests want;
 
 	(void)state;
 	one_shot(buf, n, &want);
-	piecewise(buf, n, tiny, sizeof(tiny) / sizeof(tiny[0]), &got);
-	assert_string_equal(got.md5, want.md5);
-	assert_string_equal(got.sha256, want.sha256);
+	expect_pieces(buf, n, tiny, sizeof(tiny) / sizeof(tiny[0]), &want);
 	free(buf);
 }
 
