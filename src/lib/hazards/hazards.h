@@ -35,6 +35,12 @@ int hz_read_attr(const char *dir, const char *rel, char *buf, size_t len);
 /* The array v of n elements with a zeroed one more (realloc'd), or NULL. */
 void *hz_grow(void *v, size_t n, size_t elem);
 
+/* Append a zeroed element to arr, of n elements (n grows): it, or NULL. */
+#define HZ_APPEND(arr, n) __extension__ ({				\
+	__typeof__(arr) v_ = hz_grow((arr), (n), sizeof(*(arr)));	\
+	v_ ? ((arr) = v_, &v_[(n)++]) : NULL;				\
+})
+
 /* Fold a parsed caching page into a node. */
 void hz_apply_caching(struct cdt_hazard_node *n,
 		      const struct mmc_mode_caching *mc);

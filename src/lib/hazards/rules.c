@@ -43,14 +43,11 @@ static int add_hazard(struct cdt_hazard_list *l, const char *id,
 		      enum cdt_hazard_severity sev, const char *where,
 		      const char *fmt, ...)
 {
-	struct cdt_hazard *v, *h;
+	struct cdt_hazard *h = HZ_APPEND(l->hazards, l->n_hazards);
 	va_list ap;
 
-	v = hz_grow(l->hazards, l->n_hazards, sizeof(*v));
-	if (!v)
+	if (!h)
 		return CDT_ENOMEM;
-	l->hazards = v;
-	h = &v[l->n_hazards++];
 	h->id = id;
 	h->severity = sev;
 	snprintf(h->where, sizeof(h->where), "%s", where);
@@ -355,21 +352,22 @@ static int check_path_queues(struct cdt_hazard_list *l, size_t m,
 	return rc;
 }
 
+/* The rules over one map's paths, in the order their findings are listed. */
+static int (*const map_checks[])(struct cdt_hazard_list *l, size_t m,
+				 const struct paths *p) = {
+	check_path_states, check_cache_mismatch, check_wwid, check_path_queues,
+};
+
 static int check_map(struct cdt_hazard_list *l, size_t m)
 {
 	struct paths *p = malloc(sizeof(*p));
-	int rc;
+	int rc = 0;
 
 	if (!p)
 		return CDT_ENOMEM;
 	collect_paths(l, m, p);
-	rc = check_path_states(l, m, p);
-	if (!rc)
-		rc = check_cache_mismatch(l, m, p);
-	if (!rc)
-		rc = check_wwid(l, m, p);
-	if (!rc)
-		rc = check_path_queues(l, m, p);
+	for (size_t i = 0; !rc && i < sizeof(map_checks) / sizeof(map_checks[0]); i++)
+		rc = map_checks[i](l, m, p);
 	free(p);
 	return rc;
 }

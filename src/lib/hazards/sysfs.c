@@ -299,15 +299,13 @@ static int resolve(const char *root, bool live, const char *dev, char *out,
 
 static struct cdt_hazard_node *node_new(struct cdt_hazard_list *list)
 {
-	struct cdt_hazard_node *v, *n;
+	struct cdt_hazard_node *n;
 
 	if (list->n_nodes >= HZ_MAX_NODES)
 		return NULL;
-	v = hz_grow(list->nodes, list->n_nodes, sizeof(*v));
-	if (!v)
+	n = HZ_APPEND(list->nodes, list->n_nodes);
+	if (!n)
 		return NULL;
-	list->nodes = v;
-	n = &v[list->n_nodes++];
 	n->parent = -1;
 	n->write_back = n->fua = n->rotational = -1;
 	n->cache_volatile = n->wce = n->dpofua = -1;
