@@ -41,6 +41,8 @@ static void print_json(const char *addr, const char *image,
 	json_object_object_add(o, "first_unreadable_lba", r->verdict == CDT_TAIL_UNREADABLE ?
 			       json_object_new_int64((int64_t)r->mismatch_lba) : NULL);
 	json_object_object_add(o, "appended_blocks", json_object_new_int64((int64_t)r->appended_blocks));
+	json_object_object_add(o, "skipped", rui_json_skipped(r->skipped, r->n_skipped));
+	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
 	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[r->verdict]));
 	cli_json_out(o);
 }
@@ -75,7 +77,7 @@ static void print_text(const char *addr, const struct cdt_tail_result *r, bool v
 	rui_print_summary(addr, &r->sum, virt);
 	print_match(r);
 	if (r->compared_blocks)
-		printf("compared:  the last %llu block%s of IMAGE with the disc\n",
+		printf("compared:  the last %llu data block%s of IMAGE with the disc\n",
 		       (unsigned long long)r->compared_blocks, r->compared_blocks == 1 ? "" : "s");
 	else
 		printf("compared:  nothing: %s\n", r->basis == CDT_TAIL_NONE ?
@@ -85,6 +87,8 @@ static void print_text(const char *addr, const struct cdt_tail_result *r, bool v
 		printf("LBA %llu:  %s\n", (unsigned long long)r->mismatch_lba,
 		       r->verdict == CDT_TAIL_MISMATCH ? "differs from IMAGE: not a copy of this disc, nothing written"
 						       : "cannot be read to compare, nothing written");
+	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks,
+			  "not compared; zeros where IMAGE grew over them");
 	printf("appended:  %llu block%s (IMAGE is now %llu bytes)\n",
 	       (unsigned long long)r->appended_blocks, r->appended_blocks == 1 ? "" : "s",
 	       (unsigned long long)r->final_bytes);

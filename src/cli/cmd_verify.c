@@ -116,6 +116,8 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	json_object_object_add(o, "diff_count", json_object_new_int64((int64_t)r->diff_blocks));
 	json_object_object_add(o, "diff_blocks", rui_json_ranges(r->diffs, r->n_diffs));
 	json_object_object_add(o, "complete", json_object_new_boolean(r->complete));
+	json_object_object_add(o, "skipped", rui_json_skipped(r->skipped, r->n_skipped));
+	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
 	/* the shared filesystem object, and whether it fits within the true end */
 	if (json_object_object_get_ex(o, "filesystem", &fs))
 		json_object_object_add(fs, "fits", r->fs_fits < 0 ? NULL :
@@ -172,6 +174,8 @@ static void print_text(const char *addr, const struct cdt_verify_opts *vo,
 	print_diff(vo, r);
 	if (r->n_diffs > 1)
 		rui_print_ranges("ranges:", r->diffs, r->n_diffs);
+	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks,
+			  vo->image_path ? "not compared, zeros in the digests" : "zeros in the digests");
 	rui_print_lost(&r->sum, "unread:", "not compared; the digests count them as zeros");
 	print_fs(r);
 	printf("verdict:   %s\n", verdict_names[r->verdict]);

@@ -203,15 +203,35 @@ static bool take_entry(struct cursor *c, struct skip_plan *s, size_t cap)
 	return true;
 }
 
+/*
+ * The entries after the colon, counted by their '+' before anything is
+ * allocated: the array is sized from what the line holds, never from its
+ * length (a 64 MB line would otherwise ask for ~256 MB).  SIZE_MAX when
+ * there are more than SKIP_MAX_AREAS.
+ */
+static size_t count_entries(const char *p, const char *end)
+{
+	size_t n = 0;
+
+	for (; p < end; p++)
+		if (*p == '+' && ++n > SKIP_MAX_AREAS)
+			return SIZE_MAX;
+	return n;
+}
+
 /* What follows the line's first ':' (the words before it vary). */
 static int parse_line(const char *line, size_t len, struct skip_plan *out)
 {
 	const char *colon = memchr(line, ':', len);
 	struct cursor c = { colon ? colon + 1 : line + len, line + len };
-	size_t cap = len / 6 + 1;	/* an entry is at least "0+1 gap" */
+	size_t cap;
 
 	if (!colon)
 		return CDT_EFORMAT;
+	cap = count_entries(c.p, c.end);
+	if (cap == SIZE_MAX)
+		return CDT_EFORMAT;
+	cap++;			/* never calloc(0) */
 
 	out->v = calloc(cap, sizeof(*out->v));
 	if (!out->v)
@@ -253,21 +273,86 @@ int skip_parse(const char *text, size_t len, struct skip_plan *out)
 	return 0;
 }
 
-int skip_copy(const struct skip_plan *s, struct cdt_skip **v, size_t *n,
-	      uint64_t *blocks)
+int skip_copy_range(const struct skip_plan *s, uint64_t from, uint64_t to,
+		    struct cdt_skip **v, size_t *n, uint64_t *blocks)
 {
+	size_t i;
+
 	*v = NULL;
 	*n = 0;
 	*blocks = 0;
-	if (!s->n)
+	if (!s->n || from >= to)
 		return 0;
 	*v = malloc(s->n * sizeof(**v));
 	if (!*v)
 		return CDT_ENOMEM;
-	memcpy(*v, s->v, s->n * sizeof(**v));
-	*n = s->n;
-	*blocks = s->blocks;
+	for (i = 0; i < s->n; i++) {
+		const struct cdt_skip *k = &s->v[i];
+		uint64_t a = k->start > from ? k->start : from;
+		uint64_t b = k->start + k->blocks < to ? k->start + k->blocks : to;
+
+		if (a >= b)
+			continue;
+		(*v)[(*n)++] = (struct cdt_skip){ a, b - a, k->why };
+		*blocks += b - a;
+	}
+	if (!*n) {
+		free(*v);
+		*v = NULL;
+	}
 	return 0;
+}
+
+int skip_copy(const struct skip_plan *s, struct cdt_skip **v, size_t *n,
+	      uint64_t *blocks)
+{
+	return skip_copy_range(s, 0, UINT64_MAX, v, n, blocks);
+}
+
+uint64_t skip_blocks_in(const struct skip_plan *s, uint64_t from, uint64_t to)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < s->n && from < to; i++) {
+		const struct cdt_skip *k = &s->v[i];
+		uint64_t a = k->start > from ? k->start : from;
+		uint64_t b = k->start + k->blocks < to ? k->start + k->blocks : to;
+
+		if (a < b)
+			sum += b - a;
+	}
+	return sum;
+}
+
+/*
+ * Walk down from end over data runs and skipped areas alike until count
+ * data blocks lie in [start, end): the areas are few (a disc has at most
+ * 99 tracks and their gaps), so one pass over them from the top is enough.
+ */
+uint64_t skip_window_start(const struct skip_plan *s, uint64_t end, uint64_t count)
+{
+	size_t i = s->n;
+	uint64_t lba = end;
+
+	while (count && lba) {
+		const struct cdt_skip *k = NULL;
+		uint64_t floor, run;
+
+		while (i && s->v[i - 1].start >= lba)
+			i--;
+		if (i)
+			k = &s->v[i - 1];
+		if (k && k->start + k->blocks >= lba) {
+			lba = k->start;		/* lba - 1 is skipped */
+			continue;
+		}
+		floor = k ? k->start + k->blocks : 0;
+		run = lba - floor < count ? lba - floor : count;
+		lba -= run;
+		count -= run;
+	}
+	return lba;
 }
 
 void skip_result_free(struct cdt_skip **v, size_t *n, uint64_t *blocks)

@@ -27,6 +27,13 @@ struct skip_plan {
 #define SKIP_TAG "cdtail skipped"
 
 /*
+ * The most areas a list may hold: a CD has at most 99 tracks, so at most
+ * 99 audio tracks, 98 gaps and 99 run-outs, plus one unwritten rest; a
+ * longer list is no list cdtail wrote and is refused (CDT_EFORMAT).
+ */
+#define SKIP_MAX_AREAS 512
+
+/*
  * The plan for [0, *extent) of a probed disc: the layout's skip list and,
  * when the probe noted a formatted medium, [filesystem, *extent) as
  * unwritten (CDT_FORMATTED_SKIP) or *extent cut to the filesystem
@@ -64,6 +71,19 @@ int skip_parse(const char *text, size_t len, struct skip_plan *out);
 /* A copy of the plan's areas for a result (NULL when none). */
 int skip_copy(const struct skip_plan *s, struct cdt_skip **v, size_t *n,
 	      uint64_t *blocks);
+
+/* The same for the parts of the areas inside [from, to).  0 or CDT_ENOMEM. */
+int skip_copy_range(const struct skip_plan *s, uint64_t from, uint64_t to,
+		    struct cdt_skip **v, size_t *n, uint64_t *blocks);
+
+/* Skipped blocks inside [from, to). */
+uint64_t skip_blocks_in(const struct skip_plan *s, uint64_t from, uint64_t to);
+
+/*
+ * The LBA from which [start, end) holds count data (not skipped) blocks;
+ * 0 when all of [0, end) holds fewer.  tail compares that window.
+ */
+uint64_t skip_window_start(const struct skip_plan *s, uint64_t end, uint64_t count);
 
 /* Free a result's copy; safe on a zeroed result, idempotent. */
 void skip_result_free(struct cdt_skip **v, size_t *n, uint64_t *blocks);

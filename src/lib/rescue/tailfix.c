@@ -4,7 +4,10 @@
  * existing bytes are never rewritten: the image is checked (length, then
  * its last blocks against the disc) and only then extended, through the
  * same rescue engine imaging uses, over a map that marks the existing
- * whole blocks finished.
+ * whole blocks finished.  What is not data (skip.h) is never read: the
+ * comparison takes the last CDT_TAIL_COMPARE_BLOCKS data blocks, passing
+ * over skipped areas (another tool may have written anything there), and
+ * an extension across a skipped area leaves zeros there, as image does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +29,8 @@ struct tail_job {
 	uint32_t bs;
 	uint32_t chunk;
 	uint8_t *disc, *file;	/* chunk blocks each */
+	struct skip_plan skip;	/* never read */
+	uint64_t window;	/* the first LBA of the compared window */
 };
 
 /* Which size the image's length matches, if any. */
@@ -101,23 +106,43 @@ static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
 	return 1;
 }
 
-/* The last CDT_TAIL_COMPARE_BLOCKS whole blocks, and a partial one. */
+/* The data blocks from lba up to the next skipped area, at most a chunk. */
+static uint32_t data_run(const struct tail_job *j, uint64_t lba, uint64_t end)
+{
+	uint64_t next = skip_next(&j->skip, lba);
+	uint64_t n = (next < end ? next : end) - lba;
+
+	return n < j->chunk ? (uint32_t)n : j->chunk;
+}
+
+/*
+ * The last CDT_TAIL_COMPARE_BLOCKS whole data blocks, and a partial one
+ * unless it is skipped; in ascending order, so the first difference found
+ * is the lowest.
+ */
 static int compare_tail(struct tail_job *j, uint64_t len)
 {
 	uint64_t whole = len / j->bs, lba;
 	uint32_t partial = (uint32_t)(len % j->bs);
+	const struct cdt_skip *k;
 	int rc;
 
-	lba = whole > CDT_TAIL_COMPARE_BLOCKS ? whole - CDT_TAIL_COMPARE_BLOCKS : 0;
+	lba = j->window = skip_window_start(&j->skip, whole, CDT_TAIL_COMPARE_BLOCKS);
 	while (lba < whole) {
-		uint32_t n = whole - lba < j->chunk ? (uint32_t)(whole - lba) : j->chunk;
+		uint32_t n;
 
+		k = skip_at(&j->skip, lba);
+		if (k) {
+			lba = k->start + k->blocks;
+			continue;
+		}
+		n = data_run(j, lba, whole);
 		rc = compare_span(j, lba, n, 0);
 		if (rc <= 0)
 			return rc;
 		lba += n;
 	}
-	if (!partial)
+	if (!partial || skip_at(&j->skip, whole))
 		return 0;
 	rc = compare_span(j, whole, 1, partial);
 	return rc < 0 ? rc : 0;
@@ -138,12 +163,16 @@ static int append(struct tail_job *j, uint64_t start)
 		.rd = j->rd,
 		.retries = j->rd ? j->rd->retries : -1,
 		.t0 = rescue_now_ms(),
+		.skip = &j->skip,
 	};
 	int rc;
 
+	/* skipped areas finished: never read, zeros from the ftruncate below */
 	rc = map_init(&map, extent * j->bs, MAP_NONTRIED);
 	if (!rc)
 		rc = map_set(&map, 0, start * j->bs, MAP_FINISHED);
+	if (!rc)
+		rc = skip_mark(&j->skip, &map, j->bs);
 	if (!rc)
 		rc = rescue_run(&r);
 	res->sum.blocks_read = r.blocks_read;
@@ -197,6 +226,9 @@ static int run(struct tail_job *j)
 		return 0;
 	}
 	rc = compare_tail(j, len);
+	if (!rc)
+		rc = skip_copy_range(&j->skip, j->window, res->sum.probe.extent_blocks,
+				     &res->skipped, &res->n_skipped, &res->skipped_blocks);
 	if (rc || res->verdict != CDT_TAIL_APPENDED)
 		return rc;
 	/* a partial last block is read again whole: completed, not repeated */
@@ -225,12 +257,17 @@ static int tail(struct cdt_dev *dev, const char *image_path,
 	struct tail_job j = { .dev = dev, .path = image_path, .rd = opts,
 			      .res = res, .fd = -1 };
 	double t0 = rescue_now_ms();
+	uint64_t extent;
 	int rc;
 
 	rc = rescue_probe(dev, opts, &res->sum);
 	if (rc)
 		return rc;
 	j.bs = res->sum.block_size;
+	extent = res->sum.probe.extent_blocks;
+	rc = skip_plan_make(dev, &res->sum.probe, CDT_FORMATTED_SKIP, &extent, &j.skip);
+	if (rc)
+		return rc;
 	j.chunk = rescue_chunk_blocks(dev, j.bs, opts->chunk_blocks);
 	j.disc = malloc((size_t)j.chunk * j.bs);
 	j.file = malloc((size_t)j.chunk * j.bs);
@@ -242,6 +279,7 @@ static int tail(struct cdt_dev *dev, const char *image_path,
 		close(j.fd);
 	free(j.disc);
 	free(j.file);
+	skip_free(&j.skip);
 	cdt_get_stats(dev, &res->sum.stats);
 	res->sum.elapsed_ms = rescue_now_ms() - t0;
 	return rc;
@@ -265,6 +303,8 @@ int cdt_tail(struct cdt_dev *dev, const char *image_path,
 	if (cdt_abi_leave(res, &full, sizeof(full),
 			  CDT_END(struct cdt_tail_result, sum.n_bad)))
 		rescue_summary_free(&full.sum);
+	if (!res || !CDT_HAS(res, n_skipped))
+		skip_result_free(&full.skipped, &full.n_skipped, &full.skipped_blocks);
 	return rc;
 }
 
@@ -272,4 +312,6 @@ void cdt_tail_result_free(struct cdt_tail_result *res)
 {
 	if (res && CDT_HAS(res, sum.n_bad))
 		rescue_summary_free(&res->sum);
+	if (res && CDT_HAS(res, n_skipped))
+		skip_result_free(&res->skipped, &res->n_skipped, &res->skipped_blocks);
 }

@@ -3,7 +3,10 @@
  * cdt_verify: read the disc to its true end, in order, and compare it with
  * an image file or with digests.  A chunk that fails is read again block
  * by block (with the retries), so one bad block costs one block, not a
- * chunk; unreadable blocks count as zeros in the digests.
+ * chunk; unreadable blocks count as zeros in the digests.  What is not
+ * data (skip.h) is never read: zeros in the digests, as image writes it,
+ * and not compared with an image file, which another tool may have filled
+ * with anything there (a real drive's READ CD of audio, say).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +31,8 @@ struct verify_job {
 	const struct cdt_verify_opts *opts;
 	struct cdt_verify_result *res;
 	struct ranges bad, diff;
+	struct skip_plan skip;	/* never read (skip.h) */
+	uint64_t extent;	/* blocks: the probe's extent */
 	struct dg dg;
 	int fd;
 	uint32_t bs, chunk;
@@ -186,7 +191,7 @@ static void progress(struct verify_job *j, uint64_t lba, double t0, double *last
 		.phase = CDT_PHASE_COMPARE,
 		.pass = 1,
 		.pos = lba,
-		.total = j->res->sum.probe.extent_blocks,
+		.total = j->extent,
 		.done = lba,
 		.bad = j->res->sum.bad_blocks,
 		.bad_areas = j->res->sum.n_bad,
@@ -196,34 +201,65 @@ static void progress(struct verify_job *j, uint64_t lba, double t0, double *last
 	rd->progress(rd->progress_ctx, &p);
 }
 
+/* Read, hash and compare [lba, lba + n): data blocks only. */
+static int data_span(struct verify_job *j, uint64_t lba, uint32_t n)
+{
+	int rc = read_chunk(j, lba, n);
+
+	if (!rc)
+		rc = dg_update(&j->dg, j->disc, (size_t)n * j->bs);
+	if (!rc && j->fd >= 0)
+		rc = compare_chunk(j, lba, n);
+	return rc;
+}
+
+/*
+ * The next step from lba: a skipped area (its zeros into the digests,
+ * *skipped set) or a chunk of data up to the next skipped area.  Returns
+ * the blocks it covered, or 0 with *rc set on an error.
+ */
+static uint64_t step(struct verify_job *j, uint64_t lba, bool *skipped, int *rc)
+{
+	const struct cdt_skip *k = skip_at(&j->skip, lba);
+	uint64_t n;
+
+	*skipped = k != NULL;
+	if (k) {
+		n = k->start + k->blocks - lba;
+		*rc = dg_zeros(&j->dg, n * j->bs);
+	} else {
+		n = skip_next(&j->skip, lba);
+		n = (n < j->extent ? n : j->extent) - lba;
+		n = n < j->chunk ? n : j->chunk;
+		*rc = data_span(j, lba, (uint32_t)n);
+	}
+	return *rc ? 0 : n;
+}
+
 static int read_all(struct verify_job *j)
 {
-	uint64_t extent = j->res->sum.probe.extent_blocks, lba = 0;
+	uint64_t lba = 0, skipped = 0, n;
 	double t0 = rescue_now_ms(), last = 0;
+	bool was_skip;
 	int rc = 0;
 
 	progress(j, 0, t0, &last, true);
-	while (lba < extent && !stop_at_diff(j)) {
-		uint32_t n = extent - lba < j->chunk ? (uint32_t)(extent - lba) : j->chunk;
-
-		rc = read_chunk(j, lba, n);
-		if (!rc)
-			rc = dg_update(&j->dg, j->disc, (size_t)n * j->bs);
-		if (!rc && j->fd >= 0)
-			rc = compare_chunk(j, lba, n);
+	while (lba < j->extent && !stop_at_diff(j)) {
+		n = step(j, lba, &was_skip, &rc);
 		if (rc)
 			return rc;
 		lba += n;
-		j->res->sum.blocks_read = lba - j->res->sum.bad_blocks;
+		skipped += was_skip ? n : 0;
+		j->res->sum.blocks_read = lba - skipped - j->res->sum.bad_blocks;
 		progress(j, lba, t0, &last, false);
 	}
-	j->res->complete = lba >= extent;
+	j->res->complete = lba >= j->extent;
 	return 0;
 }
 
 static int open_image(struct verify_job *j)
 {
-	uint64_t extent_bytes = j->res->sum.probe.extent_blocks * j->bs;
+	uint64_t extent_bytes = j->extent * j->bs;
 	struct stat st;
 
 	j->fd = open(j->opts->image_path, O_RDONLY | O_CLOEXEC);
@@ -240,18 +276,22 @@ static int open_image(struct verify_job *j)
 	return 0;
 }
 
-/* After reading: an image longer than the disc differs past the end. */
+/*
+ * After reading: an image longer than the disc differs past the end, one
+ * shorter at the first block it lacks (found by the compare unless all
+ * it lacks is skipped, never compared).
+ */
 static void judge(struct verify_job *j)
 {
 	struct cdt_verify_result *res = j->res;
 	const struct cdt_verify_opts *o = j->opts;
-	uint64_t extent = res->sum.probe.extent_blocks;
+	uint64_t extent = j->extent;
 	bool digest_differs = false;
 
-	if (res->complete && j->fd >= 0 && res->image_bytes > extent * j->bs &&
-	    !res->have_diff) {
+	if (res->complete && j->fd >= 0 && res->length_differs && !res->have_diff) {
 		res->have_diff = true;
-		res->first_diff_lba = extent;
+		res->first_diff_lba = res->image_bytes > extent * j->bs ? extent :
+				      res->image_bytes / j->bs;
 	}
 	if (res->complete && o->md5 && strcasecmp(o->md5, res->sum.digests.md5))
 		digest_differs = true;
@@ -304,6 +344,14 @@ static int verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 	if (sz->filesystem >= 0)
 		res->fs_fits = (uint64_t)sz->filesystem <= res->sum.probe.true_blocks;
 	j.bs = res->sum.block_size;
+	j.extent = res->sum.probe.extent_blocks;
+	rc = skip_plan_make(dev, &res->sum.probe, CDT_FORMATTED_SKIP, &j.extent, &j.skip);
+	if (!rc)
+		rc = skip_copy(&j.skip, &res->skipped, &res->n_skipped, &res->skipped_blocks);
+	if (rc) {
+		skip_free(&j.skip);
+		return rc;
+	}
 	j.chunk = rescue_chunk_blocks(dev, j.bs, opts->rd.chunk_blocks);
 	j.disc = malloc((size_t)j.chunk * j.bs);
 	j.file = malloc((size_t)j.chunk * j.bs);
@@ -317,6 +365,7 @@ static int verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 	free(j.disc);
 	free(j.file);
 	free(j.bad_block);
+	skip_free(&j.skip);
 	res->sum.bad = j.bad.v;
 	res->sum.n_bad = j.bad.n;
 	res->diffs = j.diff.v;
@@ -332,6 +381,7 @@ static void verify_free(struct cdt_verify_result *res)
 	free(res->diffs);
 	res->diffs = NULL;
 	res->n_diffs = 0;
+	skip_result_free(&res->skipped, &res->n_skipped, &res->skipped_blocks);
 }
 
 static const struct cdt_verify_opts verify_defaults = {
@@ -352,11 +402,19 @@ int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 	if (cdt_abi_leave(res, &full, sizeof(full),
 			  CDT_END(struct cdt_verify_result, n_diffs)))
 		verify_free(&full);
+	else if (!CDT_HAS(res, n_skipped))
+		skip_result_free(&full.skipped, &full.n_skipped, &full.skipped_blocks);
 	return rc;
 }
 
 void cdt_verify_result_free(struct cdt_verify_result *res)
 {
-	if (res && CDT_HAS(res, n_diffs))
-		verify_free(res);
+	if (!res || !CDT_HAS(res, n_diffs))
+		return;
+	rescue_summary_free(&res->sum);
+	free(res->diffs);
+	res->diffs = NULL;
+	res->n_diffs = 0;
+	if (CDT_HAS(res, n_skipped))
+		skip_result_free(&res->skipped, &res->n_skipped, &res->skipped_blocks);
 }
