@@ -1,0 +1,165 @@
+#!/bin/sh
+# What cdtail(1) VERIFY says verify does with blocks that are not data:
+# never read (READ 10/12/16 in the drive's trace after the probe's), zeros
+# in the digests (so image's digest verifies), never compared with
+# --image FILE whatever FILE holds there, listed as skipped, not bad.
+. "$(dirname "$0")/lib.sh"
+
+# reads_in TRACE FIRST END: reads of the trace that touch [FIRST, END)
+reads_in() {
+	awk -v lo="$2" -v hi="$3" '$1 == "28" || $1 == "a8" || $1 == "88" {
+		split($2, a, "="); split($3, b, "=")
+		if (a[2] + 0 < hi + 0 && a[2] + b[2] > lo + 0) print }' "$1"
+}
+
+# after_probe DEV TRACE OUT: the lines of TRACE after those probe DEV sends
+after_probe() {
+	rm -f "$T/p.tr"
+	"$CDTAIL" probe "$1,trace=$T/p.tr" >/dev/null 2>&1
+	p=$(wc -l <"$T/p.tr")
+	if head -n "$p" "$2" | cmp -s - "$T/p.tr"; then
+		tail -n +"$((p + 1))" "$2" >"$3"
+	else
+		echo "the trace does not start with probe's" >"$3"
+	fi
+}
+
+# no_read NAME DEV TRACE FIRST END: verify's own reads miss [FIRST, END)
+no_read() {
+	after_probe "$2" "$3" "$T/own.tr"
+	got=$(reads_in "$T/own.tr" "$4" "$5")
+	if [ -s "$T/own.tr" ] && [ -z "$got" ] && ! grep -q probe "$T/own.tr"; then ok "$1"; else
+		not_ok "$1" "$(head -3 "$T/own.tr")" "$(echo "$got" | head -3)"; fi
+}
+
+# put_byte FILE LBA OFFSET: change one byte of a 2048-byte block
+put_byte() {
+	printf '\377' | dd of="$1" bs=1 seek=$(($2 * 2048 + $3)) conv=notrunc 2>/dev/null
+}
+
+skip_list='.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")'
+
+# --- CD-Extra: audio 300 + 200, the gap of 11400, data 100 -------------------
+# every block of the file numbered, so any block read from the wrong place shows
+X="$T/extra.img"
+python3 -c "
+import sys
+with open(sys.argv[1], 'wb') as f:
+    for b in range(12000):
+        f.write(b.to_bytes(4, 'big') * 512)" "$X"
+for gap in 05/21/00 zero hang; do
+	DEV="sim:$X,layout=audio:300+audio:200/data:100,gap=$gap"
+	tag=$(echo "$gap" | tr / -)
+	run image --json "$DEV" "$T/x-$tag.iso"
+	expect_rc "gap=$gap: image -> 0" 0
+	sum=$(jq -r .sha256 "$T/out")
+	rm -f "$T/tr"
+	run verify --json --sha256 "$sum" "$DEV,trace=$T/tr"
+	expect_rc "gap=$gap: verify --sha256 of image's digest -> 0" 0
+	expect_json "gap=$gap: identical" .verdict identical
+	expect_json "gap=$gap: audio and gap skipped" "$skip_list" \
+		"0+300 audio,300+200 audio,500+11400 gap"
+	expect_json "gap=$gap: skipped_blocks" .skipped_blocks 11900
+	expect_json "gap=$gap: not bad" .bad_count 0
+	expect_json "gap=$gap: only the data read" .blocks_read 100
+	expect_json "gap=$gap: the digest is image's" .sha256 "$sum"
+	no_read "gap=$gap: verify reads no audio and no gap" "$DEV" "$T/tr" 0 11900
+done
+DEV="sim:$X,layout=audio:300+audio:200/data:100"
+sha=$(sha256sum "$T/x-zero.iso" | cut -d' ' -f1)
+run verify --sha256 "$sha" "$DEV"
+expect_rc "the sha256 of image's OUT verifies -> 0" 0
+expect_grep "text: the skipped areas" "$T/out" "^skipped: +11900 blocks not data, never read \(zeros in the digests\)"
+expect_grep "text: the gap" "$T/out" "^ +500-11899 gap"
+md5=$(md5sum "$T/x-zero.iso" | cut -d' ' -f1)
+run verify --md5 "$md5" "$DEV"
+expect_rc "the md5 of image's OUT verifies -> 0" 0
+# the file the drive serves holds numbered blocks in audio and gap: another
+# tool's image may hold anything there, and it is not compared
+run verify --json --image "$X" "$DEV"
+expect_rc "--image with other bytes where not data -> 0" 0
+expect_json "--image: identical" .verdict identical
+expect_json "--image: no difference counted" .diff_count 0
+expect_json "--image: skipped_blocks" .skipped_blocks 11900
+run verify --image "$T/x-zero.iso" "$DEV"
+expect_rc "--image image's OUT -> 0" 0
+expect_grep "text --image: not compared" "$T/out" "never read \(not compared, zeros in the digests\)"
+cp "$T/x-zero.iso" "$T/gapbyte.iso"
+put_byte "$T/gapbyte.iso" 6000 17
+run verify --json --image "$T/gapbyte.iso" "$DEV"
+expect_rc "--image with a changed gap byte -> 0" 0
+cp "$T/x-zero.iso" "$T/databyte.iso"
+put_byte "$T/databyte.iso" 11950 5
+run verify --json --all --image "$T/databyte.iso" "$DEV"
+expect_rc "--image with a changed data byte -> 1" 1
+expect_json "a changed data byte: its LBA" .first_diff_lba 11950
+expect_json "a changed data byte: one block differs" .diff_count 1
+run verify --json --sha256 "$(sha256sum "$T/databyte.iso" | cut -d' ' -f1)" "$DEV"
+expect_rc "--sha256 of another image -> 1" 1
+# a file that lacks the data session: it differs where it ends
+head -c $((11900 * 2048)) "$T/x-zero.iso" >"$T/short.iso"
+run verify --json --image "$T/short.iso" "$DEV"
+expect_rc "--image lacking the data session -> 1" 1
+expect_json "short: differs where FILE ends" .first_diff_lba 11900
+expect_json "short: length_differs" .length_differs true
+
+# --- a bad block in a data session: bad, the gap is not ----------------------
+M="$T/multi.img"
+mkimage "$M" $((1000 + 11400 + 600))
+DEV="sim:$M,layout=data:1000/data:600,bad=200-203:12600-12601"
+rm -f "$T/tr"
+run verify --json --image "$M" "$DEV,trace=$T/tr"
+expect_rc "multi-session, bad data blocks -> 4" 4
+expect_json "multi-session: bad_count is the data's" .bad_count 6
+expect_json "multi-session: bad ranges" '.bad_blocks | map("\(.[0])-\(.[1])") | join(",")' \
+	"200-203,12600-12601"
+expect_json "multi-session: the gap skipped" "$skip_list" "1000+11400 gap"
+expect_json "multi-session: blocks_read" .blocks_read 1594
+no_read "multi-session: no read of the gap" "$DEV" "$T/tr" 1000 12400
+
+# --- mixed mode: data 1500, then audio 300 + 200 -----------------------------
+MM="$T/mixed.img"
+mkimage "$MM" 2000
+DEV="sim:$MM,layout=data:1500+audio:300+audio:200"
+head -c $((1500 * 2048)) "$MM" >"$T/mm.iso"
+head -c $((500 * 2048)) /dev/zero >>"$T/mm.iso"
+rm -f "$T/tr"
+run verify --json --sha256 "$(sha256sum "$T/mm.iso" | cut -d' ' -f1)" "$DEV,trace=$T/tr"
+expect_rc "mixed mode: the data and zeros for audio -> 0" 0
+expect_json "mixed mode: the audio tracks skipped" "$skip_list" "1500+300 audio,1800+200 audio"
+no_read "mixed mode: no read of audio" "$DEV" "$T/tr" 1500 2000
+
+# --- TAO: the run-out between two tracks -------------------------------------
+TAO="$T/tao.img"
+mkimage "$TAO" 1500
+DEV="sim:$TAO,layout=data:1000+data:500,tao=1"
+rm -f "$T/tr"
+run verify --json --image "$TAO" "$DEV,trace=$T/tr"
+expect_rc "TAO: the run-out between tracks not compared -> 1 (FILE is longer)" 1
+expect_json "TAO: the run-out skipped" "$skip_list" "998+2 runout"
+expect_json "TAO: extent excludes the last run-out" .extent_blocks 1498
+expect_json "TAO: FILE differs where the disc ends" .first_diff_lba 1498
+no_read "TAO: no read of the run-out" "$DEV" "$T/tr" 998 1000
+head -c $((1498 * 2048)) "$TAO" >"$T/tao.iso"
+run verify --json --image "$T/tao.iso" "$DEV"
+expect_rc "TAO: FILE of the extent -> 0" 0
+
+# --- formatted DVD+RW: the unwritten rest -------------------------------------
+ISO="$FIX/iso9660.iso"
+N=$(($(wc -c <"$ISO") / 2048))
+FMT="sim:$ISO,profile=dvd+rw,formatted=$((N + 500))"
+run image --json "$FMT" "$T/fmt.iso"
+expect_rc "formatted: image -> 0" 0
+sum=$(jq -r .sha256 "$T/out")
+rm -f "$T/tr"
+run verify --json --sha256 "$sum" "$FMT,trace=$T/tr"
+expect_rc "formatted: verify of image's digest -> 0" 0
+expect_json "formatted: the unwritten rest skipped" "$skip_list" "$N+500 unwritten"
+no_read "formatted: verify reads nothing past the filesystem" "$FMT" "$T/tr" "$N" $((N + 500))
+run verify --json --image "$T/fmt.iso" "$FMT"
+expect_rc "formatted: --image image's OUT -> 0" 0
+run verify --json --image "$ISO" "$FMT"
+expect_rc "formatted: --image the filesystem alone -> 1" 1
+expect_json "formatted: FILE ends at the filesystem" .first_diff_lba "$N"
+
+finish
