@@ -558,8 +558,9 @@ struct cdt_tail_result {
 
 /*
  * Check that image_path is a copy of DEV cut at the reported (or kernel)
- * length, compare its last CDT_TAIL_COMPARE_BLOCKS blocks with the disc,
- * then append [end of IMAGE, extent).  A findings is not an error: look at
+ * length, compare its last CDT_TAIL_COMPARE_BLOCKS data blocks with the
+ * disc (skipped areas, which are not data, are never read nor compared),
+ * then append [end of IMAGE, extent), zeros over skipped areas.  A findings is not an error: look at
  * verdict.  On an error or CDT_EINTR IMAGE is cut back to its old length.
  */
 int cdt_tail(struct cdt_dev *dev, const char *image_path,

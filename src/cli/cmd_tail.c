@@ -77,7 +77,7 @@ static void print_text(const char *addr, const struct cdt_tail_result *r, bool v
 	rui_print_summary(addr, &r->sum, virt);
 	print_match(r);
 	if (r->compared_blocks)
-		printf("compared:  the last %llu data block%s of IMAGE with the disc\n",
+		printf("compared:  the last %llu block%s of IMAGE with the disc\n",
 		       (unsigned long long)r->compared_blocks, r->compared_blocks == 1 ? "" : "s");
 	else
 		printf("compared:  nothing: %s\n", r->basis == CDT_TAIL_NONE ?
@@ -160,9 +160,9 @@ const struct cli_cmd cli_cmd_tail = {
 	.about = "append the hidden tail to a dd image\n"
 		 "\n"
 		 "IMAGE is a copy of the disc that stopped at the length the drive reports\n"
-		 "(dd if=/dev/sr0).  Check its length and its last 64 blocks against the\n"
-		 "disc, then append the blocks past the reported end.  A second run adds\n"
-		 "nothing.\n",
+		 "(dd if=/dev/sr0).  Check its length and its last 64 data blocks against\n"
+		 "the disc (audio, gaps and run-outs are never read), then append the\n"
+		 "blocks past the reported end.  A second run adds nothing.\n",
 	.exits = "Exit: 0 appended or nothing to add, 1 IMAGE does not match the disc\n"
 		 "(nothing written), 4 appended with unreadable blocks, 2 usage error,\n"
 		 "3 device error, 130/143 interrupted (IMAGE cut back to its old length).\n",

@@ -242,8 +242,10 @@ const struct cli_cmd cli_cmd_verify = {
 	.about = "compare the disc with an image or a digest\n"
 		 "\n"
 		 "Read the whole disc to its true end and compare it with FILE or a\n"
-		 "digest; -v also shows a hex diff of the first differing block.  Also\n"
-		 "says whether the filesystem's declared size fits.\n",
+		 "digest; -v also shows a hex diff of the first differing block.  Audio,\n"
+		 "gaps and run-outs are never read: zeros in the digests, as image\n"
+		 "writes them, and not compared with FILE.  Also says whether the\n"
+		 "filesystem's declared size fits.\n",
 	.exits = "Exit: 0 identical, 1 different, 4 unreadable blocks, 2 usage error,\n"
 		 "3 device error, 130/143 interrupted.\n",
 	.opts = verify_opts,

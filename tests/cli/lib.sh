@@ -50,4 +50,34 @@ mkimage() {
 		</dev/zero 2>/dev/null | head -c $(($2 * bs)) >"$1"
 }
 
+# reads_in TRACE FIRST END: the READ(10)/(12)/(16) lines of a sim trace=
+# file that touch the LBAs [FIRST, END)
+reads_in() {
+	awk -v lo="$2" -v hi="$3" '$1 == "28" || $1 == "a8" || $1 == "88" {
+		split($2, a, "="); split($3, b, "=")
+		if (a[2] + 0 < hi + 0 && a[2] + b[2] > lo + 0) print }' "$1"
+}
+
+# no_read NAME DEV TRACE FIRST END: the run that wrote TRACE (image, tail,
+# verify: a probe, then its own reads) read nothing of [FIRST, END) after
+# the commands `cdtail probe DEV` sends, and read something
+no_read() {
+	rm -f "$T/probe.tr"
+	"$CDTAIL" probe "$2,trace=$T/probe.tr" >/dev/null 2>&1
+	p=$(wc -l <"$T/probe.tr")
+	if ! head -n "$p" "$3" | cmp -s - "$T/probe.tr"; then
+		not_ok "$1" "the trace does not start with probe's"
+		return
+	fi
+	tail -n +"$((p + 1))" "$3" >"$T/own.tr"
+	got=$(reads_in "$T/own.tr" "$4" "$5")
+	if [ -s "$T/own.tr" ] && [ -z "$got" ]; then ok "$1"; else
+		not_ok "$1" "$(echo "$got" | head -3)"; fi
+}
+
+# put_byte FILE LBA OFFSET: byte OFFSET of 2048-byte block LBA becomes 0xff
+put_byte() {
+	printf '\377' | dd of="$1" bs=1 seek=$(($2 * 2048 + $3)) conv=notrunc 2>/dev/null
+}
+
 finish() { echo "RESULT $PASS $FAIL"; }

@@ -5,13 +5,6 @@
 # a formatted DVD+RW, and any other HOW a usage error.
 . "$(dirname "$0")/lib.sh"
 
-# reads_in TRACE FIRST END: reads of the trace that touch [FIRST, END)
-reads_in() {
-	awk -v lo="$2" -v hi="$3" '$1 == "28" || $1 == "a8" || $1 == "88" {
-		split($2, a, "="); split($3, b, "=")
-		if (a[2] + 0 < hi + 0 && a[2] + b[2] > lo + 0) print }' "$1"
-}
-
 # same_blocks NAME A B FIRST COUNT: COUNT 2048-byte blocks from FIRST equal
 same_blocks() {
 	if cmp -s -n $(($5 * 2048)) -i $(($4 * 2048)):$(($4 * 2048)) "$2" "$3"; then

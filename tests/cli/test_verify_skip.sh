@@ -5,38 +5,6 @@
 # --image FILE whatever FILE holds there, listed as skipped, not bad.
 . "$(dirname "$0")/lib.sh"
 
-# reads_in TRACE FIRST END: reads of the trace that touch [FIRST, END)
-reads_in() {
-	awk -v lo="$2" -v hi="$3" '$1 == "28" || $1 == "a8" || $1 == "88" {
-		split($2, a, "="); split($3, b, "=")
-		if (a[2] + 0 < hi + 0 && a[2] + b[2] > lo + 0) print }' "$1"
-}
-
-# after_probe DEV TRACE OUT: the lines of TRACE after those probe DEV sends
-after_probe() {
-	rm -f "$T/p.tr"
-	"$CDTAIL" probe "$1,trace=$T/p.tr" >/dev/null 2>&1
-	p=$(wc -l <"$T/p.tr")
-	if head -n "$p" "$2" | cmp -s - "$T/p.tr"; then
-		tail -n +"$((p + 1))" "$2" >"$3"
-	else
-		echo "the trace does not start with probe's" >"$3"
-	fi
-}
-
-# no_read NAME DEV TRACE FIRST END: verify's own reads miss [FIRST, END)
-no_read() {
-	after_probe "$2" "$3" "$T/own.tr"
-	got=$(reads_in "$T/own.tr" "$4" "$5")
-	if [ -s "$T/own.tr" ] && [ -z "$got" ] && ! grep -q probe "$T/own.tr"; then ok "$1"; else
-		not_ok "$1" "$(head -3 "$T/own.tr")" "$(echo "$got" | head -3)"; fi
-}
-
-# put_byte FILE LBA OFFSET: change one byte of a 2048-byte block
-put_byte() {
-	printf '\377' | dd of="$1" bs=1 seek=$(($2 * 2048 + $3)) conv=notrunc 2>/dev/null
-}
-
 skip_list='.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")'
 
 # --- CD-Extra: audio 300 + 200, the gap of 11400, data 100 -------------------
