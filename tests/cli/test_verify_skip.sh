@@ -15,7 +15,11 @@ import sys
 with open(sys.argv[1], 'wb') as f:
     for b in range(12000):
         f.write(b.to_bytes(4, 'big') * 512)" "$X"
-for gap in 05/21/00 zero hang; do
+# under TEST_WRAPPER (valgrind hashes 24 MB a run slowly) the gap that
+# would hang a read only
+gaps="05/21/00 zero hang"
+[ -n "$TEST_WRAPPER" ] && gaps=hang
+for gap in $gaps; do
 	DEV="sim:$X,layout=audio:300+audio:200/data:100,gap=$gap"
 	tag=$(echo "$gap" | tr / -)
 	run image --json "$DEV" "$T/x-$tag.iso"
@@ -34,12 +38,12 @@ for gap in 05/21/00 zero hang; do
 	no_read "gap=$gap: verify reads no audio and no gap" "$DEV" "$T/tr" 0 11900
 done
 DEV="sim:$X,layout=audio:300+audio:200/data:100"
-sha=$(sha256sum "$T/x-zero.iso" | cut -d' ' -f1)
+sha=$(sha256sum "$T/x-$tag.iso" | cut -d' ' -f1)
 run verify --sha256 "$sha" "$DEV"
 expect_rc "the sha256 of image's OUT verifies -> 0" 0
 expect_grep "text: the skipped areas" "$T/out" "^skipped: +11900 blocks not data, never read \(zeros in the digests\)"
 expect_grep "text: the gap" "$T/out" "^ +500-11899 gap"
-md5=$(md5sum "$T/x-zero.iso" | cut -d' ' -f1)
+md5=$(md5sum "$T/x-$tag.iso" | cut -d' ' -f1)
 run verify --md5 "$md5" "$DEV"
 expect_rc "the md5 of image's OUT verifies -> 0" 0
 # the file the drive serves holds numbered blocks in audio and gap: another
@@ -49,14 +53,14 @@ expect_rc "--image with other bytes where not data -> 0" 0
 expect_json "--image: identical" .verdict identical
 expect_json "--image: no difference counted" .diff_count 0
 expect_json "--image: skipped_blocks" .skipped_blocks 11900
-run verify --image "$T/x-zero.iso" "$DEV"
+run verify --image "$T/x-$tag.iso" "$DEV"
 expect_rc "--image image's OUT -> 0" 0
 expect_grep "text --image: not compared" "$T/out" "never read \(not compared, zeros in the digests\)"
-cp "$T/x-zero.iso" "$T/gapbyte.iso"
+cp "$T/x-$tag.iso" "$T/gapbyte.iso"
 put_byte "$T/gapbyte.iso" 6000 17
 run verify --json --image "$T/gapbyte.iso" "$DEV"
 expect_rc "--image with a changed gap byte -> 0" 0
-cp "$T/x-zero.iso" "$T/databyte.iso"
+cp "$T/x-$tag.iso" "$T/databyte.iso"
 put_byte "$T/databyte.iso" 11950 5
 run verify --json --all --image "$T/databyte.iso" "$DEV"
 expect_rc "--image with a changed data byte -> 1" 1
@@ -65,7 +69,7 @@ expect_json "a changed data byte: one block differs" .diff_count 1
 run verify --json --sha256 "$(sha256sum "$T/databyte.iso" | cut -d' ' -f1)" "$DEV"
 expect_rc "--sha256 of another image -> 1" 1
 # a file that lacks the data session: it differs where it ends
-head -c $((11900 * 2048)) "$T/x-zero.iso" >"$T/short.iso"
+head -c $((11900 * 2048)) "$T/x-$tag.iso" >"$T/short.iso"
 run verify --json --image "$T/short.iso" "$DEV"
 expect_rc "--image lacking the data session -> 1" 1
 expect_json "short: differs where FILE ends" .first_diff_lba 11900
