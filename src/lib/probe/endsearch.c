@@ -200,20 +200,25 @@ static void learn_failure(struct es_state *s, uint64_t lba, uint32_t n,
 	set_hi(s, lba + n - 1, o->cls, n == 1);
 }
 
-/* Read one block and note what it says about the end. */
-static int probe_one(struct es_state *s, uint64_t lba)
+/* Read n blocks at lba and note what they say about the end. */
+static int probe_run(struct es_state *s, uint64_t lba, uint32_t n)
 {
 	struct es_outcome o;
 	int rc;
 
-	rc = es_read(s, lba, 1, &o);
+	rc = es_read(s, lba, n, &o);
 	if (rc)
 		return rc;
 	if (o.cls == CDT_READ_OK)
-		set_lo(s, lba + 1);
+		set_lo(s, lba + n);
 	else
-		learn_failure(s, lba, 1, &o);
+		learn_failure(s, lba, n, &o);
 	return 0;
+}
+
+static int probe_one(struct es_state *s, uint64_t lba)
+{
+	return probe_run(s, lba, 1);
 }
 
 /* ---- step 1: candidates ------------------------------------------------ */
@@ -382,7 +387,6 @@ static void climb_read(const struct es_state *s, uint64_t *lba, uint32_t *n)
  */
 static int climb(struct es_state *s)
 {
-	struct es_outcome o;
 	uint64_t lba;
 	uint32_t n;
 	int rc;
@@ -395,13 +399,9 @@ static int climb(struct es_state *s)
 			return 0;
 		}
 		climb_read(s, &lba, &n);
-		rc = es_read(s, lba, n, &o);
+		rc = probe_run(s, lba, n);
 		if (rc)
 			return rc;
-		if (o.cls == CDT_READ_OK)
-			set_lo(s, lba + n);
-		else
-			learn_failure(s, lba, n, &o);
 	}
 	return 0;
 }
@@ -466,9 +466,6 @@ static int scan_chunk(struct es_state *s)
 {
 	uint32_t cap = s->p->max_read_blocks ? s->p->max_read_blocks : 1;
 	uint64_t n = s->hi - s->lo + 1;
-	struct es_outcome o;
-	int rc;
-
 	uint64_t start;
 	uint32_t len;
 
@@ -477,14 +474,7 @@ static int scan_chunk(struct es_state *s)
 		n = cap > 1 ? cap - 1 : 1;
 	len = (uint32_t)n;
 	start = lead_in(s, s->lo, &len, cap);
-	rc = es_read(s, start, len, &o);
-	if (rc)
-		return rc;
-	if (o.cls == CDT_READ_OK)
-		set_lo(s, start + len);
-	else
-		learn_failure(s, start, len, &o);
-	return 0;
+	return probe_run(s, start, len);
 }
 
 static int narrow(struct es_state *s)
