@@ -43,6 +43,12 @@ expect_grep() {
 		not_ok "$1" "'$3' not in $2" "$(head -c 400 "$2")"; fi
 }
 
+# expect_no_grep NAME FILE PATTERN: no line of FILE matches (the first 3 that do are shown)
+expect_no_grep() {
+	if grep -Eq "$3" "$2"; then not_ok "$1" "$(grep -E "$3" "$2" | head -3)"; else
+		ok "$1"; fi
+}
+
 # mkimage FILE BLOCKS [BS]: a file of BLOCKS pseudo-random blocks (fixed seed)
 mkimage() {
 	bs=${3:-2048}

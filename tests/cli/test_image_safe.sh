@@ -31,6 +31,15 @@ unchanged() {
 same_as() {
 	if cmp -s "$2" "$3"; then ok "$1"; else not_ok "$1" "$(cmp "$2" "$3" 2>&1)"; fi
 }
+# other_disc RC-NAME NAME PATTERN: resuming the map on disc B is refused
+# (exit 2) with one line matching PATTERN, OUT and the map untouched
+other_disc() {
+	keep
+	run image --map "$M" "sim:$B,cost=0/0" "$O"
+	expect_rc "$1" 2
+	expect_err_line "$2: one line" "$3"
+	unchanged "$2"
+}
 
 # --- defect 1 on the command line ---------------------------------------------
 rm -f "$O" "$M"
@@ -58,11 +67,7 @@ n=$(grep -c '^# cdtail identity block [0-9]* sha256=[0-9a-f]\{64\}$' "$M")
 [ "$n" -ge 8 ] && ok "identity: $n block digests" || not_ok "identity: block digests" "only $n"
 ddrescuelog -t "$M" >/dev/null 2>&1 && ok "ddrescuelog accepts the map with its identity" ||
 	not_ok "ddrescuelog accepts the map with its identity"
-keep
-run image --map "$M" "sim:$B,cost=0/0" "$O"
-expect_rc "resume on another disc -> 2" 2
-expect_err_line "another disc: one line" 'belongs to another disc'
-unchanged "another disc"
+other_disc "resume on another disc -> 2" "another disc" 'belongs to another disc'
 
 # the same disc: resumes, with no failing read (the extent is in the map)
 run image --json --map "$M" "sim:$A,cost=0/0" "$O"
@@ -81,11 +86,7 @@ same_as "--force --map: OUT is disc B" "$O" "$B"
 rm -f "$O" "$M" "$T/dd.map"
 ddrescue -q -b 2048 "$A" "$O" "$T/dd.map" >/dev/null 2>&1
 cp "$T/dd.map" "$M"
-keep
-run image --map "$M" "sim:$B,cost=0/0" "$O"
-expect_rc "ddrescue's map of disc A on disc B -> 2" 2
-expect_err_line "ddrescue's map, other disc: one line" 'differs from OUT'
-unchanged "ddrescue's map, other disc"
+other_disc "ddrescue's map of disc A on disc B -> 2" "ddrescue's map, other disc" 'differs from OUT'
 run image --json --map "$M" "sim:$A,cost=0/0" "$O"
 expect_rc "ddrescue's map of disc A on disc A -> 0" 0
 expect_json "ddrescue's map: finished blocks checked" '.identity_blocks > 0' true
