@@ -35,19 +35,28 @@ static void check(const struct cdt_drive *d, const char *name, const char *sg)
 	assert_string_equal(d->sg, sg);
 }
 
+/* cdt_drives_find under root lists exactly these three: name and sg node */
+static void find_three(const char *root, struct cdt_drive_list *l,
+		       const char *const want[3][2])
+{
+	char err[256];
+
+	assert_int_equal(cdt_drives_find(root, l, err, sizeof(err)), 0);
+	assert_int_equal(l->n, 3);
+	for (int i = 0; i < 3; i++)
+		check(&l->drives[i], want[i][0], want[i][1]);
+}
+
 static void test_rack_fixture(void **state)
 {
 	struct cdt_drive_list l = CDT_INIT(l);
-	char root[512], err[256];
+	char root[512];
 
 	(void)state;
 	tree(root, sizeof(root), "rack-three-drives");
-	assert_int_equal(cdt_drives_find(root, &l, err, sizeof(err)), 0);
 	/* three CD-ROMs; the disk between them (type 0) is not one */
-	assert_int_equal(l.n, 3);
-	check(&l.drives[0], "sr0", "sg0");
-	check(&l.drives[1], "sr1", "sg2");
-	check(&l.drives[2], "sr2", "sg3");
+	find_three(root, &l, (const char *const[3][2]){
+		{ "sr0", "sg0" }, { "sr1", "sg2" }, { "sr2", "sg3" } });
 	assert_string_equal(l.drives[0].hctl, "0:0:0:0");
 	assert_string_equal(l.drives[1].hctl, "2:0:0:0");
 	assert_string_equal(l.drives[0].vendor, "QEMU");
@@ -102,7 +111,7 @@ static void make(const char *root, const char *rel, const char *text, const char
 static void test_sg_only_and_order(void **state)
 {
 	struct cdt_drive_list l = CDT_INIT(l);
-	char root[] = "/tmp/cdtail-drives.XXXXXX", err[256];
+	char root[] = "/tmp/cdtail-drives.XXXXXX";
 	static const char *const dev[] = { "h0/0:0:0:0", "h1/1:0:0:0", "h2/2:0:0:0" };
 	unsigned int i;
 
@@ -121,11 +130,8 @@ static void test_sg_only_and_order(void **state)
 	lnk(root, "block/sr2/device", "../../devices/h1/1:0:0:0");
 	lnk(root, "class/scsi_generic/sg7/device", "../../../devices/h2/2:0:0:0");
 	lnk(root, "class/scsi_generic/sg1/device", "../../../devices/h1/1:0:0:0");
-	assert_int_equal(cdt_drives_find(root, &l, err, sizeof(err)), 0);
-	assert_int_equal(l.n, 3);
-	check(&l.drives[0], "sr2", "sg1");
-	check(&l.drives[1], "sr10", "");
-	check(&l.drives[2], "sg7", "sg7");
+	find_three(root, &l, (const char *const[3][2]){
+		{ "sr2", "sg1" }, { "sr10", "" }, { "sg7", "sg7" } });
 	assert_string_equal(l.drives[2].model, "DRIVE");
 	cdt_drive_list_free(&l);
 	assert_int_equal(th_rmrf(root), 0);

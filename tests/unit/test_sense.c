@@ -38,20 +38,29 @@ static const uint8_t desc_medium[20] = {
 	0x00, 0x00, 0x00, 0x02,
 };
 
+/* b decodes to valid sense of that format: KEY/ASC/ASCQ, INFORMATION info */
+static void expect_decoded(const uint8_t *b, size_t len, bool descriptor,
+			   uint8_t key, uint8_t asc, uint8_t ascq, uint64_t info)
+{
+	struct cdt_sense s;
+
+	cdt_sense_decode(b, len, &s);
+	assert_true(s.valid);
+	assert_int_equal(s.descriptor, descriptor);
+	assert_int_equal(s.key, key);
+	assert_int_equal(s.asc, asc);
+	assert_int_equal(s.ascq, ascq);
+	assert_true(s.info_valid);
+	assert_true(s.info == info);
+}
+
 static void test_fixed(void **state)
 {
 	struct cdt_sense s;
 	uint8_t b[18];
 
 	(void)state;
-	cdt_sense_decode(fixed_lba_oor, sizeof(fixed_lba_oor), &s);
-	assert_true(s.valid);
-	assert_false(s.descriptor);
-	assert_int_equal(s.key, 5);
-	assert_int_equal(s.asc, 0x21);
-	assert_int_equal(s.ascq, 0);
-	assert_true(s.info_valid);
-	assert_int_equal(s.info, 0x463c5);
+	expect_decoded(fixed_lba_oor, sizeof(fixed_lba_oor), false, 5, 0x21, 0, 0x463c5);
 
 	/* VALID bit clear: the INFORMATION bytes mean nothing */
 	memcpy(b, fixed_lba_oor, sizeof(b));
@@ -86,14 +95,8 @@ static void test_descriptor(void **state)
 	uint8_t b[32];
 
 	(void)state;
-	cdt_sense_decode(desc_medium, sizeof(desc_medium), &s);
-	assert_true(s.valid);
-	assert_true(s.descriptor);
-	assert_int_equal(s.key, 3);
-	assert_int_equal(s.asc, 0x11);
-	assert_int_equal(s.ascq, 0x05);
-	assert_true(s.info_valid);
-	assert_true(s.info == 0x100000002ull);
+	expect_decoded(desc_medium, sizeof(desc_medium), true, 3, 0x11, 0x05,
+		       0x100000002ull);
 
 	/* information descriptor after another (sense key specific, 02) */
 	memset(b, 0, sizeof(b));

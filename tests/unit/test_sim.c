@@ -1038,9 +1038,7 @@ static void test_inquiry(void **state)
 	th_exec(t, &cmd, cdb, mmc_cdb_inquiry(cdb, 96), buf, sizeof(buf));
 	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, 96 - 36);
-	assert_int_equal(buf[0], 0x05);
-	assert_int_equal(buf[1], 0x80);
-	assert_int_equal(buf[2], 0x05);
+	TH_EXPECT_AT(buf, { 0, 0x05 }, { 1, 0x80 }, { 2, 0x05 });
 	assert_int_equal(buf[3] & 0x0f, 0x02);
 	assert_int_equal(buf[4], 31);
 	assert_memory_equal(buf + 8, "CDTAIL  EMULATED DRIVE  1.0 ", 28);
@@ -1081,12 +1079,8 @@ static void test_tur_request_sense(void **state)
 	th_exec(t, &cmd, cdb, 6, buf, sizeof(buf));
 	th_expect_good(&cmd);
 	assert_int_equal(cmd.resid, sizeof(buf) - 18);
-	assert_int_equal(buf[0], 0x70);
-	assert_int_equal(buf[2], 0);
-	assert_int_equal(buf[7], 10);
-	assert_int_equal(buf[12], 0);
-	assert_int_equal(buf[13], 0);
-	assert_int_equal(buf[18], 0xee);
+	TH_EXPECT_AT(buf, { 0, 0x70 }, { 2, 0 }, { 7, 10 }, { 12, 0 }, { 13, 0 },
+		     { 18, 0xee });
 	sim_close(t);
 }
 

@@ -104,6 +104,14 @@ uint8_t *th_exact(const uint8_t *src, size_t n)
 	return p;
 }
 
+void th_expect_at(const uint8_t *buf, const struct th_byte *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (buf[b[i].at] != b[i].want)
+			fail_msg("byte %zu is 0x%02x, want 0x%02x", b[i].at,
+				 buf[b[i].at], b[i].want);
+}
+
 void th_each_prefix(const uint8_t *buf, size_t len, th_prefix_fn *fn, void *ctx)
 {
 	for (size_t n = 0; n <= len; n++) {

@@ -50,6 +50,17 @@ uint8_t *th_exact(const uint8_t *src, size_t n);
 		assert_memory_equal((buf), want_, sizeof(want_));	\
 	} while (0)
 
+/* buf[at] is want, for each pair: TH_EXPECT_AT(buf, { 0, 0x70 }, { 7, 10 }) */
+struct th_byte {
+	size_t at;
+	uint8_t want;
+};
+void th_expect_at(const uint8_t *buf, const struct th_byte *b, size_t n);
+#define TH_EXPECT_AT(buf, ...)						\
+	th_expect_at((buf), (const struct th_byte[]){ __VA_ARGS__ },	\
+		     sizeof((const struct th_byte[]){ __VA_ARGS__ }) /	\
+		     sizeof(struct th_byte))
+
 /*
  * fn on every prefix of buf, from none to all of it, each in an exact-size
  * heap buffer, so valgrind and ASan catch a read past the given length.
