@@ -307,6 +307,16 @@ static int check_wwid(struct cdt_hazard_list *l, size_t m,
 		l->nodes[m].name, list);
 }
 
+/* map m's paths differ in an attribute (values: each path's): info */
+static int add_mismatch(struct cdt_hazard_list *l, size_t m, const char *id,
+			const char *how, const char *values, const char *why)
+{
+	const char *name = l->nodes[m].name;
+
+	return add_hazard(l, id, CDT_HAZARD_INFO, name, "%s: its paths %s (%s). %s",
+			  name, how, values, why);
+}
+
 static int check_path_queues(struct cdt_hazard_list *l, size_t m,
 			     const struct paths *p)
 {
@@ -336,19 +346,17 @@ static int check_path_queues(struct cdt_hazard_list *l, size_t m,
 		}
 	}
 	if (rot_diff)
-		rc = add_hazard(l, "rotational-mismatch", CDT_HAZARD_INFO,
-			l->nodes[m].name,
-			"%s: its paths disagree on queue/rotational (%s). Paths to "
-			"one logical unit should look alike; this suggests "
-			"different devices or a misdetected path behind the map "
-			"(compare device/wwid).", l->nodes[m].name, rot);
+		rc = add_mismatch(l, m, "rotational-mismatch",
+			"disagree on queue/rotational", rot, "Paths to one "
+			"logical unit should look alike; this suggests different "
+			"devices or a misdetected path behind the map (compare "
+			"device/wwid).");
 	if (!rc && qd_diff)
-		rc = add_hazard(l, "queue-depth-mismatch", CDT_HAZARD_INFO,
-			l->nodes[m].name,
-			"%s: its paths have different device/queue_depth (%s). The "
-			"path with the deeper queue keeps more requests in flight, "
-			"so more of them can be overtaken by requests sent down "
-			"the other path.", l->nodes[m].name, qd);
+		rc = add_mismatch(l, m, "queue-depth-mismatch",
+			"have different device/queue_depth", qd, "The path with "
+			"the deeper queue keeps more requests in flight, so more "
+			"of them can be overtaken by requests sent down the other "
+			"path.");
 	return rc;
 }
 
