@@ -27,30 +27,24 @@
 /* ISO 9660 descriptors from the session start: 16 system blocks, then VDs */
 #define ISO_HEAD_BLOCKS 32
 
+/* names[i], or "unknown" past the n names of an enum */
+static const char *enum_name(const char *const *names, size_t n, unsigned int i)
+{
+	return i < n && names[i] ? names[i] : "unknown";
+}
+
 const char *cdt_track_mode_name(enum cdt_track_mode m)
 {
-	switch (m) {
-	case CDT_TRACK_DATA:
-		return "data";
-	case CDT_TRACK_AUDIO:
-		return "audio";
-	}
-	return "unknown";
+	static const char *const names[] = { "data", "audio" };
+
+	return enum_name(names, 2, m);
 }
 
 const char *cdt_skip_why_name(enum cdt_skip_why why)
 {
-	switch (why) {
-	case CDT_SKIP_AUDIO:
-		return "audio";
-	case CDT_SKIP_GAP:
-		return "gap";
-	case CDT_SKIP_RUNOUT:
-		return "runout";
-	case CDT_SKIP_UNWRITTEN:
-		return "unwritten";
-	}
-	return "unknown";
+	static const char *const names[] = { "audio", "gap", "runout", "unwritten" };
+
+	return enum_name(names, 4, why);
 }
 
 const struct cdt_track *layout_last_track(const struct cdt_layout *l)

@@ -161,40 +161,27 @@ int cdt_sense_text(const uint8_t *sense, size_t sense_len, char *buf,
 
 const char *cdt_strerror(int err)
 {
-	switch (err) {
-	case CDT_OK:
-		return "success";
-	case CDT_EUSAGE:
-		return "invalid argument";
-	case CDT_EOPEN:
-		return "cannot open";
-	case CDT_ENOMEDIUM:
-		return "no medium";
-	case CDT_ETRANSPORT:
-		return "transport failure";
-	case CDT_ETIMEOUT:
-		return "command timed out";
-	case CDT_ENOMEM:
-		return "out of memory";
-	case CDT_EIO:
-		return "I/O error";
-	case CDT_EREFUSED:
-		return "command not allowed";
-	case CDT_ECHECK:
-		return "check condition";
-	case CDT_ENOTSCSI:
-		return "not a SCSI device";
-	case CDT_EFORMAT:
-		return "malformed file";
-	case CDT_EINTR:
-		return "interrupted";
-	case CDT_EBUSY:
-		return "in use by another run";
-	case CDT_ECHANGED:
-		return "the medium changed";
-	case CDT_EOTHERDISC:
-		return "not this disc";
-	default:
+	/* by -err: the codes count down from CDT_OK */
+	static const char *const text[] = {
+		[-CDT_OK] = "success",
+		[-CDT_EUSAGE] = "invalid argument",
+		[-CDT_EOPEN] = "cannot open",
+		[-CDT_ENOMEDIUM] = "no medium",
+		[-CDT_ETRANSPORT] = "transport failure",
+		[-CDT_ETIMEOUT] = "command timed out",
+		[-CDT_ENOMEM] = "out of memory",
+		[-CDT_EIO] = "I/O error",
+		[-CDT_EREFUSED] = "command not allowed",
+		[-CDT_ECHECK] = "check condition",
+		[-CDT_ENOTSCSI] = "not a SCSI device",
+		[-CDT_EFORMAT] = "malformed file",
+		[-CDT_EINTR] = "interrupted",
+		[-CDT_EBUSY] = "in use by another run",
+		[-CDT_ECHANGED] = "the medium changed",
+		[-CDT_EOTHERDISC] = "not this disc",
+	};
+
+	if (err > 0 || err <= -(int)(sizeof(text) / sizeof(text[0])) || !text[-err])
 		return "unknown error";
-	}
+	return text[-err];
 }
