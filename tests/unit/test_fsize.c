@@ -96,6 +96,26 @@ static uint32_t get_le32(const uint8_t *p)
 
 /* ---- ISO 9660 -------------------------------------------------------------- */
 
+typedef int fs_size_fn(const uint8_t *buf, size_t len, uint32_t dev_block,
+		       uint64_t *blocks);
+
+/* fs on the image's first len bytes: -1 below min_len, else want blocks */
+static void expect_prefix(fs_size_fn *fs, const struct image *img, size_t len,
+			  size_t min_len, uint64_t want)
+{
+	uint8_t *p = th_exact(img->data, len);
+	uint64_t blocks = 0;
+	int rc = fs(p, len, 2048, &blocks);
+
+	if (len < min_len) {
+		assert_int_equal(rc, -1);
+	} else {
+		assert_int_equal(rc, 0);
+		assert_int_equal(blocks, want);
+	}
+	free(p);
+}
+
 static void test_iso_fixture(void **state)
 {
 	struct image *img = *state;
@@ -121,22 +141,10 @@ static void test_iso_prefixes(void **state)
 
 	assert_true(img->len >= full);
 	for (size_t len = 0; len <= full; len++) {
-		uint64_t blocks = 0;
-		uint8_t *p;
-		int rc;
-
 		/* every byte across the PVD, coarser before it */
 		if (len < PVD - 64 && len % 509)
 			continue;
-		p = th_exact(img->data, len);
-		rc = cdt_iso9660_size(p, len, 2048, &blocks);
-		if (len < PVD + 2048) {
-			assert_int_equal(rc, -1);
-		} else {
-			assert_int_equal(rc, 0);
-			assert_int_equal(blocks, 112);
-		}
-		free(p);
+		expect_prefix(cdt_iso9660_size, img, len, PVD + 2048, 112);
 	}
 }
 
@@ -294,23 +302,11 @@ static void test_udf_prefixes(void **state)
 	size_t full = AVDP + 2048;
 
 	for (size_t len = 0; len <= full; len++) {
-		uint64_t blocks = 0;
-		uint8_t *p;
-		int rc;
-
 		/* byte by byte around the VDS and the AVDP tag + extents */
 		if (!(len >= VDS_LOC * 2048 - 8 && len <= 102 * 2048 + 8) &&
 		    !(len >= AVDP - 8 && len <= AVDP + 40) && len % 4093)
 			continue;
-		p = th_exact(img->data, len);
-		rc = cdt_udf_size(p, len, 2048, &blocks);
-		if (len < AVDP + 24) {
-			assert_int_equal(rc, -1);
-		} else {
-			assert_int_equal(rc, 0);
-			assert_int_equal(blocks, 1024);
-		}
-		free(p);
+		expect_prefix(cdt_udf_size, img, len, AVDP + 24, 1024);
 	}
 }
 

@@ -52,17 +52,24 @@ static void write_image(const char *path, uint64_t blocks)
 
 static int group_setup(void **state)
 {
+	static const struct {
+		char *path;	/* of sizeof(extra_img) bytes */
+		const char *name;
+		uint64_t blocks;
+	} images[] = {
+		{ extra_img, "extra.img", EXTRA_N },
+		{ mixed_img, "mixed.img", MIXED_N },
+		{ three_img, "three.img", THREE_N },
+		{ small_img, "small.img", 100 },
+	};
+
 	(void)state;
 	if (th_tmpdir(dir, sizeof(dir), "test-simlayout"))
 		return -1;
-	th_path(extra_img, sizeof(extra_img), dir, "extra.img");
-	th_path(mixed_img, sizeof(mixed_img), dir, "mixed.img");
-	th_path(three_img, sizeof(three_img), dir, "three.img");
-	th_path(small_img, sizeof(small_img), dir, "small.img");
-	write_image(extra_img, EXTRA_N);
-	write_image(mixed_img, MIXED_N);
-	write_image(three_img, THREE_N);
-	write_image(small_img, 100);
+	for (size_t i = 0; i < TH_N(images); i++) {
+		th_path(images[i].path, sizeof(extra_img), dir, images[i].name);
+		write_image(images[i].path, images[i].blocks);
+	}
 	return 0;
 }
 
