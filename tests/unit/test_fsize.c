@@ -217,6 +217,21 @@ static uint8_t *iso_set(size_t *len, uint32_t size, uint16_t lbs)
 	return b;
 }
 
+/* A volume of size blocks of lbs bytes is in2048 and in512 drive blocks. */
+static void expect_iso_set(uint32_t size, uint16_t lbs, uint64_t in2048,
+			   uint64_t in512)
+{
+	uint64_t blocks = 0;
+	size_t len;
+	uint8_t *b = iso_set(&len, size, lbs);
+
+	assert_int_equal(cdt_iso9660_size(b, len, 2048, &blocks), 0);
+	assert_int_equal(blocks, in2048);
+	assert_int_equal(cdt_iso9660_size(b, len, 512, &blocks), 0);
+	assert_int_equal(blocks, in512);
+	free(b);
+}
+
 static void test_iso_block_sizes(void **state)
 {
 	uint64_t blocks = 0;
@@ -225,19 +240,8 @@ static void test_iso_block_sizes(void **state)
 
 	(void)state;
 	/* 1001 blocks of 512 = 512 512 bytes: 250.25 drive blocks -> 251 */
-	b = iso_set(&len, 1001, 512);
-	assert_int_equal(cdt_iso9660_size(b, len, 2048, &blocks), 0);
-	assert_int_equal(blocks, 251);
-	assert_int_equal(cdt_iso9660_size(b, len, 512, &blocks), 0);
-	assert_int_equal(blocks, 1001);
-	free(b);
-
-	b = iso_set(&len, 999, 1024);
-	assert_int_equal(cdt_iso9660_size(b, len, 2048, &blocks), 0);
-	assert_int_equal(blocks, 500);
-	assert_int_equal(cdt_iso9660_size(b, len, 512, &blocks), 0);
-	assert_int_equal(blocks, 1998);
-	free(b);
+	expect_iso_set(1001, 512, 251, 1001);
+	expect_iso_set(999, 1024, 500, 1998);
 
 	/* the largest volume does not overflow, even counted in bytes */
 	b = iso_set(&len, 0xffffffffu, 2048);
