@@ -95,6 +95,25 @@ static void setup_dev(struct cdt_dev *dev, struct fake *f)
 	dev->block_size = 2048;
 }
 
+/* The next n answers are CHECK CONDITION key/asc. */
+static void script_sense(struct fake *f, unsigned int n, uint8_t key, uint8_t asc)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		f->script[f->nscript + i].key = key;
+		f->script[f->nscript + i].asc = asc;
+	}
+	f->nscript += n;
+}
+
+/* TEST UNIT READY through the exec path */
+static int tur(struct cdt_dev *dev)
+{
+	uint8_t cdb[16];
+
+	return cdt_exec_in(dev, cdb, mmc_cdb_test_unit_ready(cdb), NULL, 0, NULL,
+			   NULL, NULL);
+}
+
 /* Every opcode that writes or changes settings is refused before the transport. */
 static void test_write_opcodes_refused(void **state)
 {
@@ -190,15 +209,11 @@ static void test_unit_attention_retried(void **state)
 {
 	struct cdt_dev dev;
 	struct fake f;
-	uint8_t cdb[16];
 
 	(void)state;
 	setup_dev(&dev, &f);
-	f.script[0].key = 0x06;
-	f.script[0].asc = 0x29;
-	f.nscript = 1;
-	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_test_unit_ready(cdb),
-				     NULL, 0, NULL, NULL, NULL), 0);
+	script_sense(&f, 1, 0x06, 0x29);
+	assert_int_equal(tur(&dev), 0);
 	assert_int_equal(f.calls, 2);
 	assert_int_equal(dev.stats.commands, 2);
 	assert_true(dev.stats.virtual_ms > 4.9 && dev.stats.virtual_ms < 5.1);
@@ -208,17 +223,11 @@ static void test_retry_bounded(void **state)
 {
 	struct cdt_dev dev;
 	struct fake f;
-	uint8_t cdb[16];
 
 	(void)state;
 	setup_dev(&dev, &f);
-	for (int i = 0; i < 8; i++) {
-		f.script[i].key = 0x06;
-		f.script[i].asc = 0x28;
-	}
-	f.nscript = 8;
-	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_test_unit_ready(cdb),
-				     NULL, 0, NULL, NULL, NULL), CDT_ECHECK);
+	script_sense(&f, 8, 0x06, 0x28);
+	assert_int_equal(tur(&dev), CDT_ECHECK);
 	assert_true(f.calls < 8);
 }
 
@@ -226,15 +235,11 @@ static void test_no_medium(void **state)
 {
 	struct cdt_dev dev;
 	struct fake f;
-	uint8_t cdb[16];
 
 	(void)state;
 	setup_dev(&dev, &f);
-	f.script[0].key = 0x02;
-	f.script[0].asc = 0x3a;
-	f.nscript = 1;
-	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_test_unit_ready(cdb),
-				     NULL, 0, NULL, NULL, NULL), CDT_ENOMEDIUM);
+	script_sense(&f, 1, 0x02, 0x3a);
+	assert_int_equal(tur(&dev), CDT_ENOMEDIUM);
 	assert_string_equal(cdt_errmsg(&dev), "no medium in the drive");
 }
 
