@@ -1,10 +1,158 @@
 #!/bin/sh
-# probe on formatted media, what the contract and cdtail(1) promise: the
-# "formatted" note never changes the verdict (exit 11 for a DVD-RAM that
-# over-reports a block, 10 for a BD-RE that hides blocks).
+# probe on discs of several tracks and on formatted media, what the
+# contract and cdtail(1) promise:
+# - the head read for the filesystem (LBA 0 up) stays inside track 1 and
+#   inside its data: never into audio after a short data track, never into
+#   a short first session's gap (gap=hang would hang the probe), never into
+#   a TAO run-out; and it is not sent at all when the last data session's
+#   volume descriptor gave the size;
+# - the "formatted" note never changes the verdict (exit 11 for a DVD-RAM
+#   that over-reports a block, 10 for a BD-RE that hides blocks).
 . "$(dirname "$0")/lib.sh"
 
 ISO="$FIX/iso9660.iso"
+ISO_BLOCKS=$(($(stat -c %s "$ISO") / 2048))
+
+# reads LO HI TRACE: the READ(10)/(12) lines touching any LBA in [LO, HI)
+reads() {
+	awk -v lo="$1" -v hi="$2" '$1 == "28" || $1 == "a8" {
+		split($2, a, "="); split($3, b, "=")
+		if (a[2] + 0 < hi + 0 && a[2] + b[2] > lo + 0) print }' "$3" | head -3
+}
+
+# no_reads NAME LO HI: the last run's trace has no read in [LO, HI)
+no_reads() {
+	got=$(reads "$2" "$3" "$T/trace")
+	if [ -z "$got" ]; then ok "$1"; else not_ok "$1" "$got"; fi
+}
+
+# only_runout_test NAME LO HI: [LO, HI) is a track's 2-block end, read only
+# once, one block at LO, by layout.c's run-out test (a TAO run-out fails
+# there), never by the head read
+only_runout_test() {
+	got=$(reads "$2" "$3" "$T/trace")
+	if [ -z "$got" ] || { [ "$(printf '%s\n' "$got" | wc -l)" -eq 1 ] &&
+		printf '%s\n' "$got" | grep -q "^28 lba=$2 blocks=1 "; }; then ok "$1"
+	else not_ok "$1" "$got"; fi
+}
+
+# pvd FILE LBA SIZE: an ISO 9660 primary volume descriptor at LBA (volume
+# space SIZE blocks of 2048) and a terminator after it
+pvd() {
+	python3 - "$1" "$2" "$3" <<'EOF'
+import struct, sys
+f, lba, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+d = bytearray(2048)
+d[0:7] = b"\x01CD001\x01"
+d[80:88] = struct.pack("<I", size) + struct.pack(">I", size)
+d[128:132] = struct.pack("<H", 2048) + struct.pack(">H", 2048)
+t = bytearray(2048)
+t[0:7] = b"\xffCD001\x01"
+with open(f, "r+b") as fh:
+    fh.seek(lba * 2048)
+    fh.write(d + t)
+EOF
+}
+
+# --- mixed mode with a short data track: the ISO, then 2000 audio blocks ----------
+MIXED="$T/mixed.img"
+cp "$ISO" "$MIXED"
+truncate -s $(((ISO_BLOCKS + 2000) * 2048)) "$MIXED"
+rm -f "$T/trace"
+run probe --json "sim:$MIXED,layout=data:$ISO_BLOCKS+audio:2000,trace=$T/trace"
+expect_rc "mixed, short data track: ok" 0
+expect_json "mixed: filesystem from the head of track 1" .sources.filesystem "$ISO_BLOCKS"
+expect_json "mixed: no failing read" .failed_reads 0
+no_reads "mixed: the head read stays inside the data track" "$ISO_BLOCKS" $((ISO_BLOCKS + 2000))
+if grep -q 'sense=05/64/00' "$T/trace"; then
+	not_ok "mixed: no read answered 05/64/00" "$(grep -m3 'sense=05/64/00' "$T/trace")"
+else ok "mixed: no read answered 05/64/00"; fi
+
+# --- a short first session (100 blocks), gap=hang ------------------------------
+SHORT="$T/short.img"
+mkimage "$SHORT" $((100 + 11400 + 500))
+rm -f "$T/trace"
+run probe --json "sim:$SHORT,layout=data:100/data:500,gap=hang,trace=$T/trace"
+expect_rc "short first session, gap=hang: probe ends, ok" 0
+expect_json "short first session: true_blocks" .true_blocks 12000
+no_reads "short first session: nothing read in the gap" 100 11500
+# the head read came, inside session 1 (nothing else gave a filesystem)
+got=$(reads 0 100 "$T/trace")
+if [ -n "$got" ]; then ok "short first session: the head of track 1 was read"
+else not_ok "short first session: the head of track 1 was read" "no read below 100"; fi
+
+# --- two sessions, the last one's PVD gives the size: no head read at all ------
+TWO="$T/two.img"
+mkimage "$TWO" $((1000 + 11400 + 3000))
+pvd "$TWO" $((12400 + 16)) 15400
+cp "$TWO" "$T/two-iso1.img"
+rm -f "$T/trace"
+run probe --json "sim:$TWO,layout=data:1000/data:3000,trace=$T/trace"
+expect_rc "two sessions, PVD in session 2: ok" 0
+expect_json "two sessions: filesystem from session 2's PVD" .sources.filesystem 15400
+# below the last session only layout's one-block run-out test of track 1
+no_reads "two sessions: no head read below the last session" 0 998
+only_runout_test "two sessions: session 1 read only at its run-out" 998 1000
+# session 1 holds an ISO too: its size is not the disc's, and is not read
+pvd "$T/two-iso1.img" 16 1000
+rm -f "$T/trace"
+run probe --json "sim:$T/two-iso1.img,layout=data:1000/data:3000,hide=7,trace=$T/trace"
+expect_rc "two sessions, ISOs in both, hide=7: hidden tail" 10
+expect_json "two sessions, ISOs in both: session 2's size" .sources.filesystem 15400
+no_reads "two sessions, ISOs in both: no head read of session 1" 0 998
+only_runout_test "two sessions, ISOs in both: one read of session 1's run-out" 998 1000
+# no PVD in session 2: the head of session 1 is read, inside track 1
+pvd "$SHORT" 16 100
+rm -f "$T/trace"
+run probe --json "sim:$SHORT,layout=data:100/data:500,gap=hang,trace=$T/trace"
+expect_rc "session 1's ISO, gap=hang: ok" 0
+expect_json "session 1's ISO: its size is the filesystem source" .sources.filesystem 100
+no_reads "session 1's ISO: nothing read in the gap" 100 11500
+
+# --- TAO: track 1's run-out is not read by the head read --------------------------
+TAO="$T/tao.img"
+mkimage "$TAO" $((200 + 300))
+pvd "$TAO" 16 198
+rm -f "$T/trace"
+run probe --json "sim:$TAO,layout=data:200+data:300,tao=1,trace=$T/trace"
+case "$RC" in 0|11) ok "tao, two tracks: a verdict (exit $RC)" ;;
+*) not_ok "tao, two tracks: a verdict" "exit $RC" ;; esac
+expect_json "tao: track 1's ISO read" .sources.filesystem 198
+only_runout_test "tao: the head read stops before track 1's run-out" 198 200
+
+# a one-track TAO disc shorter than the head read: its run-out (the last 2
+# blocks) is left to the end search, the descriptors before it are read
+SMALL="$T/small.img"
+truncate -s $((57 * 2048)) "$SMALL"
+pvd "$SMALL" 16 55
+run probe --json "sim:$SMALL,tao=1"
+expect_rc "one TAO track of 57 blocks: short by its run-out" 11
+expect_json "one TAO track of 57 blocks: filesystem" .sources.filesystem 55
+expect_json "one TAO track of 57 blocks: true_blocks" .true_blocks 55
+
+# --- the end search of an over-reported last track (commit d25a7d6) --------------
+# searched downwards from the reported end, as a one-track disc is: no
+# dearer than that, and never a read below the last track
+MULTI="$T/multi.img"
+truncate -s $((4000 * 2048)) "$MULTI"
+run probe --json "sim:$MULTI,extra=5"
+one=$(jq .reads "$T/out")
+rm -f "$T/trace"
+run probe --json "sim:$MULTI,layout=data:1000+data:3000,extra=5,trace=$T/trace"
+expect_rc "data:1000+data:3000 extra=5: short" 11
+expect_json "data:1000+data:3000 extra=5: true_blocks" .true_blocks 4000
+got=$(jq .reads "$T/out")
+if [ "$got" -le "$one" ]; then ok "extra=5 on two tracks: $got reads, one track $one"
+else not_ok "extra=5 on two tracks no dearer than one" "$got reads, one track $one"; fi
+# (the head read of track 1 below 260 is the filesystem probe)
+no_reads "extra=5 on two tracks: the search stays on the last track" 260 998
+
+# --- UDF on a formatted medium: the anchor at 256 is in reach ----------------------
+run probe --json "sim:$FIX/udf.img,profile=dvd+rw,formatted=4000"
+expect_rc "udf on a formatted dvd+rw: ok" 0
+expect_json "udf on a formatted dvd+rw: type" .filesystem.type udf
+expect_json "udf on a formatted dvd+rw: its size" .sources.filesystem 1024
+expect_json "udf on a formatted dvd+rw: noted formatted" '.notes | index("formatted") != null' true
 
 # --- the formatted note never changes the verdict -------------------------------
 PAD="$T/pad.iso"

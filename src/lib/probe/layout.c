@@ -265,7 +265,7 @@ static void last_session_filesystem(struct cdt_dev *dev, const struct cdt_layout
 			break;
 		first = &l->tracks[i];
 	}
-	/* the session at LBA 0 was read by cdt_read_sizes() */
+	/* the session at LBA 0: cdt_read_sizes() reads the head, with libblkid */
 	if (!first || !first->start || !bs || first->blocks < ISO_HEAD_BLOCKS)
 		return;
 	buf = malloc((size_t)ISO_HEAD_BLOCKS * bs);

@@ -66,22 +66,6 @@ static int64_t toc_leadout(const struct mmc_toc *toc)
 	return lba <= 0 ? CDT_SIZE_ABSENT : lba;
 }
 
-/*
- * Does the TOC put an audio track at LBA 0 (a CD-Extra)?  A READ(10)
- * there only fails with 05/64/00, and image, verify and tail promise never
- * to read audio with READ(10): the filesystem is the last data session's
- * (layout.c reads it).
- */
-static bool audio_at_zero(const struct mmc_toc *toc)
-{
-	unsigned int i;
-
-	for (i = 0; i < toc->n && i < MMC_TOC_MAX; i++)
-		if (toc->e[i].track >= 1 && toc->e[i].track <= 99 && toc->e[i].lba == 0)
-			return !mmc_control_is_data(toc->e[i].adr_control & 0x0f);
-	return false;
-}
-
 static bool is_cd_profile(uint16_t profile)
 {
 	return profile >= 0x0008 && profile <= 0x000a;
@@ -138,15 +122,15 @@ static uint16_t current_profile(struct cdt_dev *dev)
 	return profile;
 }
 
-/* Read up to CDT_FS_PROBE_BYTES from LBA 0; returns bytes read. */
-static size_t read_head(struct cdt_dev *dev, uint64_t reported, uint8_t *buf)
+/* Read up to CDT_FS_PROBE_BYTES, and no more than limit blocks, from LBA 0; returns bytes read. */
+static size_t read_head(struct cdt_dev *dev, uint64_t limit, uint8_t *buf)
 {
 	uint32_t bs = dev->block_size, chunk = cdt_max_read_blocks(dev);
 	uint64_t want = CDT_FS_PROBE_BYTES / bs, lba = 0;
 	struct cdt_read_result rr = CDT_INIT(rr);
 
-	if (want > reported)
-		want = reported;
+	if (want > limit)
+		want = limit;
 	if (chunk > 64)
 		chunk = 64;
 	while (lba < want) {
@@ -159,6 +143,35 @@ static size_t read_head(struct cdt_dev *dev, uint64_t reported, uint8_t *buf)
 		lba += n;
 	}
 	return (size_t)(lba * bs);
+}
+
+/*
+ * How much of the disc's head may be read for the filesystem: track 1
+ * only, and only its data.  Past a short data track lie audio (05/64/00
+ * for every READ(10), which image and verify promise never to send) or a
+ * short first session's lead-out, where drives fail slowly, time out or
+ * hang (REAL-DISCS.md: DiscImageCreator issues 70, 41); a TAO run-out
+ * fails.  Track 1 audio (a CD-Extra): nothing.  A formatted medium is one
+ * track, so UDF's anchor at 256 stays within reach.
+ */
+static uint64_t head_blocks(const struct cdt_layout *l, uint64_t reported)
+{
+	const struct cdt_track *t = l && l->n_tracks ? &l->tracks[0] : NULL;
+	uint64_t n;
+
+	if (!t || !l->has_toc || t->start)
+		return reported;
+	if (t->mode != CDT_TRACK_DATA)
+		return 0;
+	n = t->blocks ? t->blocks : reported;
+	/*
+	 * A TAO run-out the layout found, or may not know of yet: track 1
+	 * as the only track is the last, whose end the search reads later.
+	 * Its last 2 blocks are never a filesystem's descriptors.
+	 */
+	if ((t->runout || l->n_tracks == 1) && n > 2)
+		n -= 2;
+	return n < reported ? n : reported;
 }
 
 /* libblkid names the filesystem; it reads from a memfd copy of the head. */
@@ -209,7 +222,7 @@ out:
 	close(fd);
 }
 
-static void filesystem_size(struct cdt_dev *dev, uint64_t reported,
+static void filesystem_size(struct cdt_dev *dev, uint64_t limit,
 			    struct cdt_sizes *sz)
 {
 	uint8_t *buf = calloc(1, CDT_FS_PROBE_BYTES);
@@ -219,7 +232,7 @@ static void filesystem_size(struct cdt_dev *dev, uint64_t reported,
 
 	if (!buf)
 		return;
-	len = read_head(dev, reported, buf);
+	len = read_head(dev, limit, buf);
 	if (!len)
 		goto out;
 	blkid_type(buf, len, sz->fs_type, sizeof(sz->fs_type));
@@ -294,11 +307,14 @@ static int read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 		sz->toc_leadout = toc_leadout(&a->toc);
 	}
 	disc_and_track(dev, sz, a);
-	if (!a->have_toc || !audio_at_zero(&a->toc))
-		filesystem_size(dev, blocks, sz);
 	rc = layout_read(dev, sz, a);
 	free(a);
-	return rc;
+	if (rc)
+		return rc;
+	/* the last data session's volume descriptor said nothing: the head */
+	if (sz->filesystem < 0)
+		filesystem_size(dev, head_blocks(dev->layout, blocks), sz);
+	return 0;
 }
 
 int cdt_read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
