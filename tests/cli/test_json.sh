@@ -29,6 +29,19 @@ for c in probe image tail verify hazards; do
 		not_ok "$c: every key documented in cdtail(1)" "$missing"; fi
 done
 
+# every note probe can emit (the table in src/cli/cmd_probe.c) is in the
+# JSON OUTPUT list of notes and has its own entry under PROBE
+notes=$(sed -n 's/^[[:space:]]*{ CDT_NOTE_[A-Z_]*, "\([a-z-]*\)",.*/\1/p' "$ROOT/src/cli/cmd_probe.c")
+list=$(sed -n '/^notes  *ids:/,/^verdict/p' "$MAN" | sed 's/\\-/-/g')
+missing=""
+for n in $notes; do
+	printf '%s\n' "$list" | grep -q "\"$n\"" || missing="$missing $n (JSON OUTPUT)"
+	sed 's/\\-/-/g' "$MAN" | grep -qx "\.B $n" || missing="$missing $n (PROBE)"
+done
+if [ "$(echo $notes | wc -w)" -ge 8 ] && [ -z "$missing" ]; then
+	ok "probe: every note id ($(echo $notes)) documented in cdtail(1)"
+else not_ok "probe: every note id documented in cdtail(1)" "notes: $notes" "missing:$missing"; fi
+
 # the shared keys: the same names, the same values for the same disc
 for c in image tail verify; do
 	for k in device block_size reported_blocks true_blocks hidden_blocks hidden_512 extent_blocks \
