@@ -114,6 +114,15 @@ static int tur(struct cdt_dev *dev)
 			   NULL, NULL);
 }
 
+/* A fresh device whose next n answers are key/asc: TEST UNIT READY gives want. */
+static void tur_scripted(struct cdt_dev *dev, struct fake *f, unsigned int n,
+			 uint8_t key, uint8_t asc, int want)
+{
+	setup_dev(dev, f);
+	script_sense(f, n, key, asc);
+	assert_int_equal(tur(dev), want);
+}
+
 /* Every opcode that writes or changes settings is refused before the transport. */
 static void test_write_opcodes_refused(void **state)
 {
@@ -211,9 +220,7 @@ static void test_unit_attention_retried(void **state)
 	struct fake f;
 
 	(void)state;
-	setup_dev(&dev, &f);
-	script_sense(&f, 1, 0x06, 0x29);
-	assert_int_equal(tur(&dev), 0);
+	tur_scripted(&dev, &f, 1, 0x06, 0x29, 0);
 	assert_int_equal(f.calls, 2);
 	assert_int_equal(dev.stats.commands, 2);
 	assert_true(dev.stats.virtual_ms > 4.9 && dev.stats.virtual_ms < 5.1);
@@ -225,9 +232,7 @@ static void test_retry_bounded(void **state)
 	struct fake f;
 
 	(void)state;
-	setup_dev(&dev, &f);
-	script_sense(&f, 8, 0x06, 0x28);
-	assert_int_equal(tur(&dev), CDT_ECHECK);
+	tur_scripted(&dev, &f, 8, 0x06, 0x28, CDT_ECHECK);
 	assert_true(f.calls < 8);
 }
 
@@ -237,9 +242,7 @@ static void test_no_medium(void **state)
 	struct fake f;
 
 	(void)state;
-	setup_dev(&dev, &f);
-	script_sense(&f, 1, 0x02, 0x3a);
-	assert_int_equal(tur(&dev), CDT_ENOMEDIUM);
+	tur_scripted(&dev, &f, 1, 0x02, 0x3a, CDT_ENOMEDIUM);
 	assert_string_equal(cdt_errmsg(&dev), "no medium in the drive");
 }
 
