@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include "core/abi.h"
 #include "core/device.h"
+#include "rescue/compare.h"
 #include "rescue/image.h"
 
 struct tail_job {
@@ -268,17 +269,10 @@ static int tail(struct cdt_dev *dev, const char *image_path,
 	rc = skip_plan_make(dev, &res->sum.probe, CDT_FORMATTED_SKIP, &extent, &j.skip);
 	if (rc)
 		return rc;
-	j.chunk = rescue_chunk_blocks(dev, j.bs, opts->chunk_blocks);
-	j.disc = malloc((size_t)j.chunk * j.bs);
-	j.file = malloc((size_t)j.chunk * j.bs);
-	if (!j.disc || !j.file)
-		rc = CDT_ENOMEM;
-	else
+	rc = compare_buffers(dev, j.bs, opts->chunk_blocks, &j.chunk, &j.disc, &j.file);
+	if (!rc)
 		rc = run(&j);
-	if (j.fd >= 0)
-		close(j.fd);
-	free(j.disc);
-	free(j.file);
+	compare_release(j.fd, j.disc, j.file);
 	skip_free(&j.skip);
 	cdt_get_stats(dev, &res->sum.stats);
 	res->sum.elapsed_ms = rescue_now_ms() - t0;

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include "core/abi.h"
 #include "core/device.h"
+#include "rescue/compare.h"
 #include "rescue/digest.h"
 #include "rescue/image.h"
 
@@ -352,18 +353,13 @@ static int verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 		skip_free(&j.skip);
 		return rc;
 	}
-	j.chunk = rescue_chunk_blocks(dev, j.bs, opts->rd.chunk_blocks);
-	j.disc = malloc((size_t)j.chunk * j.bs);
-	j.file = malloc((size_t)j.chunk * j.bs);
+	rc = compare_buffers(dev, j.bs, opts->rd.chunk_blocks, &j.chunk, &j.disc, &j.file);
 	j.bad_block = calloc(j.chunk, sizeof(*j.bad_block));
-	if (!j.disc || !j.file || !j.bad_block)
+	if (!rc && !j.bad_block)
 		rc = CDT_ENOMEM;
-	else
+	if (!rc)
 		rc = run(&j);
-	if (j.fd >= 0)
-		close(j.fd);
-	free(j.disc);
-	free(j.file);
+	compare_release(j.fd, j.disc, j.file);
 	free(j.bad_block);
 	skip_free(&j.skip);
 	res->sum.bad = j.bad.v;

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What tail and verify --image share: a chunk of the disc read beside the
+ * same blocks of a file, so both buffers are one chunk long, and the file
+ * closed and the buffers freed on every way out.
+ */
+#ifndef CDT_COMPARE_H
+#define CDT_COMPARE_H
+
+#include <stdint.h>
+#include "cdtail.h"
+
+/*
+ * Sets *chunk (rescue_chunk_blocks of want) and allocates *disc and *file
+ * of *chunk blocks of bs bytes each; CDT_ENOMEM if either fails (both
+ * pointers are then still safe to pass to compare_release).
+ */
+int compare_buffers(struct cdt_dev *dev, uint32_t bs, uint32_t want,
+		    uint32_t *chunk, uint8_t **disc, uint8_t **file);
+
+/* Closes fd unless it is negative (never opened) and frees both buffers. */
+void compare_release(int fd, uint8_t *disc, uint8_t *file);
+
+#endif
