@@ -10,14 +10,25 @@
 
 skip_list='.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")'
 
+# disc IMG BLOCKS SPEC DD KEEP: an emulated disc DEV=sim:IMG,SPEC of BLOCKS
+# blocks, and DD what dd read of it: its first KEEP blocks
+disc() {
+	mkimage "$1" "$2"
+	DEV="sim:$1,$3"
+	head -c $(($5 * 2048)) "$1" >"$4"
+}
+
+# tail_traced IMAGE: tail --json DEV IMAGE, the drive's trace in $T/tr
+tail_traced() {
+	rm -f "$T/tr"
+	run tail --json "$DEV,trace=$T/tr" "$1"
+}
+
 # --- CD-Extra, audio 1000, the gap, data 1600 of which 1580 hidden ------------
 # dd stopped at the reported 12420 blocks: 20 of them data
 X="$T/extra.img"
-mkimage "$X" 14000
-DEV="sim:$X,layout=audio:1000/data:1600,hide=1580"
-head -c $((12420 * 2048)) "$X" >"$T/dd.iso"
-rm -f "$T/tr"
-run tail --json "$DEV,trace=$T/tr" "$T/dd.iso"
+disc "$X" 14000 layout=audio:1000/data:1600,hide=1580 "$T/dd.iso" 12420
+tail_traced "$T/dd.iso"
 expect_rc "CD-Extra, 20 data blocks in IMAGE -> 0" 0
 expect_json "CD-Extra: appended" .verdict appended
 expect_json "CD-Extra: the 20 data blocks compared" .compared_blocks 20
@@ -51,11 +62,8 @@ if [ "$(wc -c <"$T/bad.iso")" -eq $((12420 * 2048)) ]; then ok "a changed data b
 
 # --- mixed mode ending in audio, reported 100 short ----------------------------
 MM="$T/mixed.img"
-mkimage "$MM" 2600
-DEV="sim:$MM,layout=data:1000+audio:1600,hide=100"
-head -c $((2500 * 2048)) "$MM" >"$T/mm.iso"
-rm -f "$T/tr"
-run tail --json "$DEV,trace=$T/tr" "$T/mm.iso"
+disc "$MM" 2600 layout=data:1000+audio:1600,hide=100 "$T/mm.iso" 2500
+tail_traced "$T/mm.iso"
 expect_rc "mixed mode: IMAGE is the extent -> 0" 0
 expect_json "mixed mode: nothing to add" .verdict nothing-to-add
 expect_json "mixed mode: the data track's last 64 compared" .compared_blocks 64
@@ -64,11 +72,8 @@ no_read "mixed mode: no read of audio" "$DEV" "$T/tr" 1000 2500
 
 # --- TAO: the run-out between two tracks in the window -------------------------
 TAO="$T/tao.img"
-mkimage "$TAO" 1500
-DEV="sim:$TAO,layout=data:1000+data:500,tao=1,hide=470"
-head -c $((1030 * 2048)) "$TAO" >"$T/tao.iso"
-rm -f "$T/tr"
-run tail --json "$DEV,trace=$T/tr" "$T/tao.iso"
+disc "$TAO" 1500 layout=data:1000+data:500,tao=1,hide=470 "$T/tao.iso" 1030
+tail_traced "$T/tao.iso"
 expect_rc "TAO: the window over a run-out -> 0" 0
 expect_json "TAO: 64 data blocks compared" .compared_blocks 64
 expect_json "TAO: the run-out passed over" "$skip_list" "998+2 runout"
@@ -78,15 +83,14 @@ no_read "TAO: no read of the run-out" "$DEV" "$T/tr" 998 1000
 # --- formatted DVD+RW: dd gives the formatted size -----------------------------
 ISO="$FIX/iso9660.iso"
 N=$(($(wc -c <"$ISO") / 2048))
-FMT="sim:$ISO,profile=dvd+rw,formatted=$((N + 500))"
+DEV="sim:$ISO,profile=dvd+rw,formatted=$((N + 500))"
 cp "$ISO" "$T/fmt.iso"
 head -c $((500 * 2048)) /dev/zero >>"$T/fmt.iso"
-rm -f "$T/tr"
-run tail --json "$FMT,trace=$T/tr" "$T/fmt.iso"
+tail_traced "$T/fmt.iso"
 expect_rc "formatted: IMAGE of the formatted size -> 0" 0
 expect_json "formatted: nothing to add" .verdict nothing-to-add
 expect_json "formatted: the filesystem's last 64 compared" .compared_blocks 64
 expect_json "formatted: the unwritten rest passed over" "$skip_list" "$N+500 unwritten"
-no_read "formatted: no read past the filesystem" "$FMT" "$T/tr" "$N" $((N + 500))
+no_read "formatted: no read past the filesystem" "$DEV" "$T/tr" "$N" $((N + 500))
 
 finish

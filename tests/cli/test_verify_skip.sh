@@ -7,6 +7,16 @@
 
 skip_list='.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")'
 
+# image_then_verify NAME DEV OUT: image DEV to OUT (one check), then verify
+# --sha256 of image's digest (in $sum) with the drive's trace in $T/tr
+image_then_verify() {
+	run image --json "$2" "$3"
+	expect_rc "$1: image -> 0" 0
+	sum=$(jq -r .sha256 "$T/out")
+	rm -f "$T/tr"
+	run verify --json --sha256 "$sum" "$2,trace=$T/tr"
+}
+
 # --- CD-Extra: audio 300 + 200, the gap of 11400, data 100 -------------------
 # every block of the file numbered, so any block read from the wrong place shows
 X="$T/extra.img"
@@ -22,11 +32,7 @@ gaps="05/21/00 zero hang"
 for gap in $gaps; do
 	DEV="sim:$X,layout=audio:300+audio:200/data:100,gap=$gap"
 	tag=$(echo "$gap" | tr / -)
-	run image --json "$DEV" "$T/x-$tag.iso"
-	expect_rc "gap=$gap: image -> 0" 0
-	sum=$(jq -r .sha256 "$T/out")
-	rm -f "$T/tr"
-	run verify --json --sha256 "$sum" "$DEV,trace=$T/tr"
+	image_then_verify "gap=$gap" "$DEV" "$T/x-$tag.iso"
 	expect_rc "gap=$gap: verify --sha256 of image's digest -> 0" 0
 	expect_json "gap=$gap: identical" .verdict identical
 	expect_json "gap=$gap: audio and gap skipped" "$skip_list" \
@@ -120,11 +126,7 @@ expect_rc "TAO: FILE of the extent -> 0" 0
 ISO="$FIX/iso9660.iso"
 N=$(($(wc -c <"$ISO") / 2048))
 FMT="sim:$ISO,profile=dvd+rw,formatted=$((N + 500))"
-run image --json "$FMT" "$T/fmt.iso"
-expect_rc "formatted: image -> 0" 0
-sum=$(jq -r .sha256 "$T/out")
-rm -f "$T/tr"
-run verify --json --sha256 "$sum" "$FMT,trace=$T/tr"
+image_then_verify formatted "$FMT" "$T/fmt.iso"
 expect_rc "formatted: verify of image's digest -> 0" 0
 expect_json "formatted: the unwritten rest skipped" "$skip_list" "$N+500 unwritten"
 no_read "formatted: verify reads nothing past the filesystem" "$FMT" "$T/tr" "$N" $((N + 500))
