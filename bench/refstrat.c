@@ -80,81 +80,87 @@ static int rd(struct strat_ctx *c, uint64_t lba)
 	return -1;
 }
 
-static int64_t strat_linear(struct strat_ctx *c, uint64_t r, uint64_t truth)
-{
-	uint64_t lba;
-	int ok;
+/*
+ * How far from R a strategy reads next: the first read away from R is at
+ * offset 1, then up (R + off, while the reads succeed) or down (R - off,
+ * while they fail) by these.
+ */
+struct steps {
+	uint64_t (*up)(uint64_t off);
+	uint64_t (*down)(uint64_t off);
+};
 
-	(void)truth;
-	ok = rd(c, r);
-	if (ok < 0)
+/* rd of LBA, which then becomes *good or *bad. */
+static int rd_move(struct strat_ctx *c, uint64_t lba, uint64_t *good, uint64_t *bad)
+{
+	int ok = rd(c, lba);
+
+	if (ok > 0)
+		*good = lba;
+	else if (!ok)
+		*bad = lba;
+	return ok;
+}
+
+/*
+ * Reads R, then away from it at the offsets s gives until a read answers
+ * otherwise than R did, which leaves a good LBA and a failing one; then
+ * bisects between them until they are adjacent.  The end is the failing
+ * one; 0 when nothing reads down to LBA 0, -1 on an error.
+ */
+static int64_t search(struct strat_ctx *c, uint64_t r, const struct steps *s)
+{
+	uint64_t good = r, bad = r, off;
+	int up, ok;
+
+	up = rd(c, r);
+	if (up < 0)
 		return -1;
-	if (ok) {
-		for (lba = r + 1;; lba++) {
-			ok = rd(c, lba);
-			if (ok < 0)
-				return -1;
-			if (!ok)
-				return (int64_t)lba;
-		}
-	}
-	for (lba = r; lba > 0; lba--) {
-		ok = rd(c, lba - 1);
+	for (off = 1;; off = up ? s->up(off) : s->down(off)) {
+		if (!up && off > r)
+			return 0;	/* nothing readable down to LBA 0 */
+		ok = rd_move(c, up ? r + off : r - off, &good, &bad);
 		if (ok < 0)
 			return -1;
-		if (ok)
-			return (int64_t)lba;
+		if (ok != up)
+			break;
 	}
-	return 0;
+	while (bad - good > 1)
+		if (rd_move(c, good + (bad - good) / 2, &good, &bad) < 0)
+			return -1;
+	return (int64_t)bad;
+}
+
+static uint64_t next_block(uint64_t off)
+{
+	return off + 1;
+}
+
+static uint64_t gallop_up(uint64_t off)
+{
+	return 2 * off + 1;	/* R + 2^i - 1 */
+}
+
+static uint64_t gallop_down(uint64_t off)
+{
+	return 2 * off;		/* R - 2^i */
+}
+
+/* Linear: every block in turn, so the bracket is adjacent: no bisection. */
+static int64_t strat_linear(struct strat_ctx *c, uint64_t r, uint64_t truth)
+{
+	static const struct steps linear = { next_block, next_block };
+
+	(void)truth;
+	return search(c, r, &linear);
 }
 
 static int64_t strat_gallop(struct strat_ctx *c, uint64_t r, uint64_t truth)
 {
-	uint64_t good, bad, step, mid;
-	int ok;
+	static const struct steps gallop = { gallop_up, gallop_down };
 
 	(void)truth;
-	ok = rd(c, r);
-	if (ok < 0)
-		return -1;
-	if (ok) {
-		good = r;
-		for (step = 2;; step *= 2) {
-			ok = rd(c, r + step - 1);
-			if (ok < 0)
-				return -1;
-			if (!ok) {
-				bad = r + step - 1;
-				break;
-			}
-			good = r + step - 1;
-		}
-	} else {
-		bad = r;
-		for (step = 1;; step *= 2) {
-			if (step > r)
-				return 0;	/* nothing readable down to LBA 0 */
-			ok = rd(c, r - step);
-			if (ok < 0)
-				return -1;
-			if (ok) {
-				good = r - step;
-				break;
-			}
-			bad = r - step;
-		}
-	}
-	while (bad - good > 1) {
-		mid = good + (bad - good) / 2;
-		ok = rd(c, mid);
-		if (ok < 0)
-			return -1;
-		if (ok)
-			good = mid;
-		else
-			bad = mid;
-	}
-	return (int64_t)bad;
+	return search(c, r, &gallop);
 }
 
 static int64_t strat_oracle(struct strat_ctx *c, uint64_t r, uint64_t truth)
