@@ -436,10 +436,8 @@ static int judge_layout(struct cdt_dev *dev, struct cdt_probe_result *res)
 			     res->notes & CDT_NOTE_TAO_RUNOUT);
 }
 
-static int probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
-		 struct cdt_probe_result *res)
+int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res)
 {
-	struct es_result er;
 	int rc;
 
 	cdt_reset_stats(dev);
@@ -453,6 +451,15 @@ static int probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	if (rc)
 		return rc;
 	res->reported_blocks = (uint64_t)res->sizes.read_capacity;
+	return 0;
+}
+
+int probe_end(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
+	      struct cdt_probe_result *res)
+{
+	struct es_result er;
+	int rc;
+
 	if (audio_last(dev->layout, &er)) {
 		res->notes |= CDT_NOTE_LAST_TRACK_AUDIO;
 		res->extent_blocks = er.end;
@@ -468,6 +475,14 @@ static int probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	capacity_after(dev, res);
 	cdt_get_stats(dev, &res->stats);
 	return 0;
+}
+
+static int probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
+		 struct cdt_probe_result *res)
+{
+	int rc = probe_begin(dev, res);
+
+	return rc ? rc : probe_end(dev, opts, res);
 }
 
 int probe_known_end(struct cdt_dev *dev, uint64_t true_blocks, uint64_t extent,

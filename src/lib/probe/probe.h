@@ -14,4 +14,14 @@
 int probe_known_end(struct cdt_dev *dev, uint64_t true_blocks, uint64_t extent,
 		    struct cdt_probe_result *res);
 
+/*
+ * cdt_probe() in two halves, for image to copy the reported extent in
+ * between (its data before the end search's failing reads): identify the
+ * drive and read the size sources (the device's stats start here), then
+ * the end search and what depends on it.
+ */
+int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res);
+int probe_end(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
+	      struct cdt_probe_result *res);
+
 #endif
