@@ -132,6 +132,34 @@ int map_set(struct cdt_map *m, uint64_t pos, uint64_t len, char status)
 	return 0;
 }
 
+int map_resize(struct cdt_map *m, uint64_t size, char status)
+{
+	size_t i;
+
+	if (!m->n || !size) {
+		map_free(m);
+		return map_init(m, size, status);
+	}
+	if (size > m->size) {
+		if (m->runs[m->n - 1].status == status) {
+			m->runs[m->n - 1].size += size - m->size;
+		} else {
+			if (reserve(m, m->n + 1))
+				return CDT_ENOMEM;
+			m->runs[m->n++] = (struct map_run){ m->size, size - m->size, status };
+		}
+	} else if (size < m->size) {
+		for (i = 0; i < m->n && m->runs[i].pos < size; i++)
+			;
+		m->n = i;
+		m->runs[i - 1].size = size - m->runs[i - 1].pos;
+	}
+	m->size = size;
+	if (m->cur_pos > size)
+		m->cur_pos = size;
+	return 0;
+}
+
 char map_status_at(const struct cdt_map *m, uint64_t pos)
 {
 	if (pos >= m->size)

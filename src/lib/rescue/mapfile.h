@@ -45,6 +45,12 @@ void map_free(struct cdt_map *m);
 /* Give [pos, pos + len) the status; len 0 is a no-op.  0 or CDT_ENOMEM. */
 int map_set(struct cdt_map *m, uint64_t pos, uint64_t len, char status);
 
+/*
+ * Make the map cover [0, size): what it gains gets the status, what lies
+ * past size is dropped.  0 or CDT_ENOMEM.
+ */
+int map_resize(struct cdt_map *m, uint64_t size, char status);
+
 /* Status of the byte at pos (pos < size). */
 char map_status_at(const struct cdt_map *m, uint64_t pos);
 
