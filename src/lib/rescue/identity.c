@@ -11,6 +11,7 @@
 #define ID_SPREAD 10
 #define ID_HEAD "cdtail identity: "
 #define ID_BLOCK "cdtail identity block "
+#define ID_PENDING " search=pending"
 
 static void add_lba(uint64_t *lba, unsigned int *n, uint64_t v, uint64_t extent)
 {
@@ -128,8 +129,8 @@ void id_format(const struct disc_id *id, char *out, size_t len)
 	int k;
 
 	used = (size_t)snprintf(out, len, ID_HEAD "block_size=%" PRIu32 " extent=%" PRIu64
-				" true_blocks=%" PRIu64, id->block_size, id->extent,
-				id->true_blocks);
+				" true_blocks=%" PRIu64 "%s", id->block_size, id->extent,
+				id->true_blocks, id->pending ? ID_PENDING : "");
 	for (i = 0; i < id->n && used < len; i++) {
 		for (k = 0; k < 32; k++)
 			sprintf(hex + 2 * k, "%02x", id->sha256[i][k]);
@@ -167,6 +168,14 @@ static int parse_block(const char *p, struct disc_id *id)
 	return 0;
 }
 
+/* Does the line at p (up to its newline) end in the pending mark? */
+static bool line_pending(const char *p)
+{
+	size_t len = strcspn(p, "\n"), plen = strlen(ID_PENDING);
+
+	return len >= plen && !strncmp(p + len - plen, ID_PENDING, plen);
+}
+
 /* The text after "# " + prefix on a line of its own, or NULL. */
 static const char *after(const char *line, const char *prefix)
 {
@@ -189,6 +198,7 @@ int id_parse(const char *text, struct disc_id *id)
 			    !id->block_size || !id->extent)
 				return CDT_EFORMAT;
 			id->present = true;
+			id->pending = line_pending(p);
 		} else if ((p = after(line, ID_BLOCK))) {
 			if (!id->present || parse_block(p, id))
 				return CDT_EFORMAT;

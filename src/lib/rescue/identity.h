@@ -11,6 +11,9 @@
  * Kept in the map as comment lines, which GNU ddrescue skips:
  *   # cdtail identity: block_size=2048 extent=3000 true_blocks=3000
  *   # cdtail identity block 16 sha256=<64 hex digits>
+ * While image copies the reported extent before its end search, the first
+ * line ends in " search=pending": the extent is provisional, the true end
+ * not yet known, and a resume runs the search (image.c, data first).
  */
 #ifndef CDT_IDENTITY_H
 #define CDT_IDENTITY_H
@@ -25,6 +28,7 @@
 
 struct disc_id {
 	bool present;
+	bool pending;		/* the end search is still to come */
 	uint32_t block_size;
 	uint64_t extent, true_blocks;
 	unsigned int n;
