@@ -98,16 +98,22 @@ uint32_t rescue_chunk_blocks(struct cdt_dev *dev, uint32_t bs, uint32_t want)
 	return want < max ? want : max;
 }
 
+/* The end search's options from the read options: window, progress, stop. */
+static void probe_opts(const struct cdt_read_opts *rd, struct cdt_probe_opts *po)
+{
+	po->max_extra = rd ? rd->max_extra : 0;
+	po->progress = rd ? rd->progress : NULL;
+	po->progress_ctx = rd ? rd->progress_ctx : NULL;
+	po->stop = rd ? rd->stop : NULL;
+}
+
 int rescue_probe(struct cdt_dev *dev, const struct cdt_read_opts *rd,
 		 struct cdt_read_summary *sum)
 {
 	struct cdt_probe_opts po = CDT_INIT(po);
 	int rc;
 
-	po.max_extra = rd ? rd->max_extra : 0;
-	po.progress = rd ? rd->progress : NULL;
-	po.progress_ctx = rd ? rd->progress_ctx : NULL;
-	po.stop = rd ? rd->stop : NULL;
+	probe_opts(rd, &po);
 	sum->size = sizeof(*sum);
 	sum->probe.size = sizeof(sum->probe);
 	sum->stats.size = sizeof(sum->stats);
@@ -389,18 +395,22 @@ static uint64_t next_skip(const struct rescue *r, uint64_t skip)
 }
 
 /*
- * Passes 1 and 3: the untried blocks from the start upwards; with
+ * Passes 1 and 3: the untried blocks from block pos up to end; with
  * skipping, a failure jumps ahead (in blocks).  Returns 0 or <0 on error.
  */
-static int copy_forward(struct rescue *r, bool skipping)
+static int copy_forward(struct rescue *r, bool skipping, uint64_t pos, uint64_t end)
 {
-	uint64_t skip = 0, pos = 0, start, len, lba;
+	uint64_t skip = 0, start, len, lba;
 	int got;
 
-	while (map_find(r->map, MAP_NONTRIED, pos * r->bs, &start, &len)) {
+	while (pos < end && map_find(r->map, MAP_NONTRIED, pos * r->bs, &start, &len)) {
 		uint32_t n;
 
 		lba = start / r->bs;
+		if (lba >= end)
+			break;
+		if (len / r->bs > end - lba)
+			len = (end - lba) * r->bs;
 		n = grid_up(r, lba, len / r->bs);
 		got = try_span(r, lba, n, MAP_NONTRIMMED);
 		if (got < 0)
@@ -417,14 +427,16 @@ static int copy_forward(struct rescue *r, bool skipping)
 }
 
 /*
- * Pass 2: the untried blocks from the end downwards, skipping down after a
- * failure.  Returns 0 or <0 on error.
+ * Pass 2: the untried blocks below block end downwards, skipping down
+ * after a failure.  Returns 0 or <0 on error.
  */
-static int copy_backward(struct rescue *r)
+static int copy_backward(struct rescue *r, uint64_t end)
 {
-	uint64_t skip = 0, end = r->map->size / r->bs, start, len, top;
+	uint64_t skip = 0, start, len, top;
 	int got;
 
+	if (end > r->map->size / r->bs)
+		end = r->map->size / r->bs;
 	while (end && map_find_back(r->map, MAP_NONTRIED, end * r->bs, &start, &len)) {
 		uint32_t n;
 
@@ -643,21 +655,43 @@ static int retry_phase(struct rescue *r)
 	return rc;
 }
 
-int rescue_run(struct rescue *r)
+/* Untried blocks in [from, to)? */
+static bool untried(const struct rescue *r, uint64_t from, uint64_t to)
+{
+	uint64_t start, len;
+
+	if (to > r->map->size / r->bs)
+		to = r->map->size / r->bs;
+	return map_find(r->map, MAP_NONTRIED, from * r->bs, &start, &len) &&
+	       start < to * r->bs;
+}
+
+/*
+ * The copying passes over blocks [from, to): pass 1 from `from` upwards,
+ * passes 2 and 3 over all that is untried below to.  Returns 0 or <0.
+ */
+static int rescue_copy(struct rescue *r, uint64_t from, uint64_t to)
 {
 	int rc;
 
-	r->last_save_ms = rescue_now_ms();
 	enter_phase(r, CDT_PHASE_COPY, 1);
-	rc = copy_forward(r, true);
-	if (!rc && map_count(r->map, MAP_NONTRIED)) {
+	rc = copy_forward(r, true, from, to);
+	if (!rc && untried(r, 0, to)) {
 		enter_phase(r, CDT_PHASE_COPY, 2);
-		rc = copy_backward(r);
+		rc = copy_backward(r, to);
 	}
-	if (!rc && map_count(r->map, MAP_NONTRIED)) {
+	if (!rc && untried(r, 0, to)) {
 		enter_phase(r, CDT_PHASE_COPY, 3);
-		rc = copy_forward(r, false);
+		rc = copy_forward(r, false, 0, to);
 	}
+	return rc;
+}
+
+/* Every pass after the copying ones.  Returns 0 or <0 on error. */
+static int rescue_rest(struct rescue *r)
+{
+	int rc = 0;
+
 	if (!rc && map_count(r->map, MAP_NONTRIMMED)) {
 		enter_phase(r, CDT_PHASE_TRIM, 1);
 		rc = trim_pass(r);
@@ -674,6 +708,15 @@ int rescue_run(struct rescue *r)
 	r->map->cur_pos = r->map->size;
 	progress(r, true);
 	return 0;
+}
+
+int rescue_run(struct rescue *r)
+{
+	int rc;
+
+	r->last_save_ms = rescue_now_ms();
+	rc = rescue_copy(r, 0, UINT64_MAX);
+	return rc ? rc : rescue_rest(r);
 }
 
 /* Tried and failed; untried blocks of an interrupted run are not bad. */
@@ -727,6 +770,7 @@ struct image_job {
 	struct skip_plan skip;	/* not data: never read (skip.h) */
 	char *base_comment;	/* the caller's line and the skip list */
 	bool loaded;		/* a map was read */
+	bool data_first;	/* copy the agreed extent, then search */
 	bool created_out, created_map;
 	struct disc_id id;	/* the disc's, recorded or read from the map */
 	char *comment;		/* map comment lines: the caller's, identity */
@@ -846,30 +890,102 @@ static int other_disc(struct image_job *j, uint64_t lba, const char *how)
 }
 
 /*
- * The probe: with an identity record the end is known and only the
- * recorded blocks are read (no failing read on an undamaged disc);
- * else the end search.
+ * Data first (issue 13): the end search's failing reads cost seconds each
+ * on a real drive, and a search that checks the end costs at least one
+ * even on an undamaged disc, so a new image first copies what every size
+ * source agrees the disc holds (READ CAPACITY, the TOC lead-out, the
+ * filesystem: the least of them, the provisional extent of the map and
+ * OUT), but for its last DATA_FIRST_MARGIN blocks (a TAO run-out, the
+ * commonest over-report: blocks the search reads anyway, never worth a
+ * failing chunk of their own), then searches, then copies the rest.  Only on a disc of one data track from LBA 0
+ * that is not a formatted medium: there nothing below the reported end
+ * depends on the search (the skip list of a multi-track disc, a formatted
+ * medium's unwritten space do), so the provisional extent never holds a
+ * block the final one would skip.  Until the search is done the map's
+ * identity says search=pending and a resume does the same: copies the
+ * rest of the provisional extent, then searches.
  */
-static int find_extent(struct image_job *j)
+#define DATA_FIRST_MARGIN 2
+
+/* The extent to copy before the search, in blocks; 0: search first. */
+static uint64_t agreed_extent(const struct cdt_dev *dev, const struct cdt_sizes *sz)
+{
+	const struct cdt_layout *l = cdt_dev_layout(dev);
+	int64_t v = sz->read_capacity;
+
+	if (l && (l->formatted || l->n_tracks > 1 || l->n_gaps ||
+		  (l->n_tracks == 1 && (l->tracks[0].mode != CDT_TRACK_DATA ||
+					l->tracks[0].start))))
+		return 0;
+	if (sz->toc_leadout > 0 && sz->toc_leadout < v)
+		v = sz->toc_leadout;
+	if (sz->filesystem > 0 && sz->filesystem < v)
+		v = sz->filesystem;
+	return v > DATA_FIRST_MARGIN ? (uint64_t)v : 0;
+}
+
+static int check_block_size(struct image_job *j)
+{
+	if (j->res->sum.block_size == j->id.block_size)
+		return 0;
+	cdt_dev_seterr(j->dev, "map %s belongs to another disc: %u-byte blocks, this one has %u",
+		       j->opts->map_path, j->id.block_size, j->res->sum.block_size);
+	return CDT_EOTHERDISC;
+}
+
+/*
+ * With an identity record whose search is done the end is known and only
+ * the recorded blocks are read (no failing read on an undamaged disc).
+ */
+static int known_extent(struct image_job *j)
 {
 	struct cdt_read_summary *sum = &j->res->sum;
 	int rc;
 
-	if (!j->id.present)
-		return rescue_probe(j->dev, &j->opts->rd, sum);
-	sum->size = sizeof(*sum);
-	sum->probe.size = sizeof(sum->probe);
-	sum->stats.size = sizeof(sum->stats);
 	rc = probe_known_end(j->dev, j->id.true_blocks, j->id.extent, &sum->probe);
 	if (rc)
 		return rc;
 	sum->block_size = sum->probe.sizes.block_size;
-	if (sum->block_size != j->id.block_size) {
-		cdt_dev_seterr(j->dev, "map %s belongs to another disc: %u-byte blocks, this one has %u",
-			       j->opts->map_path, j->id.block_size, sum->block_size);
-		return CDT_EOTHERDISC;
+	return check_block_size(j);
+}
+
+/*
+ * The probe up to the end search; then the search, unless the data comes
+ * first (a fresh run that may, a resume of a map whose search is pending:
+ * its provisional extent stands).
+ */
+static int find_extent(struct image_job *j)
+{
+	struct cdt_read_summary *sum = &j->res->sum;
+	struct cdt_probe_opts po = CDT_INIT(po);
+	int rc;
+
+	sum->size = sizeof(*sum);
+	sum->probe.size = sizeof(sum->probe);
+	sum->stats.size = sizeof(sum->stats);
+	if (j->id.present && !j->id.pending)
+		return known_extent(j);
+	rc = probe_begin(j->dev, &sum->probe);
+	if (rc)
+		return rc;
+	sum->block_size = sum->probe.sizes.block_size;
+	if (!sum->block_size) {
+		cdt_dev_seterr(j->dev, "the drive reported a block size of 0");
+		return CDT_ETRANSPORT;
 	}
-	return 0;
+	if (j->loaded && j->id.present) {
+		sum->probe.extent_blocks = j->id.extent;
+		j->data_first = true;
+		return check_block_size(j);
+	}
+	/* a map of its own extent (GNU ddrescue's) needs the search first */
+	sum->probe.extent_blocks = j->loaded ? 0 : agreed_extent(j->dev, &sum->probe.sizes);
+	if (sum->probe.extent_blocks) {
+		j->data_first = true;
+		return 0;
+	}
+	probe_opts(&j->opts->rd, &po);
+	return probe_end(j->dev, &po, &sum->probe);
 }
 
 /* A resume: the recorded blocks read back as recorded. */
@@ -1046,6 +1162,9 @@ static int make_comment(struct image_job *j)
 	const char *c = j->opts->map_comment ? j->opts->map_comment : "";
 	size_t clen = strlen(c), skip_len = skip_text_len(&j->skip);
 
+	free(j->base_comment);
+	free(j->comment);
+	j->comment = NULL;
 	j->base_comment = malloc(clen + skip_len + 2);
 	if (!j->base_comment)
 		return CDT_ENOMEM;
@@ -1109,7 +1228,9 @@ static int prepare(struct image_job *j)
 					  j->skip.blocks;
 	}
 	if (!verified) {
-		id_init(&j->id, j->bs, j->res->extent_blocks, j->res->sum.probe.true_blocks);
+		id_init(&j->id, j->bs, j->res->extent_blocks, j->data_first ?
+			j->res->extent_blocks : j->res->sum.probe.true_blocks);
+		j->id.pending = j->data_first;
 		rc = j->loaded ? note_from_out(j) : 0;
 		if (rc)
 			return rc;
@@ -1139,6 +1260,137 @@ static int finish_digests(struct image_job *j, struct rescue *r)
 	if (rc == CDT_EIO)
 		cdt_dev_seterr(j->dev, "cannot read back %s to hash it", j->out_path);
 	return rc;
+}
+
+/* Blocks [from, to) of OUT made zeros (they are skipped now). */
+static int zero_out(struct image_job *j, struct rescue *r, uint64_t from, uint64_t to)
+{
+	uint64_t n;
+	int rc;
+
+	memset(r->buf, 0, (size_t)r->chunk * j->bs);
+	for (; from < to; from += n) {
+		n = to - from < r->chunk ? to - from : r->chunk;
+		rc = rescue_pwrite(j->fd, r->buf, (size_t)n * j->bs, from * j->bs);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * The final skip list may not reach below the provisional extent (see
+ * agreed_extent); should it, what pass 1 read there is zeroed, as a
+ * skipped block must be in OUT, and the digest comes from OUT.
+ */
+static int zero_skipped(struct image_job *j, struct rescue *r, uint64_t was)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < j->skip.n && j->skip.v[i].start < was; i++) {
+		uint64_t end = j->skip.v[i].start + j->skip.v[i].blocks;
+
+		r->stream_broken = true;
+		rc = zero_out(j, r, j->skip.v[i].start, end < was ? end : was);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * The search ended below the provisional extent: the blocks past its end
+ * (they failed in pass 1) go.  A kill between the steps leaves a map, still
+ * pending, that claims nothing OUT lacks.
+ */
+static int shrink_out(struct image_job *j, struct rescue *r, uint64_t e, uint64_t was)
+{
+	int rc;
+
+	rc = map_set(&j->map, e * j->bs, (was - e) * j->bs, MAP_NONTRIED);
+	if (!rc)
+		rc = rescue_save(r);
+	if (rc)
+		return rc;
+	if (r->stream_pos > e * j->bs)
+		r->stream_broken = true;
+	if (ftruncate(j->fd, (off_t)(e * j->bs))) {
+		cdt_dev_seterr(j->dev, "%s: %s", j->out_path, strerror(errno));
+		return CDT_EIO;
+	}
+	return 0;
+}
+
+/*
+ * The search is done: the extent, skip list, identity and map become
+ * final.  The map is saved before OUT grows, so it never claims more
+ * than OUT holds.
+ */
+static int settle_extent(struct image_job *j, struct rescue *r)
+{
+	struct cdt_image_result *res = j->res;
+	uint64_t was = res->extent_blocks, e = res->sum.probe.extent_blocks;
+	int rc;
+
+	skip_free(&j->skip);
+	rc = skip_plan_make(j->dev, &res->sum.probe, j->opts->formatted, &e, &j->skip);
+	if (rc)
+		return rc;
+	if (!e) {
+		cdt_dev_seterr(j->dev, "nothing on the disc can be read, not even LBA 0");
+		return CDT_ETRANSPORT;
+	}
+	if (e < was) {
+		rc = shrink_out(j, r, e, was);
+		if (rc)
+			return rc;
+	}
+	rc = map_resize(&j->map, e * j->bs, MAP_NONTRIED);
+	if (!rc)
+		rc = skip_mark(&j->skip, &j->map, j->bs);
+	if (!rc)
+		rc = zero_skipped(j, r, was);
+	if (rc)
+		return rc;
+	res->extent_blocks = e;
+	j->extent_bytes = e * j->bs;
+	id_init(&j->id, j->bs, e, res->sum.probe.true_blocks);
+	rc = note_from_out(j);
+	if (!rc)
+		rc = make_comment(j);
+	if (rc)
+		return rc;
+	r->map_comment = j->base_comment;
+	r->comment_buf = j->comment;
+	r->comment_cap = j->comment_cap;
+	rc = rescue_save(r);
+	return rc ? rc : size_out(j);
+}
+
+/*
+ * Data first: the copying passes over the provisional extent (the good
+ * blocks past a scratch, which pass 2 reads, come before the search's
+ * failing read too), the end search, the extent settled, the copying
+ * passes over what is left; the trimming, scraping and retries follow.
+ */
+static int copy_then_search(struct image_job *j, struct rescue *r)
+{
+	struct cdt_probe_opts po = CDT_INIT(po);
+	uint64_t was = j->res->extent_blocks;
+	uint64_t first = was > DATA_FIRST_MARGIN ? was - DATA_FIRST_MARGIN : 0;
+	int rc;
+
+	rc = rescue_copy(r, 0, first);
+	if (!rc)
+		rc = rescue_save(r);
+	if (rc)
+		return rc;
+	probe_opts(&j->opts->rd, &po);
+	rc = probe_end(j->dev, &po, &j->res->sum.probe);
+	if (!rc)
+		rc = settle_extent(j, r);
+	return rc ? rc : rescue_copy(r, first, UINT64_MAX);
 }
 
 static int run_job(struct image_job *j)
@@ -1177,7 +1429,9 @@ static int run_job(struct image_job *j)
 		r.stream = &stream;
 	rc = rescue_save(&r);
 	if (!rc)
-		rc = rescue_run(&r);
+		rc = j->data_first ? copy_then_search(j, &r) : rescue_copy(&r, 0, UINT64_MAX);
+	if (!rc)
+		rc = rescue_rest(&r);
 	res->sum.blocks_read = r.blocks_read;
 	/* save whatever happened: an interrupted run resumes from here */
 	rc2 = rescue_save(&r);
@@ -1258,7 +1512,7 @@ static int start(struct image_job *j)
 		return rc;
 	j->bs = res->sum.block_size;
 	res->extent_blocks = res->sum.probe.extent_blocks;
-	rc = plan_skips(j);
+	rc = j->data_first ? 0 : plan_skips(j);
 	if (rc)
 		return rc;
 	j->extent_bytes = res->extent_blocks * j->bs;
