@@ -7,16 +7,24 @@
 # kill: the map left behind passes ddrescuelog -t, its runs are whole
 # blocks covering the extent, and every block it marks read (+) is in OUT
 # with the uninterrupted run's bytes.  After every resume: its trace shows
-# no READ of a block the map marked read when it started (the end search,
-# which every run does again first, is checked to be the same commands as
-# probe's and left out).  At the end: OUT equals the uninterrupted run's
-# byte for byte and the map marks the same bad blocks.
+# no READ of a block the map marked read when it started (the size
+# sources' reads, which every run does again first, are checked to be the
+# same commands as probe's and left out).  At the end: OUT equals the
+# uninterrupted run's byte for byte and the map marks the same bad blocks.
+#
+# Data first (issue 13): image copies the reported extent but its last 2
+# blocks (448 here) before the end search, its map saying search=pending
+# (and covering the 450 reported blocks) until the search settled the
+# extent.  Besides the random points, trials kill at each phase boundary:
+# the last copying read before the search, the search's first read, its
+# first failing read, and the first read after it.
 #
 # Kill points are trace lines (the emulated drive's trace= file gets one
 # line per CDB): a point K in 1..L, L the length of an uninterrupted run's
-# trace, kills the run once its trace has K lines, so points fall in the end
-# search (no OUT, no map yet), in the passes and in the trimming, scraping
-# and retries of the bad blocks.  sleep=1 with cost=2000/0 makes a whole run
+# trace, kills the run once its trace has K lines, so points fall in the size
+# reads (no OUT, no map yet), in the copy before the search, in the search
+# (a pending map), in the passes and in the trimming, scraping and retries
+# of the bad blocks.  sleep=1 with cost=2000/0 makes a whole run
 # last about 2 s, long enough for the polling to land near K.
 #
 # Then damaged maps: each is refused with one line and exit 2, and OUT and
@@ -45,16 +53,49 @@ done
 if cmp -s "$T/want" "$REF"; then ok "uninterrupted run: OUT is the image, bad blocks zero"; else
 	not_ok "uninterrupted run: OUT is the image, bad blocks zero" "$(cmp "$T/want" "$REF" 2>&1)"; fi
 L=$(wc -l <"$T/ref.trace")
+FIRST=448	# what is copied before the end search: 450 reported, less 2
 
-# The end search each run does first, as probe does it (the same commands):
-# its trace is the prefix that the no-reread check leaves out.
+# The size sources' reads each run does first, as probe does them (the same
+# commands): the prefix that the no-reread check leaves out.  sizes_len
+# TRACE: its lines before the end search's first read (at FIRST or above).
+sizes_len() {
+	awk -v first=$FIRST '$1 == "28" || $1 == "a8" { split($2, a, "="); if (a[2] + 0 >= first) { print NR - 1; exit } }' "$1"
+}
 "$CDTAIL" probe "sim:$IMG,cost=2000/0,$DISC,trace=$T/probe.slow" >/dev/null 2>&1 </dev/null
 "$CDTAIL" probe "$FAST,trace=$T/probe.fast" >/dev/null 2>&1 </dev/null
-if head -n "$(wc -l <"$T/probe.slow")" "$T/ref.trace" | cmp -s - "$T/probe.slow"; then
-	ok "image's trace starts with probe's commands ($(wc -l <"$T/probe.slow") of $L lines)"
+S=$(sizes_len "$T/probe.slow")
+head -n "${S:-0}" "$T/probe.slow" >"$T/probe.sizes"
+if [ "${S:-0}" -gt 0 ] && head -n "$S" "$T/ref.trace" | cmp -s - "$T/probe.sizes"; then
+	ok "image's trace starts with probe's size reads ($S of $L lines)"
 else
-	not_ok "image's trace starts with probe's commands" "$(head -n 40 "$T/ref.trace" | diff - "$T/probe.slow" | head)"
+	not_ok "image's trace starts with probe's size reads" "$(head -n 20 "$T/ref.trace" | diff - "$T/probe.sizes" | head)"
 fi
+# the phases of the uninterrupted run, by trace line: the last chunk read of
+# the copy before the search, the search's first read (the first READ at
+# FIRST or above), its first failing read (out of range), and the first
+# read after the search (the first good chunk read past the reported 450)
+set -- $(awk -v first=$FIRST -v s="$S" '
+	NR <= s || ($1 != "28" && $1 != "a8") { next }
+	{ split($2, a, "="); split($3, b, "="); lo = a[2] + 0; n = b[2] + 0 }
+	!sr && lo >= first { sr = NR }
+	!sr && n > 1 { lc = NR }
+	!sf && /sense=05\/21/ { sf = NR }
+	sf && !ar && n > 1 && lo + n > 450 && lo < 600 && /sense=00/ { ar = NR }
+	END { print lc + 0, sr + 0, sf + 0, ar + 0 }' "$T/ref.trace")
+LASTCOPY=$1 SEARCH=$2 SFAIL=$3 AFTER=$4
+if [ "$LASTCOPY" -gt 0 ] && [ "$LASTCOPY" -lt "$SEARCH" ] && [ "$SEARCH" -le "$SFAIL" ] &&
+	[ "$SFAIL" -lt "$AFTER" ]; then
+	ok "data first: the copy (to line $LASTCOPY) before the search (lines $SEARCH.., first failure $SFAIL), the rest from line $AFTER"
+else
+	not_ok "data first: the copy before the search" "lines $LASTCOPY $SEARCH $SFAIL $AFTER"
+fi
+# every chunk read of [0, FIRST) comes before the search's first read
+late=$(awk -v s="$S" -v sr="$SEARCH" -v first=$FIRST '
+	NR <= s || ($1 != "28" && $1 != "a8") { next }
+	{ split($2, a, "="); split($3, b, "=") }
+	NR > sr && b[2] + 0 > 1 && a[2] + b[2] <= first { print NR ": " $0; exit }' "$T/ref.trace")
+if [ -z "$late" ]; then ok "data first: no chunk of the reported extent is read after the search began"; else
+	not_ok "data first: no chunk of the reported extent is read after the search began" "$late"; fi
 
 # --- helpers ----------------------------------------------------------------
 # rand MAX: R = a pseudo-random number in 0..MAX-1 (LCG, fixed seed)
@@ -68,7 +109,9 @@ rand() {
 finished() {
 	: >"$2"
 	: >"$2.ids"
+	: >"$2.pending"
 	[ -f "$1" ] || return 0
+	grep '^# cdtail identity: .* search=pending$' "$1" >"$2.pending"
 	# the identity record's blocks, which a resume reads again to check the disc
 	# (-1 for the record's first line: a record, maybe of no block yet)
 	sed -n -e 's/^# cdtail identity: .*/-1/p' \
@@ -88,11 +131,11 @@ finished() {
 map_state() {
 	why=
 	if [ ! -f "$2" ]; then
-		# the end search comes before OUT is created; the instant between
+		# the size reads come before OUT is created; the instant between
 		# creating OUT and the first save is documented (run with --force)
 		if [ ! -e "$3" ]; then
 			state=none
-			ok "$1: killed in the end search: no OUT, no map"
+			ok "$1: killed before the first map: no OUT, no map"
 			return
 		fi
 		# documented: OUT without a map is refused; --force starts over
@@ -108,13 +151,21 @@ map_state() {
 		return
 	fi
 	state=map
+	size=$((N * BS))
+	# before the search settles it the map covers the 450 reported blocks
+	if grep -q '^# cdtail identity: .* search=pending$' "$2"; then
+		state=pending
+		size=$((450 * BS))
+		grep -q '^# cdtail identity: block_size=2048 extent=450 ' "$2" ||
+			why="$why; a pending map whose identity is not of the 450 reported blocks"
+	fi
 	if ! ddrescuelog -t "$2" >"$T/dl" 2>&1; then
 		why="$why; ddrescuelog -t: $(head -3 "$T/dl")"
 	fi
 	got=$(awk -v bs=$BS -f "$FAULTS/mapcheck.awk" "$2")
 	case $got in
-	"OK $((N * BS)) "*) ;;
-	*) why="$why; map: $got" ;;
+	"OK $size "*) ;;
+	*) why="$why; map: $got (wanted $size bytes)" ;;
 	esac
 	finished "$2" "$T/fin.chk"
 	while read -r a c; do
@@ -126,10 +177,10 @@ map_state() {
 		not_ok "$1: the map left behind is valid and true" "${why#; }" "$(grep -v '^#' "$2" | head -20)"; fi
 }
 
-# no_reread NAME TRACE PROBETRACE FINISHED: after the end search, the run
+# no_reread NAME TRACE PROBETRACE FINISHED: after the size reads, the run
 # read no block of FINISHED
 no_reread() {
-	p=$(wc -l <"$3")
+	p=$(sizes_len "$3")
 	t=$(wc -l <"$2")
 	[ "$t" -lt "$p" ] && p=$t
 	# a map with cdtail's identity record: the resume re-reads those
@@ -138,7 +189,11 @@ no_reread() {
 	if [ -n "$ids" ]; then
 		# the size sources' reads, then the identity's; no end search
 		p=$(awk '$1 == "28" && $3 == "blocks=1" { print NR - 1; exit }' "$2")
-		p=${p:-0}
+		# a run killed before them: the size reads at most
+		if [ -z "$p" ]; then
+			p=$(sizes_len "$3")
+			[ "$t" -lt "$p" ] && p=$t
+		fi
 	fi
 	got=$(awk -v p="$p" -v ids="$ids" '
 		BEGIN { k = split(ids, idl, " "); for (i = 1; i <= k; i++) isid[idl[i]] = 1 }
@@ -159,7 +214,8 @@ no_reread() {
 	if [ -z "$ids" ] && ! head -n "$p" "$2" | cmp -s - "$T/pfx"; then
 		got="${got:+$got; }its first $p commands are not probe's: $(head -n "$p" "$2" | diff - "$T/pfx" | head -4)"
 	fi
-	if [ -n "$ids" ] && grep -q "^28 .*sense=05/21" "$2"; then
+	# a pending map's resume runs the search; a settled one's never
+	if [ -n "$ids" ] && [ ! -s "$4.pending" ] && grep -q "^28 .*sense=05/21" "$2"; then
 		got="${got:+$got; }a resume with the identity record repeated the end search's failing reads"
 	fi
 	if [ -z "$got" ]; then ok "$1: no block the map marked read was read again"; else
@@ -190,6 +246,7 @@ slow_run() {
 kills=0
 phase_none=0
 phase_window=0
+phase_pending=0
 phase_map=0
 completed=0
 O="$T/k.out"
@@ -204,6 +261,14 @@ while [ $j -le $TRIALS ]; do
 	k1=$((R + 1))
 	rand "$L"
 	k2=$((R + 1))
+	# the first trials kill at the phase boundaries of data first
+	case $j in
+	1) k1=$LASTCOPY ;;
+	2) k1=$SEARCH ;;
+	3) k1=$SFAIL ;;
+	4) k1=$AFTER ;;
+	5) k1=$((SEARCH + 1)) k2=$SEARCH ;;
+	esac
 	name="trial $j (--map-interval $iv, kills at trace lines $k1, $k2)"
 
 	slow_run $k1 "$T/t1" --map "$M" --map-interval $iv "$SLOW,trace=$T/t1" "$O"
@@ -242,7 +307,8 @@ while [ $j -le $TRIALS ]; do
 	j=$((j + 1))
 done
 echo "# crash safety: $kills SIGKILLs, $completed runs ended before their kill point; left behind:" \
-	"$phase_none times nothing, $phase_window times OUT without a map, $phase_map times a map"
+	"$phase_none times nothing, $phase_window times OUT without a map," \
+	"$phase_pending times a map whose search was pending, $phase_map times a settled map"
 if [ $kills -ge $TRIALS ]; then ok "at least $TRIALS runs were killed ($kills)"; else
 	not_ok "at least $TRIALS runs were killed" "only $kills"; fi
 
