@@ -15,6 +15,13 @@ The model, for a sim: disc of N whole blocks with runout R:
 Exit 0 when the map has no '-', else 4; the map covers exactly E blocks,
 `ddrescuelog -t` accepts it, JSON's extent_blocks and bad_count agree.
 
+Some cases are first stopped in the end search (issue 13, data first): a
+hang= at the last reported block, which the copy before the search leaves
+to the search, ends that run with exit 3 and a map whose identity says
+search=pending (or, when nothing could be read first, neither OUT nor a
+map); the same command without the hang then resumes it to the answer
+above.
+
 Usage: image_model.py CDTAIL WORKDIR [--seed S] [--cases N] [--max-blocks B]
 Prints "ok N cases" or one "FAIL case ..." line per failing case (and the
 command to replay it); exits 1 when any case failed.
@@ -87,10 +94,14 @@ def make_case(rng, idx, max_blocks):
     opts += ["--retries", str(rng.choice([0, 1, 2]))]
     digest = rng.random() < 0.15
     opts += ["--digest", "sha256" if digest else "none"]
+    # READ CAPACITY's count: its last block is the end search's to read
+    reported = n - hide + extra
+    # (its own generator: the other draws stay those of the seed)
+    hang = reported - 1 if reported > 0 and random.Random(idx).random() < 0.2 else None
     return {
         "idx": idx, "bs": bs, "n": n, "bytes": n * bs + partial,
         "runout": runout, "bad": bad, "flaky": flaky, "keys": keys,
-        "opts": opts, "digest": digest,
+        "opts": opts, "digest": digest, "hang": hang,
     }
 
 
@@ -147,6 +158,25 @@ def compare_out(out, disc, runs, size, bufs):
     return None
 
 
+def stopped_in_search(case, argv, dev, out, mp):
+    """The run stopped by a hang in the end search; None when as above."""
+    hung = argv[:-2] + ["--timeout", "1", "%s,hang=%d" % (dev, case["hang"]), out]
+    p = subprocess.run(hung, capture_output=True, text=True)
+    replay = " ".join(shlex.quote(a) for a in hung)
+    if p.returncode != 3:
+        return "stopped in the search: exit %d, wanted 3\n    %s" % (p.returncode, replay)
+    if not os.path.exists(mp):
+        return None if not os.path.exists(out) else \
+            "stopped in the search: OUT without a map\n    %s" % replay
+    text = open(mp).read()
+    if not any(ln.startswith("# cdtail identity: ") and ln.endswith(" search=pending")
+               for ln in text.splitlines()):
+        return "stopped in the search: the map's search is not pending\n    %s" % replay
+    if subprocess.run(["ddrescuelog", "-t", mp], capture_output=True).returncode:
+        return "stopped in the search: ddrescuelog -t refuses the map\n    %s" % replay
+    return None
+
+
 def check(case, disc, work, cdtail, wrapper, bufs):
     bs = case["bs"]
     out = os.path.join(work, "out.iso")
@@ -157,6 +187,10 @@ def check(case, disc, work, cdtail, wrapper, bufs):
     dev = "sim:%s,%s" % (os.path.join(work, "disc.img"), ",".join(case["keys"]))
     argv = wrapper + [cdtail, "image", "--json", "-q", "--map", mp] + \
         case["opts"] + [dev, out]
+    if case["hang"] is not None:
+        why = stopped_in_search(case, argv, dev, out, mp)
+        if why:
+            return "case %d: %s" % (case["idx"], why)
     p = subprocess.run(argv, capture_output=True, text=True)
     replay = " ".join(shlex.quote(a) for a in argv)
     e, must, may = model(case)
