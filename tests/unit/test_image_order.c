@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "cdtail.h"
+#include "th.h"
 
 #define BLOCKS 1200		/* the image file's blocks */
 #define BS 2048
@@ -42,27 +43,17 @@ struct trace {
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	size_t i;
-	FILE *fp;
 
-	if (!f)
+	if (!f || th_tmpdir(f->dir, sizeof(f->dir), "dfirst"))
 		return -1;
-	strcpy(f->dir, "/tmp/cdt-dfirst-XXXXXX");
-	if (!mkdtemp(f->dir))
-		return -1;
-	snprintf(f->img, sizeof(f->img), "%s/disc.img", f->dir);
-	snprintf(f->out, sizeof(f->out), "%s/out.img", f->dir);
-	snprintf(f->map, sizeof(f->map), "%s/out.map", f->dir);
-	snprintf(f->trace, sizeof(f->trace), "%s/trace", f->dir);
-	f->data = malloc((size_t)BLOCKS * BS);
+	th_path(f->img, sizeof(f->img), f->dir, "disc.img");
+	th_path(f->out, sizeof(f->out), f->dir, "out.img");
+	th_path(f->map, sizeof(f->map), f->dir, "out.map");
+	th_path(f->trace, sizeof(f->trace), f->dir, "trace");
+	f->data = th_random((size_t)BLOCKS * BS, 13);
 	if (!f->data)
 		return -1;
-	for (i = 0; i < (size_t)BLOCKS * BS; i++)
-		f->data[i] = (uint8_t)(i * 2654435761u >> 13);
-	fp = fopen(f->img, "wb");
-	if (!fp || fwrite(f->data, BS, BLOCKS, fp) != BLOCKS)
-		return -1;
-	fclose(fp);
+	th_write_file(f->img, f->data, (size_t)BLOCKS * BS);
 	*state = f;
 	return 0;
 }
@@ -70,15 +61,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
+	int rc = th_rmrf(f->dir);
 
-	unlink(f->img);
-	unlink(f->out);
-	unlink(f->map);
-	unlink(f->trace);
-	rmdir(f->dir);
 	free(f->data);
 	free(f);
-	return 0;
+	return rc;
 }
 
 static void read_trace(struct fixture *f, struct trace *t)
