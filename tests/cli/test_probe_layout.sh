@@ -129,6 +129,11 @@ run probe --json "sim:$SMALL,tao=1"
 expect_rc "one TAO track of 57 blocks: short by its run-out" 11
 expect_json "one TAO track of 57 blocks: filesystem" .sources.filesystem 55
 expect_json "one TAO track of 57 blocks: true_blocks" .true_blocks 55
+# a drive that over-reports such a disc: the head read's first part, with
+# the descriptors, is read on its own, so the failure past it keeps them
+run probe --json "sim:$SMALL,tao=1,extra=6"
+expect_rc "one TAO track of 57 blocks, extra=6: short" 11
+expect_json "one TAO track of 57 blocks, extra=6: filesystem" .sources.filesystem 55
 
 # --- the end search of an over-reported last track (commit d25a7d6) --------------
 # searched downwards from the reported end, as a one-track disc is: no

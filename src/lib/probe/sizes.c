@@ -21,6 +21,8 @@
 #include "scsi/mmc.h"
 
 #define TOC_ALLOC (4 + MMC_TOC_MAX * 8)
+/* 16 system blocks, then the volume descriptors */
+#define ISO_HEAD_READ 32u
 
 static bool sane_block_size(uint32_t bs)
 {
@@ -134,7 +136,13 @@ static size_t read_head(struct cdt_dev *dev, uint64_t limit, uint8_t *buf)
 	if (chunk > 64)
 		chunk = 64;
 	while (lba < want) {
-		uint32_t n = want - lba < chunk ? (uint32_t)(want - lba) : chunk;
+		/*
+		 * The ISO 9660 descriptors (16 on) on their own first: a
+		 * failure further on (a run-out a drive over-reports past)
+		 * then keeps them.
+		 */
+		uint32_t step = lba ? chunk : (chunk < ISO_HEAD_READ ? chunk : ISO_HEAD_READ);
+		uint32_t n = want - lba < step ? (uint32_t)(want - lba) : step;
 
 		if (cdt_read_blocks(dev, lba, n, buf + lba * bs,
 				    CDT_FS_PROBE_BYTES - lba * bs, &rr) ||
