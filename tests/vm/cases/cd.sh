@@ -19,6 +19,13 @@ for d in /dev/sr0 /dev/sg0; do
 	expect_json "probe $d: hidden_blocks" .hidden_blocks 0
 	expect_json "probe $d: read_capacity" .sources.read_capacity "$ISO_BLOCKS"
 	expect_json "probe $d: filesystem" .sources.filesystem "$ISO_BLOCKS"
+	# the disc's structure through the kernel's SG_IO: one session, one
+	# data track over the whole ISO, no gap (issue 12: nothing regressed)
+	expect_json "probe $d: sessions" .sessions 1
+	expect_json "probe $d: one data track from 0 over the ISO" \
+		'[.tracks[] | "\(.number) \(.session) \(.mode) \(.start) \(.blocks)"] | join(",")' \
+		"1 1 data 0 $ISO_BLOCKS"
+	expect_json "probe $d: no gaps" '.gaps | tostring' '[]'
 	note "probe $d: $(jq -c '{sources,reads,failed_reads,notes,verdict}' <"$T/out" 2>&1)"
 done
 run probe --json /dev/sr0
@@ -33,8 +40,10 @@ else
 	skip "verify --sha256 (cdtail verify not implemented yet)"
 fi
 if have image; then
-	run image /dev/sr0 "$T/out.iso"
+	run image --json /dev/sr0 "$T/out.iso"
 	expect_rc "image /dev/sr0 -> 0" 0
+	expect_json "image /dev/sr0: nothing skipped" \
+		'"\(.skipped_blocks) \(.skipped | tostring)"' "0 []"
 	expect_eq "image equals the ISO (sha256)" "$(sha256sum <"$T/out.iso" | cut -d' ' -f1)" "$ISO_SHA"
 	rm -f "$T/out.iso"
 else
