@@ -86,4 +86,26 @@ put_byte() {
 	printf '\377' | dd of="$1" bs=1 seek=$(($2 * 2048 + $3)) conv=notrunc 2>/dev/null
 }
 
+# random_model LABEL MODEL WORKNAME SEED CASES ARGS SMALL_CASES SMALL_ARGS:
+# one check, that the model tests/random/MODEL (it knows only the contract)
+# agrees with $CDTAIL on CASES seeded cases given ARGS, or under
+# TEST_WRAPPER (valgrind) SMALL_CASES given SMALL_ARGS; RANDOM_SEED and
+# RANDOM_CASES override SEED and the count.  Its work folder is on a tmpfs
+# where there is one (the map is fsynced at every save: a tmpfs keeps that
+# cheap).
+random_model() {
+	label=$1 model=$2 seed=${RANDOM_SEED:-$4} cases=$5 args=$6
+	[ -n "$TEST_WRAPPER" ] && cases=$7 args=$8
+	cases=${RANDOM_CASES:-$cases}
+	work=$(mktemp -d "/dev/shm/$3.XXXXXX" 2>/dev/null || mktemp -d)
+	trap 'rm -rf "$T" "$work"' EXIT
+	# shellcheck disable=SC2086 # args is a list of words
+	if python3 "$ROOT/tests/random/$model" "$CDTAIL" "$work" \
+		--seed "$seed" --cases "$cases" $args >"$T/model.out" 2>&1; then
+		ok "$label: $(tail -1 "$T/model.out")"
+	else
+		not_ok "$label (seed $seed, $cases cases)" "$(head -c 3000 "$T/model.out")"
+	fi
+}
+
 finish() { echo "RESULT $PASS $FAIL"; }

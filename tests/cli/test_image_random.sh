@@ -6,21 +6,6 @@
 # (valgrind) a few small discs only.
 . "$(dirname "$0")/lib.sh"
 
-seed=${RANDOM_SEED:-20261203}
-if [ -n "$TEST_WRAPPER" ]; then
-	cases=${RANDOM_CASES:-24}
-	max=2000
-else
-	cases=${RANDOM_CASES:-2000}
-	max=50000
-fi
-# the map is fsynced at every save: a tmpfs keeps that cheap
-work=$(mktemp -d /dev/shm/cdtail-random.XXXXXX 2>/dev/null || mktemp -d)
-trap 'rm -rf "$T" "$work"' EXIT
-if python3 "$ROOT/tests/random/image_model.py" "$CDTAIL" "$work" \
-	--seed "$seed" --cases "$cases" --max-blocks "$max" >"$T/model.out" 2>&1; then
-	ok "random discs: $(tail -1 "$T/model.out")"
-else
-	not_ok "random discs (seed $seed, $cases cases)" "$(head -c 3000 "$T/model.out")"
-fi
+random_model "random discs" image_model.py cdtail-random 20261203 \
+	2000 "--max-blocks 50000" 24 "--max-blocks 2000"
 finish

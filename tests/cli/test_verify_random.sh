@@ -8,20 +8,6 @@
 # defaults; under TEST_WRAPPER (valgrind) 20 small discs.
 . "$(dirname "$0")/lib.sh"
 
-seed=${RANDOM_SEED:-20261204}
-if [ -n "$TEST_WRAPPER" ]; then
-	cases=${RANDOM_CASES:-20}
-	small=1
-else
-	cases=${RANDOM_CASES:-200}
-	small=0
-fi
-work=$(mktemp -d /dev/shm/cdtail-vrandom.XXXXXX 2>/dev/null || mktemp -d)
-trap 'rm -rf "$T" "$work"' EXIT
-if python3 "$ROOT/tests/random/verify_model.py" "$CDTAIL" "$work" \
-	--seed "$seed" --cases "$cases" --small "$small" >"$T/model.out" 2>&1; then
-	ok "random layouts: $(tail -1 "$T/model.out")"
-else
-	not_ok "random layouts (seed $seed, $cases cases)" "$(head -c 3000 "$T/model.out")"
-fi
+random_model "random layouts" verify_model.py cdtail-vrandom 20261204 \
+	200 "--small 0" 20 "--small 1"
 finish

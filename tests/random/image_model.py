@@ -26,7 +26,6 @@ Usage: image_model.py CDTAIL WORKDIR [--seed S] [--cases N] [--max-blocks B]
 Prints "ok N cases" or one "FAIL case ..." line per failing case (and the
 command to replay it); exits 1 when any case failed.
 """
-import concurrent.futures
 import hashlib
 import json
 import math
@@ -34,10 +33,10 @@ import os
 import random
 import shlex
 import subprocess
-import sys
+
+import common
 
 MAX_BLOCKS = 50000
-WORKERS = 2
 
 
 def log_uniform(rng, lo, hi):
@@ -240,35 +239,14 @@ def check(case, disc, work, cdtail, wrapper, bufs):
 
 
 def main():
-    args = sys.argv[1:]
-    if len(args) < 2:
-        sys.exit(__doc__)
-    cdtail, work = args[0], args[1]
-    seed, ncases, max_blocks = 1, 2000, MAX_BLOCKS
-    rest = args[2:]
-    while rest:
-        k, v = rest[0], int(rest[1])
-        rest = rest[2:]
-        if k == "--seed":
-            seed = v
-        elif k == "--cases":
-            ncases = v
-        elif k == "--max-blocks":
-            max_blocks = v
-    wrapper = shlex.split(os.environ.get("TEST_WRAPPER", ""))
+    cdtail, work, opts = common.parse_args(
+        __doc__, {"seed": 1, "cases": 2000, "max_blocks": MAX_BLOCKS})
+    seed = opts["seed"]
     rng = random.Random(seed)
-    cases = [make_case(rng, i, max_blocks) for i in range(ncases)]
+    cases = [make_case(rng, i, opts["max_blocks"]) for i in range(opts["cases"])]
     # largest first: each disc is the one before it cut shorter
     cases.sort(key=lambda c: -c["bytes"])
-    jobs = [(cases[w::WORKERS], seed, os.path.join(work, "w%d" % w), cdtail, wrapper)
-            for w in range(WORKERS)]
-    with concurrent.futures.ProcessPoolExecutor(WORKERS) as ex:
-        fails = [f for got in ex.map(run_cases, jobs) for f in got]
-    for why in fails:
-        print("FAIL seed %d %s" % (seed, why))
-    if not fails:
-        print("ok %d cases (seed %d)" % (ncases, seed))
-    sys.exit(1 if fails else 0)
+    common.run_pool(cases, seed, work, cdtail, run_cases)
 
 
 def run_cases(job):
@@ -282,15 +260,11 @@ def run_cases(job):
     path = os.path.join(work, "disc.img")
     with open(path, "wb") as f:
         f.write(disc)
-    fails = []
-    for case in cases:
+
+    def one(case):
         os.truncate(path, case["bytes"])
-        why = check(case, disc, work, cdtail, wrapper, bufs)
-        if why:
-            fails.append(why)
-            if len(fails) >= 10:
-                break
-    return fails
+        return check(case, disc, work, cdtail, wrapper, bufs)
+    return common.first_fails(cases, one)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,6 @@ afford: a gap alone is 11400 blocks to hash)
 Prints "ok N cases" or one "FAIL case ..." line per failing case (with the
 command to replay it); exits 1 when any case failed.
 """
-import concurrent.futures
 import hashlib
 import json
 import math
@@ -34,10 +33,10 @@ import os
 import random
 import shlex
 import subprocess
-import sys
+
+import common
 
 BS = 2048
-WORKERS = 2
 FIRST_GAP, LATER_GAP = 11400, 6900
 
 
@@ -267,44 +266,15 @@ def check(case, seed, work, cdtail, wrapper):
 def run_cases(job):
     cases, seed, work, cdtail, wrapper = job
     os.makedirs(work, exist_ok=True)
-    fails = []
-    for case in cases:
-        why = check(case, seed, work, cdtail, wrapper)
-        if why:
-            fails.append(why)
-            if len(fails) >= 10:
-                break
-    return fails
+    return common.first_fails(cases, lambda case: check(case, seed, work, cdtail, wrapper))
 
 
 def main():
-    args = sys.argv[1:]
-    if len(args) < 2:
-        sys.exit(__doc__)
-    cdtail, work = args[0], args[1]
-    seed, ncases, small = 1, 200, 0
-    rest = args[2:]
-    while rest:
-        k, v = rest[0], int(rest[1])
-        rest = rest[2:]
-        if k == "--seed":
-            seed = v
-        elif k == "--cases":
-            ncases = v
-        elif k == "--small":
-            small = v
-    wrapper = shlex.split(os.environ.get("TEST_WRAPPER", ""))
+    cdtail, work, opts = common.parse_args(__doc__, {"seed": 1, "cases": 200, "small": 0})
+    seed, small = opts["seed"], opts["small"]
     rng = random.Random(seed)
-    cases = [make_case(rng, i, small and i % 8 != 7) for i in range(ncases)]
-    jobs = [(cases[w::WORKERS], seed, os.path.join(work, "w%d" % w), cdtail, wrapper)
-            for w in range(WORKERS)]
-    with concurrent.futures.ProcessPoolExecutor(WORKERS) as ex:
-        fails = [f for got in ex.map(run_cases, jobs) for f in got]
-    for why in fails:
-        print("FAIL seed %d %s" % (seed, why))
-    if not fails:
-        print("ok %d cases (seed %d)" % (ncases, seed))
-    sys.exit(1 if fails else 0)
+    cases = [make_case(rng, i, small and i % 8 != 7) for i in range(opts["cases"])]
+    common.run_pool(cases, seed, work, cdtail, run_cases)
 
 
 if __name__ == "__main__":
