@@ -141,6 +141,8 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 	json_object *o = json_object_new_object();
 
 	rui_json_summary(o, addr, &r->sum, virt);
+	/* what the image covers: --formatted cut ends it before the probe's extent */
+	json_object_object_add(o, "extent_blocks", json_object_new_int64((int64_t)r->extent_blocks));
 	json_object_object_add(o, "out", json_object_new_string(out));
 	json_object_object_add(o, "out_bytes", json_object_new_int64((int64_t)(r->extent_blocks *
 								  r->sum.block_size)));
