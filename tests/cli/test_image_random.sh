@@ -1,7 +1,10 @@
 #!/bin/sh
 # Seeded random discs for cdtail image, checked against the model in
 # tests/random/image_model.py (which knows only the contract): exit 0 or 4,
-# OUT's bytes, the map's '-' blocks, ddrescuelog -t, the extent.
+# OUT's bytes, the map's '-' blocks, ddrescuelog -t, the extent; a third of
+# the discs have a layout (sessions, audio, gaps, TAO run-outs, open=,
+# formatted=): the skipped list in JSON and the map, zeros there, no read
+# of it in the drive's trace.
 # RANDOM_SEED and RANDOM_CASES override the defaults; under TEST_WRAPPER
 # (valgrind) a few small discs only.
 . "$(dirname "$0")/lib.sh"
