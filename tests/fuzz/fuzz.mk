@@ -116,9 +116,11 @@ $(FUZZ_DIR)/gen_corpus: tests/fuzz/gen_corpus.c $(FUZZ_HELPERS) $(LIBA) $(FUZZ_H
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/fuzz -o $@ $< $(FUZZ_HELPERS) $(LIBA) $(LDLIBS_LIB)
 
-# The disc kinds' answers (layout=, open=, tao=, formatted=): format 0/1 TOC,
-# disc and track information into corpus/, the full TOC into seeds/full_toc
-# and track information also into seeds/track_info.
+# The disc kinds' answers (layout=, open=, tao=, formatted=, with hide= and
+# extra=): format 0/1 TOC and disc information into corpus/, the full TOC
+# into seeds/full_toc (fuzz_full_toc), track information into
+# seeds/track_info (fuzz_track_info).  Identical answers are kept once in
+# each folder (the first name in order).
 $(FUZZ_DIR)/gen_sim_seeds: tests/fuzz/gen_sim_seeds.c $(FUZZ_HELPERS) $(LIBA) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/fuzz -o $@ $< $(FUZZ_HELPERS) $(LIBA) $(LDLIBS_LIB)
@@ -126,6 +128,9 @@ $(FUZZ_DIR)/gen_sim_seeds: tests/fuzz/gen_sim_seeds.c $(FUZZ_HELPERS) $(LIBA) $(
 fuzz-seeds-layout: $(FUZZ_DIR)/gen_sim_seeds
 	mkdir -p tests/fuzz/seeds
 	$(FUZZ_DIR)/gen_sim_seeds tests/fuzz
+	cd tests/fuzz && for d in corpus/fuzz_toc corpus/fuzz_discinfo seeds/full_toc seeds/track_info; do \
+		md5sum $$d/* | sort -k1,1 -k2,2 | awk 'seen[$$1]++ { print $$2 }' | xargs -r rm -f; \
+	done
 
 fuzz-corpus: $(FUZZ_DIR)/gen_corpus $(FIXTURES)
 	mkdir -p tests/fuzz/corpus

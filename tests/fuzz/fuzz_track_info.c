@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * READ TRACK INFORMATION answers, 36 bytes each, as the layout reads one
+ * READ TRACK INFORMATION: the whole input as one answer of any length (the
+ * parser alone, as the kernel's 8-byte probe or a short MMC-2 answer gives
+ * it), then the input as answers of 36 bytes each, as the layout reads one
  * per track, and the skip list built over the tracks they describe.
- * Seeds: tests/fuzz/seeds/track_info.
+ * Seeds: tests/fuzz/seeds/track_info (the emulated drive's answers per disc
+ * kind, gen_sim_seeds) and corpus/fuzz_track_info (gen_corpus).  This
+ * target took over fuzz_trackinfo, which fuzzed the first step alone.
  */
 #include <string.h>
 #include "fuzz.h"
@@ -21,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t off, n, i;
 	uint64_t end = 0;
 
+	(void)mmc_parse_track_info(data, size, &ti);
 	memset(tracks, 0, sizeof(tracks));
 	for (off = 0; off < size && l.n_tracks < MAX_TRACKS; off += REC) {
 		size_t len = size - off < REC ? size - off : REC;

@@ -67,9 +67,9 @@ static void capture(const char *tag, const char *spec)
 	n = mmc_cdb_read_disc_info(cdb, 34);
 	ask(t, tag, "fuzz_discinfo", "discinfo", cdb, n, 34);
 	n = mmc_cdb_read_track_info(cdb, 1, 48);
-	ask(t, tag, "fuzz_trackinfo", "trackinfo1", cdb, n, 48);
+	ask(t, tag, "fuzz_track_info", "trackinfo1", cdb, n, 48);
 	n = mmc_cdb_read_track_info(cdb, 2, 48);
-	ask(t, tag, "fuzz_trackinfo", "trackinfo2", cdb, n, 48);
+	ask(t, tag, "fuzz_track_info", "trackinfo2", cdb, n, 48);
 	n = mmc_cdb_get_configuration(cdb, 1, 0, 8);
 	ask(t, tag, "fuzz_config", "config-current", cdb, n, 8);
 	n = mmc_cdb_get_configuration(cdb, 0, 0, 1024);

@@ -2,10 +2,13 @@
 /*
  * Seeds from the emulated drive's disc kinds (issue 12): for each layout,
  * its READ TOC format 0 (LBA and MSF), format 1, format 2 (full TOC),
- * disc information and every track's information, written to
+ * disc information and every track's information (the invisible blank
+ * track of an open disc included), written to
  *	DIR/corpus/fuzz_toc, DIR/corpus/fuzz_discinfo,
- *	DIR/corpus/fuzz_trackinfo, DIR/seeds/full_toc, DIR/seeds/track_info
- * (seeds/ holds the answers of parsers whose fuzzers are not there yet).
+ *	DIR/seeds/full_toc (fuzz_full_toc), DIR/seeds/track_info (fuzz_track_info).
+ * A CD answer's full TOC only: the drive refuses format 2 on a DVD or BD.
+ * Not here: DVD+R and BD-R (the drive has no such profile; open DVD-R
+ * stands for them) and gap= (it changes reads, not these answers).
  * Run by `make fuzz-seeds-layout`:  gen_sim_seeds DIR
  */
 #include <fcntl.h>
@@ -51,6 +54,23 @@ static const struct kind kinds[] = {
 	{ "open-cdr", 100 + 11400 + 50, "layout=data:100/data:50,open=1,profile=cd-r", 3 },
 	{ "open-dvdr", 1000, "open=1,profile=dvd-r", 2 },
 	{ "dvdrw-formatted", 1000, "profile=dvd+rw,formatted=100000", 1 },
+	/* multi-session CD-R, closed: B0 in session 1 only; hide= and extra=
+	 * move the last track's end, the lead-out and A2 */
+	{ "cdr-2session", 1000 + 11400 + 500, "layout=data:1000/data:500,profile=cd-r", 2 },
+	{ "cdr-2session-hide", 1000 + 11400 + 500, "layout=data:1000/data:500,profile=cd-r,hide=100", 2 },
+	{ "cdr-2session-extra", 1000 + 11400 + 500, "layout=data:1000/data:500,profile=cd-r,extra=100", 2 },
+	{ "cdextra-hide", 300 + 200 + 11400 + 100, "layout=audio:300+audio:200/data:100,hide=50", 3 },
+	/* TAO: several tracks in one session, a mixed-mode disc, and open */
+	{ "tao-3track", 400 + 300 + 300, "layout=data:400+data:300+data:300,tao=1,profile=cd-r", 3 },
+	{ "mixed-tao", 1500, "layout=data:1000+audio:500,tao=1", 2 },
+	{ "mixed-3audio", 1000 + 200 + 200 + 100, "layout=data:1000+audio:200+audio:200+audio:100", 4 },
+	{ "open-tao", 100 + 11400 + 50, "layout=data:100/data:50,tao=1,open=1,profile=cd-r", 3 },
+	{ "open-cdextra", 300 + 11400 + 100, "layout=audio:300/data:100,open=1,profile=cd-r", 3 },
+	{ "open-cdr-1session", 1000, "layout=data:1000,open=1,profile=cd-r", 2 },
+	{ "open-dvdr-extra", 1000, "open=1,profile=dvd-r,extra=10", 2 },
+	/* the other formatted rewritable media */
+	{ "dvdram-formatted", 1000, "profile=dvd-ram,formatted=5000", 1 },
+	{ "bdre-formatted", 1000, "profile=bd-re,formatted=120000", 1 },
 };
 
 static void one_kind(const struct kind *k, const char *img)
@@ -91,7 +111,7 @@ static void one_kind(const struct kind *k, const char *img)
 		cdb[5] = (uint8_t)i;
 		cdb[8] = 36;
 		snprintf(name, sizeof(name), "sim-%s-trackinfo%u", k->tag, i);
-		ask(t, cdb, name, "corpus/fuzz_trackinfo", "seeds/track_info");
+		ask(t, cdb, name, "seeds/track_info", NULL);
 	}
 	t->ops->close(t);
 }
