@@ -11,8 +11,16 @@
 #      ua and a hang in the middle rotated through them;
 #   H  the hang at the last readable block, which every end search must
 #      read, for every hide x extra x runout x bad x toc (108).
-# Under a TEST_WRAPPER (valgrind, ...) only P and every 16th row of E and H
-# run, unless FM_FULL=1.
+#   L  the layout factor (issue 12): two data sessions (data:5000/data:1000)
+#      and a CD-Extra (audio:3000+audio:2000/data:600), each with the 11400
+#      blocks of gap, for every hide x extra x runout x bad x toc (reported,
+#      true) = 144, flaky, ua, info and the hangs rotated; the middle bad
+#      range, the flaky range and the middle hang fall in session 1's data,
+#      in audio or in the gap, which are never read: neither bad nor hung.
+#      toc=none is left out: without READ TOC the library builds no layout
+#      and images a gap as bad blocks (reported in issue 12).
+# Under a TEST_WRAPPER (valgrind, ...) only P and every 16th row of E, H and
+# L run, unless FM_FULL=1.
 #
 # The expected answer of each combination is computed from the keys alone
 # (tests/faults/model.awk, from cdtail(1): DEVICE ADDRESSES, PROBE, IMAGE), never from
@@ -34,6 +42,11 @@ mkimage "$IMG2048" 600
 IMG512="$T/d512.img"
 mkimage "$IMG512" 1001 512
 head -c 300 "$IMG2048" >>"$IMG512"
+# the layouts' discs: LBAs from 0, 11400 blocks of gap after session 1
+IMGMS="$T/ms.img"
+mkimage "$IMGMS" $((5000 + 11400 + 1000))
+IMGCX="$T/cx.img"
+mkimage "$IMGCX" $((3000 + 2000 + 11400 + 600))
 
 # The factors' values, by index; the order of LEVELS is the order of a row.
 LEVELS="3 2 2 3 2 2 2 2 3 3"
@@ -69,6 +82,13 @@ fi
 			i=$((i + 1))
 		done
 	done; done; done; done
+	i=0
+	for l in 1 2; do for h in 0 1 2; do for x in 0 1; do for r in 0 1; do for b in 0 1 2; do
+		for c in 0 1; do
+			echo "L $h $x $r $b $((i % 2)) $((i / 2 % 2)) 0 $((i / 3 % 2)) $c $((i % 3)) $l"
+			i=$((i + 1))
+		done
+	done; done; done; done; done
 } | awk -v thin="${TEST_WRAPPER:+${FM_FULL:-thin}}" '
 	{ key = $0; sub(/^[A-Z] /, "", key) }
 	seen[key]++ { next }
@@ -96,12 +116,18 @@ check() {
 
 combos=0
 failed_combos=0
-while read -r set h x r b f u k i c g; do
+while read -r set h x r b f u k i c g l; do
 	combos=$((combos + 1))
 	hide=$(echo 0 1 150 | cut -d' ' -f$((h + 1)))
 	extra=$((x * 2))
 	runout=$((r * 2))
 	if [ "$k" -eq 1 ]; then bs=512; img=$IMG512; n=1001; else bs=2048; img=$IMG2048; n=600; fi
+	# the layout: its key and the blocks that are not data
+	lay= skips=
+	case ${l:-0} in
+	1) img=$IMGMS n=17400 lay="layout=data:5000/data:1000" skips="5000-16399" ;;
+	2) img=$IMGCX n=17000 lay="layout=audio:3000+audio:2000/data:600" skips="0-2999:3000-4999:5000-16399" ;;
+	esac
 	q=$((n / 4))
 	case $b in
 	0) bad= ;;
@@ -111,9 +137,10 @@ while read -r set h x r b f u k i c g; do
 	hangmid=-1
 	[ "$g" -eq 1 ] && hangmid=$((n / 2 + 3))
 	set -- $(awk -v n=$n -v hide=$hide -v extra=$extra -v runout=$runout \
-		-v bad="$bad" -v hang=$hangmid -f "$FAULTS/model.awk")
+		-v bad="$bad" -v hang=$hangmid -v skips="$skips" -f "$FAULTS/model.awk")
 	tb=$1 rb=$2 eb=$3 badjson=$4
 	keys="cost=50/1"
+	[ -n "$lay" ] && keys="$keys,$lay"
 	[ "$hide" -ne 0 ] && keys="$keys,hide=$hide"
 	[ "$extra" -ne 0 ] && keys="$keys,extra=$extra"
 	[ "$runout" -ne 0 ] && keys="$keys,runout=$runout"
@@ -192,13 +219,17 @@ while read -r set h x r b f u k i c g; do
 	fi
 	got=$(jq -r '"\(.extent_blocks) \(.bad_blocks | tostring) \(.true_blocks)"' <"$T/out" 2>&1)
 	what_is "extent/bad/true" "$got" "$eb $badjson $tb"
+	# the blocks of the extent that are not data are skipped
+	wsk=$(echo "$skips" | tr ':-' '\n ' | awk -v e=$eb 'NF == 2 && $1 < e { t += ($2 < e ? $2 : e - 1) - $1 + 1 } END { print t + 0 }')
+	what_is "skipped_blocks" "$(jq -r .skipped_blocks <"$T/out" 2>&1)" "$wsk"
 	check "$name: image" "cdtail image --timeout 1 --map M $dev O" "stderr: $(head -c 200 "$T/err")"
 
 	# OUT: the image's blocks below the extent, bad ones zero-filled
 	why=
 	head -c $((eb * bs)) "$img" >"$T/want"
 	truncate -s $((eb * bs)) "$T/want"
-	echo "$badjson" | tr -d '[]' | tr ',' ' ' | xargs -n 2 2>/dev/null |
+	{ echo "$badjson" | tr -d '[]' | tr ',' ' ' | xargs -n 2 2>/dev/null
+	  echo "$skips" | tr ':-' '\n ' | awk -v e=$eb 'NF == 2 && $1 < e { print $1, ($2 < e ? $2 : e - 1) }'; } |
 		while read -r a z; do
 			dd if=/dev/zero of="$T/want" bs=$bs seek=$a count=$((z - a + 1)) \
 				conv=notrunc 2>/dev/null
@@ -256,5 +287,5 @@ done
 
 echo "# fault matrix: $combos combinations" \
 	"($(grep -c '^P' "$T/rows") pairwise, $(grep -c '^E' "$T/rows") end x extent," \
-	"$(grep -c '^H' "$T/rows") hang in the end search): $failed_combos failed"
+	"$(grep -c '^H' "$T/rows") hang in the end search, $(grep -c '^L' "$T/rows") layouts): $failed_combos failed"
 finish

@@ -4,8 +4,12 @@
 # inside the image, or -1).  flaky= blocks are readable (retries outlast
 # them) and ua= is invisible, so neither is an input.
 #
-# Each block is OK, MED (bad=: 03/11/00) or END (run-out 05/64/00, or past
-# the image 05/21/00).  Prints one line:
+# -v skips="A-B[:A-B...]" (or ""): the blocks of a layout= that are not
+# data (audio, gaps: CONTRACT.md), never read, so neither bad nor hung; the
+# layout's last track is data, so the end is searched there as above.
+#
+# Each block is OK, MED (bad=: 03/11/00), END (run-out 05/64/00, or past
+# the image 05/21/00) or SKIP (not data).  Prints one line:
 #   T R E BAD
 # T  the true end: one past the last readable block (hang= is readable)
 # R  what READ CAPACITY reports: n - hide + extra
@@ -17,6 +21,9 @@
 function cls(b,   i, p) {
 	if (b >= n || b >= n - runout)
 		return "END"
+	for (i = 1; i <= ns; i++)
+		if (b >= slo[i] && b <= shi[i])
+			return "SKIP"
 	for (i = 1; i <= nb; i++)
 		if (b >= lo[i] && b <= hi[i])
 			return "MED"
@@ -33,6 +40,16 @@ BEGIN {
 			hi[nb] = ab[2] + 0
 		}
 	}
+	ns = 0
+	if (skips != "") {
+		k = split(skips, parts, ":")
+		for (i = 1; i <= k; i++) {
+			split(parts[i], ab, "-")
+			ns++
+			slo[ns] = ab[1] + 0
+			shi[ns] = ab[2] + 0
+		}
+	}
 	T = 0
 	for (b = n - 1; b >= 0; b--)
 		if (cls(b) == "OK") {
@@ -46,7 +63,7 @@ BEGIN {
 	out = ""
 	start = -1
 	for (b = 0; b <= E; b++) {
-		u = b < E && (cls(b) != "OK" || b == hang)
+		u = b < E && cls(b) != "SKIP" && (cls(b) != "OK" || b == hang)
 		if (u && start < 0)
 			start = b
 		if (!u && start >= 0) {
