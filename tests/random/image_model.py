@@ -33,8 +33,8 @@ open=, profile=, formatted=; doc/disc-kinds.md), for which the model knows:
 Every READ in the drive's trace keeps off audio and gaps; a run-out inside
 the disc gets at most the probe's one single-block read (probe/layout.c,
 against CONTRACT.md's "never": see issue 12), the unwritten space only a
-few single-block reads of the end search; the probe's first reads (the
-filesystem head, its first 260 x 2048 bytes) are let be (see trace_why).
+few single-block reads of the end search (and, below LBA 260, the
+probe's head read for the filesystem).
 
 Some cases are first stopped in the end search (issue 13, data first): a
 hang= at the last reported block, which the copy before the search leaves
@@ -393,25 +393,19 @@ def trace_reads(path):
     return reads
 
 
-def trace_why(reads, skips, e, bs):
-    """Why the trace breaks the rules for skipped areas, or None.  The
-    trace's first reads below 260 x 2048 bytes, the probe's filesystem head (ISO
-    9660 and UDF descriptors), are let be: they are not clipped to the
-    first track and run into audio, a gap or a run-out when it is shorter
-    (probe, reported in issue 12)."""
-    head = 0
-    while head < len(reads) and reads[head][0] < 260 * 2048 // bs:
-        head += 1
-    reads = reads[head:]
+def trace_why(reads, skips, e):
+    """Why the trace breaks the rules for skipped areas, or None."""
     for start, blocks, why in skips:
         hits = [(a, k) for a, k in reads if a < start + blocks and a + k > start]
         if why in ("audio", "gap") and hits:
             return "read %d+%d touches %s %d+%d" % (hits[0] + (why, start, blocks))
         if why == "runout" and (len(hits) > 1 or any(k != 1 for _, k in hits)):
             return "reads %s of run-out %d+%d" % (hits[:3], start, blocks)
+        # the probe's head reads for the filesystem (UDF's anchor is at
+        # 256, cdtail(1) PROBE) and the end search's single blocks (the
+        # filesystem's end, the medium's last block); the copy reads none
+        hits = [(a, k) for a, k in hits if a + k > 260]
         if why == "unwritten" and (len(hits) > 4 or any(k != 1 for _, k in hits)):
-            # the end search's single blocks (the filesystem's end, the
-            # medium's last block); the copy reads none
             return "reads %s of the unwritten %d+%d" % (hits[:5], start, blocks)
     return None
 
@@ -490,7 +484,7 @@ def check(case, disc, work, cdtail, wrapper, bufs):
     if why:
         return fail(why)
     if case.get("layout"):
-        why = trace_why(trace_reads(tr), skips, e, bs)
+        why = trace_why(trace_reads(tr), skips, e)
         if why:
             return fail("trace: " + why)
         want = ", ".join("%d+%d %s" % k for k in skips)
