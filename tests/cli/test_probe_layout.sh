@@ -152,6 +152,17 @@ else not_ok "extra=5 on two tracks no dearer than one" "$got reads, one track $o
 # (the head read of track 1 below 260 is the filesystem probe)
 no_reads "extra=5 on two tracks: the search stays on the last track" 260 998
 
+# a drive whose INFORMATION names a block past the end (info=fixed:): once
+# the search finds it wrong it starts again from the last track, never from
+# LBA 0 below the gap (gap=hang: it hung there)
+MS="$T/ms.img"
+truncate -s $(((100 + 11400 + 3000) * 2048)) "$MS"
+rm -f "$T/trace"
+run probe --json "sim:$MS,layout=data:100/data:3000,gap=hang,info=fixed:14510,hide=1200,trace=$T/trace"
+expect_rc "two sessions, a lying INFORMATION field, gap=hang: hidden tail" 10
+expect_json "two sessions, a lying INFORMATION field: true_blocks" .true_blocks 14500
+no_reads "two sessions, a lying INFORMATION field: nothing read in the gap" 100 11500
+
 # --- UDF on a formatted medium: the anchor at 256 is in reach ----------------------
 run probe --json "sim:$FIX/udf.img,profile=dvd+rw,formatted=4000"
 expect_rc "udf on a formatted dvd+rw: ok" 0

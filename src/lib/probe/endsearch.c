@@ -560,9 +560,13 @@ static int confirm_below(struct es_state *s)
 		return rc;
 	if (o.cls == CDT_READ_OK)
 		return 0;
-	/* the drive's INFORMATION was wrong after all */
+	/*
+	 * The drive's INFORMATION was wrong after all: start again from the
+	 * floor, never below it (LBA 0 on a disc of several sessions is
+	 * below a gap, whose reads can hang a drive).
+	 */
 	s->info_trust = -1;
-	s->lo = 0;
+	s->lo = s->p->floor;
 	learn_failure(s, e - 1, 1, &o);
 	return 1;
 }
