@@ -322,8 +322,9 @@ enum cdt_probe_note {
 	 * the end is the structure's (cdt_dev_layout()) */
 	CDT_NOTE_LAST_TRACK_AUDIO = 1 << 5,
 	/* a formatted rewritable medium (DVD+RW, DVD-RAM, BD-RE) whose READ
-	 * CAPACITY is past the filesystem: the rest is unwritten; the verdict
-	 * stays true_blocks against READ CAPACITY */
+	 * CAPACITY is more than 64 KiB past the filesystem, or whose true end
+	 * is past it: the rest is unwritten; the verdict stays true_blocks
+	 * against READ CAPACITY */
 	CDT_NOTE_FORMATTED = 1 << 6,
 	CDT_NOTE_APPENDABLE = 1 << 7,	 /* the last session is open */
 };

@@ -22,8 +22,13 @@
 #define EXTRA_DATA 11900
 #define EXTRA_LAYOUT "layout=audio:300+audio:200/data:100"
 
+/* a formatted DVD+RW: an ISO of FMT_FS blocks written, formatted to FMT_M */
+#define FMT_FS 1000
+#define FMT_M 1500
+
 static char dir[64];
 static char img[128];
+static char fmt_img[128];
 static char trace[128];
 
 /* An ISO 9660 PVD (and terminator) at block lba saying size blocks. */
@@ -57,6 +62,12 @@ static int setup(void **state)
 		return -1;
 	/* the data session's volume space size, absolute as mkisofs -C writes it */
 	put_pvd(f, EXTRA_DATA + 16, EXTRA_BLOCKS);
+	fclose(f);
+	th_path(fmt_img, sizeof(fmt_img), dir, "fmt.img");
+	f = fopen(fmt_img, "wb");
+	if (!f || ftruncate(fileno(f), (off_t)FMT_FS * 2048))
+		return -1;
+	put_pvd(f, 16, FMT_FS);
 	fclose(f);
 	return 0;
 }
@@ -137,11 +148,57 @@ static void test_cd_extra_hidden_tail(void **state)
 	assert_int_equal(reads_below(EXTRA_DATA), 0);
 }
 
+/* Probe the formatted DVD+RW with more keys (bad=, info=1). */
+static void probe_fmt(const char *keys, struct cdt_probe_result *res)
+{
+	struct cdt_dev *dev;
+	char addr[512], err[256];
+
+	unlink(trace);
+	snprintf(addr, sizeof(addr), "sim:%s,cost=0/0,profile=dvd+rw,formatted=%d%s,trace=%s",
+		 fmt_img, FMT_M, keys, trace);
+	if (cdt_open(addr, NULL, &dev, err, sizeof(err)))
+		fail_msg("open %s: %s", addr, err);
+	if (cdt_probe(dev, NULL, res))
+		fail_msg("probe %s: %s", addr, cdt_errmsg(dev));
+	cdt_close(dev);
+}
+
+/*
+ * A formatted medium whose filesystem ends in bad blocks: the medium says
+ * formatted (READ CAPACITY far past the filesystem), the bad blocks are
+ * damage, the end is the formatted size.  It was "short" at the first
+ * bad block, without the note.
+ */
+static void test_formatted_bad_fs_end(void **state)
+{
+	static const char *const keys[] = {
+		",bad=999-999", ",bad=990-999", ",bad=700-999", ",bad=700-999,info=1",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < TH_N(keys); i++) {
+		struct cdt_probe_result res = CDT_INIT(res);
+
+		probe_fmt(keys[i], &res);
+		if (res.verdict != CDT_VERDICT_OK || res.true_blocks != FMT_M ||
+		    !(res.notes & CDT_NOTE_FORMATTED))
+			fail_msg("%s: verdict %d, true %llu, notes %#x", keys[i], res.verdict,
+				 (unsigned long long)res.true_blocks, res.notes);
+		assert_int_equal(res.extent_blocks, FMT_M);
+		assert_int_equal(res.sizes.filesystem, FMT_FS);
+		/* the filesystem's size is not an end to search for there */
+		assert_int_equal(res.failed_reads, 1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cd_extra_never_reads_audio),
 		cmocka_unit_test(test_cd_extra_hidden_tail),
+		cmocka_unit_test(test_formatted_bad_fs_end),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
