@@ -204,6 +204,19 @@ expect_json "udf on a formatted dvd+rw: type" .filesystem.type udf
 expect_json "udf on a formatted dvd+rw: its size" .sources.filesystem 1024
 expect_json "udf on a formatted dvd+rw: noted formatted" '.notes | index("formatted") != null' true
 
+# a bad block in the head read's range, not on a descriptor: its piece is
+# read again block by block, so the anchor at 256 and the descriptors stay
+# (before, one failing piece ended the head read: "not recognised")
+for b in 5-5 40-40 200-200 2-2:300-300; do
+	run probe --json "sim:$FIX/udf.img,profile=dvd+rw,formatted=4000,bad=$b"
+	expect_json "udf on a formatted dvd+rw, bad=$b: udf and its size" \
+		'"\(.filesystem.type) \(.sources.filesystem)"' "udf 1024"
+	expect_json "udf on a formatted dvd+rw, bad=$b: noted formatted" '.notes | index("formatted") != null' true
+done
+run probe --json "sim:$ISO,bad=20-20"
+expect_json "iso, a bad block beside the PVD: iso9660 and its size" \
+	'"\(.filesystem.type) \(.sources.filesystem)"' "iso9660 $ISO_BLOCKS"
+
 # --- the formatted note never changes the verdict -------------------------------
 PAD="$T/pad.iso"
 cp "$ISO" "$PAD"
