@@ -80,14 +80,10 @@ if [ ! -e "$T/bogus.iso" ]; then ok "--formatted bogus: no OUT"; else
 # policy does with the unwritten rest what it does on an undamaged medium
 FMTBAD="$FMT,bad=$((N - 40))-$((N - 1))"
 for how in skip cut read; do
-	case $how in
-	skip) size=$M skipped="$N+500 unwritten" ;;
-	cut) size=$N skipped="" ;;
-	read) size=$M skipped="" ;;
-	esac
+	formatted_policy $how "$N" "$M"
 	run image --json --formatted $how "$FMTBAD" "$T/bad-$how.iso"
 	expect_rc "bad filesystem end, --formatted $how -> 4" 4
-	expect_json "bad filesystem end, $how: OUT's size" .out_bytes $((size * 2048))
+	expect_json "bad filesystem end, $how: OUT's size" .out_bytes $((ext * 2048))
 	expect_json "bad filesystem end, $how: 40 bad" .bad_count 40
 	expect_json "bad filesystem end, $how: skipped" \
 		'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "$skipped"

@@ -140,11 +140,7 @@ expect_json "formatted: FILE ends at the filesystem" .first_diff_lba "$N"
 # each policy's image digest verifies with the same policy (cdtail(1) VERIFY)
 M=$((N + 500))
 for how in skip cut read; do
-	case $how in
-	skip) ext=$M skipped="$N+500 unwritten" ;;
-	cut) ext=$N skipped="" ;;
-	read) ext=$M skipped="" ;;
-	esac
+	formatted_policy $how "$N" "$M"
 	run image --json --formatted $how "$FMT" "$T/fmt-$how.iso"
 	expect_rc "--formatted $how: image -> 0" 0
 	eval "sum_$how=\$(jq -r .sha256 \"\$T/out\")"

@@ -98,8 +98,8 @@ static void probe_extra(const char *keys, struct cdt_probe_result *res)
 	cdt_close(dev);
 }
 
-/* READ(10)/(12) lines of the trace that touch an LBA below end. */
-static unsigned int reads_below(uint64_t end)
+/* READ(10)/(12) lines of the trace below end (only the failed ones: failed). */
+static unsigned int trace_reads_below(uint64_t end, bool failed)
 {
 	FILE *f = fopen(trace, "r");
 	char line[256];
@@ -112,32 +112,22 @@ static unsigned int reads_below(uint64_t end)
 
 		if (sscanf(line, "%x lba=%llu blocks=%u", &op, &lba, &blocks) != 3)
 			continue;
-		if ((op == 0x28 || op == 0xa8) && lba < end)
+		if ((op == 0x28 || op == 0xa8) && lba < end &&
+		    (!failed || !strstr(line, "sense=00/00/00")))
 			n++;
 	}
 	fclose(f);
 	return n;
 }
 
-/* READ(10)/(12) lines of the trace below end that failed. */
+static unsigned int reads_below(uint64_t end)
+{
+	return trace_reads_below(end, false);
+}
+
 static unsigned int failed_below(uint64_t end)
 {
-	FILE *f = fopen(trace, "r");
-	char line[256];
-	unsigned int n = 0;
-
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		unsigned int op, blocks;
-		unsigned long long lba;
-
-		if (sscanf(line, "%x lba=%llu blocks=%u", &op, &lba, &blocks) != 3)
-			continue;
-		if ((op == 0x28 || op == 0xa8) && lba < end && !strstr(line, "sense=00/00/00"))
-			n++;
-	}
-	fclose(f);
-	return n;
+	return trace_reads_below(end, true);
 }
 
 static void test_cd_extra_never_reads_audio(void **state)
