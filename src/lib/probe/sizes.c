@@ -126,6 +126,16 @@ static uint16_t current_profile(struct cdt_dev *dev)
 	return profile;
 }
 
+/* A bad block of the head, while *fails allows: zeros, one allowance less. */
+static bool pass_bad(uint8_t *block, uint32_t bs, unsigned int *fails)
+{
+	if (!*fails)
+		return false;
+	(*fails)--;
+	memset(block, 0, bs);
+	return true;
+}
+
 /*
  * One piece of the head, [lba, lba + n): in one read or, when that fails
  * with a medium error (a bad block somewhere in it), again block by block,
@@ -143,17 +153,16 @@ static uint32_t read_piece(struct cdt_dev *dev, uint64_t lba, uint32_t n,
 		return 0;
 	if (rr.cls == CDT_READ_OK)
 		return n;
-	if (rr.cls != CDT_READ_MEDIUM || n == 1)
+	if (rr.cls != CDT_READ_MEDIUM)
 		return 0;
+	if (n == 1)
+		return pass_bad(buf, bs, fails) ? 1 : 0;
 	for (i = 0; i < n; i++) {
 		if (cdt_read_blocks(dev, lba + i, 1, buf + (size_t)i * bs, bs, &rr))
 			return i;
-		if (rr.cls == CDT_READ_OK)
-			continue;
-		if (rr.cls != CDT_READ_MEDIUM || !*fails)
+		if (rr.cls != CDT_READ_OK &&
+		    (rr.cls != CDT_READ_MEDIUM || !pass_bad(buf + (size_t)i * bs, bs, fails)))
 			return i;
-		(*fails)--;
-		memset(buf + (size_t)i * bs, 0, bs);
 	}
 	return n;
 }
