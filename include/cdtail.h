@@ -322,8 +322,9 @@ enum cdt_probe_note {
 	 * the end is the structure's (cdt_dev_layout()) */
 	CDT_NOTE_LAST_TRACK_AUDIO = 1 << 5,
 	/* a formatted rewritable medium (DVD+RW, DVD-RAM, BD-RE) whose READ
-	 * CAPACITY is past the filesystem: the rest is unwritten; the verdict
-	 * stays true_blocks against READ CAPACITY */
+	 * CAPACITY is more than 64 KiB past the filesystem, or whose true end
+	 * is past it: the rest is unwritten; the verdict stays true_blocks
+	 * against READ CAPACITY */
 	CDT_NOTE_FORMATTED = 1 << 6,
 	CDT_NOTE_APPENDABLE = 1 << 7,	 /* the last session is open */
 };
@@ -583,6 +584,8 @@ struct cdt_verify_opts {
 	bool all;			/* go on after the first difference */
 	cdt_diff_fn diff;		/* may be NULL */
 	void *diff_ctx;
+	enum cdt_formatted_policy formatted;	/* as cdt_image_opts': the extent
+					 * and skip list image made; 0 = SKIP */
 };
 
 enum cdt_verify_verdict {
@@ -607,6 +610,9 @@ struct cdt_verify_result {
 	struct cdt_skip *skipped;	/* n_skipped areas not read: not data */
 	size_t n_skipped;
 	uint64_t skipped_blocks;	/* their blocks, never in bad_blocks */
+	uint64_t extent_blocks;		/* what was verified: the probe's extent,
+					 * cut at the filesystem by
+					 * CDT_FORMATTED_CUT */
 };
 
 int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,

@@ -128,6 +128,12 @@ int cli_opt_u64(const char *cmd, const char *name, const char *what,
 		const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 int cli_opt_file(const char *cmd, const char *name, const char *arg,
 		 const char **out);
+/* --formatted skip|cut|read (image and verify: the same policy, the same words) */
+int cli_opt_formatted(const char *cmd, const char *arg,
+		      enum cdt_formatted_policy *out);
+#define CLI_FORMATTED_HELP \
+	"a formatted DVD+RW/DVD-RAM/BD-RE past its filesystem: skip (default: zeros, " \
+	"never read), cut (the disc ends there) or read"
 
 /*
  * Open DEV with the common options.  On failure prints one line and

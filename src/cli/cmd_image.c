@@ -77,15 +77,7 @@ static int image_opt(void *ctx, int key, const char *arg)
 		c->svg.every = true;
 		return 0;
 	case OPT_FORMATTED:
-		if (!strcmp(arg, "skip"))
-			c->io.formatted = CDT_FORMATTED_SKIP;
-		else if (!strcmp(arg, "cut"))
-			c->io.formatted = CDT_FORMATTED_CUT;
-		else if (!strcmp(arg, "read"))
-			c->io.formatted = CDT_FORMATTED_READ;
-		else
-			return cli_usage("image", "--formatted wants skip, cut or read, not '%s'", arg);
-		return 0;
+		return cli_opt_formatted("image", arg, &c->io.formatted);
 	case OPT_DIGEST:
 		if (parse_digests(arg, &c->io.digests))
 			return cli_usage("image", "--digest wants md5,sha256, sha256, md5 or none, not '%s'",
@@ -278,7 +270,7 @@ static const struct cli_opt image_opts[] = {
 	{ "force", OPT_FORCE, NULL, "overwrite an existing OUT (without its map)" },
 	{ "map-interval", OPT_MAP_INTERVAL, "MS", "save the map at least every MS ms (default 5000)" },
 	{ "digest", OPT_DIGEST, "LIST", "md5,sha256 (default), sha256, md5 or none: digests of OUT" },
-	{ "formatted", OPT_FORMATTED, "HOW", "a formatted DVD+RW/DVD-RAM/BD-RE past its filesystem: skip (default: zeros, never read), cut (OUT ends there) or read" },
+	{ "formatted", OPT_FORMATTED, "HOW", CLI_FORMATTED_HELP },
 	{ "svg", OPT_SVG, "FILE", "draw the map as SVG into FILE at the end (as cdtail map --svg)" },
 	{ "svg-every", OPT_SVG_EVERY, NULL, "with --svg: redraw FILE at each map save, to watch in a browser" },
 	RUI_OPTS,

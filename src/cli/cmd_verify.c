@@ -9,6 +9,7 @@
 #define OPT_SHA256 0x1302
 #define OPT_MD5 0x1303
 #define OPT_ALL 0x1304
+#define OPT_FORMATTED 0x1305
 
 static const char *const verdict_names[] = {
 	[CDT_VERIFY_IDENTICAL] = "identical",
@@ -75,6 +76,8 @@ static int verify_opt(void *ctx, int key, const char *arg)
 	case OPT_ALL:
 		c->vo.all = true;
 		return 0;
+	case OPT_FORMATTED:
+		return cli_opt_formatted("verify", arg, &c->vo.formatted);
 	}
 	return rui_opt(&c->ui, key, arg);
 }
@@ -104,6 +107,8 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	json_object *fs;
 
 	rui_json_summary(o, addr, &r->sum, virt);
+	/* what was verified: --formatted cut ends it before the probe's extent */
+	json_object_object_add(o, "extent_blocks", json_object_new_int64((int64_t)r->extent_blocks));
 	json_object_object_add(o, "mode", json_object_new_string(mode_name(vo)));
 	json_object_object_add(o, "image", vo->image_path ? json_object_new_string(vo->image_path) : NULL);
 	json_object_object_add(o, "expected", vo->image_path ? NULL :
@@ -149,7 +154,7 @@ static void print_diff(const struct cdt_verify_opts *vo, const struct cdt_verify
 	printf("differs:   first at LBA %llu", (unsigned long long)lba);
 	if (r->length_differs && bs && lba == r->image_bytes / bs)
 		fputs(", where FILE ends", stdout);
-	else if (r->length_differs && lba == r->sum.probe.extent_blocks)
+	else if (r->length_differs && lba == r->extent_blocks)
 		fputs(", where the disc ends", stdout);
 	if (vo->all)
 		printf("; %llu differing block%s in all", (unsigned long long)r->diff_blocks,
@@ -232,6 +237,7 @@ static const struct cli_opt verify_opts[] = {
 	{ "sha256", OPT_SHA256, "HEX", "compare with this SHA-256 digest (64 hex digits)" },
 	{ "md5", OPT_MD5, "HEX", "compare with this MD5 digest (32 hex digits)" },
 	{ "all", OPT_ALL, NULL, "with --image, read on past differences and list them all" },
+	{ "formatted", OPT_FORMATTED, "HOW", CLI_FORMATTED_HELP },
 	RUI_OPTS,
 	CLI_OPTS_COMMON
 };
@@ -244,8 +250,9 @@ const struct cli_cmd cli_cmd_verify = {
 		 "Read the whole disc to its true end and compare it with FILE or a\n"
 		 "digest; -v also shows a hex diff of the first differing block.  Audio,\n"
 		 "gaps and run-outs are never read: zeros in the digests, as image\n"
-		 "writes them, and not compared with FILE.  Also says whether the\n"
-		 "filesystem's declared size fits.\n",
+		 "writes them, and not compared with FILE; --formatted says what the\n"
+		 "unwritten rest of a formatted medium is, as for image.  Also says\n"
+		 "whether the filesystem's declared size fits.\n",
 	.exits = "Exit: 0 identical, 1 different, 4 unreadable blocks, 2 usage error,\n"
 		 "3 device error, 130/143 interrupted.\n",
 	.opts = verify_opts,

@@ -83,6 +83,25 @@ int cli_opt_file(const char *cmd, const char *name, const char *arg,
 	return 0;
 }
 
+int cli_opt_formatted(const char *cmd, const char *arg,
+		      enum cdt_formatted_policy *out)
+{
+	static const char *const names[] = {
+		[CDT_FORMATTED_SKIP] = "skip",
+		[CDT_FORMATTED_CUT] = "cut",
+		[CDT_FORMATTED_READ] = "read",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(arg, names[i])) {
+			*out = (enum cdt_formatted_policy)i;
+			return 0;
+		}
+	}
+	return cli_usage(cmd, "--formatted wants skip, cut or read, not '%s'", arg);
+}
+
 int cli_parse_u64(const char *s, uint64_t *out)
 {
 	char *end;

@@ -108,4 +108,15 @@ random_model() {
 	fi
 }
 
+# formatted_policy HOW N M: on a formatted medium, a filesystem of N blocks
+# formatted to M, what --formatted HOW (image and verify alike) covers:
+# sets ext (the extent) and skipped (the skipped list as "START+BLOCKS why")
+formatted_policy() {
+	case $1 in
+	skip) ext=$3 skipped="$2+$(($3 - $2)) unwritten" ;;
+	cut) ext=$2 skipped="" ;;
+	read) ext=$3 skipped="" ;;
+	esac
+}
+
 finish() { echo "RESULT $PASS $FAIL"; }

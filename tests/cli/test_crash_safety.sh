@@ -187,8 +187,11 @@ no_reread() {
 	# blocks (one each) to check the disc, and no end search runs
 	ids=$(tr '\n' ' ' <"$4.ids")
 	if [ -n "$ids" ]; then
-		# the size sources' reads, then the identity's; no end search
-		p=$(awk '$1 == "28" && $3 == "blocks=1" { print NR - 1; exit }' "$2")
+		# the size sources' reads, then the identity's; no end search.
+		# The identity's are the first single blocks after probe's size
+		# reads (whose head read goes block by block over a bad block)
+		s=$(sizes_len "$3")
+		p=$(awk -v s="${s:-0}" 'NR > s && $1 == "28" && $3 == "blocks=1" { print NR - 1; exit }' "$2")
 		# a run killed before them: the size reads at most
 		if [ -z "$p" ]; then
 			p=$(sizes_len "$3")

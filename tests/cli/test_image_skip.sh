@@ -74,6 +74,26 @@ if grep -q "formatted wants skip, cut or read, not 'bogus'" "$T/err"; then
 if [ ! -e "$T/bogus.iso" ]; then ok "--formatted bogus: no OUT"; else
 	not_ok "--formatted bogus: no OUT" "$T/bogus.iso exists"; fi
 
+# --- the same DVD+RW, its filesystem ending in 40 bad blocks -------------------
+# the medium is formatted (READ CAPACITY far past the filesystem) whatever the
+# end search meets: the bad blocks are damage (exit 4), not the end, and each
+# policy does with the unwritten rest what it does on an undamaged medium
+FMTBAD="$FMT,bad=$((N - 40))-$((N - 1))"
+for how in skip cut read; do
+	formatted_policy $how "$N" "$M"
+	run image --json --formatted $how "$FMTBAD" "$T/bad-$how.iso"
+	expect_rc "bad filesystem end, --formatted $how -> 4" 4
+	expect_json "bad filesystem end, $how: OUT's size" .out_bytes $((ext * 2048))
+	expect_json "bad filesystem end, $how: 40 bad" .bad_count 40
+	expect_json "bad filesystem end, $how: skipped" \
+		'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "$skipped"
+	same_blocks "bad filesystem end, $how: the readable blocks" "$T/bad-$how.iso" "$ISO" 0 $((N - 40))
+done
+run probe --json "$FMTBAD"
+expect_rc "bad filesystem end: probe ok" 0
+expect_json "bad filesystem end: probe notes formatted" '.notes | index("formatted") != null' true
+expect_json "bad filesystem end: true end is the formatted size" .true_blocks "$M"
+
 # --- CD-Extra: audio 300 + 200, the gap of 11400, data 100 -------------------
 X="$T/extra.img"
 python3 -c "

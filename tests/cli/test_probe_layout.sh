@@ -120,6 +120,40 @@ case "$RC" in 0|11) ok "tao, two tracks: a verdict (exit $RC)" ;;
 expect_json "tao: track 1's ISO read" .sources.filesystem 198
 only_runout_test "tao: the head read stops before track 1's run-out" 198 200
 
+# three TAO data tracks: nothing in the track information tells TAO from
+# SAO (it counts the run-out in the track either way), so probe tests each
+# inner data track's end with one read of one block, its first run-out
+# block, which fails 05/64/00 there: exactly one failing read per inner
+# track (cdtail(1), PROBE, Track-at-once); the last track's run-out is the
+# end search's
+TAO3="$T/tao3.img"
+mkimage "$TAO3" $((3 * 400))
+pvd "$TAO3" 16 398
+rm -f "$T/trace"
+run probe --json "sim:$TAO3,layout=data:400+data:400+data:400,tao=1,trace=$T/trace"
+expect_rc "tao, three tracks: short by the last run-out" 11
+expect_json "tao, three tracks: noted tao-runout" '.notes | index("tao-runout") != null' true
+only_runout_test "tao, three tracks: track 1's run-out, one read" 398 400
+only_runout_test "tao, three tracks: track 2's run-out, one read" 798 800
+got=$(awk '($1 == "28" || $1 == "a8") && $4 != "sense=00/00/00" {
+	split($2, a, "="); if (a[2] + 0 < 800) print }' "$T/trace")
+if [ "$(printf '%s\n' "$got" | grep -c .)" -eq 2 ] &&
+	[ "$(printf '%s\n' "$got" | grep -c 'blocks=1 sense=05/64/00')" -eq 2 ]; then
+	ok "tao, three tracks: 2 failing reads before track 3, one per inner track"
+else not_ok "tao, three tracks: 2 failing reads before track 3, one per inner track" "$got"; fi
+# in all: those 2 and the end search's 2 on track 3's run-out
+expect_json "tao, three tracks: 4 failing reads in all" .total.failed_reads 4
+
+# the same where the last session's first track is shorter than the
+# 32-block read of its volume descriptors: that read stops before the
+# run-out too, so still one failing read for the track
+TAO2S="$T/tao2s.img"
+truncate -s $(((100 + 11400 + 33 + 100) * 2048)) "$TAO2S"
+rm -f "$T/trace"
+run probe --json "sim:$TAO2S,layout=data:100/data:33+data:100,tao=1,trace=$T/trace"
+expect_rc "tao, a 33-block track opening session 2: short by the last run-out" 11
+only_runout_test "tao, a 33-block track opening session 2: its run-out, one read" 11531 11533
+
 # a one-track TAO disc shorter than the head read: its run-out (the last 2
 # blocks) is left to the end search, the descriptors before it are read
 SMALL="$T/small.img"
@@ -169,6 +203,19 @@ expect_rc "udf on a formatted dvd+rw: ok" 0
 expect_json "udf on a formatted dvd+rw: type" .filesystem.type udf
 expect_json "udf on a formatted dvd+rw: its size" .sources.filesystem 1024
 expect_json "udf on a formatted dvd+rw: noted formatted" '.notes | index("formatted") != null' true
+
+# a bad block in the head read's range, not on a descriptor: its piece is
+# read again block by block, so the anchor at 256 and the descriptors stay
+# (before, one failing piece ended the head read: "not recognised")
+for b in 5-5 40-40 200-200 2-2:300-300; do
+	run probe --json "sim:$FIX/udf.img,profile=dvd+rw,formatted=4000,bad=$b"
+	expect_json "udf on a formatted dvd+rw, bad=$b: udf and its size" \
+		'"\(.filesystem.type) \(.sources.filesystem)"' "udf 1024"
+	expect_json "udf on a formatted dvd+rw, bad=$b: noted formatted" '.notes | index("formatted") != null' true
+done
+run probe --json "sim:$ISO,bad=20-20"
+expect_json "iso, a bad block beside the PVD: iso9660 and its size" \
+	'"\(.filesystem.type) \(.sources.filesystem)"' "iso9660 $ISO_BLOCKS"
 
 # --- the formatted note never changes the verdict -------------------------------
 PAD="$T/pad.iso"

@@ -136,4 +136,43 @@ run verify --json --image "$ISO" "$FMT"
 expect_rc "formatted: --image the filesystem alone -> 1" 1
 expect_json "formatted: FILE ends at the filesystem" .first_diff_lba "$N"
 
+# --- verify --formatted skip|cut|read: what image --formatted made -----------
+# each policy's image digest verifies with the same policy (cdtail(1) VERIFY)
+M=$((N + 500))
+for how in skip cut read; do
+	formatted_policy $how "$N" "$M"
+	run image --json --formatted $how "$FMT" "$T/fmt-$how.iso"
+	expect_rc "--formatted $how: image -> 0" 0
+	eval "sum_$how=\$(jq -r .sha256 \"\$T/out\")"
+	eval "sum=\$sum_$how"
+	rm -f "$T/tr"
+	run verify --json --formatted $how --sha256 "$sum" "$FMT,trace=$T/tr"
+	expect_rc "--formatted $how: verify of image's digest -> 0" 0
+	expect_json "--formatted $how: identical" .verdict identical
+	expect_json "--formatted $how: the digest is image's" .sha256 "$sum"
+	expect_json "--formatted $how: the extent" .extent_blocks "$ext"
+	expect_json "--formatted $how: skipped" "$skip_list" "$skipped"
+	got=$(reads_in "$T/tr" "$N" "$M" | grep -v "lba=$((M - 1)) blocks=1 " | head -1)
+	if [ $how = read ]; then
+		[ -n "$got" ] && ok "--formatted read: the unwritten rest is read" ||
+			not_ok "--formatted read: the unwritten rest is read" "no read at $N..$((M - 1))"
+	else
+		no_read "--formatted $how: nothing read past the filesystem" "$FMT" "$T/tr" "$N" "$M"
+	fi
+	run verify --json --formatted $how --image "$T/fmt-$how.iso" "$FMT"
+	expect_rc "--formatted $how: --image image's OUT -> 0" 0
+done
+# the default is skip: the digest of image's default verifies without the option
+run verify --json --sha256 "$sum_skip" "$FMT"
+expect_rc "verify's default is skip: skip's digest -> 0" 0
+# a policy other than image's: another extent, another digest
+run verify --json --formatted cut --sha256 "$sum_skip" "$FMT"
+expect_rc "cut against skip's digest -> 1" 1
+run verify --json --sha256 "$sum_cut" "$FMT"
+expect_rc "skip against cut's digest -> 1" 1
+run verify --formatted bogus --sha256 "$sum_skip" "$FMT"
+expect_rc "verify --formatted bogus -> 2" 2
+expect_grep "verify --formatted bogus: says what it wants" "$T/err" \
+	"verify: --formatted wants skip, cut or read, not 'bogus'"
+
 finish

@@ -138,10 +138,11 @@ def make_layout_case(rng, idx, max_blocks):
             hide = rng.randint(1, min(room, 16000))
         if rng.random() < 0.25:
             extra = log_uniform(rng, 1, 5000)
-    # bad ranges start inside the image; on a formatted medium past the
-    # probe's head read (LBAs 0-63: one bad block there hides the
-    # filesystem, reported in issue 12) and inside the filesystem
-    lo_bad = 64 if fmt else 0
+    # bad ranges start inside the image; on a formatted medium past its
+    # ISO 9660 descriptors (LBAs 16, 17), which the probe's head read
+    # keeps whatever bad blocks follow them (cdtail(1) PROBE), and inside
+    # the filesystem
+    lo_bad = 18 if fmt else 0
     bad = []
     if n > lo_bad:
         for _ in range(rng.choice([0, 0, 1, 2, 3, rng.randint(0, 20)])):
@@ -156,10 +157,11 @@ def make_layout_case(rng, idx, max_blocks):
     if last[2] == "data":
         # the last data track keeps a readable block for the end search
         bad = [(a, b) for a, b in bad if not a <= last[0] <= b]
-    if fmt:
-        # and a formatted medium its filesystem's last block: when that is
-        # bad the probe calls the medium short and loses the formatted note
-        # (reported in issue 12)
+    # cdtail(1) PROBE, note formatted: READ CAPACITY more than 64 KiB past
+    # the filesystem makes the medium formatted whatever bad blocks end
+    # the filesystem; nearer, a bad filesystem end may be the end itself
+    near = fmt and fmt["m"] - n <= 65536 // bs
+    if near:
         bad = [(a, min(b, n - 2)) for a, b in bad if a <= n - 2]
     flaky = None
     data = [t for t in tracks if t[2] == "data"]
@@ -167,9 +169,9 @@ def make_layout_case(rng, idx, max_blocks):
         t = rng.choice(data)
         first = rng.randrange(max(t[0], lo_bad), t[0] + t[1]) if t[0] + t[1] > lo_bad else t[0]
         flaky = (first, min(t[0] + t[1] - 1, first + log_uniform(rng, 1, 200) - 1), rng.randint(1, 3))
-        if fmt and flaky[0] > n - 2:
+        if near and flaky[0] > n - 2:
             flaky = None
-        elif fmt:
+        elif near:
             flaky = (flaky[0], min(flaky[1], n - 2), flaky[2])
     keys = ["cost=0/0"]
     if bs == 512:

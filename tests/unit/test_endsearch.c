@@ -446,6 +446,29 @@ static void test_bad_before_end(void **state)
 }
 
 /*
+ * A size source (a filesystem smaller than the disc) whose last blocks are
+ * bad, the end far above it at the reported end: once the search has
+ * reopened above the bad run it tries the sources above it again (a few
+ * reads), where the climb alone read every block up to the reported end.
+ */
+static void test_bad_below_candidate(void **state)
+{
+	for (int cheapf = 0; cheapf < 2; cheapf++) {
+		struct model m = cheapf ? cheap(BASE) : dear(BASE);
+		struct es_params p = params(BASE);
+		struct es_result r;
+
+		(void)state;
+		p.candidates[p.ncandidates++] = 1000;
+		m.bad[m.nbad++] = (struct range){ 990, 999 };
+		r = run(&m, &p);
+		assert_int_equal(r.end, BASE);
+		if (r.reads > 40)
+			fail_msg("cheap=%d: %llu reads", cheapf, (unsigned long long)r.reads);
+	}
+}
+
+/*
  * A bad block inside the read that first fails: the end is still found
  * exactly and is not mistaken for a medium-error end.
  */
@@ -622,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_over_reported_last_track),
 		cmocka_unit_test(test_runout),
 		cmocka_unit_test(test_bad_before_end),
+		cmocka_unit_test(test_bad_below_candidate),
 		cmocka_unit_test(test_bad_inside_failing_read),
 		cmocka_unit_test(test_bad_last_blocks),
 		cmocka_unit_test(test_scsi_debug_like),

@@ -22,8 +22,13 @@
 #define EXTRA_DATA 11900
 #define EXTRA_LAYOUT "layout=audio:300+audio:200/data:100"
 
+/* a formatted DVD+RW: an ISO of FMT_FS blocks written, formatted to FMT_M */
+#define FMT_FS 1000
+#define FMT_M 1500
+
 static char dir[64];
 static char img[128];
+static char fmt_img[128];
 static char trace[128];
 
 /* An ISO 9660 PVD (and terminator) at block lba saying size blocks. */
@@ -58,6 +63,12 @@ static int setup(void **state)
 	/* the data session's volume space size, absolute as mkisofs -C writes it */
 	put_pvd(f, EXTRA_DATA + 16, EXTRA_BLOCKS);
 	fclose(f);
+	th_path(fmt_img, sizeof(fmt_img), dir, "fmt.img");
+	f = fopen(fmt_img, "wb");
+	if (!f || ftruncate(fileno(f), (off_t)FMT_FS * 2048))
+		return -1;
+	put_pvd(f, 16, FMT_FS);
+	fclose(f);
 	return 0;
 }
 
@@ -87,8 +98,8 @@ static void probe_extra(const char *keys, struct cdt_probe_result *res)
 	cdt_close(dev);
 }
 
-/* READ(10)/(12) lines of the trace that touch an LBA below end. */
-static unsigned int reads_below(uint64_t end)
+/* READ(10)/(12) lines of the trace below end (only the failed ones: failed). */
+static unsigned int trace_reads_below(uint64_t end, bool failed)
 {
 	FILE *f = fopen(trace, "r");
 	char line[256];
@@ -101,11 +112,22 @@ static unsigned int reads_below(uint64_t end)
 
 		if (sscanf(line, "%x lba=%llu blocks=%u", &op, &lba, &blocks) != 3)
 			continue;
-		if ((op == 0x28 || op == 0xa8) && lba < end)
+		if ((op == 0x28 || op == 0xa8) && lba < end &&
+		    (!failed || !strstr(line, "sense=00/00/00")))
 			n++;
 	}
 	fclose(f);
 	return n;
+}
+
+static unsigned int reads_below(uint64_t end)
+{
+	return trace_reads_below(end, false);
+}
+
+static unsigned int failed_below(uint64_t end)
+{
+	return trace_reads_below(end, true);
 }
 
 static void test_cd_extra_never_reads_audio(void **state)
@@ -137,11 +159,116 @@ static void test_cd_extra_hidden_tail(void **state)
 	assert_int_equal(reads_below(EXTRA_DATA), 0);
 }
 
+/* Probe fmt.img given its KIND keys and more KEYS (bad=, info=1). */
+static void probe_fmt_img(const char *kind, const char *keys,
+			  struct cdt_probe_result *res)
+{
+	struct cdt_dev *dev;
+	char addr[512], err[256];
+
+	unlink(trace);
+	snprintf(addr, sizeof(addr), "sim:%s,cost=0/0%s%s,trace=%s", fmt_img, kind, keys, trace);
+	if (cdt_open(addr, NULL, &dev, err, sizeof(err)))
+		fail_msg("open %s: %s", addr, err);
+	if (cdt_probe(dev, NULL, res))
+		fail_msg("probe %s: %s", addr, cdt_errmsg(dev));
+	cdt_close(dev);
+}
+
+/* fmt.img as the formatted DVD+RW */
+static void probe_fmt(const char *keys, struct cdt_probe_result *res)
+{
+	char kind[64];
+
+	snprintf(kind, sizeof(kind), ",profile=dvd+rw,formatted=%d", FMT_M);
+	probe_fmt_img(kind, keys, res);
+}
+
+/*
+ * A formatted medium whose filesystem ends in bad blocks: the medium says
+ * formatted (READ CAPACITY far past the filesystem), the bad blocks are
+ * damage, the end is the formatted size.  It was "short" at the first
+ * bad block, without the note.
+ */
+static void test_formatted_bad_fs_end(void **state)
+{
+	static const char *const keys[] = {
+		",bad=999-999", ",bad=990-999", ",bad=700-999", ",bad=700-999,info=1",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < TH_N(keys); i++) {
+		struct cdt_probe_result res = CDT_INIT(res);
+
+		probe_fmt(keys[i], &res);
+		if (res.verdict != CDT_VERDICT_OK || res.true_blocks != FMT_M ||
+		    !(res.notes & CDT_NOTE_FORMATTED))
+			fail_msg("%s: verdict %d, true %llu, notes %#x", keys[i], res.verdict,
+				 (unsigned long long)res.true_blocks, res.notes);
+		assert_int_equal(res.extent_blocks, FMT_M);
+		assert_int_equal(res.sizes.filesystem, FMT_FS);
+		/* the filesystem's size is not an end to search for there */
+		assert_int_equal(res.failed_reads, 1);
+	}
+}
+
+/* fmt.img as a plain CD-ROM, not formatted */
+static void probe_cd(const char *keys, struct cdt_probe_result *res)
+{
+	probe_fmt_img("", keys, res);
+}
+
+/*
+ * A bad block in the head read's range but not on a descriptor: the
+ * piece holding it is read again block by block, so the PVD at 16 is
+ * kept.  Before, one failing piece ended the head read and with it the
+ * filesystem ("not recognised"), on a formatted medium its note too.
+ */
+static void test_head_bad_block(void **state)
+{
+	static const char *const keys[] = {
+		",bad=0-0", ",bad=20-20", ",bad=31-31", ",bad=2-3:40-41",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < TH_N(keys); i++) {
+		struct cdt_probe_result fmt = CDT_INIT(fmt), cd = CDT_INIT(cd);
+
+		probe_fmt(keys[i], &fmt);
+		if (fmt.sizes.filesystem != FMT_FS || !(fmt.notes & CDT_NOTE_FORMATTED))
+			fail_msg("formatted, %s: filesystem %lld, notes %#x", keys[i],
+				 (long long)fmt.sizes.filesystem, fmt.notes);
+		assert_string_equal(fmt.sizes.fs_type, "iso9660");
+		probe_cd(keys[i], &cd);
+		if (cd.sizes.filesystem != FMT_FS)
+			fail_msg("cd, %s: filesystem %lld", keys[i],
+				 (long long)cd.sizes.filesystem);
+		assert_int_equal(cd.verdict, CDT_VERDICT_OK);
+	}
+}
+
+/* The head read's bad blocks are bounded: 5 of them and it gives up. */
+static void test_head_bad_bounded(void **state)
+{
+	struct cdt_probe_result res = CDT_INIT(res);
+
+	(void)state;
+	probe_cd(",bad=1-1:3-3:5-5:7-7:9-9", &res);
+	assert_int_equal(res.sizes.filesystem, CDT_SIZE_ABSENT);
+	/* the piece, then 4 bad blocks passed over, the 5th ends it */
+	assert_int_equal(failed_below(32), 1 + 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cd_extra_never_reads_audio),
 		cmocka_unit_test(test_cd_extra_hidden_tail),
+		cmocka_unit_test(test_formatted_bad_fs_end),
+		cmocka_unit_test(test_head_bad_block),
+		cmocka_unit_test(test_head_bad_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -643,6 +643,9 @@ static void test_usage_errors(void **state)
 	bad_spec(small_img, "formatted=500", "needs profile=");
 	bad_spec(small_img, "formatted=500,profile=dvd-rom", "needs profile=");
 	bad_spec(small_img, "formatted=99,profile=bd-re", "less than the 100");
+	/* both keys named, whichever comes first */
+	bad_spec(small_img, "runout=2,profile=dvd+rw,formatted=500", "runout= and formatted=");
+	bad_spec(small_img, "profile=bd-re,formatted=500,runout=1", "runout= and formatted=");
 	bad_spec(small_img, "open=1,profile=cd-rom", "recordable");
 	bad_spec(small_img, "layout=audio:100,profile=dvd-r", "CD profile");
 	bad_spec(mixed_img, "layout=data:1000+audio:500,hide=500", "last track");

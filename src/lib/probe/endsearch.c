@@ -33,7 +33,9 @@
  *     slow drive that is the scan, so two failures in all.
  *
  * A MEDIUM ERROR may be a bad block rather than the end, so an end found at
- * one is confirmed by reads beyond it before it is accepted.
+ * one is confirmed by reads beyond it before it is accepted; a read there
+ * that succeeds reopens the search above it, which checks the candidates
+ * above it again (step 1) before it climbs.
  */
 #include <math.h>
 #include <string.h>
@@ -676,6 +678,16 @@ int es_find_end(const struct es_params *p, es_read_fn read, void *ctx,
 			return rc;
 		if (!rc)
 			break;
+		/*
+		 * Reopened above a bad run: the size sources above it come
+		 * first again, as at the start; the climb alone would read
+		 * block by block up to the reported end.
+		 */
+		rc = check_candidates(&s);
+		if (rc == 1)
+			goto done;
+		if (rc < 0)
+			return rc;
 	}
 done:
 	res->end_seen = s.end_bound != UINT64_MAX;

@@ -109,6 +109,31 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 	return 0;
 }
 
+/*
+ * How far READ CAPACITY must lie past the filesystem for the medium to be
+ * a formatted one with unwritten space, not a drive's error of a block or
+ * two: one BD cluster (32 blocks of 2048 bytes, two DVD ECC blocks).
+ */
+#define FORMATTED_SLACK_BYTES 65536u
+
+/*
+ * A formatted rewritable medium (DVD+RW, DVD-RAM, BD-RE) whose READ
+ * CAPACITY, the formatted size, lies far past the filesystem, the written
+ * data: known from the medium before any block is read, whatever the end
+ * search then meets (bad blocks at the filesystem's end are damage, not
+ * the end).
+ */
+static bool formatted_medium(const struct cdt_layout *l, const struct cdt_sizes *sz)
+{
+	uint64_t slack;
+
+	if (!l || !l->formatted || sz->filesystem <= 0 || sz->read_capacity <= 0 ||
+	    !sz->block_size)
+		return false;
+	slack = FORMATTED_SLACK_BYTES / sz->block_size;
+	return (uint64_t)sz->read_capacity > (uint64_t)sz->filesystem + slack;
+}
+
 static void add_candidate(struct es_params *p, int64_t v)
 {
 	if (v > 0 && p->ncandidates < ES_MAX_CANDIDATES)
@@ -119,7 +144,8 @@ static void add_candidate(struct es_params *p, int64_t v)
  * The search runs on the last track: it starts there (floor), so nothing
  * before it (audio, a gap, a run-out inside the disc) can be the end.
  * DISC INFO's last possible lead-out is a blank disc's capacity, not a
- * data end: shown, never a candidate.
+ * data end: shown, never a candidate; nor is a formatted medium's
+ * filesystem size, the end of its written data.
  */
 static void fill_params(struct es_params *p, const struct cdt_sizes *sz,
 			const struct cdt_layout *l, uint64_t max_extra,
@@ -139,7 +165,9 @@ static void fill_params(struct es_params *p, const struct cdt_sizes *sz,
 	}
 	add_candidate(p, sz->toc_leadout);
 	add_candidate(p, sz->track_end);
-	add_candidate(p, sz->filesystem);
+	/* a formatted medium reads past its filesystem: never the end there */
+	if (!formatted_medium(l, sz))
+		add_candidate(p, sz->filesystem);
 	add_candidate(p, sz->kernel);
 }
 
@@ -424,13 +452,14 @@ static int judge_layout(struct cdt_dev *dev, struct cdt_probe_result *res)
 	if (l->appendable)
 		res->notes |= CDT_NOTE_APPENDABLE;
 	/*
-	 * Past the filesystem lies unwritten formatted space: said so, but
-	 * the verdict stays the search's, true against reported (a DVD-RAM
-	 * that over-reports a block is still short, a BD-RE that hides
-	 * blocks still has a hidden tail).
+	 * Past the filesystem lies unwritten formatted space: the medium
+	 * says so (READ CAPACITY far past it), or the search found the end
+	 * past it.  Said so, but the verdict stays the search's, true
+	 * against reported (a DVD-RAM that over-reports a block is still
+	 * short, a BD-RE that hides blocks still has a hidden tail).
 	 */
-	if (l->formatted && sz->filesystem > 0 &&
-	    res->true_blocks > (uint64_t)sz->filesystem)
+	if (formatted_medium(l, sz) || (l->formatted && sz->filesystem > 0 &&
+					res->true_blocks > (uint64_t)sz->filesystem))
 		res->notes |= CDT_NOTE_FORMATTED;
 	return layout_finish(dev, res->extent_blocks,
 			     res->notes & CDT_NOTE_TAO_RUNOUT);

@@ -346,7 +346,8 @@ static int verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 		res->fs_fits = (uint64_t)sz->filesystem <= res->sum.probe.true_blocks;
 	j.bs = res->sum.block_size;
 	j.extent = res->sum.probe.extent_blocks;
-	rc = skip_plan_make(dev, &res->sum.probe, CDT_FORMATTED_SKIP, &j.extent, &j.skip);
+	rc = skip_plan_make(dev, &res->sum.probe, opts->formatted, &j.extent, &j.skip);
+	res->extent_blocks = j.extent;
 	if (!rc)
 		rc = skip_copy(&j.skip, &res->skipped, &res->n_skipped, &res->skipped_blocks);
 	if (rc) {

@@ -219,27 +219,46 @@ static int parse_table(struct sim *s, const char *spec, uint64_t *end,
 	return 0;
 }
 
+/* formatted=M: a rewritable DVD or BD of one data track that reads to M */
+static int check_formatted(struct sim *s, char *err, size_t errlen)
+{
+	const struct sim_config *c = &s->cfg;
+
+	if (!c->formatted)
+		return 0;
+	if (!profile_rewritable_formatted(sim_profile(s))) {
+		snprintf(err, errlen, "sim: formatted= needs profile=dvd+rw, "
+			 "dvd-ram or bd-re");
+		return CDT_EUSAGE;
+	}
+	if (c->formatted < s->n_blocks) {
+		snprintf(err, errlen, "sim: formatted=%" PRIu64 " is less than the %"
+			 PRIu64 " blocks in the image", c->formatted, s->n_blocks);
+		return CDT_EUSAGE;
+	}
+	/* a run-out ends a TAO CD track; a formatted medium reads to its end */
+	if (c->runout) {
+		snprintf(err, errlen, "sim: runout= and formatted= do not go together: "
+			 "a formatted medium reads to its formatted size");
+		return CDT_EUSAGE;
+	}
+	if (c->open || s->n_tracks > 1 || c->extra || c->hide) {
+		snprintf(err, errlen, "sim: formatted= is one data track: no layout "
+			 "of several tracks, open=, hide= or extra= with it");
+		return CDT_EUSAGE;
+	}
+	return 0;
+}
+
 static int check_kind(struct sim *s, char *err, size_t errlen)
 {
 	const struct sim_config *c = &s->cfg;
 	uint16_t p = sim_profile(s);
 	uint32_t i;
+	int rc = check_formatted(s, err, errlen);
 
-	if (c->formatted && !profile_rewritable_formatted(p)) {
-		snprintf(err, errlen, "sim: formatted= needs profile=dvd+rw, "
-			 "dvd-ram or bd-re");
-		return CDT_EUSAGE;
-	}
-	if (c->formatted && c->formatted < s->n_blocks) {
-		snprintf(err, errlen, "sim: formatted=%" PRIu64 " is less than the %"
-			 PRIu64 " blocks in the image", c->formatted, s->n_blocks);
-		return CDT_EUSAGE;
-	}
-	if (c->formatted && (c->open || s->n_tracks > 1 || c->extra || c->hide)) {
-		snprintf(err, errlen, "sim: formatted= is one data track: no layout "
-			 "of several tracks, open=, hide= or extra= with it");
-		return CDT_EUSAGE;
-	}
+	if (rc)
+		return rc;
 	if (c->open && c->profile && !profile_recordable(p)) {
 		snprintf(err, errlen, "sim: open=1 needs a recordable profile "
 			 "(cd-r, cd-rw or dvd-r)");
