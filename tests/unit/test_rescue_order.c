@@ -4,7 +4,8 @@
  * the emulated drive's trace of every READ: the copying passes keep to the
  * chunk grid, pass 2 reads what pass 1 skipped backwards (the good blocks
  * past a scratch first), and the default retry policy samples before it
- * spends (one retry for permanent damage, every flaky block recovered),
+ * spends (one retry per class of bad area for permanent damage, every
+ * flaky block recovered),
  * while --retries N stays N passes over every bad block.
  */
 #include <setjmp.h>
@@ -166,14 +167,85 @@ static void test_grid_and_backwards(void **state)
 	assert_true(t.r[next_chunk(&t, i + 1)].lba < t.r[i].lba);
 }
 
+/* The reads in *t that touch blocks [a, b]. */
+static size_t reads_touching(const struct trace *t, uint64_t a, uint64_t b)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < t->n; i++)
+		k += t->r[i].lba <= b && t->r[i].lba + t->r[i].n > a;
+	return k;
+}
+
 /*
- * Permanent damage in 2 areas: the default retries sample each area's
- * first block twice (4 or fewer areas are all sampled, each as often as
- * -r2 would try it) and stop there; --retries 2 is two passes over every
+ * What the default retries add to --retries 0 on a disc whose damage is
+ * permanent: exactly `want` reads, all failing, the last ones of the run.
+ */
+static void expect_extra_reads(const struct trace *t0, const struct trace *td, size_t want)
+{
+	assert_int_equal(td->n, t0->n + want);
+	assert_int_equal(failures(td), failures(t0) + want);
+}
+
+/* The last k reads of *t are one-block reads of lba, in that order. */
+static void expect_last_reads(const struct trace *t, size_t k, const uint64_t *lba)
+{
+	size_t i;
+
+	assert_true(t->n >= k);
+	for (i = 0; i < k; i++) {
+		assert_int_equal(t->r[t->n - k + i].lba, lba[i]);
+		assert_int_equal(t->r[t->n - k + i].n, 1);
+	}
+}
+
+/*
+ * A small permanent scratch (one area of 10 blocks, as the bench's, which
+ * starts on a chunk): its first block was tried twice already (the failing
+ * chunk started on it, then the trim), so one retry gives it as many tries
+ * as -r2 would, and the default retries stop there (issue 13: total time
+ * within 1.2 x ddrescue's default).  --retries 2 is two passes over every
  * bad block.
+ */
+static void test_retry_small_scratch(void **state)
+{
+	static const uint64_t want[] = { 1024 };
+	struct fixture *f = *state;
+	static struct trace t0, td, t2;
+
+	assert_int_equal(image(f, "bad=1024-1033", 0, &t0), 10);
+	assert_int_equal(image(f, "bad=1024-1033", -1, &td), 10);
+	assert_int_equal(image(f, "bad=1024-1033", 2, &t2), 10);
+	expect_extra_reads(&t0, &td, 1);
+	expect_last_reads(&td, 1, want);
+	assert_int_equal(failures(&t2), failures(&t0) + 2 * 10);
+}
+
+/*
+ * The same scratch inside a chunk: the failing chunk started below it, so
+ * its first block surely had one try (the trim's); the sample gives it
+ * the two more -r2 would, and no more.
+ */
+static void test_retry_small_scratch_in_chunk(void **state)
+{
+	static const uint64_t want[] = { 1000, 1000 };
+	struct fixture *f = *state;
+	static struct trace t0, td;
+
+	assert_int_equal(image(f, "bad=1000-1009", 0, &t0), 10);
+	assert_int_equal(image(f, "bad=1000-1009", -1, &td), 10);
+	expect_extra_reads(&t0, &td, 2);
+	expect_last_reads(&td, 2, want);
+}
+
+/*
+ * Permanent damage in 2 areas of different classes (5 blocks: 4-7, 3
+ * blocks: 2-3), neither on a chunk: one sample each, the area's first
+ * block, tried twice as -r2 would, and no more.
  */
 static void test_retry_sample_then_stop(void **state)
 {
+	static const uint64_t want[] = { 500, 500, 1500, 1500 };
 	struct fixture *f = *state;
 	static struct trace t0, td, t2;
 
@@ -181,14 +253,26 @@ static void test_retry_sample_then_stop(void **state)
 	assert_int_equal(image(f, "bad=500-504:1500-1502", -1, &td), 8);
 	assert_int_equal(image(f, "bad=500-504:1500-1502", 2, &t2), 8);
 	assert_true(failures(&t0) < 20);
-	assert_int_equal(td.n, t0.n + 4);
-	assert_int_equal(failures(&td), failures(&t0) + 4);
-	/* the samples are the first blocks of the bad areas */
-	assert_int_equal(td.r[td.n - 4].lba, 500);
-	assert_int_equal(td.r[td.n - 3].lba, 500);
-	assert_int_equal(td.r[td.n - 2].lba, 1500);
-	assert_int_equal(td.r[td.n - 1].lba, 1500);
+	expect_extra_reads(&t0, &td, 4);
+	expect_last_reads(&td, 4, want);
 	assert_int_equal(failures(&t2), failures(&t0) + 2 * 8);
+}
+
+/*
+ * A radial scratch: areas of one class (3 blocks, each on a chunk) cost
+ * one retry in all, the first area's first block.
+ */
+static void test_retry_one_sample_per_class(void **state)
+{
+	static const char keys[] = "bad=192-194:640-642:1024-1026:1408-1410:1792-1794";
+	static const uint64_t want[] = { 192 };
+	struct fixture *f = *state;
+	static struct trace t0, td;
+
+	assert_int_equal(image(f, keys, 0, &t0), 15);
+	assert_int_equal(image(f, keys, -1, &td), 15);
+	expect_extra_reads(&t0, &td, 1);
+	expect_last_reads(&td, 1, want);
 }
 
 /*
@@ -205,12 +289,52 @@ static void test_retry_flaky_recovered(void **state)
 	assert_true(image(f, "flaky=1000-1063:2", 0, &t) > 0);
 }
 
+/*
+ * A flaky area beside permanent ones: a scratch of another class (its
+ * one sample fails) and an area of the flaky one's class (5 blocks), which
+ * the sample that read makes worth a sample too.  Every flaky block is
+ * recovered; each permanent area, on a chunk, costs exactly one retry.
+ */
+static void test_retry_flaky_among_permanent(void **state)
+{
+	static const char keys[] = "bad=320-359:1504-1508,flaky=1000-1004:2";
+	struct fixture *f = *state;
+	static struct trace t0, td;
+
+	assert_true(image(f, keys, 0, &t0) > 45);
+	assert_int_equal(image(f, keys, -1, &td), 45);
+	assert_int_equal(reads_touching(&td, 320, 359), reads_touching(&t0, 320, 359) + 1);
+	assert_int_equal(reads_touching(&td, 1504, 1508), reads_touching(&t0, 1504, 1508) + 1);
+}
+
+/*
+ * A flaky area whose blocks were each tried once only: the chunk that
+ * holds it failed on a bad block below it (2 blocks, another class), so
+ * the trim stopped there and the flaky blocks were scraped.  -r2 gives
+ * each two more tries, which a block failing twice needs; the sample
+ * does the same, and the area's passes recover the rest.
+ */
+static void test_retry_flaky_tried_once(void **state)
+{
+	static const char keys[] = "bad=992-993,flaky=1010-1014:2";
+	struct fixture *f = *state;
+	static struct trace t0, td;
+
+	assert_int_equal(image(f, keys, 0, &t0), 7);
+	assert_int_equal(image(f, keys, -1, &td), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_grid_and_backwards, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_retry_small_scratch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_retry_small_scratch_in_chunk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_retry_sample_then_stop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_retry_one_sample_per_class, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_retry_flaky_recovered, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_retry_flaky_among_permanent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_retry_flaky_tried_once, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("rescue_order", tests, NULL, NULL);

@@ -290,6 +290,32 @@ int rescue_medium_changed(struct rescue *r)
 }
 
 /*
+ * Note a failing read's first block: a drive reads in order, so that one
+ * was tried, whichever block of the read failed.  0 or CDT_ENOMEM.
+ */
+static int note_failure(struct rescue *r, uint64_t lba)
+{
+	if (r->failed_reads >= r->fail_cap) {
+		size_t cap = r->fail_cap ? 2 * r->fail_cap : 64;
+		uint64_t *p = realloc(r->fail_lba, cap * sizeof(*p));
+
+		if (!p)
+			return CDT_ENOMEM;
+		r->fail_lba = p;
+		r->fail_cap = cap;
+	}
+	r->fail_lba[r->failed_reads++] = lba;
+	return 0;
+}
+
+void rescue_fini(struct rescue *r)
+{
+	free(r->fail_lba);
+	r->fail_lba = NULL;
+	r->fail_cap = 0;
+}
+
+/*
  * Read [lba, lba + n) and write it out.  SPAN_GOOD, SPAN_BAD (a medium
  * error, a timeout, or an end-of-medium answer inside the extent: all
  * mean "these blocks did not read"), or a negative error that ends the run.
@@ -318,8 +344,8 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 		return read_fatal(r, lba, &rr);
 	if (rr.cls != CDT_READ_OK || rr.resid) {
 		r->stream_broken = true;
-		r->failed_reads++;
-		return SPAN_BAD;
+		rc = note_failure(r, lba);
+		return rc ? rc : SPAN_BAD;
 	}
 	rc = rescue_pwrite(r->fd, r->buf, len, lba * r->bs);
 	if (rc) {
@@ -515,32 +541,54 @@ static int single_pass(struct rescue *r, char status)
 /*
  * The retry policy when the user gave no --retries.  A retry costs a full
  * failure and most damage is permanent, so retries are spent where they
- * have been seen to pay:
- *  1. sample: retry the first block of some bad areas, spread evenly over
- *     them, at most one for every RETRY_SAMPLE_SHARE failures the run has
- *     seen so far (every area when there are RETRY_SAMPLE_ALL or fewer),
- *     up to CDT_DEFAULT_RETRIES times each, as
- *     often as -r2 would.  An area's first block is the one tried most
- *     already (the failing chunk and the trim both stopped on it), so a
- *     block that fails a few times and then reads shows up there first;
- *  2. if a sample read, the disc has such blocks: sample every other area
- *     too;
- *  3. in each area whose sample read, retry every bad block that is
- *     left, CDT_DEFAULT_RETRIES passes, as GNU ddrescue's -r2 does: a
- *     flaky block may need both, and the first pass may recover nothing
- *     (its neighbours were tried fewer times than the sample).
- * Permanent damage then costs ~CDT_DEFAULT_RETRIES/RETRY_SAMPLE_SHARE more
- * failures than no retries at all; flaky areas get the passes GNU
- * ddrescue's -r2 would give.
+ * have been seen to pay.  Bad areas (runs of bad blocks) fall into
+ * classes by their length: 1 block, 2-3, 4-7, 8-15 and so on (the bit
+ * length of the count), so that a scratch, the tiny defects around it and
+ * a marginal stretch of a few dozen blocks are told apart:
+ *  1. sample: the first block of each class's first area is retried until
+ *     it has been tried as often as GNU ddrescue's -r2 tries a block (once
+ *     before the retries, CDT_DEFAULT_RETRIES times in them), and at least
+ *     once.  Tried means: a failing read started on it (a drive reads in
+ *     order; a read that started lower may have failed before reaching
+ *     it).  An area's first block is the one tried most already (the
+ *     failing chunk and the trim both stopped on it), so a block that
+ *     fails a few times and then reads shows up there first, and on a
+ *     chunk's first block one retry is all -r2 would add;
+ *  2. in a class whose sample read, the first block of every other area
+ *     is sampled too;
+ *  3. each area whose sample read gets CDT_DEFAULT_RETRIES passes over
+ *     the bad blocks it has left, stopping early only when none is left,
+ *     as -r2 does: a flaky block may need both, and the first pass may
+ *     recover nothing (its neighbours were tried fewer times than the
+ *     sample).
+ * Permanent damage then costs one sample per class more than no retries
+ * at all (one or two failures each); flaky areas get the tries -r2 would
+ * give them.
  */
-#define RETRY_SAMPLE_SHARE 20
-/* a disc with this few bad areas has each one sampled: at most 8 failures */
-#define RETRY_SAMPLE_ALL 4
+#define RETRY_CLASSES 65	/* bit lengths of a 64-bit block count */
 
 struct retry_area {
 	uint64_t a, b;		/* blocks [a, b) were bad when retrying began */
+	unsigned int class;
 	bool sampled, recovered;
 };
+
+struct retry_plan {
+	size_t sorted;		/* r->fail_lba[0, sorted): the failing reads
+				 * before the retries, in order */
+	bool sampled[RETRY_CLASSES];	/* per class: a sample was taken */
+	bool recovered[RETRY_CLASSES];	/* and it read */
+};
+
+/* An area's class: the bit length of its block count. */
+static unsigned int area_class(uint64_t blocks)
+{
+	unsigned int c = 0;
+
+	for (; blocks; blocks >>= 1)
+		c++;
+	return c;
+}
 
 /* The bad runs of the map as areas; *n of them. */
 static int bad_areas(struct rescue *r, struct retry_area **out, size_t *n)
@@ -557,24 +605,59 @@ static int bad_areas(struct rescue *r, struct retry_area **out, size_t *n)
 			continue;
 		(*out)[k].a = run->pos / r->bs;
 		(*out)[k].b = (run->pos + run->size) / r->bs;
+		(*out)[k].class = area_class((*out)[k].b - (*out)[k].a);
 		k++;
 	}
 	*n = k;
 	return 0;
 }
 
-/* Retry an area's first block until it reads.  Returns 0 or <0 on error. */
-static int sample_area(struct rescue *r, struct retry_area *ar)
+static int cmp_u64(const void *a, const void *b)
 {
-	int got, tries;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
+	return x < y ? -1 : x > y;
+}
+
+/* How many failing reads before the retries started on lba. */
+static unsigned int tries_at(const struct rescue *r, const struct retry_plan *pl,
+			     uint64_t lba)
+{
+	size_t lo = 0, hi = pl->sorted, n = pl->sorted, mid;
+	unsigned int k = 0;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (r->fail_lba[mid] < lba)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo < n && r->fail_lba[lo++] == lba)
+		k++;
+	return k;
+}
+
+/*
+ * Retry an area's first block until it reads or has had as many tries as
+ * -r2 gives a block (every bad block had one, in this run or an earlier
+ * one), at least once.  Returns 0 or <0 on error.
+ */
+static int sample_area(struct rescue *r, const struct retry_plan *pl,
+		       struct retry_area *ar)
+{
+	unsigned int tries = tries_at(r, pl, ar->a);
+	int got;
+
+	if (!tries)
+		tries = 1;
 	ar->sampled = true;
-	for (tries = 0; tries < CDT_DEFAULT_RETRIES && !ar->recovered; tries++) {
+	do {
 		got = try_span(r, ar->a, 1, MAP_BAD);
 		if (got < 0)
 			return got;
 		ar->recovered = got == SPAN_GOOD;
-	}
+	} while (!ar->recovered && ++tries < CDT_DEFAULT_RETRIES + 1);
 	return 0;
 }
 
@@ -603,29 +686,44 @@ static int retry_area_blocks(struct rescue *r, const struct retry_area *ar, int 
 	return 0;
 }
 
+/* Step 1 of the policy above: each class's first area.  0 or <0. */
+static int sample_classes(struct rescue *r, struct retry_area *ar, size_t n,
+			  struct retry_plan *pl)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		if (pl->sampled[ar[i].class])
+			continue;
+		pl->sampled[ar[i].class] = true;
+		rc = sample_area(r, pl, &ar[i]);
+		if (rc)
+			return rc;
+		pl->recovered[ar[i].class] = ar[i].recovered;
+	}
+	return 0;
+}
+
 /* The learning retry policy above.  Returns 0 or <0 on error. */
 static int retry_learning(struct rescue *r)
 {
+	struct retry_plan pl;
 	struct retry_area *ar;
-	size_t n, i, samples;
-	bool any = false;
+	size_t n, i;
 	int rc;
 
+	memset(&pl, 0, sizeof(pl));
 	rc = bad_areas(r, &ar, &n);
 	if (rc || !n)
 		goto out;
-	samples = (size_t)(r->failed_reads / RETRY_SAMPLE_SHARE);
-	if (samples < RETRY_SAMPLE_ALL)
-		samples = RETRY_SAMPLE_ALL;
-	if (samples > n)
-		samples = n;
-	for (i = 0; i < samples && !rc; i++) {
-		rc = sample_area(r, &ar[i * n / samples]);
-		any |= ar[i * n / samples].recovered;
-	}
-	for (i = 0; i < n && !rc && any; i++)
-		if (!ar[i].sampled)
-			rc = sample_area(r, &ar[i]);
+	pl.sorted = (size_t)r->failed_reads;
+	if (pl.sorted)
+		qsort(r->fail_lba, pl.sorted, sizeof(*r->fail_lba), cmp_u64);
+	rc = sample_classes(r, ar, n, &pl);
+	for (i = 0; i < n && !rc; i++)
+		if (!ar[i].sampled && pl.recovered[ar[i].class])
+			rc = sample_area(r, &pl, &ar[i]);
 	for (i = 0; i < n && !rc; i++)
 		if (ar[i].recovered)
 			rc = retry_area_blocks(r, &ar[i], CDT_DEFAULT_RETRIES);
@@ -1441,6 +1539,7 @@ static int run_job(struct image_job *j)
 		rc = finish_digests(j, &r);
 	if (r.stream)
 		dg_free(r.stream);
+	rescue_fini(&r);
 	free(r.buf);
 	return rc;
 }

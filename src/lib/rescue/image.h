@@ -45,6 +45,10 @@ struct rescue {
 	uint64_t blocks_read;
 	uint64_t bytes_read;
 	uint64_t failed_reads;		/* reads of this run that failed */
+	uint64_t *fail_lba;		/* the first block of each, in order
+					 * (a block a failing read surely
+					 * tried); rescue_fini frees it */
+	size_t fail_cap;
 	enum cdt_phase phase;
 	unsigned int pass;
 	double last_progress_ms;
@@ -55,6 +59,9 @@ double rescue_now_ms(void);
 
 /* Run every pass.  0, CDT_EINTR, CDT_EIO or a device error. */
 int rescue_run(struct rescue *r);
+
+/* Free what the engine kept; safe to call twice. */
+void rescue_fini(struct rescue *r);
 
 /* After 06/28/00: 0 the same disc, CDT_ECHANGED another, or an error. */
 int rescue_medium_changed(struct rescue *r);

@@ -176,6 +176,7 @@ static int append(struct tail_job *j, uint64_t start)
 		rc = skip_mark(&j->skip, &map, j->bs);
 	if (!rc)
 		rc = rescue_run(&r);
+	rescue_fini(&r);
 	res->sum.blocks_read = r.blocks_read;
 	if (!rc && ftruncate(j->fd, (off_t)(extent * j->bs)))
 		rc = CDT_EIO;
