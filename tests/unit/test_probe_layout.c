@@ -79,21 +79,33 @@ static int teardown(void **state)
 	return th_rmrf(dir);
 }
 
+/* cdt_probe of sim:IMAGE,KEYS,trace=...: the open device, its layout read */
+static struct cdt_dev *probe_dev(const char *image, const char *keys,
+				 struct cdt_probe_result *res)
+{
+	struct cdt_dev *dev;
+	char addr[512], err[256];
+
+	unlink(trace);
+	snprintf(addr, sizeof(addr), "sim:%s,%s,trace=%s", image, keys, trace);
+	if (cdt_open(addr, NULL, &dev, err, sizeof(err)))
+		fail_msg("open %s: %s", addr, err);
+	if (cdt_probe(dev, NULL, res))
+		fail_msg("probe %s: %s", addr, cdt_errmsg(dev));
+	assert_non_null(cdt_dev_layout(dev));
+	return dev;
+}
+
 /* Probe the CD-Extra with more keys; whatever they hide, it has 2 sessions, 3 tracks. */
 static void probe_extra(const char *keys, struct cdt_probe_result *res)
 {
 	struct cdt_dev *dev;
 	const struct cdt_layout *l;
-	char addr[512], err[256];
+	char all[256];
 
-	unlink(trace);
-	snprintf(addr, sizeof(addr), "sim:%s,%s%s,trace=%s", img, EXTRA_LAYOUT, keys, trace);
-	if (cdt_open(addr, NULL, &dev, err, sizeof(err)))
-		fail_msg("open %s: %s", addr, err);
-	if (cdt_probe(dev, NULL, res))
-		fail_msg("probe %s: %s", addr, cdt_errmsg(dev));
+	snprintf(all, sizeof(all), "%s%s", EXTRA_LAYOUT, keys);
+	dev = probe_dev(img, all, res);
 	l = cdt_dev_layout(dev);
-	assert_non_null(l);
 	assert_int_equal(l->sessions, 2);
 	assert_int_equal(l->n_tracks, 3);
 	cdt_close(dev);
@@ -177,19 +189,10 @@ static unsigned int probe_layout(const char *image, const char *keys,
 				 struct cdt_probe_result *res, struct cdt_track *t,
 				 size_t n, struct cdt_skip *g, size_t ng)
 {
-	struct cdt_dev *dev;
-	const struct cdt_layout *l;
-	char addr[512], err[256];
+	struct cdt_dev *dev = probe_dev(image, keys, res);
+	const struct cdt_layout *l = cdt_dev_layout(dev);
 	unsigned int sessions;
 
-	unlink(trace);
-	snprintf(addr, sizeof(addr), "sim:%s,cost=0/0,%s,trace=%s", image, keys, trace);
-	if (cdt_open(addr, NULL, &dev, err, sizeof(err)))
-		fail_msg("open %s: %s", addr, err);
-	if (cdt_probe(dev, NULL, res))
-		fail_msg("probe %s: %s", addr, cdt_errmsg(dev));
-	l = cdt_dev_layout(dev);
-	assert_non_null(l);
 	assert_true(l->has_toc);
 	assert_int_equal(l->n_tracks, n);
 	assert_int_equal(l->n_gaps, ng);
