@@ -423,7 +423,6 @@ static int list_tracks(struct cdt_dev *dev, struct cdt_layout *l,
 {
 	int64_t *sess_leadout;
 	size_t i;
-	bool from_toc;
 
 	l->tracks = calloc(MMC_TOC_MAX, sizeof(*l->tracks));
 	sess_leadout = calloc(MMC_TOC_MAX, sizeof(*sess_leadout));
@@ -434,13 +433,13 @@ static int list_tracks(struct cdt_dev *dev, struct cdt_layout *l,
 	for (i = 0; i < MMC_TOC_MAX; i++)
 		sess_leadout[i] = -1;
 	l->n_tracks = a->have_toc ? toc_tracks(&a->toc, l->tracks) : 0;
-	from_toc = l->n_tracks;
-	if (!from_toc)
-		l->n_tracks = info_tracks(dev, a, l->tracks);
-	if (from_toc)
+	if (l->n_tracks) {
 		describe_tracks(dev, l, a, sz, sess_leadout);
-	else if (l->n_tracks)
-		finish_tracks(dev, l, sz, sess_leadout);
+	} else {
+		l->n_tracks = info_tracks(dev, a, l->tracks);
+		if (l->n_tracks)
+			finish_tracks(dev, l, sz, sess_leadout);
+	}
 	free(sess_leadout);
 	if (!l->n_tracks) {
 		free(l->tracks);
