@@ -236,8 +236,10 @@ const char *cdt_profile_name(uint16_t profile);
  * INFORMATION and GET CONFIGURATION say the disc is made of.  cdt_probe()
  * reads it (so image, tail and verify do) and keeps it on the device:
  * cdt_dev_layout() returns it until the next probe or cdt_close().  A drive
- * that answers none of these gives one session holding one data track
- * over READ CAPACITY's blocks (has_toc false).
+ * that refuses READ TOC (or lists no track in it) is read from disc and
+ * track information alone.  A drive that answers none of these gives one
+ * session holding one data track over READ CAPACITY's blocks (has_toc
+ * false).
  */
 enum cdt_track_mode {
 	CDT_TRACK_DATA = 0,		/* control nibble 4: 2048-byte user data */
@@ -277,7 +279,8 @@ struct cdt_skip {
 
 struct cdt_layout {
 	size_t size;			/* sizeof, set by CDT_INIT() */
-	bool has_toc;			/* the drive described the disc */
+	bool has_toc;			/* the drive described the disc: the
+					 * TOC, or disc and track information */
 	unsigned int sessions;
 	struct cdt_track *tracks;	/* n_tracks, ascending */
 	size_t n_tracks;

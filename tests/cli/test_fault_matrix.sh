@@ -13,12 +13,11 @@
 #      read, for every hide x extra x runout x bad x toc (108).
 #   L  the layout factor (issue 12): two data sessions (data:5000/data:1000)
 #      and a CD-Extra (audio:3000+audio:2000/data:600), each with the 11400
-#      blocks of gap, for every hide x extra x runout x bad x toc (reported,
-#      true) = 144, flaky, ua, info and the hangs rotated; the middle bad
-#      range, the flaky range and the middle hang fall in session 1's data,
-#      in audio or in the gap, which are never read: neither bad nor hung.
-#      toc=none is left out: without READ TOC the library builds no layout
-#      and images a gap as bad blocks (reported in issue 12).
+#      blocks of gap, for every hide x extra x runout x bad x toc = 216,
+#      flaky, ua, info and the hangs rotated; the middle bad range, the
+#      flaky range and the middle hang fall in session 1's data, in audio
+#      or in the gap, which are never read: neither bad nor hung.  With
+#      toc=none the drive's disc and track information give the layout.
 # Under a TEST_WRAPPER (valgrind, ...) only P and every 16th row of E, H and
 # L run, unless FM_FULL=1.
 #
@@ -84,7 +83,7 @@ fi
 	done; done; done; done
 	i=0
 	for l in 1 2; do for h in 0 1 2; do for x in 0 1; do for r in 0 1; do for b in 0 1 2; do
-		for c in 0 1; do
+		for c in 0 1 2; do
 			echo "L $h $x $r $b $((i % 2)) $((i / 2 % 2)) 0 $((i / 3 % 2)) $c $((i % 3)) $l"
 			i=$((i + 1))
 		done

@@ -7,7 +7,9 @@
 #     6900 after later ones; audio tracks, gaps, the run-outs of TAO data
 #     tracks but the last, and a formatted medium's space past its
 #     filesystem are skipped: never read, zeros in OUT, '+' in the map and
-#     listed in its '# cdtail skipped' comment, never counted bad;
+#     listed in its '# cdtail skipped' comment, never counted bad; the
+#     same when the drive refuses READ TOC (toc=none: disc and track
+#     information say it);
 #   - the extent ends at the last data track's end less its run-out
 #     (runout=R, tao=1's 2 blocks), extended over the MEDIUM ERROR blocks
 #     before it, whatever READ CAPACITY says (hide=, extra=); when the last
@@ -245,6 +247,25 @@ img_case "CD-Extra, bad across audio and across the gap's end" "$D" "$L,bad=290-
 for g in hang zero 03/11/05; do
 	img_case "CD-Extra, gap=$g" "$D" "$L,gap=$g" 0 $CX_N "$SKIP" "[]"
 done
+
+# --- a drive that refuses READ TOC (toc=none): the layout from disc and track
+# information, so the gap and the audio are skipped as with the TOC ----------------------
+# one case a line: NAME|DISC|KEYS (toc=none added)|RC|EXTENT|SKIPPED|BAD
+MS_L="layout=data:1000/data:500,profile=cd-r"
+CX_L="layout=audio:300+audio:200/data:100"
+CX_SKIP="0+300 audio,300+200 audio,500+11400 gap"
+while IFS='|' read -r name disc keys rc ext skip bad <&3; do
+	img_case "$name" "$W/$disc" "$keys,toc=none" "$rc" "$ext" "$skip" "$bad"
+done 3<<EOF
+multi-session, toc=none|ms.img|$MS_L|0|$MS_N|1000+$G1 gap|[]
+multi-session, toc=none, hide=100|ms.img|$MS_L,hide=100|0|$MS_N|1000+$G1 gap|[]
+multi-session, toc=none, gap=hang, bad in session 1 and in the gap|ms.img|$MS_L,gap=hang,bad=500-509:5000-5099|4|$MS_N|1000+$G1 gap|[[500,509]]
+multi-session, toc=none, tao=1|ms.img|$MS_L,tao=1|0|$((MS_N - 2))|998+2 runout,1000+$G1 gap|[]
+CD-Extra, toc=none|cx.img|$CX_L|0|$CX_N|$CX_SKIP|[]
+CD-Extra, toc=none, hide=50|cx.img|$CX_L,hide=50|0|$CX_N|$CX_SKIP|[]
+CD-Extra, toc=none, extra=50, gap=hang|cx.img|$CX_L,extra=50,gap=hang|0|$CX_N|$CX_SKIP|[]
+CD-Extra, toc=none, bad in audio and the last blocks|cx.img|$CX_L,bad=0-10:$((CX_N - 50))-$((CX_N - 1))|4|$CX_N|$CX_SKIP|[[$((CX_N - 50)),$((CX_N - 1))]]
+EOF
 
 # --- mixed-mode: data, then audio (no end search: the TOC's end) ----------------------
 D="$W/mm.img"

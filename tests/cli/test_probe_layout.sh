@@ -7,7 +7,10 @@
 #   a TAO run-out; and it is not sent at all when the last data session's
 #   volume descriptor gave the size;
 # - the "formatted" note never changes the verdict (exit 11 for a DVD-RAM
-#   that over-reports a block, 10 for a BD-RE that hides blocks).
+#   that over-reports a block, 10 for a BD-RE that hides blocks);
+# - a drive that refuses READ TOC (toc=none) gives the same sessions,
+#   tracks and gaps, from disc and track information (two data sessions,
+#   a CD-Extra).
 . "$(dirname "$0")/lib.sh"
 
 ISO="$FIX/iso9660.iso"
@@ -196,6 +199,47 @@ run probe --json "sim:$MS,layout=data:100/data:3000,gap=hang,info=fixed:14510,hi
 expect_rc "two sessions, a lying INFORMATION field, gap=hang: hidden tail" 10
 expect_json "two sessions, a lying INFORMATION field: true_blocks" .true_blocks 14500
 no_reads "two sessions, a lying INFORMATION field: nothing read in the gap" 100 11500
+
+# --- a drive that refuses READ TOC (toc=none): the layout from disc and track
+# information, the same sessions, tracks and gaps as with the TOC -----------------
+# layout_json: what probe --json says of the disc's structure, on one line
+layout_json() { jq -c '{sessions, tracks, gaps}' <"$T/out" 2>&1; }
+# no_toc NAME DISC LAYOUT RC SESSIONS TRACKS GAPS: exit RC and the structure
+# with toc=none as wanted, and as with the TOC
+no_toc() {
+	run probe --json "sim:$2,$3"
+	with=$(layout_json)
+	rm -f "$T/trace"
+	run probe --json "sim:$2,$3,toc=none,trace=$T/trace"
+	expect_rc "$1, toc=none: exit $4" "$4"
+	expect_json "$1, toc=none: no TOC lead-out" .sources.toc_leadout null
+	want="{\"sessions\":$5,\"tracks\":$6,\"gaps\":$7}"
+	got=$(layout_json)
+	if [ "$got" = "$want" ] && [ "$got" = "$with" ]; then ok "$1, toc=none: sessions, tracks, gaps as with the TOC"
+	else not_ok "$1, toc=none: sessions, tracks, gaps as with the TOC" "got  $got" "want $want" "TOC  $with"; fi
+}
+NT="$T/notoc2.img"
+mkimage "$NT" $((300 + 11400 + 300))
+no_toc "two data sessions" "$NT" "layout=data:300/data:300" 0 2 \
+	'[{"number":1,"session":1,"mode":"data","start":0,"blocks":300},{"number":2,"session":2,"mode":"data","start":11700,"blocks":300}]' \
+	'[{"start":300,"blocks":11400}]'
+expect_json "two data sessions, toc=none: true_blocks" .true_blocks 12000
+no_reads "two data sessions, toc=none: nothing read in the gap" 300 11700
+no_toc "two data sessions, gap=hang, hide=20" "$NT" "layout=data:300/data:300,gap=hang,hide=20" 10 2 \
+	'[{"number":1,"session":1,"mode":"data","start":0,"blocks":300},{"number":2,"session":2,"mode":"data","start":11700,"blocks":300}]' \
+	'[{"start":300,"blocks":11400}]'
+expect_json "two data sessions, gap=hang, hide=20, toc=none: hidden tail" .verdict hidden-tail
+no_reads "two data sessions, gap=hang, toc=none: nothing read in the gap" 300 11700
+# a CD-Extra whose data session holds the ISO: its size from the PVD
+NX="$T/notocx.img"
+mkimage "$NX" $((3000 + 2000 + 11400 + 600))
+pvd "$NX" $((16400 + 16)) 17000
+no_toc "CD-Extra" "$NX" "layout=audio:3000+audio:2000/data:600" 0 2 \
+	'[{"number":1,"session":1,"mode":"audio","start":0,"blocks":3000},{"number":2,"session":1,"mode":"audio","start":3000,"blocks":2000},{"number":3,"session":2,"mode":"data","start":16400,"blocks":600}]' \
+	'[{"start":5000,"blocks":11400}]'
+expect_json "CD-Extra, toc=none: true_blocks" .true_blocks 17000
+expect_json "CD-Extra, toc=none: filesystem from the data session's PVD" .sources.filesystem 17000
+no_reads "CD-Extra, toc=none: nothing read in audio or the gap" 0 16400
 
 # --- UDF on a formatted medium: the anchor at 256 is in reach ----------------------
 run probe --json "sim:$FIX/udf.img,profile=dvd+rw,formatted=4000"

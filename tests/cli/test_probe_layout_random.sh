@@ -40,7 +40,7 @@ else
 fi
 # the cases cover what they are for: several sessions, audio last, gap=hang
 # reached with several sessions, hidden tails and short discs
-for what in 'layout=[^ ]*/' 'audio:[0-9]* gap' 'layout=[^ ]*/[^ ]* gap=hang' ' hide=[1-9]' ' extra=[1-9]' ' tao=1' ' open=1' ' formatted=[1-9]' ' fs=[1-9]'; do
+for what in 'layout=[^ ]*/' 'audio:[0-9]* gap' 'layout=[^ ]*/[^ ]* gap=hang' ' hide=[1-9]' ' extra=[1-9]' ' tao=1' ' open=1' ' formatted=[1-9]' ' fs=[1-9]' ' toc=none'; do
 	n=$(grep -c -- "$what" "$T/cases")
 	if [ "$n" -ge $((CASES / 40 + 1)) ]; then ok "cases with '$what': $n"
 	else not_ok "enough cases with '$what'" "only $n of $CASES"; fi

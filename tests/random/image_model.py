@@ -18,7 +18,8 @@ Exit 0 when the map has no '-', else 4; the map covers exactly E blocks,
 A third of the discs have a layout (CONTRACT.md: layout=, gap=, tao=,
 open=, profile=, formatted=; doc/disc-kinds.md), for which the model knows:
   - LBAs are given out from 0, track after track; a gap of 11400 blocks
-    after session 1 and 6900 after each later one;
+    after session 1 and 6900 after each later one; all the same when the
+    drive refuses READ TOC (toc=none: disc and track information say it);
   - audio tracks, the gaps and, with tao=1, the last 2 blocks of every data
     track but the last are not data: skipped ("audio", "gap", "runout"),
     never read, zeros in OUT, '+' in the map, never bad;
@@ -186,6 +187,10 @@ def make_layout_case(rng, idx, max_blocks):
             keys.append("gap=" + rng.choice(["hang", "zero", "03/11/05", "05/21/00"]))
         if rng.random() < 0.3:
             keys += ["open=1", "profile=cd-r"]
+        # the drive refuses READ TOC: the same layout from disc and track
+        # information (its own generator: the other draws stay the seed's)
+        if random.Random("toc-%d" % idx).random() < 0.3:
+            keys.append("toc=none")
     for k, v in (("hide", hide), ("extra", extra), ("runout", runout)):
         if v:
             keys.append("%s=%d" % (k, v))

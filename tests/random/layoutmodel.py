@@ -16,7 +16,9 @@ cdtail's code.
 
 A scenario line is space-separated key=value: layout, gap, tao, open,
 profile (or -), formatted, hide, extra, runout, fs (the ISO 9660 volume
-size written in the last data session's first track, 0 for none).
+size written in the last data session's first track, 0 for none), toc
+(reported, or none: the drive refuses READ TOC, and the structure is the
+same from disc and track information; CONTRACT.md, cdtail(1)).
 """
 import json
 import random
@@ -107,8 +109,11 @@ def gen_one(r):
 
 def gen(seed, count):
     r = random.Random(seed)
-    for _ in range(count):
+    for i in range(count):
         k = gen_one(r)
+        # its own generator: the other draws stay those of the seed
+        k["toc"] = "none" if random.Random("toc-%d-%d" % (seed, i)).random() < 0.3 \
+            else "reported"
         print(" ".join("%s=%s" % kv for kv in k.items()))
 
 
@@ -172,7 +177,7 @@ def parse_scenario(scen):
     k = {}
     for kv in scen.split():
         a, b = kv.split("=", 1)
-        k[a] = b if a in ("layout", "gap", "profile") else int(b)
+        k[a] = b if a in ("layout", "gap", "profile", "toc") else int(b)
     return k
 
 
@@ -199,6 +204,8 @@ def setup(img, scen):
     for key in ("tao", "open", "formatted", "hide", "extra", "runout"):
         if k[key]:
             keys.append("%s=%d" % (key, k[key]))
+    if k.get("toc", "reported") != "reported":
+        keys.append("toc=" + k["toc"])
     print(",".join(keys))
 
 

@@ -6,7 +6,8 @@ hide= keys; cdtail(1) VERIFY), not the library.
 
 The model, for a sim: disc laid out as sessions of data and audio tracks:
   - LBAs are given out in order from 0, with a gap of 11400 blocks after
-    the first session and 6900 after each later one;
+    the first session and 6900 after each later one, whether the drive
+    answers READ TOC or refuses it (toc=none: disc and track information);
   - not data, so never read and zeros in the digests: every audio track,
     every gap, and with tao=1 the last 2 blocks (run-out) of every data
     track but the disc's last one, whose run-out is past the true end;
@@ -102,6 +103,10 @@ def make_case(rng, idx, small):
             "gap=" + rng.choice(["05/21/00", "zero", "hang", "03/02/00"])]
     if tao:
         keys.append("tao=1")
+    # the drive refuses READ TOC: the same layout from disc and track
+    # information (its own generator: the other draws stay the seed's)
+    if random.Random("toc-%d" % idx).random() < 0.3:
+        keys.append("toc=none")
     last = tracks[-1]
     if not tao and last[1] == "data" and last[3] > 20 and rng.random() < 0.2:
         keys.append("hide=%d" % rng.randint(1, last[3] // 2))

@@ -4,6 +4,8 @@
  * the library on the emulated drive, with the drive's trace= to see which
  * blocks were read: a CD-Extra's audio session is never read with
  * READ(10), and its filesystem size comes from the data session's PVD.
+ * A drive that refuses READ TOC (toc=none) gives the same layout from
+ * disc and track information alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,6 +31,11 @@
 static char dir[64];
 static char img[128];
 static char fmt_img[128];
+/* two data sessions: data 300, the first gap (11400), data 300 */
+#define TWO_BLOCKS (300 + 11400 + 300)
+#define TWO_LAYOUT "layout=data:300/data:300"
+
+static char two_img[128];
 static char trace[128];
 
 /* An ISO 9660 PVD (and terminator) at block lba saying size blocks. */
@@ -69,6 +76,11 @@ static int setup(void **state)
 		return -1;
 	put_pvd(f, 16, FMT_FS);
 	fclose(f);
+	th_path(two_img, sizeof(two_img), dir, "two.img");
+	f = fopen(two_img, "wb");
+	if (!f || ftruncate(fileno(f), (off_t)TWO_BLOCKS * 2048))
+		return -1;
+	fclose(f);
 	return 0;
 }
 
@@ -78,21 +90,33 @@ static int teardown(void **state)
 	return th_rmrf(dir);
 }
 
+/* cdt_probe of sim:IMAGE,KEYS,trace=...: the open device, its layout read */
+static struct cdt_dev *probe_dev(const char *image, const char *keys,
+				 struct cdt_probe_result *res)
+{
+	struct cdt_dev *dev;
+	char addr[512], err[256];
+
+	unlink(trace);
+	snprintf(addr, sizeof(addr), "sim:%s,%s,trace=%s", image, keys, trace);
+	if (cdt_open(addr, NULL, &dev, err, sizeof(err)))
+		fail_msg("open %s: %s", addr, err);
+	if (cdt_probe(dev, NULL, res))
+		fail_msg("probe %s: %s", addr, cdt_errmsg(dev));
+	assert_non_null(cdt_dev_layout(dev));
+	return dev;
+}
+
 /* Probe the CD-Extra with more keys; whatever they hide, it has 2 sessions, 3 tracks. */
 static void probe_extra(const char *keys, struct cdt_probe_result *res)
 {
 	struct cdt_dev *dev;
 	const struct cdt_layout *l;
-	char addr[512], err[256];
+	char all[256];
 
-	unlink(trace);
-	snprintf(addr, sizeof(addr), "sim:%s,%s%s,trace=%s", img, EXTRA_LAYOUT, keys, trace);
-	if (cdt_open(addr, NULL, &dev, err, sizeof(err)))
-		fail_msg("open %s: %s", addr, err);
-	if (cdt_probe(dev, NULL, res))
-		fail_msg("probe %s: %s", addr, cdt_errmsg(dev));
+	snprintf(all, sizeof(all), "%s%s", EXTRA_LAYOUT, keys);
+	dev = probe_dev(img, all, res);
 	l = cdt_dev_layout(dev);
-	assert_non_null(l);
 	assert_int_equal(l->sessions, 2);
 	assert_int_equal(l->n_tracks, 3);
 	cdt_close(dev);
@@ -261,6 +285,146 @@ static void test_head_bad_bounded(void **state)
 	assert_int_equal(failed_below(32), 1 + 5);
 }
 
+/* ---- the layout from disc and track information alone (toc=none) ---- */
+
+/* Lines of the trace whose opcode is op and whose sense is sense ("" any). */
+static unsigned int trace_count(unsigned int op, const char *sense)
+{
+	FILE *f = fopen(trace, "r");
+	char line[256];
+	unsigned int n = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int got;
+
+		if (sscanf(line, "%x", &got) == 1 && got == op && strstr(line, sense))
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * Probe sim:IMAGE,KEYS,trace=...; copy its layout's tracks (room for n)
+ * and gaps (room for ng) out; returns the number of sessions.
+ */
+static unsigned int probe_layout(const char *image, const char *keys,
+				 struct cdt_probe_result *res, struct cdt_track *t,
+				 size_t n, struct cdt_skip *g, size_t ng)
+{
+	struct cdt_dev *dev = probe_dev(image, keys, res);
+	const struct cdt_layout *l = cdt_dev_layout(dev);
+	unsigned int sessions;
+
+	assert_true(l->has_toc);
+	assert_int_equal(l->n_tracks, n);
+	assert_int_equal(l->n_gaps, ng);
+	memcpy(t, l->tracks, n * sizeof(*t));
+	memcpy(g, l->gaps, ng * sizeof(*g));
+	sessions = l->sessions;
+	cdt_close(dev);
+	return sessions;
+}
+
+static void expect_track(const struct cdt_track *t, unsigned int number,
+			 unsigned int session, enum cdt_track_mode mode,
+			 uint64_t start, uint64_t blocks)
+{
+	assert_int_equal(t->number, number);
+	assert_int_equal(t->session, session);
+	assert_int_equal(t->mode, mode);
+	assert_int_equal(t->start, start);
+	assert_int_equal(t->blocks, blocks);
+}
+
+/* Both probes' layouts are the same, track for track and gap for gap. */
+static void expect_same(const struct cdt_track *a, const struct cdt_track *b, size_t n,
+			const struct cdt_skip *ga, const struct cdt_skip *gb, size_t ng)
+{
+	for (size_t i = 0; i < n; i++) {
+		expect_track(&b[i], a[i].number, a[i].session, a[i].mode, a[i].start,
+			     a[i].blocks);
+		assert_int_equal(b[i].last_recorded, a[i].last_recorded);
+		assert_int_equal(b[i].runout, a[i].runout);
+	}
+	for (size_t i = 0; i < ng; i++) {
+		assert_int_equal(gb[i].start, ga[i].start);
+		assert_int_equal(gb[i].blocks, ga[i].blocks);
+		assert_int_equal(gb[i].why, CDT_SKIP_GAP);
+	}
+}
+
+static void test_no_toc_two_data_sessions(void **state)
+{
+	struct cdt_probe_result res = CDT_INIT(res), with = CDT_INIT(with);
+	struct cdt_track t[2], tw[2];
+	struct cdt_skip g[1], gw[1];
+
+	(void)state;
+	assert_int_equal(probe_layout(two_img, TWO_LAYOUT ",toc=none", &res, t, 2, g, 1), 2);
+	/* READ TOC refused; the tracks from READ TRACK INFORMATION */
+	assert_int_equal(trace_count(0x43, "sense=05/24/00"), trace_count(0x43, ""));
+	assert_true(trace_count(0x52, "") >= 2);
+	assert_int_equal(res.sizes.toc_leadout, CDT_SIZE_ABSENT);
+	expect_track(&t[0], 1, 1, CDT_TRACK_DATA, 0, 300);
+	expect_track(&t[1], 2, 2, CDT_TRACK_DATA, 11700, 300);
+	assert_int_equal(t[1].last_recorded, TWO_BLOCKS - 1);
+	assert_int_equal(g[0].start, 300);
+	assert_int_equal(g[0].blocks, 11400);
+	assert_int_equal(res.verdict, CDT_VERDICT_OK);
+	assert_int_equal(res.true_blocks, TWO_BLOCKS);
+	/* nothing read in the gap */
+	assert_int_equal(reads_below(11700) - reads_below(300), 0);
+	/* as with the TOC */
+	assert_int_equal(probe_layout(two_img, TWO_LAYOUT, &with, tw, 2, gw, 1), 2);
+	expect_same(tw, t, 2, gw, g, 1);
+	assert_int_equal(with.true_blocks, res.true_blocks);
+}
+
+static void test_no_toc_cd_extra(void **state)
+{
+	struct cdt_probe_result res = CDT_INIT(res), with = CDT_INIT(with);
+	struct cdt_track t[3], tw[3];
+	struct cdt_skip g[1], gw[1];
+
+	(void)state;
+	assert_int_equal(probe_layout(img, EXTRA_LAYOUT ",toc=none,hide=40", &res, t, 3,
+				      g, 1), 2);
+	expect_track(&t[0], 1, 1, CDT_TRACK_AUDIO, 0, 300);
+	expect_track(&t[1], 2, 1, CDT_TRACK_AUDIO, 300, 200);
+	expect_track(&t[2], 3, 2, CDT_TRACK_DATA, EXTRA_DATA, 100);
+	assert_int_equal(g[0].start, 500);
+	assert_int_equal(g[0].blocks, 11400);
+	/* the hidden tail, found from the data session's PVD */
+	assert_int_equal(res.verdict, CDT_VERDICT_HIDDEN_TAIL);
+	assert_int_equal(res.true_blocks, EXTRA_BLOCKS);
+	assert_int_equal(res.sizes.filesystem, EXTRA_BLOCKS);
+	assert_int_equal(reads_below(EXTRA_DATA), 0);
+	assert_int_equal(probe_layout(img, EXTRA_LAYOUT ",hide=40", &with, tw, 3, gw, 1), 2);
+	expect_same(tw, t, 3, gw, g, 1);
+}
+
+/* An open session's invisible blank track is no track, with or without the TOC. */
+static void test_no_toc_open_tao(void **state)
+{
+	struct cdt_probe_result res = CDT_INIT(res), with = CDT_INIT(with);
+	struct cdt_track t[2], tw[2];
+	struct cdt_skip g[1], gw[1];
+
+	(void)state;
+	assert_int_equal(probe_layout(two_img, TWO_LAYOUT ",tao=1,open=1,profile=cd-r,toc=none",
+				      &res, t, 2, g, 1), 2);
+	expect_track(&t[0], 1, 1, CDT_TRACK_DATA, 0, 300);
+	assert_true(t[0].runout);
+	assert_int_equal(t[1].session, 2);
+	assert_int_equal(probe_layout(two_img, TWO_LAYOUT ",tao=1,open=1,profile=cd-r",
+				      &with, tw, 2, gw, 1), 2);
+	expect_same(tw, t, 2, gw, g, 1);
+	assert_int_equal(with.true_blocks, res.true_blocks);
+	assert_int_equal(with.notes, res.notes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +433,9 @@ int main(void)
 		cmocka_unit_test(test_formatted_bad_fs_end),
 		cmocka_unit_test(test_head_bad_block),
 		cmocka_unit_test(test_head_bad_bounded),
+		cmocka_unit_test(test_no_toc_two_data_sessions),
+		cmocka_unit_test(test_no_toc_cd_extra),
+		cmocka_unit_test(test_no_toc_open_tao),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -459,6 +459,52 @@ static void test_track_info(void **state)
 	t->ops->close(t);
 }
 
+/*
+ * toc=none refuses READ TOC only: disc information and every track's
+ * information (by number, by LBA, by session) answer byte for byte as
+ * with the TOC, so a layout can be built from them alone.
+ */
+static void expect_info_without_toc(const char *img, const char *keys,
+				    uint32_t n_tracks, uint32_t lba)
+{
+	char none[256];
+	struct cdt_transport *t = open_img(img, keys), *u;
+	struct cdt_cmd cmd, cmd_u;
+	uint8_t buf[36], buf_u[36], cdb[16];
+
+	snprintf(none, sizeof(none), "%s,toc=none", keys);
+	u = open_img(img, none);
+	disc_info(t, buf);
+	disc_info(u, buf_u);
+	assert_memory_equal(buf, buf_u, 34);
+	for (uint32_t i = 0; i < 3 * (n_tracks + 1); i++) {
+		/* types 1 and 2 (track, session) from 1, type 0 an LBA */
+		uint8_t type = (uint8_t)(i % 3);
+		uint32_t addr = type ? i / 3 + 1 : lba * (i / 3);
+
+		track_info(t, &cmd, type, addr, buf);
+		track_info(u, &cmd_u, type, addr, buf_u);
+		assert_int_equal(cmd.status, cmd_u.status);
+		assert_memory_equal(buf, buf_u, 36);
+	}
+	th_exec(u, &cmd_u, cdb, mmc_cdb_read_toc(cdb, 0, false, 1, 36), buf_u, 36);
+	th_expect_sense(&cmd_u, 5, 0x24, 0);
+	t->ops->close(t);
+	u->ops->close(u);
+}
+
+static void test_info_without_toc(void **state)
+{
+	(void)state;
+	expect_info_without_toc(extra_img, "layout=audio:300+audio:200/data:100", 3, 300);
+	expect_info_without_toc(extra_img, "layout=audio:300+audio:200/data:100,hide=10", 3,
+				4000);
+	expect_info_without_toc(three_img, "layout=data:100/data:50/data:30,tao=1", 3, 50);
+	expect_info_without_toc(three_img,
+				"layout=data:100/data:50/data:30,open=1,profile=cd-r", 4, 7000);
+	expect_info_without_toc(mixed_img, "layout=data:1000+audio:500,extra=3", 2, 700);
+}
+
 static uint16_t profile_of(const char *img, const char *keys)
 {
 	uint8_t cdb[10] = { MMC_GET_CONFIGURATION, 0, 0, 0, 0, 0, 0, 0, 8, 0 };
@@ -661,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_hide_last_track),
 		cmocka_unit_test(test_disc_info),
 		cmocka_unit_test(test_track_info),
+		cmocka_unit_test(test_info_without_toc),
 		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_read_audio_and_gap),
 		cmocka_unit_test(test_read_gap_zero_then_data),

@@ -8,8 +8,11 @@
  * (full TOC) says which session each track is in and each session's
  * lead-out (A2); READ TRACK INFORMATION gives each track's start, size,
  * last recorded address and mode; READ DISC INFORMATION whether the last
- * session is open.  A one-track, one-session disc costs no command beyond
- * what cdt_read_sizes() asked already.
+ * session is open.  A drive that refuses READ TOC (or lists no track in
+ * it) is asked READ TRACK INFORMATION for each track DISC INFORMATION
+ * counts: MMC drives answer both apart from the TOC.  A one-track,
+ * one-session disc costs no command beyond what cdt_read_sizes() asked
+ * already.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,6 +212,57 @@ static void test_runout(struct cdt_dev *dev, struct cdt_track *t)
 	free(buf);
 }
 
+/*
+ * Track number num from its track information alone, after prev (NULL for
+ * the first): its mode is the track mode's data bit, as the TOC's control
+ * nibble; a blank track, one that does not start past prev's end, or
+ * another track than the one asked for is not to be believed.
+ */
+static bool track_from_info(const struct mmc_track_info *ti, unsigned int num,
+			    const struct cdt_track *prev, struct cdt_track *t)
+{
+	if (ti->blank || (ti->track && ti->track != num))
+		return false;
+	if (prev && ti->start < prev->start + (prev->blocks ? prev->blocks : 1))
+		return false;
+	*t = (struct cdt_track){
+		.number = num,
+		.session = prev ? prev->session : 1,
+		.mode = mmc_control_is_data(ti->track_mode) ?
+			CDT_TRACK_DATA : CDT_TRACK_AUDIO,
+		.start = ti->start,
+		.last_recorded = CDT_SIZE_ABSENT,
+	};
+	return apply_track_info(ti, t);
+}
+
+/*
+ * No track from the TOC (refused, or empty): DISC INFORMATION's first
+ * track to the last track of the last session, each from READ TRACK
+ * INFORMATION (the last one cdt_read_sizes() asked already).
+ */
+static size_t info_tracks(struct cdt_dev *dev, const struct layout_answers *a,
+			  struct cdt_track *t)
+{
+	struct mmc_track_info ti;
+	unsigned int num, first, last;
+	size_t n = 0;
+
+	if (!a->have_di)
+		return 0;
+	first = a->di.first_track ? a->di.first_track : 1;
+	last = a->di.last_track_last_session;
+	for (num = first; num <= last && num <= 99 && n < MMC_TOC_MAX; num++) {
+		if (a->have_last_ti && a->last_ti.track == num)
+			ti = a->last_ti;
+		else if (read_track_info(dev, num, &ti))
+			continue;
+		if (track_from_info(&ti, num, n ? &t[n - 1] : NULL, &t[n]))
+			n++;
+	}
+	return n;
+}
+
 /* ---- the sessions ----------------------------------------------------- */
 
 static size_t count_gaps(const struct cdt_track *t, size_t n)
@@ -330,6 +384,25 @@ static bool needs_more(const struct layout_answers *a, size_t n)
 	return n > 1 || (a->have_di && a->di.n_sessions > 1);
 }
 
+/*
+ * The lengths no answer gave, run-outs inside the disc, the number of
+ * sessions: the same whichever answers listed the tracks.
+ */
+static void finish_tracks(struct cdt_dev *dev, struct cdt_layout *l,
+			  const struct cdt_sizes *sz, const int64_t *sess_leadout)
+{
+	struct cdt_track *t = l->tracks;
+	int64_t leadout = sz->toc_leadout > 0 ? sz->toc_leadout : sz->read_capacity;
+	size_t i;
+
+	fill_lengths(t, l->n_tracks, sess_leadout, leadout);
+	for (i = 0; i + 1 < l->n_tracks; i++)
+		test_runout(dev, &t[i]);
+	for (i = 0; i < l->n_tracks; i++)
+		if (t[i].session > l->sessions)
+			l->sessions = t[i].session;
+}
+
 /* Sessions, lengths and run-outs of the n tracks format 0 listed. */
 static void describe_tracks(struct cdt_dev *dev, struct cdt_layout *l,
 			    const struct layout_answers *a, const struct cdt_sizes *sz,
@@ -338,7 +411,6 @@ static void describe_tracks(struct cdt_dev *dev, struct cdt_layout *l,
 	struct mmc_full_toc *ft = calloc(1, sizeof(*ft));
 	struct mmc_track_info ti;
 	struct cdt_track *t = l->tracks;
-	int64_t leadout = sz->toc_leadout > 0 ? sz->toc_leadout : sz->read_capacity;
 	size_t i, kept = 0;
 	bool more = needs_more(a, l->n_tracks);
 
@@ -359,39 +431,51 @@ static void describe_tracks(struct cdt_dev *dev, struct cdt_layout *l,
 		}
 	}
 	l->n_tracks = kept;
-	fill_lengths(t, l->n_tracks, sess_leadout, leadout);
-	for (i = 0; i + 1 < l->n_tracks; i++)
-		test_runout(dev, &t[i]);
-	for (i = 0; i < l->n_tracks; i++)
-		if (t[i].session > l->sessions)
-			l->sessions = t[i].session;
+	finish_tracks(dev, l, sz, sess_leadout);
+}
+
+/*
+ * The tracks from the TOC, else from disc and track information; NULL
+ * (and n_tracks 0) when neither lists one.  Returns 0 or CDT_ENOMEM.
+ */
+static int list_tracks(struct cdt_dev *dev, struct cdt_layout *l,
+		       const struct cdt_sizes *sz, const struct layout_answers *a)
+{
+	int64_t *sess_leadout;
+	size_t i;
+
+	l->tracks = calloc(MMC_TOC_MAX, sizeof(*l->tracks));
+	sess_leadout = calloc(MMC_TOC_MAX, sizeof(*sess_leadout));
+	if (!l->tracks || !sess_leadout) {
+		free(sess_leadout);
+		return CDT_ENOMEM;
+	}
+	for (i = 0; i < MMC_TOC_MAX; i++)
+		sess_leadout[i] = -1;
+	l->n_tracks = a->have_toc ? toc_tracks(&a->toc, l->tracks) : 0;
+	if (l->n_tracks) {
+		describe_tracks(dev, l, a, sz, sess_leadout);
+	} else {
+		l->n_tracks = info_tracks(dev, a, l->tracks);
+		if (l->n_tracks)
+			finish_tracks(dev, l, sz, sess_leadout);
+	}
+	free(sess_leadout);
+	if (!l->n_tracks) {
+		free(l->tracks);
+		l->tracks = NULL;
+	}
+	return 0;
 }
 
 static int build(struct cdt_dev *dev, struct cdt_layout *l, struct cdt_sizes *sz,
 		 const struct layout_answers *a)
 {
-	int64_t *sess_leadout;
-	size_t i;
-
-	l->tracks = a->have_toc ? calloc(MMC_TOC_MAX, sizeof(*l->tracks)) : NULL;
-	if (a->have_toc && !l->tracks)
+	if (list_tracks(dev, l, sz, a))
 		return CDT_ENOMEM;
-	l->n_tracks = a->have_toc ? toc_tracks(&a->toc, l->tracks) : 0;
-	if (!l->n_tracks) {
-		free(l->tracks);
-		l->tracks = NULL;
-		return fallback_track(l, sz);
-	}
-	l->has_toc = true;
-	sess_leadout = calloc(l->n_tracks, sizeof(*sess_leadout));
-	if (!sess_leadout)
-		return CDT_ENOMEM;
-	for (i = 0; i < l->n_tracks; i++)
-		sess_leadout[i] = -1;
-	describe_tracks(dev, l, a, sz, sess_leadout);
-	free(sess_leadout);
 	if (!l->n_tracks)
 		return fallback_track(l, sz);
+	l->has_toc = true;
 	if (build_gaps(l))
 		return CDT_ENOMEM;
 	last_session_filesystem(dev, l, sz);
