@@ -201,27 +201,42 @@ img_case() {
 	check "$name: stopped at command $kc and resumed: the same result"
 }
 
+# The cases of disc $D with keys $L and skipped list $SKIP.
+# sizes_cases NAME H EXTENT: as it is, with hide=H and with extra=H, no
+# bad block (what READ CAPACITY says never moves the extent)
+sizes_cases() {
+	img_case "$1" "$D" "$L" 0 "$3" "$SKIP" "[]"
+	img_case "$1, hide=$2" "$D" "$L,hide=$2" 0 "$3" "$SKIP" "[]"
+	img_case "$1, extra=$2" "$D" "$L,extra=$2" 0 "$3" "$SKIP" "[]"
+}
+# bad_last_case NAME K N: the last K of its N blocks bad (in the extent)
+bad_last_case() {
+	img_case "$1, bad last blocks" "$D" "$L,bad=$(($3 - $2))-$(($3 - 1))" \
+		4 "$3" "$SKIP" "[[$(($3 - $2)),$(($3 - 1))]]"
+}
+# gap_cases NAME EXTENT: with each gap= answer (never read, so no matter)
+gap_cases() {
+	for g in hang zero 03/11/05; do
+		img_case "$1, gap=$g" "$D" "$L,gap=$g" 0 "$2" "$SKIP" "[]"
+	done
+}
+
 # --- multi-session CD-R (closed), ISO in session 1 and in session 2 ------------
 G1=11400
 S2=$((1000 + G1))
 SKIP="1000+$G1 gap"
 D="$W/ms.img"
 L="layout=data:1000/data:500,profile=cd-r"
-img_case "multi-session" "$D" "$L" 0 $MS_N "$SKIP" "[]"
-img_case "multi-session, hide=100" "$D" "$L,hide=100" 0 $MS_N "$SKIP" "[]"
-img_case "multi-session, extra=100" "$D" "$L,extra=100" 0 $MS_N "$SKIP" "[]"
+sizes_cases "multi-session" 100 $MS_N
 img_case "multi-session, runout=2" "$D" "$L,runout=2" 0 $((MS_N - 2)) "$SKIP" "[]"
 img_case "multi-session, bad in session 1 and in the gap" "$D" "$L,bad=500-509:995-1010:5000-5099" \
 	4 $MS_N "$SKIP" "[[500,509],[995,999]]"
-img_case "multi-session, bad last blocks" "$D" "$L,bad=$((MS_N - 10))-$((MS_N - 1))" \
-	4 $MS_N "$SKIP" "[[$((MS_N - 10)),$((MS_N - 1))]]"
+bad_last_case "multi-session" 10 $MS_N
 img_case "multi-session, bad before a run-out" "$D" "$L,runout=2,bad=$((MS_N - 10))-$((MS_N - 3))" \
 	4 $((MS_N - 2)) "$SKIP" "[[$((MS_N - 10)),$((MS_N - 3))]]"
 img_case "multi-session, hide=100 and bad across session 2's start" "$D" "$L,hide=100,bad=$((S2 - 5))-$((S2 + 4))" \
 	4 $MS_N "$SKIP" "[[$S2,$((S2 + 4))]]"
-for g in hang zero 03/11/05; do
-	img_case "multi-session, gap=$g" "$D" "$L,gap=$g" 0 $MS_N "$SKIP" "[]"
-done
+gap_cases "multi-session" $MS_N
 
 # --- three sessions ---------------------------------------------------------------
 D="$W/m3.img"
@@ -235,18 +250,14 @@ img_case "3 sessions, extra=50, runout=2" "$D" "$L,extra=50,runout=2" 0 $((M3_N 
 D="$W/cx.img"
 L="layout=audio:300+audio:200/data:100"
 SKIP="0+300 audio,300+200 audio,500+11400 gap"
-img_case "CD-Extra" "$D" "$L" 0 $CX_N "$SKIP" "[]"
-img_case "CD-Extra, hide=50" "$D" "$L,hide=50" 0 $CX_N "$SKIP" "[]"
-img_case "CD-Extra, extra=50" "$D" "$L,extra=50" 0 $CX_N "$SKIP" "[]"
+sizes_cases "CD-Extra" 50 $CX_N
 img_case "CD-Extra, runout=2" "$D" "$L,runout=2" 0 $((CX_N - 2)) "$SKIP" "[]"
 img_case "CD-Extra, tao=1" "$D" "$L,tao=1" 0 $((CX_N - 2)) "$SKIP" "[]"
 img_case "CD-Extra, bad in audio and the last blocks" "$D" "$L,bad=0-10:$((CX_N - 50))-$((CX_N - 1))" \
 	4 $CX_N "$SKIP" "[[$((CX_N - 50)),$((CX_N - 1))]]"
 img_case "CD-Extra, bad across audio and across the gap's end" "$D" "$L,bad=290-310:11895-11905" \
 	4 $CX_N "$SKIP" "[[11900,11905]]"
-for g in hang zero 03/11/05; do
-	img_case "CD-Extra, gap=$g" "$D" "$L,gap=$g" 0 $CX_N "$SKIP" "[]"
-done
+gap_cases "CD-Extra" $CX_N
 
 # --- a drive that refuses READ TOC (toc=none): the layout from disc and track
 # information, so the gap and the audio are skipped as with the TOC ----------------------
@@ -283,9 +294,7 @@ img_case "mixed-mode, tao=1, bad into the run-out" "$D" "$L,tao=1,bad=990-999" 4
 D="$W/tao.img"
 L="layout=data:400+data:300+data:300,tao=1,profile=cd-r"
 SKIP="398+2 runout,698+2 runout"
-img_case "TAO 3 tracks" "$D" "$L" 0 998 "$SKIP" "[]"
-img_case "TAO 3 tracks, hide=50" "$D" "$L,hide=50" 0 998 "$SKIP" "[]"
-img_case "TAO 3 tracks, extra=50" "$D" "$L,extra=50" 0 998 "$SKIP" "[]"
+sizes_cases "TAO 3 tracks" 50 998
 img_case "TAO 3 tracks, runout=5" "$D" "$L,runout=5" 0 995 "$SKIP" "[]"
 img_case "TAO 3 tracks, bad around a run-out" "$D" "$L,bad=395-405" 4 998 "$SKIP" "[[395,397],[400,405]]"
 img_case "TAO 3 tracks, bad last blocks" "$D" "$L,bad=990-999" 4 998 "$SKIP" "[[990,997]]"
@@ -299,17 +308,13 @@ img_case "TAO 2 sessions, hide=20, bad" "$D" "$L,hide=20,bad=100-109" 4 $((T2_N 
 D="$W/ms.img"
 L="layout=data:1000/data:500,open=1,profile=cd-r"
 SKIP="1000+$G1 gap"
-img_case "appendable CD-R" "$D" "$L" 0 $MS_N "$SKIP" "[]"
-img_case "appendable CD-R, hide=100" "$D" "$L,hide=100" 0 $MS_N "$SKIP" "[]"
-img_case "appendable CD-R, extra=100" "$D" "$L,extra=100" 0 $MS_N "$SKIP" "[]"
+sizes_cases "appendable CD-R" 100 $MS_N
 img_case "appendable CD-R, tao=1" "$D" "$L,tao=1" 0 $((MS_N - 2)) "998+2 runout,$SKIP" "[]"
-img_case "appendable CD-R, bad last blocks" "$D" "$L,bad=$((MS_N - 50))-$((MS_N - 1))" \
-	4 $MS_N "$SKIP" "[[$((MS_N - 50)),$((MS_N - 1))]]"
+bad_last_case "appendable CD-R" 50 $MS_N
 D="$W/dvdr.img"
 L="open=1,profile=dvd-r"
-img_case "appendable DVD-R" "$D" "$L" 0 3000 "" "[]"
-img_case "appendable DVD-R, hide=100" "$D" "$L,hide=100" 0 3000 "" "[]"
-img_case "appendable DVD-R, extra=100" "$D" "$L,extra=100" 0 3000 "" "[]"
+SKIP=
+sizes_cases "appendable DVD-R" 100 3000
 img_case "appendable DVD-R, runout=2" "$D" "$L,runout=2" 0 2998 "" "[]"
 img_case "appendable DVD-R, bad" "$D" "$L,bad=1000-1009:2990-2999" 4 3000 "" "[[1000,1009],[2990,2999]]"
 

@@ -29,27 +29,22 @@ function cls(b,   i, p) {
 			return "MED"
 	return "OK"
 }
+# The ranges of s, "A-B[:A-B...]" (or ""), into from[1..] and to[1..];
+# how many.
+function ranges(s, from, to,   k, i, parts, ab) {
+	if (s == "")
+		return 0
+	k = split(s, parts, ":")
+	for (i = 1; i <= k; i++) {
+		split(parts[i], ab, "-")
+		from[i] = ab[1] + 0
+		to[i] = ab[2] + 0
+	}
+	return k
+}
 BEGIN {
-	nb = 0
-	if (bad != "") {
-		k = split(bad, parts, ":")
-		for (i = 1; i <= k; i++) {
-			split(parts[i], ab, "-")
-			nb++
-			lo[nb] = ab[1] + 0
-			hi[nb] = ab[2] + 0
-		}
-	}
-	ns = 0
-	if (skips != "") {
-		k = split(skips, parts, ":")
-		for (i = 1; i <= k; i++) {
-			split(parts[i], ab, "-")
-			ns++
-			slo[ns] = ab[1] + 0
-			shi[ns] = ab[2] + 0
-		}
-	}
+	nb = ranges(bad, lo, hi)
+	ns = ranges(skips, slo, shi)
 	T = 0
 	for (b = n - 1; b >= 0; b--)
 		if (cls(b) == "OK") {

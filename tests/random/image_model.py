@@ -112,6 +112,33 @@ def layout_tracks(sessions):
     return tracks, gaps, lba
 
 
+def keys_and_opts(rng, bs, disc_keys, sizes, bad, flaky, how=None):
+    """The sim keys (DISC_KEYS, what describes the disc, after the block
+    size; SIZES the hide=, extra= and runout= counts), the image options
+    (--formatted HOW when HOW) and whether a digest is asked for: (keys,
+    opts, digest).  Its draws, in this order, are part of every seed's
+    cases."""
+    keys = ["cost=0/0"] + (["block=512"] if bs == 512 else []) + disc_keys
+    for k, v in zip(("hide", "extra", "runout"), sizes):
+        if v:
+            keys.append("%s=%d" % (k, v))
+    if bad:
+        keys.append("bad=" + ":".join("%d-%d" % r for r in bad))
+    if flaky:
+        keys.append("flaky=%d-%d:%d" % flaky)
+    if rng.random() < 0.3:
+        keys.append("info=1")
+    opts = []
+    if rng.random() < 0.5:
+        opts += ["--chunk", str(rng.choice([1, 3, 16, 32, 64, 200]))]
+    opts += ["--retries", str(rng.choice([0, 1, 2]))]
+    if how:
+        opts += ["--formatted", how]
+    digest = rng.random() < 0.15
+    opts += ["--digest", "sha256" if digest else "none"]
+    return keys, opts, digest
+
+
 def make_layout_case(rng, idx, max_blocks):
     """A disc with a layout, or a formatted medium."""
     bs = 512 if rng.random() < 0.2 else 2048
@@ -174,40 +201,23 @@ def make_layout_case(rng, idx, max_blocks):
             flaky = None
         elif near:
             flaky = (flaky[0], min(flaky[1], n - 2), flaky[2])
-    keys = ["cost=0/0"]
-    if bs == 512:
-        keys.append("block=512")
     if fmt:
-        keys += ["profile=" + fmt["profile"], "formatted=%d" % fmt["m"]]
+        disc_keys = ["profile=" + fmt["profile"], "formatted=%d" % fmt["m"]]
     else:
-        keys.append("layout=" + "/".join("+".join("%s:%d" % t for t in s) for s in sessions))
+        disc_keys = ["layout=" + "/".join("+".join("%s:%d" % t for t in s) for s in sessions)]
         if tao:
-            keys.append("tao=1")
+            disc_keys.append("tao=1")
         if gaps and rng.random() < 0.5:
-            keys.append("gap=" + rng.choice(["hang", "zero", "03/11/05", "05/21/00"]))
+            disc_keys.append("gap=" + rng.choice(["hang", "zero", "03/11/05", "05/21/00"]))
         if rng.random() < 0.3:
-            keys += ["open=1", "profile=cd-r"]
+            disc_keys += ["open=1", "profile=cd-r"]
         # the drive refuses READ TOC: the same layout from disc and track
         # information (its own generator: the other draws stay the seed's)
         if random.Random("toc-%d" % idx).random() < 0.3:
-            keys.append("toc=none")
-    for k, v in (("hide", hide), ("extra", extra), ("runout", runout)):
-        if v:
-            keys.append("%s=%d" % (k, v))
-    if bad:
-        keys.append("bad=" + ":".join("%d-%d" % r for r in bad))
-    if flaky:
-        keys.append("flaky=%d-%d:%d" % flaky)
-    if rng.random() < 0.3:
-        keys.append("info=1")
-    opts = []
-    if rng.random() < 0.5:
-        opts += ["--chunk", str(rng.choice([1, 3, 16, 32, 64, 200]))]
-    opts += ["--retries", str(rng.choice([0, 1, 2]))]
-    if fmt and fmt["how"]:
-        opts += ["--formatted", fmt["how"]]
-    digest = rng.random() < 0.15
-    opts += ["--digest", "sha256" if digest else "none"]
+            disc_keys.append("toc=none")
+    keys, opts, digest = keys_and_opts(
+        rng, bs, disc_keys, (hide, extra, runout), bad, flaky,
+        fmt["how"] if fmt else None)
     return {
         "idx": idx, "bs": bs, "n": n, "bytes": n * bs + partial,
         "runout": runout, "bad": bad, "flaky": flaky, "keys": keys,
@@ -254,24 +264,7 @@ def make_case(rng, idx, max_blocks):
     if rng.random() < 0.2:
         first = rng.randrange(n)
         flaky = (first, first + log_uniform(rng, 1, 200) - 1, rng.randint(1, 3))
-    keys = ["cost=0/0"]
-    if bs == 512:
-        keys.append("block=512")
-    for k, v in (("hide", hide), ("extra", extra), ("runout", runout)):
-        if v:
-            keys.append("%s=%d" % (k, v))
-    if bad:
-        keys.append("bad=" + ":".join("%d-%d" % r for r in bad))
-    if flaky:
-        keys.append("flaky=%d-%d:%d" % flaky)
-    if rng.random() < 0.3:
-        keys.append("info=1")
-    opts = []
-    if rng.random() < 0.5:
-        opts += ["--chunk", str(rng.choice([1, 3, 16, 32, 64, 200]))]
-    opts += ["--retries", str(rng.choice([0, 1, 2]))]
-    digest = rng.random() < 0.15
-    opts += ["--digest", "sha256" if digest else "none"]
+    keys, opts, digest = keys_and_opts(rng, bs, [], (hide, extra, runout), bad, flaky)
     # READ CAPACITY's count: its last block is the end search's to read
     reported = n - hide + extra
     # (its own generator: the other draws stay those of the seed)

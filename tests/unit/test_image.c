@@ -19,39 +19,19 @@
 #define BLOCKS 300
 #define BS 2048
 
-struct fixture {
-	char dir[64];
-	char img[96], out[96], map[96];
-	uint8_t *data;
-};
-
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	if (!f || th_tmpdir(f->dir, sizeof(f->dir), "image"))
-		return -1;
-	th_path(f->img, sizeof(f->img), f->dir, "disc.img");
-	th_path(f->out, sizeof(f->out), f->dir, "out.img");
-	th_path(f->map, sizeof(f->map), f->dir, "out.map");
-	f->data = th_random((size_t)BLOCKS * BS, 7);
-	th_write_file(f->img, f->data, (size_t)BLOCKS * BS);
-	*state = f;
-	return 0;
+	*state = th_disc_new("image", (size_t)BLOCKS * BS, 7);
+	return *state ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-	struct fixture *f = *state;
-	int rc = th_rmrf(f->dir);
-
-	free(f->data);
-	free(f);
-	return rc;
+	return th_disc_free(*state);
 }
 
 /* OUT is nblocks long; blocks first_bad..last_bad are zeros, the rest the disc's. */
-static void check_out(struct fixture *f, uint64_t first_bad, uint64_t last_bad,
+static void check_out(struct th_disc *f, uint64_t first_bad, uint64_t last_bad,
 		      uint64_t nblocks)
 {
 	th_expect_image(f->out, f->data, BS, nblocks, first_bad, last_bad);
@@ -59,7 +39,7 @@ static void check_out(struct fixture *f, uint64_t first_bad, uint64_t last_bad,
 
 static void test_image_whole_and_hidden(void **state)
 {
-	struct fixture *f = *state;
+	struct th_disc *f = *state;
 	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = -1 };
 	struct cdt_image_result r = CDT_INIT(r);
 	struct cdt_dev *dev = th_open_sim(f->img, "hide=9");
@@ -80,7 +60,7 @@ static void test_image_whole_and_hidden(void **state)
 
 static void test_image_bad_then_resume(void **state)
 {
-	struct fixture *f = *state;
+	struct th_disc *f = *state;
 	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = 1, .map_path = f->map };
 	struct cdt_image_result r = CDT_INIT(r);
 	struct cdt_dev *dev = th_open_sim(f->img, "bad=40-49");
@@ -111,7 +91,7 @@ static void test_image_bad_then_resume(void **state)
 
 static void test_image_stop_saves_map(void **state)
 {
-	struct fixture *f = *state;
+	struct th_disc *f = *state;
 	volatile sig_atomic_t stop = 1;
 	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = -1, .rd.stop = &stop, .map_path = f->map };
 	struct cdt_image_result r = CDT_INIT(r);
@@ -170,7 +150,7 @@ static void test_image_digest_choice(void **state)
 	};
 	static const unsigned int bad[] = { 0x4, CDT_HASH_NONE | CDT_HASH_MD5,
 					    CDT_HASH_ALL | 0x80 };
-	struct fixture *f = *state;
+	struct th_disc *f = *state;
 	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = -1, .force = true };
 	struct cdt_image_result r = CDT_INIT(r);
 	struct cdt_dev *dev = th_open_sim(f->img, "hide=4");
@@ -202,7 +182,7 @@ static void test_image_digest_choice(void **state)
 /* A resumed run hashes OUT again, only with the digests it is asked for. */
 static void test_image_digest_resume(void **state)
 {
-	struct fixture *f = *state;
+	struct th_disc *f = *state;
 	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = 1, .map_path = f->map,
 				    .digests = CDT_HASH_SHA256 };
 	struct cdt_image_result r = CDT_INIT(r);
@@ -243,7 +223,7 @@ static void test_image_digest_resume(void **state)
 
 static void test_tail_and_verify(void **state)
 {
-	struct fixture *f = *state;
+	struct th_disc *f = *state;
 	struct cdt_read_opts rd = { .size = sizeof(rd), .retries = -1 };
 	struct cdt_verify_opts vo = { .size = sizeof(vo), .rd.retries = -1 };
 	struct cdt_tail_result t = CDT_INIT(t);

@@ -24,70 +24,20 @@
 #define BS 2048
 #define FIRST(reported) ((reported) - 2)	/* copied before the search */
 
-struct fixture {
-	char dir[64];
-	char img[96], out[96], map[96], trace[96];
-	uint8_t *data;
-};
-
-struct read_rec {
-	uint64_t lba, n;
-	bool ok, end;		/* read good; failed with an end-of-medium sense (05/...) */
-};
-
 struct trace {
-	struct read_rec r[4096];
+	struct th_read r[4096];
 	size_t n;
 };
 
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	if (!f || th_tmpdir(f->dir, sizeof(f->dir), "dfirst"))
-		return -1;
-	th_path(f->img, sizeof(f->img), f->dir, "disc.img");
-	th_path(f->out, sizeof(f->out), f->dir, "out.img");
-	th_path(f->map, sizeof(f->map), f->dir, "out.map");
-	th_path(f->trace, sizeof(f->trace), f->dir, "trace");
-	f->data = th_random((size_t)BLOCKS * BS, 13);
-	if (!f->data)
-		return -1;
-	th_write_file(f->img, f->data, (size_t)BLOCKS * BS);
-	*state = f;
-	return 0;
+	*state = th_disc_new("dfirst", (size_t)BLOCKS * BS, 13);
+	return *state ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-	struct fixture *f = *state;
-	int rc = th_rmrf(f->dir);
-
-	free(f->data);
-	free(f);
-	return rc;
-}
-
-static void read_trace(struct fixture *f, struct trace *t)
-{
-	char line[256];
-	FILE *fp = fopen(f->trace, "r");
-
-	assert_non_null(fp);
-	t->n = 0;
-	while (fgets(line, sizeof(line), fp) && t->n < sizeof(t->r) / sizeof(t->r[0])) {
-		unsigned int op;
-		unsigned long long lba, n;
-		char sense[16];
-
-		if (sscanf(line, "%x lba=%llu blocks=%llu sense=%15s", &op, &lba, &n, sense) != 4 ||
-		    (op != 0x28 && op != 0xa8))
-			continue;
-		t->r[t->n] = (struct read_rec){ lba, n, !strcmp(sense, "00/00/00"),
-						!strncmp(sense, "05/", 3) };
-		t->n++;
-	}
-	fclose(fp);
+	return th_disc_free(*state);
 }
 
 /* Stops the run at the end search's first read. */
@@ -104,7 +54,7 @@ static void stop_in_search(void *ctx, const struct cdt_progress *p)
  * Image with KEYS (a map when with_map, stopped in the search when
  * stop); the READs in *t.  Returns cdt_image's status, the result in *r.
  */
-static int image(struct fixture *f, const char *keys, bool with_map, bool stop,
+static int image(struct th_disc *f, const char *keys, bool with_map, bool stop,
 		 struct trace *t, struct cdt_image_result *r)
 {
 	struct cdt_image_opts o = { .size = sizeof(o), .digests = CDT_HASH_NONE,
@@ -127,12 +77,12 @@ static int image(struct fixture *f, const char *keys, bool with_map, bool stop,
 	*r = (struct cdt_image_result)CDT_INIT(*r);
 	rc = cdt_image(dev, f->out, &o, r);
 	cdt_close(dev);
-	read_trace(f, t);
+	t->n = th_read_trace(f->trace, t->r, TH_N(t->r));
 	return rc;
 }
 
 /* The failing reads probe makes on the same disc (its end search). */
-static uint64_t probe_failures(struct fixture *f, const char *keys)
+static uint64_t probe_failures(struct th_disc *f, const char *keys)
 {
 	struct cdt_probe_result p = CDT_INIT(p);
 	char addr[512], err[256];
@@ -172,7 +122,7 @@ static void assert_copied_before(const struct trace *t, uint64_t end, size_t sto
 				 (unsigned long long)b, stop);
 }
 
-static void assert_out(struct fixture *f, uint64_t blocks)
+static void assert_out(struct th_disc *f, uint64_t blocks)
 {
 	FILE *fp = fopen(f->out, "rb");
 	uint8_t *got = malloc((size_t)blocks * BS + 1);
@@ -204,7 +154,7 @@ static void test_data_before_search(void **state)
 		{ "runout=2", BLOCKS, BLOCKS - 2 },
 		{ "hide=150,info=1", BLOCKS - 150, BLOCKS },
 	};
-	struct fixture *f = *state;
+	struct th_disc *f = *state;
 	static struct trace t;
 	struct cdt_image_result r;
 	size_t i, k, fails;
@@ -231,7 +181,7 @@ static void test_data_before_search(void **state)
  */
 static void test_scratch_then_search(void **state)
 {
-	struct fixture *f = *state;
+	struct th_disc *f = *state;
 	static struct trace t;
 	struct cdt_image_result r;
 	size_t i, k;
@@ -257,7 +207,7 @@ static void test_scratch_then_search(void **state)
  */
 static void test_shrink(void **state)
 {
-	struct fixture *f = *state;
+	struct th_disc *f = *state;
 	static struct trace t;
 	struct cdt_image_result r;
 
@@ -270,7 +220,7 @@ static void test_shrink(void **state)
 	assert_out(f, BLOCKS);
 }
 
-static bool map_has(const struct fixture *f, const char *what)
+static bool map_has(const struct th_disc *f, const char *what)
 {
 	char buf[8192];
 	FILE *fp = fopen(f->map, "r");
@@ -291,7 +241,7 @@ static bool map_has(const struct fixture *f, const char *what)
  */
 static void test_pending_resume(void **state)
 {
-	struct fixture *f = *state;
+	struct th_disc *f = *state;
 	static struct trace t;
 	struct cdt_image_result r;
 	size_t i;

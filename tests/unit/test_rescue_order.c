@@ -30,13 +30,8 @@ struct fixture {
 	char img[96], out[96], trace[96];
 };
 
-struct read_rec {
-	uint64_t lba, n;
-	bool ok;
-};
-
 struct trace {
-	struct read_rec r[8192];
+	struct th_read r[8192];
 	size_t n;
 };
 
@@ -76,9 +71,8 @@ static int image(struct fixture *f, const char *keys, int retries, struct trace 
 	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = retries,
 				    .digests = CDT_HASH_NONE };
 	struct cdt_image_result r = CDT_INIT(r);
-	char addr[512], err[256], line[256];
+	char addr[512], err[256];
 	struct cdt_dev *dev;
-	FILE *fp;
 	uint64_t bad;
 
 	unlink(f->out);
@@ -89,24 +83,7 @@ static int image(struct fixture *f, const char *keys, int retries, struct trace 
 	bad = r.sum.bad_blocks;
 	cdt_image_result_free(&r);
 	cdt_close(dev);
-	fp = fopen(f->trace, "r");
-	assert_non_null(fp);
-	t->n = 0;
-	while (fgets(line, sizeof(line), fp) && t->n < sizeof(t->r) / sizeof(t->r[0])) {
-		unsigned int op;
-		unsigned long long lba, n;
-		char sense[16];
-
-		if (sscanf(line, "%x lba=%llu blocks=%llu sense=%15s", &op, &lba, &n, sense) != 4)
-			continue;
-		if (op != 0x28 && op != 0xa8)
-			continue;
-		t->r[t->n].lba = lba;
-		t->r[t->n].n = n;
-		t->r[t->n].ok = !strcmp(sense, "00/00/00");
-		t->n++;
-	}
-	fclose(fp);
+	t->n = th_read_trace(f->trace, t->r, TH_N(t->r));
 	return (int)bad;
 }
 

@@ -72,6 +72,32 @@ void th_expect_image(const char *path, const uint8_t *want, size_t bs,
 	free(got);
 }
 
+struct th_disc *th_disc_new(const char *tag, size_t len, unsigned int seed)
+{
+	struct th_disc *d = calloc(1, sizeof(*d));
+
+	if (!d || th_tmpdir(d->dir, sizeof(d->dir), tag))
+		return NULL;
+	th_path(d->img, sizeof(d->img), d->dir, "disc.img");
+	th_path(d->out, sizeof(d->out), d->dir, "out.img");
+	th_path(d->map, sizeof(d->map), d->dir, "out.map");
+	th_path(d->trace, sizeof(d->trace), d->dir, "trace");
+	d->data = th_random(len, seed);
+	if (!d->data)
+		return NULL;
+	th_write_file(d->img, d->data, len);
+	return d;
+}
+
+int th_disc_free(struct th_disc *d)
+{
+	int rc = th_rmrf(d->dir);
+
+	free(d->data);
+	free(d);
+	return rc;
+}
+
 uint16_t th_be16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] << 8 | p[1]);
@@ -201,4 +227,26 @@ void th_expect_sense(const struct cdt_cmd *cmd, uint8_t key, uint8_t asc,
 	assert_int_equal(cmd->sense[7], 10);
 	assert_int_equal(cmd->sense[12], asc);
 	assert_int_equal(cmd->sense[13], ascq);
+}
+
+size_t th_read_trace(const char *path, struct th_read *r, size_t max)
+{
+	char line[256];
+	FILE *fp = fopen(path, "r");
+	size_t n = 0;
+
+	assert_non_null(fp);
+	while (n < max && fgets(line, sizeof(line), fp)) {
+		unsigned int op;
+		unsigned long long lba, blocks;
+		char sense[16];
+
+		if (sscanf(line, "%x lba=%llu blocks=%llu sense=%15s", &op, &lba,
+			   &blocks, sense) != 4 || (op != 0x28 && op != 0xa8))
+			continue;
+		r[n++] = (struct th_read){ lba, blocks, !strcmp(sense, "00/00/00"),
+					   !strncmp(sense, "05/", 3) };
+	}
+	fclose(fp);
+	return n;
 }

@@ -34,6 +34,22 @@ void th_write_file(const char *path, const void *data, size_t n);
 void th_expect_image(const char *path, const uint8_t *want, size_t bs,
 		     uint64_t nblocks, uint64_t first_bad, uint64_t last_bad);
 
+/*
+ * The imaging tests' fixture: a scratch folder DIR (/tmp/cdtail-TAG-*) with
+ * the paths of disc.img, out.img, out.map and trace in it, and disc.img
+ * written from data, len pseudo-random bytes of seed (th_random).
+ */
+struct th_disc {
+	char dir[64];
+	char img[96], out[96], map[96], trace[96];
+	uint8_t *data;
+};
+
+/* The fixture made and disc.img written; NULL if it failed. */
+struct th_disc *th_disc_new(const char *tag, size_t len, unsigned int seed);
+/* DIR removed, d freed; 0, or -1 if DIR could not be removed. */
+int th_disc_free(struct th_disc *d);
+
 /* ---- bytes ---- */
 
 uint16_t th_be16(const uint8_t *p);
@@ -73,6 +89,16 @@ void th_expect_prefixes(const uint8_t *buf, size_t len, size_t min_len,
 			th_parse_fn *parse);
 
 /* ---- the emulated drive ---- */
+
+/* One READ (10) or READ (12) in the emulated drive's trace= log. */
+struct th_read {
+	uint64_t lba, n;
+	bool ok;		/* good (sense 00/00/00) */
+	bool end;		/* failed with an end-of-medium sense (05/...) */
+};
+
+/* The READs of the trace log at PATH, in order, the first max into r; how many. */
+size_t th_read_trace(const char *path, struct th_read *r, size_t max);
 
 /* cdt_sim_open of the formatted spec; err is "" unless it failed. */
 int th_sim_open(struct cdt_transport **tp, char *err, size_t errlen,

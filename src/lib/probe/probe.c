@@ -465,6 +465,21 @@ static int judge_layout(struct cdt_dev *dev, struct cdt_probe_result *res)
 			     res->notes & CDT_NOTE_TAO_RUNOUT);
 }
 
+/* The verdict on the end er found, the structure's notes, the stats. */
+static int probe_finish(struct cdt_dev *dev, struct cdt_probe_result *res,
+			const struct es_result *er)
+{
+	int rc;
+
+	judge(res, er);
+	rc = judge_layout(dev, res);
+	if (rc)
+		return rc;
+	capacity_after(dev, res);
+	cdt_get_stats(dev, &res->stats);
+	return 0;
+}
+
 int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res)
 {
 	int rc;
@@ -497,13 +512,7 @@ int probe_end(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		if (rc)
 			return rc;
 	}
-	judge(res, &er);
-	rc = judge_layout(dev, res);
-	if (rc)
-		return rc;
-	capacity_after(dev, res);
-	cdt_get_stats(dev, &res->stats);
-	return 0;
+	return probe_finish(dev, res, &er);
 }
 
 static int probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
@@ -518,26 +527,12 @@ int probe_known_end(struct cdt_dev *dev, uint64_t true_blocks, uint64_t extent,
 		    struct cdt_probe_result *res)
 {
 	struct es_result er = { .end = true_blocks };
-	int rc;
+	int rc = probe_begin(dev, res);
 
-	cdt_reset_stats(dev);
-	res->inq.size = sizeof(res->inq);
-	res->sizes.size = sizeof(res->sizes);
-	res->stats.size = sizeof(res->stats);
-	rc = cdt_inquiry(dev, &res->inq);
-	if (!rc)
-		rc = cdt_read_sizes(dev, &res->sizes);
 	if (rc)
 		return rc;
-	res->reported_blocks = (uint64_t)res->sizes.read_capacity;
-	judge(res, &er);
 	res->extent_blocks = extent;
-	rc = judge_layout(dev, res);
-	if (rc)
-		return rc;
-	capacity_after(dev, res);
-	cdt_get_stats(dev, &res->stats);
-	return 0;
+	return probe_finish(dev, res, &er);
 }
 
 int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,

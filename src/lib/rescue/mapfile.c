@@ -520,18 +520,14 @@ int map_read_file(const char *path, char **bufp, size_t *lenp,
 	return rc;
 }
 
-int map_load_fd(int fd, const char *path, struct cdt_map *m, char **text,
-		char *err, size_t errlen)
+/* The map PATH's text buf parsed into m; buf kept in *text (if asked
+ * and parsed), else freed. */
+static int load_text(const char *path, char *buf, size_t len,
+		     struct cdt_map *m, char **text, char *err, size_t errlen)
 {
 	char why[160];
-	size_t len;
-	char *buf;
-	int rc;
+	int rc = map_parse(buf, len, m, why, sizeof(why));
 
-	rc = slurp_fd(fd, path, &buf, &len, err, errlen);
-	if (rc)
-		return rc;
-	rc = map_parse(buf, len, m, why, sizeof(why));
 	if (rc == CDT_ENOMEM)
 		snprintf(err, errlen, "map %s: out of memory", path);
 	else if (rc)
@@ -544,18 +540,23 @@ int map_load_fd(int fd, const char *path, struct cdt_map *m, char **text,
 	return rc;
 }
 
+int map_load_fd(int fd, const char *path, struct cdt_map *m, char **text,
+		char *err, size_t errlen)
+{
+	size_t len;
+	char *buf;
+	int rc = slurp_fd(fd, path, &buf, &len, err, errlen);
+
+	return rc ? rc : load_text(path, buf, len, m, text, err, errlen);
+}
+
 int map_load(const char *path, struct cdt_map *m, char *err, size_t errlen)
 {
-	int fd, rc;
+	size_t len;
+	char *buf;
+	int rc = map_read_file(path, &buf, &len, err, errlen);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return errno == ENOENT ? CDT_EOPEN : CDT_EIO;
-	}
-	rc = map_load_fd(fd, path, m, NULL, err, errlen);
-	close(fd);
-	return rc;
+	return rc ? rc : load_text(path, buf, len, m, NULL, err, errlen);
 }
 
 /* fsync the directory holding path, so the rename itself is durable. */
