@@ -160,13 +160,15 @@ check-install: all
 deps:
 	sh scripts/install-deps.sh
 
-# The whole unit and CLI suite under ASan+UBSan, in a separate build.
+# The whole unit and CLI suite under ASan+UBSan, in a separate build; the
+# random and matrix tests in their small sets (CDT_SMALL: tests/cli/lib.sh),
+# as under valgrind: the plain make test runs their thousands of cases.
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check-asan:
 	$(MAKE) --no-print-directory O=build/asan CFLAGS="-O1 -g" \
 		EXTRA_CFLAGS="$(SAN_FLAGS)" EXTRA_LDFLAGS="$(SAN_FLAGS)" all
 	ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=98 \
-		$(MAKE) --no-print-directory O=build/asan CFLAGS="-O1 -g" \
+	CDT_SMALL=1 $(MAKE) --no-print-directory O=build/asan CFLAGS="-O1 -g" \
 		EXTRA_CFLAGS="$(SAN_FLAGS)" EXTRA_LDFLAGS="$(SAN_FLAGS)" test
 
 # The whole unit and CLI suite under valgrind: any error or leak fails it.

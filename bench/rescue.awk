@@ -1,7 +1,7 @@
 # One tool's run over a damaged disc, from its trace (the emulated drive's
 # trace= lines, or bench/ddshim.c's in the same format):
 #   OPCODE lba=L blocks=N sense=KK/AA/QQ
-# Virtual time is summed with the emulated drive's cost model (CONTRACT.md,
+# Virtual time is summed with the emulated drive's cost model (cdtail(1),
 # cost=OK_US/FAIL_MS): a good command 1 ms + OK_US us per block a READ moved,
 # a failing READ FAIL_MS, any other failing command 1 ms.
 # -v n=BLOCKS (the disc), ok_us, fail_ms, recoverable=BLOCKS (not bad for

@@ -188,7 +188,7 @@ void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log);
  */
 json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, bool virt,
 			    double elapsed_ms, json_object *lay);
-/* {"sessions", "tracks", "gaps"} of a layout (CONTRACT.md), NULL-safe. */
+/* {"sessions", "tracks", "gaps"} of a layout (cdtail(1), JSON OUTPUT), NULL-safe. */
 json_object *cli_layout_json(const struct cdt_layout *l);
 /* 0, EX_HIDDEN_TAIL or EX_SHORT for a verdict. */
 int cli_verdict_status(enum cdt_verdict v);

@@ -7,6 +7,11 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 PASS=0
 FAIL=0
+# A small run: under a TEST_WRAPPER (check-valgrind) or with CDT_SMALL=1
+# (check-asan) the random and matrix tests run their small sets; make test's
+# plain run has the full ones.
+SMALL=
+[ -n "${TEST_WRAPPER:-}${CDT_SMALL:-}" ] && SMALL=1
 
 ok() { PASS=$((PASS + 1)); echo "ok - $1"; }
 not_ok() { FAIL=$((FAIL + 1)); echo "not ok - $1"; shift; for l in "$@"; do echo "    $l"; done; }
@@ -89,13 +94,13 @@ put_byte() {
 # random_model LABEL MODEL WORKNAME SEED CASES ARGS SMALL_CASES SMALL_ARGS:
 # one check, that the model tests/random/MODEL (it knows only the contract)
 # agrees with $CDTAIL on CASES seeded cases given ARGS, or under
-# TEST_WRAPPER (valgrind) SMALL_CASES given SMALL_ARGS; RANDOM_SEED and
+# a small run (valgrind, ASan) SMALL_CASES given SMALL_ARGS; RANDOM_SEED and
 # RANDOM_CASES override SEED and the count.  Its work folder is on a tmpfs
 # where there is one (the map is fsynced at every save: a tmpfs keeps that
 # cheap).
 random_model() {
 	label=$1 model=$2 seed=${RANDOM_SEED:-$4} cases=$5 args=$6
-	[ -n "$TEST_WRAPPER" ] && cases=$7 args=$8
+	[ -n "$SMALL" ] && cases=$7 args=$8
 	cases=${RANDOM_CASES:-$cases}
 	work=$(mktemp -d "/dev/shm/$3.XXXXXX" 2>/dev/null || mktemp -d)
 	trap 'rm -rf "$T" "$work"' EXIT

@@ -14,12 +14,12 @@
 # cost; fast: under 1000 ms).
 #
 # ES_SEED picks the scenarios (default 13), ES_CASES how many (2000; 150
-# under a TEST_WRAPPER such as valgrind).
+# in a small run: valgrind, ASan).
 . "$(dirname "$0")/lib.sh"
 
 N=20000
 SEED=${ES_SEED:-13}
-if [ -n "${TEST_WRAPPER:-}" ]; then CASES=${ES_CASES:-150}; else CASES=${ES_CASES:-2000}; fi
+if [ -n "$SMALL" ]; then CASES=${ES_CASES:-150}; else CASES=${ES_CASES:-2000}; fi
 IMG="$T/disc.img"
 truncate -s $((N * 2048)) "$IMG"
 

@@ -18,7 +18,7 @@
 #      flaky range and the middle hang fall in session 1's data, in audio
 #      or in the gap, which are never read: neither bad nor hung.  With
 #      toc=none the drive's disc and track information give the layout.
-# Under a TEST_WRAPPER (valgrind, ...) only P and every 16th row of E, H and
+# In a small run (valgrind, ASan: lib.sh) only P and every 16th row of E, H and
 # L run, unless FM_FULL=1.
 #
 # The expected answer of each combination is computed from the keys alone
@@ -88,7 +88,7 @@ fi
 			i=$((i + 1))
 		done
 	done; done; done; done; done
-} | awk -v thin="${TEST_WRAPPER:+${FM_FULL:-thin}}" '
+} | awk -v thin="${SMALL:+${FM_FULL:-thin}}" '
 	{ key = $0; sub(/^[A-Z] /, "", key) }
 	seen[key]++ { next }
 	thin == "thin" && $1 != "P" && n[$1]++ % 16 { next }

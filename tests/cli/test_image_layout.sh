@@ -1,7 +1,7 @@
 #!/bin/sh
 # cdtail image on every disc kind of doc/disc-kinds.md, each with hide=,
 # extra=, bad= and runout= (issue 12, item 3).  What each case must give is
-# written beside it, from the contract alone (CONTRACT.md: layout=, gap=,
+# written beside it, from the contract alone (cdtail(1): layout=, gap=,
 # tao=, open=, formatted=; cdtail(1) IMAGE):
 #   - LBAs are given out from 0; a gap of 11400 blocks after session 1,
 #     6900 after later ones; audio tracks, gaps, the run-outs of TAO data
@@ -24,7 +24,7 @@
 # block, the copy never), and a run stopped mid-way by a medium change
 # (change=K:OTHER: exit 3, the map saved) then resumed: the same OUT and
 # map as the uninterrupted run, nothing finished read again.
-# Under TEST_WRAPPER (valgrind) every third case, unless FULL=1.
+# In a small run (valgrind, ASan: lib.sh) every third case, unless FULL=1.
 . "$(dirname "$0")/lib.sh"
 
 FAULTS="$ROOT/tests/faults"
@@ -128,7 +128,7 @@ img_case() {
 	name=$1 disc=$2 keys=$3 wrc=$4 we=$5 wskip=$6 wbad=$7
 	shift 7
 	cases=$((cases + 1))
-	if [ -n "$TEST_WRAPPER" ] && [ -z "$FULL" ] && [ $((cases % 3)) -ne 1 ]; then return; fi
+	if [ -n "$SMALL" ] && [ -z "$FULL" ] && [ $((cases % 3)) -ne 1 ]; then return; fi
 	dev="sim:$disc,cost=0/0,$keys"
 	sk=$(sum_skips "$wskip")
 	nb=$(sum_bad "$wbad")
@@ -160,7 +160,7 @@ img_case() {
 	# the probe's reads come first in image's trace.  The copy reads no
 	# skipped block; the probe reads no audio or gap block, and of each
 	# run-out inside the disc at most one block: the layout's one read that
-	# tells a TAO track's run-out from data (probe/layout.c; CONTRACT.md
+	# tells a TAO track's run-out from data (probe/layout.c; cdtail(1)
 	# says never, reported in issue 12), and a formatted medium's end
 	# search its last block (cdtail(1) IMAGE)
 	why=

@@ -9,11 +9,11 @@
 # the drive's trace, that no READ(10)/(12) touched an audio track or a
 # gap between sessions (gap=hang cases would hang there).
 # PROBE_SEED picks the discs (default 12), PROBE_CASES how many (500; 40
-# under a TEST_WRAPPER such as valgrind).
+# in a small run: valgrind, ASan).
 . "$(dirname "$0")/lib.sh"
 
 SEED=${PROBE_SEED:-12}
-if [ -n "${TEST_WRAPPER:-}" ]; then CASES=${PROBE_CASES:-40}; else CASES=${PROBE_CASES:-500}; fi
+if [ -n "$SMALL" ]; then CASES=${PROBE_CASES:-40}; else CASES=${PROBE_CASES:-500}; fi
 MODEL="$ROOT/tests/random/layoutmodel.py"
 
 python3 "$MODEL" gen "$SEED" "$CASES" >"$T/cases"

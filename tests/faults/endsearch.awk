@@ -4,7 +4,7 @@
 # Output: "ok targets", "ok end" (end checked, no target applies) or
 # "WRONG why: line".
 #
-# The contract (CONTRACT.md): a disc image of n blocks; hide=K keeps every
+# The contract (cdtail(1)): a disc image of n blocks; hide=K keeps every
 # block readable, extra=K over-reports, runout=R makes the last R blocks
 # unreadable END-class, bad=A-B are MEDIUM ERROR blocks.  So the true end is
 # n - runout.  probe exits 10 when it is above the reported count, 11 below,

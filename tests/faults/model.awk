@@ -1,11 +1,11 @@
 # What cdtail should answer for an emulated disc, computed from the sim:
-# keys alone, per cdtail(1) and tests/CONTRACT: -v n=N (whole blocks in the
+# keys alone, per cdtail(1) (DEVICE ADDRESSES, IMAGE): -v n=N (whole blocks in the
 # image) hide= extra= runout= bad="A-B[:A-B...]" (or "") hang=LBA (a hang
 # inside the image, or -1).  flaky= blocks are readable (retries outlast
 # them) and ua= is invisible, so neither is an input.
 #
 # -v skips="A-B[:A-B...]" (or ""): the blocks of a layout= that are not
-# data (audio, gaps: CONTRACT.md), never read, so neither bad nor hung; the
+# data (audio, gaps: cdtail(1)), never read, so neither bad nor hung; the
 # layout's last track is data, so the end is searched there as above.
 #
 # Each block is OK, MED (bad=: 03/11/00), END (run-out 05/64/00, or past

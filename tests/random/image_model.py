@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Seeded random discs for `cdtail image`, checked against a model that
-knows only the contract (CONTRACT.md, cdtail(1)), not the engine.
+knows only the contract (cdtail(1)), not the engine.
 
 The model, for a sim: disc of N whole blocks with runout R:
   - a block at or past N - R answers END-class (05/64/00 run-out, then
@@ -15,7 +15,7 @@ The model, for a sim: disc of N whole blocks with runout R:
 Exit 0 when the map has no '-', else 4; the map covers exactly E blocks,
 `ddrescuelog -t` accepts it, JSON's extent_blocks and bad_count agree.
 
-A third of the discs have a layout (CONTRACT.md: layout=, gap=, tao=,
+A third of the discs have a layout (cdtail(1): layout=, gap=, tao=,
 open=, profile=, formatted=; doc/disc-kinds.md), for which the model knows:
   - LBAs are given out from 0, track after track; a gap of 11400 blocks
     after session 1 and 6900 after each later one; all the same when the
@@ -33,7 +33,7 @@ open=, profile=, formatted=; doc/disc-kinds.md), for which the model knows:
     answers; hide= and extra= are refused by the drive.
 Every READ in the drive's trace keeps off audio and gaps; a run-out inside
 the disc gets at most the probe's one single-block read (probe/layout.c,
-against CONTRACT.md's "never": see issue 12), the unwritten space only a
+against cdtail(1)'s "never": see issue 12), the unwritten space only a
 few single-block reads of the end search (and, below LBA 260, the
 probe's head read for the filesystem).
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What `cdtail probe --json` must say of a disc on the emulated drive.
 
-An independent model: it knows only the contract (CONTRACT.md: the sim keys
+An independent model: it knows only the contract (cdtail(1): the sim keys
 layout=, gap=, tao=, open=, profile=, formatted=, hide=, extra=, runout=;
 the probe's exit statuses and JSON keys) and cdtail(1)'s notes, never
 cdtail's code.
@@ -18,7 +18,7 @@ A scenario line is space-separated key=value: layout, gap, tao, open,
 profile (or -), formatted, hide, extra, runout, fs (the ISO 9660 volume
 size written in the last data session's first track, 0 for none), toc
 (reported, or none: the drive refuses READ TOC, and the structure is the
-same from disc and track information; CONTRACT.md, cdtail(1)).
+same from disc and track information; cdtail(1)).
 """
 import json
 import random

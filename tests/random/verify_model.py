@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Seeded random disc layouts for `cdtail verify`, checked against a model
-that knows only the contract (CONTRACT.md's layout=, gap=, tao=, bad=,
+that knows only the contract (cdtail(1)'s layout=, gap=, tao=, bad=,
 hide= keys; cdtail(1) VERIFY), not the library.
 
 The model, for a sim: disc laid out as sessions of data and audio tracks:

@@ -2,7 +2,7 @@
 /*
  * The disc's structure: sessions, tracks, gaps, what is not data.
  *
- * Sources (doc: /work/shared/REAL-DISCS.md and the issue 12 notes): READ
+ * Sources (doc/disc-kinds.md, which names each fact's source): READ
  * TOC format 0 lists every track of every session with its control
  * nibble (4 data, 0 audio) and the lead-out of the last session; format 2
  * (full TOC) says which session each track is in and each session's

@@ -287,7 +287,7 @@ static bool end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported
 		/*
 		 * MEDIUM ERROR all the way to the window, never "out of
 		 * range".  A drive that answers so even far past the window
-		 * (tgt, REAL-TARGETS.md, answers so everywhere past its file
+		 * (tgt, tests/vm/README.md, answers so everywhere past its file
 		 * and grows READ CAPACITY to what was read, which is why the
 		 * address is not absurd) says nothing of a disc there: the
 		 * image ends where the readable blocks do.  One that calls

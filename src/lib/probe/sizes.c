@@ -205,7 +205,7 @@ static size_t read_head(struct cdt_dev *dev, uint64_t limit, uint8_t *buf)
  * only, and only its data.  Past a short data track lie audio (05/64/00
  * for every READ(10), which image and verify promise never to send) or a
  * short first session's lead-out, where drives fail slowly, time out or
- * hang (REAL-DISCS.md: DiscImageCreator issues 70, 41); a TAO run-out
+ * hang (doc/disc-kinds.md: DiscImageCreator issues 70, 41); a TAO run-out
  * fails.  Track 1 audio (a CD-Extra): nothing.  A formatted medium is one
  * track, so UDF's anchor at 256 stays within reach.
  */
