@@ -1249,7 +1249,12 @@ static int create_fresh(struct image_job *j)
 		j->created_map = true;
 	}
 	rc = create_out(j, !j->opts->force);
-	if (!rc && ftruncate(j->fd, 0))
+	/*
+	 * Only an overwritten OUT is cut: one made here is empty, and a
+	 * truncate to 0 makes ext4 (auto_da_alloc) write the whole file back
+	 * at close, 0.16 s of waiting for 700 MiB.
+	 */
+	if (!rc && j->opts->force && ftruncate(j->fd, 0))
 		rc = CDT_EIO;
 	return rc;
 }
