@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * change=N[:IMAGE2]: the medium changes before the Nth command since open
- * (cdtail(1), DEVICE ADDRESSES).  That command answers UNIT ATTENTION 06/28/00 (NOT READY
- * TO READY CHANGE, MEDIUM MAY HAVE CHANGED, as a drive does after a disc
- * is swapped, SPC-4 / MMC-6), and from then on the drive serves IMAGE2,
- * or the same image again.  IMAGE2 is opened with the first so that a
- * missing file is a usage error at once; hide=, extra=, runout=, bad=
- * apply to the new disc as they did to the first, flaky= no longer does.
+ * (cdtail(1), DEVICE ADDRESSES).  That command answers UNIT ATTENTION
+ * 06/28/00 (NOT READY TO READY CHANGE, MEDIUM MAY HAVE CHANGED, as a drive
+ * does after a disc is swapped, SPC-4 / MMC-6), and from then on the drive
+ * serves IMAGE2, or the same image again.  IMAGE2 is opened with the
+ * first so that a missing file is a usage error at once; hide=, extra=,
+ * runout=, bad= apply to the new disc as they did to the first, flaky= no
+ * longer does.
  */
 #include <errno.h>
 #include <fcntl.h>
