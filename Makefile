@@ -1,6 +1,7 @@
-# cdtail build.  `make deps` installs what the build and the tests need on
-# Debian 12; `make` builds the library and the CLI; `make test` runs every
-# test.  Source files are picked up by wildcard: add a file, not a rule.
+# cdtail build.  `make deps` installs what the build needs on Debian 12,
+# `make test-deps` the test tools too; `make` builds the library and the
+# CLI; `make test` runs every test.  Source files are picked up by
+# wildcard: add a file, not a rule.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -29,7 +30,7 @@ W_ERROR = -Werror
 endif
 
 # A missing dependency is named once, with the way to get it.
-ifeq ($(filter deps clean uninstall,$(MAKECMDGOALS)),)
+ifeq ($(filter deps test-deps clean uninstall,$(MAKECMDGOALS)),)
 PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell pkg-config --exists $(p) && echo y),,$(p))))
 ifneq ($(PKG_MISSING),)
 $(error $(PKG_MISSING) not found by pkg-config: run make deps)
@@ -99,7 +100,7 @@ cdtail.pc: cdtail.pc.in Makefile
 
 $(B)/tests/%: tests/unit/%.c $(UNIT_HELPERS) $(wildcard tests/unit/*.h) $(LIBA)
 	@mkdir -p $(dir $@)
-	@pkg-config --exists cmocka || { echo "cmocka not found by pkg-config: run make deps" >&2; exit 1; }
+	@pkg-config --exists cmocka || { echo "cmocka not found by pkg-config: run make test-deps" >&2; exit 1; }
 	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(UNIT_HELPERS) \
 		$(LIBA) $(LDLIBS_LIB) $(shell pkg-config --libs cmocka)
 
@@ -158,7 +159,11 @@ check-install: all
 	else echo "uninstall: nothing left"; fi
 
 deps:
-	sh scripts/install-deps.sh
+	sh scripts/install-deps.sh build
+
+# the test tools too; leaves no service enabled (scripts/install-deps.sh)
+test-deps:
+	sh scripts/install-deps.sh build test
 
 # The whole unit and CLI suite under ASan+UBSan, in a separate build; the
 # random and matrix tests in their small sets (CDT_SMALL: tests/cli/lib.sh),
@@ -202,7 +207,7 @@ uninstall:
 clean:
 	rm -rf build libcdtail.a libcdtail.so cdtail cdtail.pc $(FIXTURES)
 
-.PHONY: all test unit cli deps install uninstall clean fixtures check-asan check-valgrind check-install check-abi
+.PHONY: all test unit cli deps test-deps install uninstall clean fixtures check-asan check-valgrind check-install check-abi
 
 # Targets that live beside their scripts: fuzzing (make fuzz), the
 # real-kernel harness (make check-vm) and the benchmarks (make bench).
