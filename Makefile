@@ -10,6 +10,7 @@ LIBDIR = $(PREFIX)/lib
 INCDIR = $(PREFIX)/include
 MANDIR = $(PREFIX)/share/man
 PCDIR = $(LIBDIR)/pkgconfig
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 
 VERSION = 0.1.0
 SONAME = libcdtail.so.0
@@ -191,6 +192,8 @@ install: all
 	ln -sf libcdtail.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libcdtail.so
 	install -m 644 include/cdtail.h $(DESTDIR)$(INCDIR)/cdtail.h
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 scripts/cdtail-completion.bash $(DESTDIR)$(BASHCOMPDIR)/cdtail
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' cdtail.pc.in \
 		> $(DESTDIR)$(PCDIR)/cdtail.pc
 	install -m 644 man/cdtail.1 $(DESTDIR)$(MANDIR)/man1/cdtail.1
@@ -201,6 +204,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cdtail $(DESTDIR)$(LIBDIR)/libcdtail.a \
 		$(DESTDIR)$(LIBDIR)/libcdtail.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libcdtail.so $(DESTDIR)$(INCDIR)/cdtail.h \
+		$(DESTDIR)$(BASHCOMPDIR)/cdtail \
 		$(DESTDIR)$(PCDIR)/cdtail.pc $(DESTDIR)$(MANDIR)/man1/cdtail.1 \
 		$(DESTDIR)$(MANDIR)/man3/libcdtail.3
 
