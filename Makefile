@@ -97,7 +97,7 @@ $(BIN_SHARED): $(CLI_OBJ) $(LIBSO)
 		-Wl,-rpath,'$$ORIGIN/shlib' $(LDLIBS_CLI)
 
 cdtail.pc: cdtail.pc.in Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 $(B)/tests/%: tests/unit/%.c $(UNIT_HELPERS) $(wildcard tests/unit/*.h) $(LIBA)
 	@mkdir -p $(dir $@)
@@ -159,6 +159,11 @@ check-install: all
 		echo "not ok - uninstall left: $$left"; exit 1; \
 	else echo "uninstall: nothing left"; fi
 
+# The Debian package from a clean export of HEAD, lintian, installed for
+# real and purged again (root; scripts/check-deb.sh)
+check-deb:
+	sh scripts/check-deb.sh
+
 deps:
 	sh scripts/install-deps.sh build
 
@@ -194,7 +199,7 @@ install: all
 	install -m 644 include/cdtail.h $(DESTDIR)$(INCDIR)/cdtail.h
 	install -d $(DESTDIR)$(BASHCOMPDIR)
 	install -m 644 scripts/cdtail-completion.bash $(DESTDIR)$(BASHCOMPDIR)/cdtail
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' cdtail.pc.in \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' cdtail.pc.in \
 		> $(DESTDIR)$(PCDIR)/cdtail.pc
 	install -m 644 man/cdtail.1 $(DESTDIR)$(MANDIR)/man1/cdtail.1
 	install -m 644 man/libcdtail.3 $(DESTDIR)$(MANDIR)/man3/libcdtail.3
@@ -211,7 +216,7 @@ uninstall:
 clean:
 	rm -rf build libcdtail.a libcdtail.so cdtail cdtail.pc $(FIXTURES)
 
-.PHONY: all test unit cli deps test-deps install uninstall clean fixtures check-asan check-valgrind check-install check-abi
+.PHONY: all test unit cli deps test-deps check-deb install uninstall clean fixtures check-asan check-valgrind check-install check-abi
 
 # Targets that live beside their scripts: fuzzing (make fuzz), the
 # real-kernel harness (make check-vm) and the benchmarks (make bench).
