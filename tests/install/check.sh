@@ -16,6 +16,7 @@ for page in "$(dirname "$0")"/../../man/*.[0-9]; do
 	name=${page##*/}
 	t "man page $name in man${name##*.}" "cmp -s '$page' '$p/share/man/man${name##*.}/$name'"
 done
+t "bash completion" "bash -c \". '$p/share/bash-completion/completions/cdtail' && complete -p cdtail\" >/dev/null"
 t "pkg-config prefix" "grep -qx 'prefix=$prefix' '$p/lib/pkgconfig/cdtail.pc'"
 out=$(mktemp -d)
 t "builds with pkg-config" "cc -o '$out/use' '$(dirname "$0")/use.c' \$(pkg-config --cflags --libs --static cdtail) 2>'$out/err'"
