@@ -22,6 +22,9 @@ out=$(mktemp -d)
 t "builds with pkg-config" "cc -o '$out/use' '$(dirname "$0")/use.c' \$(pkg-config --cflags --libs --static cdtail) 2>'$out/err'"
 t "runs against the emulated drive" "[ \"\$(LD_LIBRARY_PATH='$p/lib' '$out/use' 'sim:$iso,hide=2')\" = \"\$((\$(stat -c %s '$iso') / 2048)) 2\" ]"
 t "installed binary runs" "'$p/bin/cdtail' probe 'sim:$iso' >/dev/null"
+# cdtail help COMMAND finds the page installed beside the binary (share/man
+# under the same prefix), wherever the install root is
+t "installed help shows the installed page" "'$p/bin/cdtail' help verify 2>'$out/help.err' | grep -Eq '^ +cdtail-verify +- ' && [ ! -s '$out/help.err' ]"
 
 # libcdtail(3)'s EXAMPLE is tests/install/example.c, and it works
 here=$(dirname "$0")
