@@ -197,6 +197,6 @@ int cli_probe_all(const struct cli_common *co, const char *sysfs);
 
 /* Subcommands. */
 extern const struct cli_cmd cli_cmd_probe, cli_cmd_image, cli_cmd_tail,
-	cli_cmd_verify, cli_cmd_hazards, cli_cmd_map;
+	cli_cmd_verify, cli_cmd_hazards, cli_cmd_map, cli_cmd_export;
 
 #endif
