@@ -20,6 +20,7 @@
 #include "core/device.h"
 #include "rescue/compare.h"
 #include "rescue/engine.h"
+#include "rescue/passes.h"
 #include "rescue/job.h"
 #include "rescue/sink.h"
 
