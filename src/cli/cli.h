@@ -93,6 +93,8 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
 	      struct cli_common *co, cli_opt_fn fn, void *ctx,
 	      struct cli_args *a);
 void cli_help(const struct cli_cmd *cmd, FILE *f);
+/* cdtail help COMMAND: shows cdtail-COMMAND(1) with man(1), else cli_help (help.c) */
+int cli_help_page(const struct cli_cmd *cmd);
 
 /* The subcommands, in the order "cdtail --help" lists them. */
 extern const struct cli_cmd *const cli_commands[];
@@ -201,6 +203,6 @@ int cli_probe_all(const struct cli_common *co, const char *sysfs);
 
 /* Subcommands. */
 extern const struct cli_cmd cli_cmd_probe, cli_cmd_image, cli_cmd_tail,
-	cli_cmd_verify, cli_cmd_hazards, cli_cmd_map;
+	cli_cmd_verify, cli_cmd_hazards, cli_cmd_map, cli_cmd_export;
 
 #endif
