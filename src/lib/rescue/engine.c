@@ -117,10 +117,10 @@ void rescue_enter_phase(struct rescue *r, enum cdt_phase phase, unsigned int pas
 	rescue_progress(r, true);
 }
 
-static int read_fatal(struct rescue *r, uint64_t lba,
+int rescue_read_fatal(struct cdt_dev *dev, uint64_t lba,
 		      const struct cdt_read_result *rr)
 {
-	cdt_dev_seterr(r->dev, "READ at LBA %" PRIu64 " failed: sense %02x/%02x/%02x",
+	cdt_dev_seterr(dev, "READ at LBA %" PRIu64 " failed: sense %02x/%02x/%02x",
 		       lba, rr->sense_key, rr->asc, rr->ascq);
 	return CDT_ETRANSPORT;
 }
@@ -187,7 +187,7 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 			return rc;
 	}
 	if (rr.cls == CDT_READ_FATAL)
-		return read_fatal(r, lba, &rr);
+		return rescue_read_fatal(r->dev, lba, &rr);
 	if (rr.cls != CDT_READ_OK || rr.resid) {
 		if (r->sink.failed)
 			r->sink.failed(r->sink.ctx, lba, n);

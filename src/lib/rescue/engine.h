@@ -86,6 +86,14 @@ void rescue_fini(struct rescue *r);
 
 /* For the passes (passes.c, retry.c): */
 
+/*
+ * A read the drive answered with an error that is not the medium's
+ * (CDT_READ_FATAL) ends the run: the message, CDT_ETRANSPORT.  verify.c
+ * takes such an answer the same way.
+ */
+int rescue_read_fatal(struct cdt_dev *dev, uint64_t lba,
+		      const struct cdt_read_result *rr);
+
 /* Report progress: when force, else at most every 250 ms. */
 void rescue_progress(struct rescue *r, bool force);
 
