@@ -13,6 +13,7 @@
 #include "core/abi.h"
 #include "core/device.h"
 #include "scsi/mmc.h"
+#include "scsi/readcd.h"
 
 #define DEV_MAX_RETRIES 5
 #define DEV_NOT_READY_WAIT_MS 200
@@ -49,6 +50,7 @@ static bool mmc_only(uint8_t op)
 	case MMC_READ_DVD_STRUCTURE:
 	case MMC_MECHANISM_STATUS:
 	case MMC_READ_CD:
+	case MMC_READ_CD_MSF:
 		return true;
 	}
 	return false;
