@@ -6,7 +6,7 @@
 
 const struct cli_cmd *const cli_commands[] = {
 	&cli_cmd_probe, &cli_cmd_image, &cli_cmd_tail, &cli_cmd_verify,
-	&cli_cmd_hazards, &cli_cmd_map, NULL,
+	&cli_cmd_hazards, &cli_cmd_map, &cli_cmd_export, NULL,
 };
 
 const struct cli_cmd *cli_find_command(const char *name)
