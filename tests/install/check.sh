@@ -11,6 +11,7 @@ t "shared library with soname" "readelf -d '$p/lib/libcdtail.so.0.1.0' | grep -q
 t "soname link" "[ -L '$p/lib/libcdtail.so.0' ] && [ -L '$p/lib/libcdtail.so' ]"
 t "header" "[ -f '$p/include/cdtail.h' ]"
 t "man pages" "[ -f '$p/share/man/man1/cdtail.1' ] && [ -f '$p/share/man/man3/libcdtail.3' ]"
+t "bash completion" "bash -c \". '$p/share/bash-completion/completions/cdtail' && complete -p cdtail\" >/dev/null"
 t "pkg-config prefix" "grep -qx 'prefix=$prefix' '$p/lib/pkgconfig/cdtail.pc'"
 out=$(mktemp -d)
 t "builds with pkg-config" "cc -o '$out/use' '$(dirname "$0")/use.c' \$(pkg-config --cflags --libs --static cdtail) 2>'$out/err'"
