@@ -16,9 +16,10 @@ VERSION = 0.1.0
 SONAME = libcdtail.so.0
 
 CC ?= cc
-# the library's dependencies, and the CLI's own (json-c is never the library's)
+# the library's dependencies, and the CLI's own (json-c and libewf are never
+# the library's; the CLI's export digests with libcrypto itself)
 LIB_PKGS = blkid libcrypto libiscsi
-CLI_PKGS = json-c
+CLI_PKGS = json-c libewf libcrypto
 PKGS = $(LIB_PKGS) $(CLI_PKGS)
 EXTRA_CFLAGS ?=
 EXTRA_LDFLAGS ?=
@@ -190,9 +191,15 @@ VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full \
 check-valgrind: all $(FIXTURES)
 	$(MAKE) --no-print-directory TEST_WRAPPER="$(VALGRIND)" test
 
+# Every page in man/ goes to the section its suffix names: cdtail.1 and
+# cdtail-probe.1 into man1, libcdtail.3 into man3, cdtail-sim.7 into man7.
+MAN_PAGES = $(sort $(wildcard man/*.1 man/*.3 man/*.7))
+man_dest = $(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(1)))/$(notdir $(1))
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
-		$(DESTDIR)$(PCDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+		$(DESTDIR)$(PCDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(MANDIR)/man7
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cdtail
 	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libcdtail.a
 	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/libcdtail.so.$(VERSION)
@@ -203,8 +210,7 @@ install: all
 	install -m 644 scripts/cdtail-completion.bash $(DESTDIR)$(BASHCOMPDIR)/cdtail
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' cdtail.pc.in \
 		> $(DESTDIR)$(PCDIR)/cdtail.pc
-	install -m 644 man/cdtail.1 $(DESTDIR)$(MANDIR)/man1/cdtail.1
-	install -m 644 man/libcdtail.3 $(DESTDIR)$(MANDIR)/man3/libcdtail.3
+	$(foreach p,$(MAN_PAGES),install -m 644 $(p) $(call man_dest,$(p)) && ) true
 
 # Removes exactly what install wrote (check-install tests that nothing is left).
 uninstall:
@@ -212,8 +218,8 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libcdtail.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libcdtail.so $(DESTDIR)$(INCDIR)/cdtail.h \
 		$(DESTDIR)$(BASHCOMPDIR)/cdtail \
-		$(DESTDIR)$(PCDIR)/cdtail.pc $(DESTDIR)$(MANDIR)/man1/cdtail.1 \
-		$(DESTDIR)$(MANDIR)/man3/libcdtail.3
+		$(DESTDIR)$(PCDIR)/cdtail.pc \
+		$(foreach p,$(MAN_PAGES),$(call man_dest,$(p)))
 
 clean:
 	rm -rf build libcdtail.a libcdtail.so cdtail cdtail.pc $(FIXTURES)

@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 pass=0 fail=0
 t() { if eval "$2"; then pass=$((pass + 1)); echo "ok - deb: $1"; else
-	fail=$((fail + 1)); echo "not ok - deb: $1"; fi; }
+	fail=$((fail + 1)); echo "not ok - deb: $1"; return 1; fi; }
 pkgs="cdtail libcdtail0 libcdtail-dev"
 cleanup() {
 	dpkg -s $pkgs >/dev/null 2>&1 && apt-get purge -y $pkgs >/dev/null 2>&1
@@ -27,8 +27,8 @@ fi
 
 git -C "$here" archive --prefix=cdtail/ HEAD | tar -x -C "$work"
 (cd "$work/cdtail" && dpkg-buildpackage -us -uc -b) >"$work/build.log" 2>&1
-t "dpkg-buildpackage -us -uc -b builds from a clean checkout" "[ $? -eq 0 ]" ||
-	tail -30 "$work/build.log"
+t "dpkg-buildpackage -us -uc -b builds from a clean checkout" "[ $? -eq 0 ]" || {
+	tail -30 "$work/build.log"; exit 1; }
 for p in $pkgs; do
 	t "$p is built" "ls '$work'/${p}_*.deb >/dev/null 2>&1"
 done
@@ -49,7 +49,7 @@ cc -Wall -Wextra -Werror -o "$work/example" "$here/tests/install/example.c" \
 	$(pkg-config --cflags --libs cdtail) 2>"$work/cc.log"
 t "the example builds against the installed library" "[ $? -eq 0 ]" || cat "$work/cc.log"
 t "the example uses the packaged libcdtail.so.0" \
-	"ldd '$work/example' | grep -q '/usr/lib/.*libcdtail.so.0'"
+	"ldd '$work/example' | grep -qE 'libcdtail\\.so\\.0 => (/usr)?/lib/'"
 truncate -s 4M "$work/disc.img"
 "$work/example" "sim:$work/disc.img,hide=2" "$work/ex.iso" "$work/ex.map" >"$work/ex.out" 2>&1
 t "the example runs on the emulated drive" "[ $? -eq 0 ]" || cat "$work/ex.out"

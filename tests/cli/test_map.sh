@@ -153,12 +153,12 @@ mkimage "$T/ok.img" 300
 run image -q --map "$T/ok.map" "sim:$T/ok.img,cost=0/0" "$T/ok.iso"
 run map --json "$T/ok.map"
 expect_json "an undamaged disc: verdict complete" .verdict complete
-# every key of the JSON is in cdtail(1)
-MAN="$ROOT/man/cdtail.1"
+# every key of the JSON is in cdtail-map(1)
+MAN="$ROOT/man/cdtail-map.1"
 missing=$(jq -r '[paths | .[] | strings] | unique | .[]' "$T/out" | while read -r k; do
 	grep -q -- "$(echo "$k" | sed 's/-/\\\\-/g')" "$MAN" || echo "$k"; done)
-if [ -z "$missing" ]; then ok "json: every key documented in cdtail(1)"; else
-	not_ok "json: every key documented in cdtail(1)" "$missing"; fi
+if [ -z "$missing" ]; then ok "json: every key documented in cdtail-map(1)"; else
+	not_ok "json: every key documented in cdtail-map(1)" "$missing"; fi
 run map --json "$T/none.map"
 expect_rc "--json, a missing map -> 2" 2
 expect_json "--json: the error object" '.error.status' 2
