@@ -720,8 +720,8 @@ static void test_timeouts_in_row(void **state)
 	(void)state;
 	m.hang_from = BASE + 3;
 	assert_int_equal(es_find_end(&p, model_read, &m, &r), CDT_ETIMEOUT);
-	assert_int_equal(r.timeouts, ES_MAX_TIMEOUTS_IN_ROW);
-	assert_int_equal(m.fails, ES_MAX_TIMEOUTS_IN_ROW);
+	assert_int_equal(r.timeouts, CDT_TIMEOUTS_IN_ROW);
+	assert_int_equal(m.fails, CDT_TIMEOUTS_IN_ROW);
 }
 
 /*

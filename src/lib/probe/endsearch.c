@@ -40,7 +40,7 @@
  * makes it MEDIUM), and a GOOD read whose residual says blocks did not
  * arrive (drives and USB bridges answer so at the end of a disc; sg_dd
  * counts only what arrived): only the blocks that arrived count, the first
- * one missing failed.  Only ES_MAX_TIMEOUTS_IN_ROW timeouts in a row end
+ * one missing failed.  Only CDT_TIMEOUTS_IN_ROW timeouts in a row end
  * the search: the drive stopped answering.
  *
  * No read touches an LBA at or past the window, reported + max_extra: that
@@ -157,7 +157,7 @@ static int es_read(struct es_state *s, uint64_t lba, uint32_t n,
 	s->res->failed_reads++;
 	if (out->cls == CDT_READ_TIMEOUT) {
 		s->res->timeouts++;
-		if (s->timeouts_in_row >= ES_MAX_TIMEOUTS_IN_ROW)
+		if (s->timeouts_in_row >= CDT_TIMEOUTS_IN_ROW)
 			return CDT_ETIMEOUT;
 	}
 	if (!is_failure(out->cls))

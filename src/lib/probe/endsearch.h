@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cdtail.h"
+#include "scsi/answer.h"
 
 struct es_outcome {
 	enum cdt_read_class cls;
@@ -32,12 +33,7 @@ typedef int (*es_read_fn)(void *ctx, uint64_t lba, uint32_t n,
 			  struct es_outcome *out);
 
 #define ES_MAX_CANDIDATES 8
-/*
- * A read that times out is a failed block like any other; this many in a
- * row mean the drive stopped answering, and the search ends with
- * CDT_ETIMEOUT (cdtail(1), READING ERRORS).
- */
-#define ES_MAX_TIMEOUTS_IN_ROW 4
+/* CDT_TIMEOUTS_IN_ROW timeouts in a row end the search with CDT_ETIMEOUT. */
 
 struct es_params {
 	uint64_t reported;		/* READ CAPACITY's count */

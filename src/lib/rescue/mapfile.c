@@ -679,12 +679,12 @@ int map_save_locked(const char *path, const struct cdt_map *m, const char *comme
 		goto fail;
 	}
 	if (map_write(f, m, comment) || fflush(f) || fsync(fd)) {
-		snprintf(err, errlen, "cannot write map %s: %s", tmp, strerror(errno));
+		snprintf(err, errlen, "cannot write map %s: %s", path, strerror(errno));
 		fclose(f);
 		goto fail;
 	}
 	if (fclose(f)) {
-		snprintf(err, errlen, "cannot write map %s: %s", tmp, strerror(errno));
+		snprintf(err, errlen, "cannot write map %s: %s", path, strerror(errno));
 		goto fail;
 	}
 	if (put_in_place(tmp, path, replace)) {

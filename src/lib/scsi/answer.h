@@ -17,6 +17,13 @@
 #include <stdint.h>
 #include "scsi/sense.h"
 
+/*
+ * Reads in a row that time out: the drive stopped answering.  One timeout
+ * is a failed block like any other; this many end the end search and the
+ * rescue (cdtail(1), READING ERRORS), with the map saved.
+ */
+#define CDT_TIMEOUTS_IN_ROW 4
+
 enum cdt_action {
 	CDT_ACT_OK = 0,		/* the data arrived (GOOD, RECOVERED ERROR) */
 	CDT_ACT_SHORT,		/* GOOD with a residual: only what arrived counts */
