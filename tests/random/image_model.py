@@ -12,6 +12,9 @@ The model, for a sim: disc of N whole blocks with runout R:
   - a block of a flaky= range fails a few times, then reads: either state
     is allowed, but OUT must agree with what the map says of it;
   - every other block below E reads: OUT holds the disc's bytes, '+'.
+A third of the plain discs meet fault= (issue 22): a permanent fault of
+any kind but deferred leaves its blocks bad as bad= does; a transient one
+(xT) may leave them either way; a deferred one never.
 Exit 0 when the map has no '-', else 4; the map covers exactly E blocks,
 `ddrescuelog -t` accepts it, JSON's extent_blocks and bad_count agree.
 
@@ -231,6 +234,43 @@ def make_layout_case(rng, idx, max_blocks):
     }
 
 
+FAULT_KINDS = ("hwerr", "nosense", "aborted", "host", "short", "timeout", "deferred")
+
+
+def draw_faults(rng, e):
+    """fault= items inside the data [0, e) and the blocks they leave bad
+    for sure and perhaps: (items, must, may).  A permanent fault of any
+    kind but deferred is a bad block like bad= (cdtail(1), READING ERRORS);
+    a transient one (xT) reads on a later try, or stays bad with too few
+    tries; a deferred one is never the read's.  One timeout area of at most
+    2 blocks: the drive resets after each, and 4 in a row would mean it
+    stopped answering."""
+    items, must, may = [], set(), set()
+    if e < 1 or rng.random() >= 0.3:
+        return items, must, may
+    timed = False
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.choice(FAULT_KINDS)
+        # one timeout area at most: several side by side are a drive that
+        # stopped answering, which ends a run (status 3)
+        if kind == "timeout" and timed:
+            kind = "hwerr"
+        timed = timed or kind == "timeout"
+        length = rng.randint(1, 2) if kind == "timeout" else log_uniform(rng, 1, 50)
+        first = rng.randrange(e)
+        last = min(e - 1, first + length - 1)
+        times = rng.randint(1, 2) if rng.random() < 0.3 else 0
+        items.append("%s@%d-%d%s" % (kind, first, last, "x%d" % times if times else ""))
+        blocks = set(range(first, last + 1))
+        if kind == "deferred":
+            continue
+        if times:
+            may |= blocks
+        else:
+            must |= blocks
+    return items, must, may - must
+
+
 def make_case(rng, idx, max_blocks):
     """One disc: its sim keys and what the model needs to judge the run."""
     if rng.random() < 0.33:
@@ -274,10 +314,15 @@ def make_case(rng, idx, max_blocks):
     # the extent resting on a block that never answered: not drawn
     if hang is not None and hang >= n - runout:
         hang = None
+    # the ways real drives fail a read (issue 22), from their own generator
+    faults, fault_must, fault_may = draw_faults(random.Random("fault-%d" % idx), n - runout)
+    if faults:
+        keys.append("fault=" + ":".join(faults))
     return {
         "idx": idx, "bs": bs, "n": n, "bytes": n * bs + partial,
         "runout": runout, "bad": bad, "flaky": flaky, "keys": keys,
         "opts": opts, "digest": digest, "hang": hang,
+        "fault_must": fault_must, "fault_may": fault_may,
     }
 
 
@@ -326,6 +371,8 @@ def model(case):
     if case["flaky"]:
         a, b, _ = case["flaky"]
         may.update(x for x in range(a, min(b, e - 1) + 1) if x not in must and x not in nondata)
+    must |= {x for x in case.get("fault_must", ()) if x < e}
+    may |= {x for x in case.get("fault_may", ()) if x < e and x not in must}
     return e, must, may, skips
 
 
