@@ -87,6 +87,37 @@ int cdt_cmd_read(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 	return cdt_dev_exec(dev, cmd, sense);
 }
 
+static int read_cd(struct cdt_dev *dev, bool msf, int64_t lba, uint32_t nblocks,
+		   const struct mmc_read_cd *rq, void *buf, uint32_t len,
+		   struct cdt_cmd *cmd, struct cdt_sense *sense)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	if (lba < INT32_MIN || lba > INT32_MAX || nblocks > 0xffffff) {
+		cdt_dev_seterr(dev, "READ CD of %u blocks at %lld: out of its fields",
+			       nblocks, (long long)lba);
+		return CDT_EUSAGE;
+	}
+	cmd->cdb_len = msf ? mmc_cdb_read_cd_msf(cmd->cdb, (int32_t)lba, nblocks, rq) :
+			     mmc_cdb_read_cd(cmd->cdb, (int32_t)lba, nblocks, rq);
+	cmd->data = buf;
+	cmd->data_len = len;
+	return cdt_dev_exec(dev, cmd, sense);
+}
+
+int cdt_cmd_read_cd(struct cdt_dev *dev, int64_t lba, uint32_t nblocks,
+		    const struct mmc_read_cd *rq, void *buf, uint32_t len,
+		    struct cdt_cmd *cmd, struct cdt_sense *sense)
+{
+	return read_cd(dev, false, lba, nblocks, rq, buf, len, cmd, sense);
+}
+
+int cdt_cmd_read_cd_msf(struct cdt_dev *dev, int64_t lba, uint32_t nblocks,
+			const struct mmc_read_cd *rq, void *buf, uint32_t len,
+			struct cdt_cmd *cmd, struct cdt_sense *sense)
+{
+	return read_cd(dev, true, lba, nblocks, rq, buf, len, cmd, sense);
+}
+
 int cdt_cmd_read_toc(struct cdt_dev *dev, uint8_t format, bool msf,
 		     uint8_t track, void *buf, uint16_t alloc, uint32_t *got)
 {

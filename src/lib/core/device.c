@@ -14,6 +14,7 @@
 #include <time.h>
 #include "core/device.h"
 #include "scsi/mmc.h"
+#include "scsi/readcd.h"
 
 #define DEV_MAX_RETRIES 5
 /* sr_ioctl.c polls a drive becoming ready every 2 s, 10 times */
@@ -52,6 +53,7 @@ static bool mmc_only(uint8_t op)
 	case MMC_READ_DVD_STRUCTURE:
 	case MMC_MECHANISM_STATUS:
 	case MMC_READ_CD:
+	case MMC_READ_CD_MSF:
 		return true;
 	}
 	return false;
