@@ -159,9 +159,10 @@ void cdt_reset_stats(struct cdt_dev *dev);
 enum cdt_read_class {
 	CDT_READ_OK = 0,
 	CDT_READ_END,		/* 05/21/00, 05/63/00, 05/64/00: past the end */
-	CDT_READ_MEDIUM,	/* 03/xx/xx: unreadable block, maybe bad */
+	CDT_READ_MEDIUM,	/* a block-level failure of any kind (03/xx/xx,
+				 * 04/xx/xx, no sense, ...): the block is bad */
 	CDT_READ_TIMEOUT,	/* the drive did not answer */
-	CDT_READ_FATAL,		/* anything else */
+	CDT_READ_FATAL,		/* the drive refuses the command */
 	CDT_READ_CHANGED,	/* 06/28/00: the medium may have changed; not
 				 * retried, no data */
 };

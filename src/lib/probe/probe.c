@@ -16,6 +16,7 @@ struct probe_failure {
 	uint64_t lba;
 	uint32_t n;
 	uint8_t key, asc;
+	enum cdt_read_class cls;
 };
 
 struct probe_reader {
@@ -47,7 +48,7 @@ static void keep_failure(struct probe_reader *r, uint64_t lba, uint32_t n,
 	if (rr->cls == CDT_READ_OK)
 		return;
 	f = &r->fails[r->nfails++ % PROBE_FAILS_KEPT];
-	*f = (struct probe_failure){ lba, n, rr->sense_key, rr->asc };
+	*f = (struct probe_failure){ lba, n, rr->sense_key, rr->asc, rr->cls };
 }
 
 /* The narrowest kept failed read that covered lba, or NULL. */
@@ -112,6 +113,10 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 	out->info_valid = rr.info_valid;
 	out->info = rr.info;
 	out->ms = rr.ms;
+	/* a GOOD read's residual: whole blocks that did not arrive */
+	if (rr.cls == CDT_READ_OK && rr.resid)
+		out->missing = (uint32_t)((rr.resid + r->dev->block_size - 1) /
+					  r->dev->block_size);
 	if (rr.cls == CDT_READ_TIMEOUT)
 		cdt_dev_seterr(r->dev, "READ at LBA %llu did not complete within the timeout",
 			       (unsigned long long)lba);
@@ -215,7 +220,9 @@ static int end_class_at(struct probe_reader *r, uint64_t lba)
 	note_good(r, lba, 1, rr.cls);
 	if (rr.cls == CDT_READ_END)
 		return 1;
-	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_MEDIUM)
+	/* a block that failed or timed out is there, unreadable */
+	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_MEDIUM ||
+	    rr.cls == CDT_READ_TIMEOUT)
 		return 0;
 	return CDT_ECHECK;
 }
@@ -289,7 +296,8 @@ static bool end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported
 	for (i = 0; i < n; i++) {
 		const struct probe_failure *f = &r->fails[i];
 
-		if (f->n == 1 && f->key == 0x03 && f->lba > lo && f->lba < hi)
+		if (f->n == 1 && (f->key == 0x03 || f->cls == CDT_READ_TIMEOUT) &&
+		    f->lba > lo && f->lba < hi)
 			lo = f->lba;
 	}
 	if (hi == UINT64_MAX) {
@@ -353,9 +361,14 @@ static int needs_boundary(struct probe_reader *r, uint64_t end, uint64_t window)
 	/* the search reached the window: nothing past it is read */
 	if (end >= window)
 		return 0;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (r->fails[i].lba == end && sense_is_end(&r->fails[i]))
 			return 0;
+		/* timed out on its own: there, and never worth a second wait */
+		if (r->fails[i].lba == end && r->fails[i].n == 1 &&
+		    r->fails[i].cls == CDT_READ_TIMEOUT)
+			return 1;
+	}
 	rc = end_class_at(r, end);
 	return rc < 0 ? 0 : !rc;
 }
@@ -432,7 +445,10 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	if (!rc && stopped(&r))
 		rc = CDT_EINTR;
 	free(r.buf);
-	if (rc && !dev->errmsg[0])
+	if (rc == CDT_ETIMEOUT)
+		cdt_dev_seterr(dev, "the drive stopped answering: %d reads in a row did not complete within the timeout",
+			       CDT_TIMEOUTS_IN_ROW);
+	else if (rc && !dev->errmsg[0])
 		cdt_dev_seterr(dev, "end search failed: %s", cdt_strerror(rc));
 	return rc;
 }
