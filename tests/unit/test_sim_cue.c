@@ -572,6 +572,88 @@ static void test_raw_caps(void **state)
 	cdt_close(dev);
 }
 
+static enum cdt_sector_mode want_mode(const char *kind, const struct lt *t)
+{
+	if (!strcmp(t->mode, "AUDIO"))
+		return CDT_SECTOR_AUDIO;
+	if (!strcmp(t->mode, "MODE2/2352"))
+		/* the model's Video CD: each track starts with a Form 1 sector */
+		return !strcmp(kind, "vcd") ? CDT_SECTOR_MODE2_FORM1 : CDT_SECTOR_MODE2;
+	return CDT_SECTOR_MODE1;
+}
+
+/* cdt_probe() of every kind: the layout the sheet describes, each track's mode, raw. */
+static void test_probe_every_kind(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < TH_N(kinds); k++) {
+		struct cdt_probe_result res = CDT_INIT(res);
+		const struct cdt_layout *pl;
+		struct layout l;
+		char img[128], name[32];
+		struct cdt_dev *dev;
+
+		read_layout(kinds[k], &l);
+		snprintf(name, sizeof(name), "%s.cue", kinds[k]);
+		th_path(img, sizeof(img), dir, name);
+		dev = th_open_sim(img, "");
+		assert_int_equal(cdt_probe(dev, NULL, &res), 0);
+		assert_int_equal(res.true_blocks, l.end);
+		assert_int_equal(res.verdict, CDT_VERDICT_OK);
+		assert_true(res.raw.sectors && res.raw.c2 && res.raw.subq && res.raw.subpw);
+		assert_true(res.raw.declared);
+		pl = cdt_dev_layout(dev);
+		assert_non_null(pl);
+		assert_int_equal(pl->n_tracks, l.n);
+		assert_int_equal(pl->sessions, l.t[l.n - 1].session);
+		for (unsigned int i = 0; i < l.n; i++) {
+			assert_int_equal(pl->tracks[i].start, l.t[i].start);
+			assert_int_equal(pl->tracks[i].session, l.t[i].session);
+			assert_int_equal(pl->tracks[i].sector_mode, want_mode(kinds[k], &l.t[i]));
+		}
+		cdt_close(dev);
+	}
+}
+
+/*
+ * The header decides past the reported end: a drive that answers reads
+ * past the end with its last sector again (past=repeat) or zeros
+ * (past=zero) fools the search on a plain image, not on a CUE disc, where
+ * READ CD's header must name the block.
+ */
+static void test_probe_header_witness(void **state)
+{
+	static const char *const past[] = { "hide=10,past=repeat", "hide=10,past=zero",
+					     "hide=10" };
+	char img[128];
+
+	(void)state;
+	th_path(img, sizeof(img), dir, "iso.cue");
+	for (size_t i = 0; i < TH_N(past); i++) {
+		struct cdt_probe_result res = CDT_INIT(res);
+		struct cdt_dev *dev = th_open_sim(img, past[i]);
+
+		assert_int_equal(cdt_probe(dev, NULL, &res), 0);
+		assert_int_equal(res.reported_blocks, 290);
+		assert_int_equal(res.true_blocks, 300);
+		assert_int_equal(res.verdict, CDT_VERDICT_HIDDEN_TAIL);
+		cdt_close(dev);
+	}
+	/* the same drive over the ISO alone reads no header: it is fooled */
+	{
+		struct cdt_probe_result res = CDT_INIT(res);
+		struct cdt_dev *dev;
+
+		th_path(img, sizeof(img), dir, "iso (Track 1).iso");
+		dev = th_open_sim(img, "hide=10,past=repeat");
+		assert_int_equal(cdt_probe(dev, NULL, &res), 0);
+		assert_false(res.raw.sectors);
+		assert_true(res.true_blocks > 300);
+		assert_string_equal(cdt_sector_mode_name(dev ? cdt_dev_layout(dev)->tracks[0].sector_mode : 0), "");
+		cdt_close(dev);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -585,6 +667,8 @@ int main(void)
 		cmocka_unit_test(test_bad_sheets),
 		cmocka_unit_test(test_bad_discs),
 		cmocka_unit_test(test_raw_caps),
+		cmocka_unit_test(test_probe_every_kind),
+		cmocka_unit_test(test_probe_header_witness),
 	};
 
 	return cmocka_run_group_tests_name("sim_cue", tests, group_setup, group_teardown);

@@ -579,6 +579,17 @@ static bool unreadable(struct sim *s, uint64_t b)
 	return false;
 }
 
+/* tao=1: a data track's last 2 blocks are run-out, link blocks with no sector */
+static bool in_runout(const struct sim *s, uint64_t b)
+{
+	const struct sim_track *t = sim_track_at(s, b);
+
+	if ((uint64_t)b >= s->n_blocks - s->cfg.runout)
+		return true;
+	return t && s->cfg.tao && !t->audio && b >= t->start &&
+	       b - t->start >= t->blocks - 2;
+}
+
 /* Why block lba cannot be answered at all (o filled), or false. */
 static bool read_cd_fails(struct sim *s, int64_t lba, const struct mmc_read_cd *rq,
 			  const struct sim_sector *sec, struct sim_outcome *o)
@@ -591,8 +602,7 @@ static bool read_cd_fails(struct sim *s, int64_t lba, const struct mmc_read_cd *
 		sim_check(o, s->cfg.gap_key, s->cfg.gap_asc, s->cfg.gap_ascq);
 		return true;
 	}
-	if ((uint64_t)lba >= s->n_blocks - s->cfg.runout ||
-	    (rq->type && rq->type != sec->kind)) {
+	if (in_runout(s, (uint64_t)lba) || (rq->type && rq->type != sec->kind)) {
 		sim_check(o, SK_ILLEGAL_REQUEST, ASC_END_OF_USER_AREA, 0);
 		return true;
 	}
