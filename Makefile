@@ -16,9 +16,10 @@ VERSION = 0.1.0
 SONAME = libcdtail.so.0
 
 CC ?= cc
-# the library's dependencies, and the CLI's own (json-c is never the library's)
+# the library's dependencies, and the CLI's own (json-c and libewf are never
+# the library's; the CLI's export digests with libcrypto itself)
 LIB_PKGS = blkid libcrypto libiscsi
-CLI_PKGS = json-c
+CLI_PKGS = json-c libewf libcrypto
 PKGS = $(LIB_PKGS) $(CLI_PKGS)
 EXTRA_CFLAGS ?=
 EXTRA_LDFLAGS ?=

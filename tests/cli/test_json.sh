@@ -29,10 +29,10 @@ for c in probe image tail verify hazards; do
 		not_ok "$c: every key documented in cdtail-$c(1)" "$missing"; fi
 done
 
-# every note probe can emit (the table in src/cli/cmd_probe.c) is in the
+# every note probe can emit (the table in src/cli/probe_render.c) is in the
 # JSON OUTPUT list of notes of cdtail-probe(1) and has its own entry there
 MAN="$ROOT/man/cdtail-probe.1"
-notes=$(sed -n 's/^[[:space:]]*{ CDT_NOTE_[A-Z_]*, "\([a-z-]*\)",.*/\1/p' "$ROOT/src/cli/cmd_probe.c")
+notes=$(sed -n 's/^[[:space:]]*{ CDT_NOTE_[A-Z_]*, "\([a-z-]*\)",.*/\1/p' "$ROOT/src/cli/probe_render.c")
 list=$(sed -n '/^notes  *ids:/,/^verdict/p' "$MAN" | sed 's/\\-/-/g')
 missing=""
 for n in $notes; do

@@ -51,6 +51,46 @@ if [ "$(echo $keys | wc -w)" -ge 20 ] && [ -z "$missing" ]; then
 	ok "cdtail-sim(7): an entry for each of $(echo $keys | wc -w) keys"
 else not_ok "cdtail-sim(7): an entry for each key" "keys: $keys" "missing: $missing"; fi
 
+# cdtail help COMMAND shows the page: here the source tree's, found from
+# the binary's place (src/cli/help.c); the installed one: check-install
+for c in $CMDS; do
+	run help "$c"
+	expect_rc "help $c -> 0" 0
+	expect_grep "help $c: the NAME of cdtail-$c(1)" "$T/out" "^ +cdtail-$c +- "
+	expect_grep "help $c: its EXAMPLES" "$T/out" "^EXAMPLES"
+	if [ -s "$T/err" ]; then not_ok "help $c: nothing on stderr" "$(head -3 "$T/err")"; else
+		ok "help $c: nothing on stderr"; fi
+done
+run help
+expect_rc "help -> 0" 0
+expect_grep "help: says what help COMMAND shows" "$T/out" "'cdtail help COMMAND' shows its manual page"
+run help bogus
+expect_rc "help bogus -> 2" 2
+expect_grep "help bogus: names it" "$T/err" "unknown command 'bogus'"
+expect_grep "help bogus: the usage" "$T/err" "^usage: cdtail COMMAND"
+run help probe image
+expect_rc "help probe image -> 2" 2
+
+# no man(1) to run: the --help text, and why on stderr
+mkdir "$T/noman"
+for w in ${TEST_WRAPPER%% *}; do ln -s "$(command -v "$w")" "$T/noman/"; done
+PATH="$T/noman" $TEST_WRAPPER "$CDTAIL" help probe >"$T/out" 2>"$T/err"
+RC=$?
+expect_rc "help probe, no man -> 0" 0
+expect_grep "help probe, no man: the --help text" "$T/out" "^usage: cdtail probe "
+expect_grep "help probe, no man: why" "$T/err" "cannot run man .* to show .*/man/cdtail-probe\.1"
+
+# a binary with no page beside it or in a tree, and none man knows: the
+# --help text (cdtail-shared copied with its library, MANPATH empty)
+mkdir -p "$T/alone/shlib" "$T/nomanpath"
+cp "$CDTAIL" "$T/alone/cdtail"
+cp -L "$(dirname "$CDTAIL")"/shlib/* "$T/alone/shlib/" 2>/dev/null
+MANPATH="$T/nomanpath" $TEST_WRAPPER "$T/alone/cdtail" help image >"$T/out" 2>"$T/err"
+RC=$?
+expect_rc "help image, no page anywhere -> 0" 0
+expect_grep "help image, no page anywhere: the --help text" "$T/out" "^usage: cdtail image "
+expect_grep "help image, no page anywhere: why" "$T/err" "no manual page cdtail-image\(1\) found"
+
 # the sessions of every EXAMPLES section run as shown: each page's in a
 # fresh directory where cdtail is the binary under test
 examples() { # PAGE: the .EX blocks of EXAMPLES as indented text, roff escapes undone

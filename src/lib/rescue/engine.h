@@ -5,7 +5,11 @@
  * what is left block by block, retry bad blocks), as ddrescue's
  * rescuebook.cc is apart from its main.cc.  It knows a device, a map and
  * a sink; files, locks, identity records, digests and the end search are
- * the jobs' (image.c, tailfix.c), behind the sink.
+ * the jobs' (image.c, tailfix.c), behind the sink.  Three files, each
+ * calling only the ones below it: passes.c (passes.h: which blocks to
+ * read, in which order), retry.c (retry.h: the learning retry plan), and
+ * this header's engine.c (one read: to the sink, into the map, progress,
+ * saving).
  *
  * The contract with the sink, which makes a killed run resumable: a block
  * is marked finished in the map only after put() took it, and save() is
@@ -45,7 +49,7 @@ struct rescue {
 	uint32_t chunk;			/* blocks per large read */
 	uint8_t *buf;			/* chunk * bs bytes */
 	const struct cdt_read_opts *rd;	/* stop, progress; or NULL */
-	int retries;			/* <0: the learning plan (retry.c) */
+	int retries;			/* <0: the learning plan (retry.h) */
 	unsigned int map_interval_ms;	/* between saves; 0: 5 s */
 	double t0;			/* start of the run, rescue_now_ms() */
 
@@ -74,36 +78,24 @@ double rescue_now_ms(void);
 /* The chunk size for a device: want, else min(64 KiB, max transfer). */
 uint32_t rescue_chunk_blocks(struct cdt_dev *dev, uint32_t bs, uint32_t want);
 
-/*
- * Every pass: the copying passes over the whole map, then the rest
- * (rescue_rest).  0, CDT_EINTR, CDT_EIO or a device error.
- */
-int rescue_run(struct rescue *r);
-
-/*
- * The copying passes over blocks [from, to) (to may be UINT64_MAX: the
- * map's end).  Reads: pass 1 the untried blocks from `from` upwards,
- * skipping ahead after a failure; pass 2 what is untried below `to`
- * downwards, skipping down; pass 3 what is still untried below `to`
- * upwards, every block.  Leaves in the map: finished ('+') what read,
- * non-trimmed ('*') the chunks that failed.  Returns 0 or <0.
- */
-int rescue_copy(struct rescue *r, uint64_t from, uint64_t to);
-
-/*
- * Every pass after the copying ones: trimming, scraping, retrying (see
- * each in engine.c and retry.c); then the map's current position is its
- * end and a last progress report goes out.  Returns 0 or <0.
- */
-int rescue_rest(struct rescue *r);
-
 /* Reset the save timer and have the sink save the map.  0 or an error. */
 int rescue_save(struct rescue *r);
 
 /* Free what the engine kept; safe to call twice. */
 void rescue_fini(struct rescue *r);
 
-/* For the passes of retry.c: */
+/* For the passes (passes.c, retry.c): */
+
+/*
+ * A read the drive answered with an error that is not the medium's
+ * (CDT_READ_FATAL) ends the run: the message, CDT_ETRANSPORT.  verify.c
+ * takes such an answer the same way.
+ */
+int rescue_read_fatal(struct cdt_dev *dev, uint64_t lba,
+		      const struct cdt_read_result *rr);
+
+/* Report progress: when force, else at most every 250 ms. */
+void rescue_progress(struct rescue *r, bool force);
 
 /* Enter a phase and pass: the map's current status, a progress report. */
 void rescue_enter_phase(struct rescue *r, enum cdt_phase phase, unsigned int pass);
@@ -114,11 +106,5 @@ void rescue_enter_phase(struct rescue *r, enum cdt_phase phase, unsigned int pas
  * SPAN_GOOD, SPAN_BAD, or <0: an error that ends the run.
  */
 int rescue_try(struct rescue *r, uint64_t lba, uint32_t n, char bad_status);
-
-/*
- * The learning retry plan (retry.c), for when no --retries was given.
- * Returns 0 or <0 on error.
- */
-int rescue_retry_learning(struct rescue *r);
 
 #endif

@@ -28,6 +28,7 @@
 #include "core/device.h"
 #include "probe/probe.h"
 #include "rescue/engine.h"
+#include "rescue/passes.h"
 #include "rescue/job.h"
 #include "rescue/lock.h"
 #include "rescue/sink.h"

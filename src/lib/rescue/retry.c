@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rescue/engine.h"
+#include "rescue/retry.h"
 
 /*
  * The retry policy when the user gave no --retries.  A retry costs a full
