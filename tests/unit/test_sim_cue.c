@@ -572,13 +572,13 @@ static void test_raw_caps(void **state)
 	cdt_close(dev);
 }
 
-static enum cdt_sector_mode want_mode(const char *kind, const struct lt *t)
+static enum cdt_sector_mode want_mode(const struct lt *t)
 {
 	if (!strcmp(t->mode, "AUDIO"))
 		return CDT_SECTOR_AUDIO;
 	if (!strcmp(t->mode, "MODE2/2352"))
-		/* the model's Video CD: each track starts with a Form 1 sector */
-		return !strcmp(kind, "vcd") ? CDT_SECTOR_MODE2_FORM1 : CDT_SECTOR_MODE2;
+		/* the model's Video CD: Form 1 track 1, Form 2 video from track 2 */
+		return t->number == 1 ? CDT_SECTOR_MODE2_FORM1 : CDT_SECTOR_MODE2_FORM2;
 	return CDT_SECTOR_MODE1;
 }
 
@@ -609,7 +609,7 @@ static void test_probe_every_kind(void **state)
 		for (unsigned int i = 0; i < l.n; i++) {
 			assert_int_equal(pl->tracks[i].start, l.t[i].start);
 			assert_int_equal(pl->tracks[i].session, l.t[i].session);
-			assert_int_equal(pl->tracks[i].sector_mode, want_mode(kinds[k], &l.t[i]));
+			assert_int_equal(pl->tracks[i].sector_mode, want_mode(&l.t[i]));
 		}
 		cdt_close(dev);
 	}

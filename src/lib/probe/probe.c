@@ -103,7 +103,9 @@ static bool illegal_mode(const struct cdt_read_result *rr)
  * data only if their headers name them (not a cached sector again, not
  * the lead-out); blocks READ(10) refuses with 05/64/00 are data of the
  * disc when they are Mode 2 sectors that name themselves (Form 2: a Video
- * CD's last track).  Each changes the read's class as the headers say.
+ * CD's last track).  Each changes the read's class as the headers say;
+ * a block the headers deny reads as out of range (05/21/00), so the
+ * boundary search takes it for the end, not for damage.
  */
 static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
 		    struct cdt_read_result *rr)
@@ -115,6 +117,9 @@ static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
 		rr->cls = CDT_READ_END;
 		rr->info_valid = true;
 		rr->info = first;
+		rr->sense_key = 0x05;
+		rr->asc = 0x21;
+		rr->ascq = 0;
 	} else if (rr->cls == CDT_READ_END && illegal_mode(rr) &&
 		   probe_raw_confirm(r->dev, lba, n, &first)) {
 		rr->cls = CDT_READ_OK;
@@ -242,6 +247,8 @@ static int end_class_at(struct probe_reader *r, uint64_t lba)
 	rc = cdt_read_blocks(r->dev, lba, 1, r->buf, r->buf_len, &rr);
 	if (rc)
 		return rc;
+	if (r->raw)
+		witness(r, lba, 1, &rr);
 	keep_failure(r, lba, 1, &rr);
 	note_good(r, lba, 1, rr.cls);
 	if (rr.cls == CDT_READ_END)

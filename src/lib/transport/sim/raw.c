@@ -188,7 +188,8 @@ static int place_tracks(struct sim_cue *c, uint64_t *end, const char *sheet,
 		if (i == 0) {
 			ct->index1 = 0;
 		} else if (t->session != c->sheet.tracks[i - 1].session) {
-			ct->index1 = cursor + (int64_t)sim_gap_after(t->session - 1);
+			/* layout.c's gaps (its sim_gap_after() calls into here) */
+			ct->index1 = cursor + (t->session == 2 ? SIM_GAP_FIRST : SIM_GAP_LATER);
 			if (pregap > SIM_PREGAP_MAX)
 				return cue_error(err, errlen, sheet, t->number,
 						 "the first track of a later session has a pregap "
@@ -582,12 +583,18 @@ static bool unreadable(struct sim *s, uint64_t b)
 /* tao=1: a data track's last 2 blocks are run-out, link blocks with no sector */
 static bool in_runout(const struct sim *s, uint64_t b)
 {
-	const struct sim_track *t = sim_track_at(s, b);
+	uint32_t i;
 
 	if ((uint64_t)b >= s->n_blocks - s->cfg.runout)
 		return true;
-	return t && s->cfg.tao && !t->audio && b >= t->start &&
-	       b - t->start >= t->blocks - 2;
+	/* the table's own walk, not sim_track_at(): layout.c calls into here */
+	for (i = 0; s->cfg.tao && i < s->n_tracks; i++) {
+		const struct sim_track *t = &s->tracks[i];
+
+		if (!t->audio && b >= t->start && b < t->start + t->blocks)
+			return b - t->start >= t->blocks - 2;
+	}
+	return false;
 }
 
 /* Why block lba cannot be answered at all (o filled), or false. */
