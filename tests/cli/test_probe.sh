@@ -220,4 +220,21 @@ for past in end medium; do
 		'.notes | index("nothing-readable") != null' false
 done
 
+
+# D: a medium change at any command of the probe starts it again on the new
+# disc: the filesystem of disc 2 (400) beside its end, never disc 1's (100)
+mkimage "$T/d1.img" 400
+mkimage "$T/d2.img" 401
+truncate -s $((400 * 2048)) "$T/d2.img"
+pvd "$T/d1.img" 16 100
+pvd "$T/d2.img" 16 400
+wrong=""
+for c in $(seq 1 16); do
+	run probe --json "sim:$T/d1.img,change=$c:$T/d2.img"
+	got="$RC $(jq -c '[.sources.filesystem, .true_blocks]' <"$T/out")"
+	[ "$got" = "0 [400,400]" ] || wrong="$wrong change=$c: $got;"
+done
+if [ -z "$wrong" ]; then ok "a change during the probe: disc 2's sizes and end, 16 places"
+else not_ok "a change during the probe: disc 2's sizes and end" "$wrong"; fi
+
 finish

@@ -141,6 +141,8 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 	rc = cdt_read_blocks(r->dev, lba, n, r->buf, r->buf_len, &rr);
 	if (rc)
 		return rc;
+	if (rr.cls == CDT_READ_CHANGED)
+		return CDT_ECHANGED;
 	if (r->raw)
 		witness(r, lba, n, &rr);
 	keep_failure(r, lba, n, &rr);
@@ -247,6 +249,8 @@ static int end_class_at(struct probe_reader *r, uint64_t lba)
 	rc = cdt_read_blocks(r->dev, lba, 1, r->buf, r->buf_len, &rr);
 	if (rc)
 		return rc;
+	if (rr.cls == CDT_READ_CHANGED)
+		return CDT_ECHANGED;
 	if (r->raw)
 		witness(r, lba, 1, &rr);
 	keep_failure(r, lba, 1, &rr);
@@ -571,7 +575,22 @@ static int probe_finish(struct cdt_dev *dev, struct cdt_probe_result *res,
 	return 0;
 }
 
-int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res)
+/*
+ * A medium change (06/28/00) under a probe: every answer before it came
+ * from the disc that was there, every one after from the new one, so the
+ * size sources, the layout and the end must all be read again, never mixed.
+ * A drive that keeps changing is given up on after this many starts.
+ */
+#define PROBE_STARTS 4
+
+static int kept_changing(struct cdt_dev *dev)
+{
+	cdt_dev_seterr(dev, "the medium changed %d times while it was probed",
+		       PROBE_STARTS);
+	return CDT_ECHANGED;
+}
+
+static int begin_once(struct cdt_dev *dev, struct cdt_probe_result *res)
 {
 	int rc;
 
@@ -590,29 +609,59 @@ int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res)
 	return 0;
 }
 
+int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res)
+{
+	unsigned int seen;
+	int i, rc;
+
+	for (i = 0; i < PROBE_STARTS; i++) {
+		seen = dev->medium_changes;
+		rc = begin_once(dev, res);
+		if (dev->medium_changes == seen)
+			return rc;
+	}
+	return kept_changing(dev);
+}
+
 int probe_end(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	      struct cdt_probe_result *res)
 {
+	unsigned int seen = dev->medium_changes;
 	struct es_result er;
-	int rc;
+	int rc = 0;
 
 	if (audio_last(dev->layout, &er)) {
 		res->notes |= CDT_NOTE_LAST_TRACK_AUDIO;
 		res->extent_blocks = er.end;
 	} else {
 		rc = run_search(dev, opts, res, &er);
-		if (rc)
-			return rc;
 	}
-	return probe_finish(dev, res, &er);
+	if (!rc)
+		rc = probe_finish(dev, res, &er);
+	/* the end of one disc beside the sizes of another: never */
+	if (dev->medium_changes != seen) {
+		cdt_dev_seterr(dev, "the medium changed during the end search");
+		return CDT_ECHANGED;
+	}
+	return rc;
 }
 
+/* The whole probe, again from the start while the medium changes under it. */
 static int probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		 struct cdt_probe_result *res)
 {
-	int rc = probe_begin(dev, res);
+	int i, rc;
 
-	return rc ? rc : probe_end(dev, opts, res);
+	for (i = 0; i < PROBE_STARTS; i++) {
+		memset(res, 0, sizeof(*res));
+		res->size = sizeof(*res);
+		rc = probe_begin(dev, res);
+		if (!rc)
+			rc = probe_end(dev, opts, res);
+		if (rc != CDT_ECHANGED)
+			return rc;
+	}
+	return kept_changing(dev);
 }
 
 int probe_known_end(struct cdt_dev *dev, uint64_t true_blocks, uint64_t extent,

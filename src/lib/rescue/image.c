@@ -231,7 +231,7 @@ static int known_extent(struct image_job *j)
  * first (a fresh run that may, a resume of a map whose search is pending:
  * its provisional extent stands).
  */
-static int find_extent(struct image_job *j)
+static int find_extent_once(struct image_job *j)
 {
 	struct cdt_read_summary *sum = &j->res->sum;
 	struct cdt_probe_opts po = CDT_INIT(po);
@@ -263,6 +263,26 @@ static int find_extent(struct image_job *j)
 	}
 	rescue_probe_opts(&j->opts->rd, &po);
 	return probe_end(j->dev, &po, &sum->probe);
+}
+
+/*
+ * The medium changed during the end search, before anything was written
+ * or recorded: the probe starts again on the disc now in the drive, so no
+ * size source, skip plan or identity mixes two discs (a change while the
+ * sizes are read is probe_begin's own).
+ */
+#define FIND_EXTENT_STARTS 3
+
+static int find_extent(struct image_job *j)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < FIND_EXTENT_STARTS; i++) {
+		rc = find_extent_once(j);
+		if (rc != CDT_ECHANGED)
+			break;
+	}
+	return rc;
 }
 
 /* A resume: the recorded blocks read back as recorded. */

@@ -188,8 +188,7 @@ static int place_tracks(struct sim_cue *c, uint64_t *end, const char *sheet,
 		if (i == 0) {
 			ct->index1 = 0;
 		} else if (t->session != c->sheet.tracks[i - 1].session) {
-			/* layout.c's gaps (its sim_gap_after() calls into here) */
-			ct->index1 = cursor + (t->session == 2 ? SIM_GAP_FIRST : SIM_GAP_LATER);
+			ct->index1 = cursor + (int64_t)sim_gap_after(t->session - 1);
 			if (pregap > SIM_PREGAP_MAX)
 				return cue_error(err, errlen, sheet, t->number,
 						 "the first track of a later session has a pregap "
