@@ -351,6 +351,35 @@ static void test_bad_key(void **state)
 	t->ops->close(t);
 }
 
+/* fault= on READ CD: as on READ(10), but form2, which only READ(10) meets. */
+static void test_fault_key(void **state)
+{
+	uint8_t buf[3 * CD_RAW], want[CD_RAW];
+	struct cdt_cmd cmd;
+	struct cdt_transport *t = open_cue("iso", "fault=hwerr@5-5:form2@7-7:short@9-9");
+	struct layout l;
+
+	(void)state;
+	read_layout("iso", &l);
+	read_cd(t, &cmd, 4, 2, MMC_ST_ANY, MMC_RCD_RAW, 0, buf, sizeof(buf));
+	th_expect_sense(&cmd, 0x04, 0x09, 0x01);
+	read10(t, &cmd, 7, 1, buf);
+	assert_int_equal(cmd.status, CDT_STATUS_CHECK);
+	assert_int_equal(cmd.sense[2] & 0x0f, 0x05);
+	assert_int_equal(cmd.sense[12], 0x64);
+	read_cd(t, &cmd, 7, 1, MMC_ST_ANY, MMC_RCD_RAW, 0, buf, sizeof(buf));
+	th_expect_good(&cmd);
+	expected_raw("iso", &l.t[0], 7, want);
+	assert_memory_equal(buf, want, CD_RAW);
+	/* short: GOOD, the sectors before 9 moved, the rest the residual */
+	read_cd(t, &cmd, 8, 3, MMC_ST_ANY, MMC_RCD_RAW, 0, buf, sizeof(buf));
+	th_expect_good(&cmd);
+	assert_int_equal(cmd.resid, 2 * CD_RAW);
+	expected_raw("iso", &l.t[0], 8, want);
+	assert_memory_equal(buf, want, CD_RAW);
+	t->ops->close(t);
+}
+
 /* Formatted Q and raw P-W of every block of each kind, against its layout. */
 static void test_subchannel(void **state)
 {
@@ -661,6 +690,7 @@ int main(void)
 		cmocka_unit_test(test_read10_by_sector_kind),
 		cmocka_unit_test(test_wrong_edc),
 		cmocka_unit_test(test_bad_key),
+		cmocka_unit_test(test_fault_key),
 		cmocka_unit_test(test_subchannel),
 		cmocka_unit_test(test_toc_and_config),
 		cmocka_unit_test(test_plain_image_refuses),
