@@ -23,7 +23,7 @@ struct probe_reader {
 	struct cdt_dev *dev;
 	const struct cdt_probe_opts *opts;	/* for the progress hook */
 	uint64_t reported, reads, failed_reads;
-	bool raw;		/* the drive reads raw: headers witness reads */
+	bool raw;		/* the drive reads true raw sectors: headers witness reads */
 	double ms;
 	uint8_t *buf;
 	uint32_t buf_blocks;
@@ -454,7 +454,9 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 {
 	struct probe_reader r = { .dev = dev, .opts = opts,
 				  .reported = (uint64_t)res->sizes.read_capacity,
-				  .raw = res->raw.sectors };
+				  /* made-up sectors (QEMU's ide-cd: zero EDC/ECC,
+				   * and its header M:S:F binary, not BCD) witness nothing */
+				  .raw = res->raw.sectors && res->raw.edc_ok };
 	struct es_params p;
 	bool window_limit = false;
 	int rc;
