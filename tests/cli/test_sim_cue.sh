@@ -82,6 +82,16 @@ if [ "$(jq .true_blocks "$T/out")" -gt 300 ]; then
 	ok "past=repeat on the plain ISO: no header, the repeated block fools the search"
 else not_ok "past=repeat on the plain ISO" "$(head -c 300 "$T/out")"; fi
 
+# --- readcd=ide: a drive that makes raw sectors up (QEMU's ide-cd) -------------
+run probe --json "sim:$T/iso (Track 1).iso,readcd=ide"
+expect_json "readcd=ide: raw sectors, no C2, no Q, EDC/ECC not right" \
+	'[.raw.sectors, .raw.c2, .raw.subchannel_q, .raw.edc_ok] | map(tostring) | join(",")' \
+	"true,false,false,false"
+expect_json "readcd=ide: the header's mode still says mode1" '.tracks[0].sector_mode' mode1
+run probe "sim:$T/iso (Track 1).iso,readcd=ide"
+expect_grep "readcd=ide: text says not trusted" "$T/out" \
+	'^raw: +sectors \(READ CD at LBA 0, EDC/ECC not right: not trusted\)$'
+
 # --- image: the ISO's bytes back; the mixed disc's data track ----------------
 run image --json "sim:$T/iso.cue" "$T/iso.out"
 expect_rc "iso: image -> 0" 0

@@ -683,6 +683,58 @@ static void test_probe_header_witness(void **state)
 	}
 }
 
+/*
+ * readcd=ide: READ CD as QEMU's ide-cd answers it (hw/ide/atapi.c): 0x10
+ * and 0xF8 only, a made-up Mode 1 sector with a binary M:S:F and zero
+ * EDC/ECC, the subchannel ignored.  cdt_raw_caps() says raw sectors, no
+ * C2, no Q, EDC/ECC not right; probe then takes no header as a witness.
+ */
+static void test_readcd_ide(void **state)
+{
+	struct cdt_raw_caps caps = CDT_INIT(caps);
+	struct cdt_probe_result res = CDT_INIT(res);
+	struct cdt_transport *t = NULL;
+	uint8_t buf[2 * CD_RAW], data[2048];
+	struct cdt_cmd cmd;
+	struct cdt_dev *dev;
+	char err[256], img[128];
+
+	(void)state;
+	th_path(img, sizeof(img), dir, "iso (Track 1).iso");
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s,readcd=ide", img), 0);
+	read_cd(t, &cmd, 16, 2, MMC_ST_MODE2, MMC_RCD_RAW, MMC_SUB_Q, buf, sizeof(buf));
+	th_expect_good(&cmd);
+	assert_int_equal(cmd.resid, 0);
+	file_bytes("iso (Track 1).iso", 16 * 2048, data, sizeof(data));
+	/* LBA 16 = 166 frames = 0:2:16, written 00 02 10 (binary), mode 1 */
+	TH_EXPECT_AT(buf, { 0, 0x00 }, { 1, 0xff }, { 11, 0x00 }, { 12, 0x00 },
+		     { 13, 0x02 }, { 14, 0x10 }, { 15, 0x01 });
+	assert_memory_equal(buf + 16, data, sizeof(data));
+	for (unsigned int i = 2064; i < CD_RAW; i++)
+		assert_int_equal(buf[i], 0);
+	read_cd(t, &cmd, 16, 1, MMC_ST_ANY, MMC_RCD_USER, 0, buf, sizeof(buf));
+	th_expect_good(&cmd);
+	assert_memory_equal(buf, data, sizeof(data));
+	read_cd(t, &cmd, 16, 1, MMC_ST_ANY, MMC_RCD_RAW | MMC_RCD_C2, 0, buf, sizeof(buf));
+	th_expect_sense(&cmd, 0x05, 0x24, 0x00);
+	read_cd(t, &cmd, 300, 1, MMC_ST_ANY, MMC_RCD_RAW, 0, buf, sizeof(buf));
+	th_expect_sense(&cmd, 0x05, 0x21, 0x00);
+	t->ops->close(t);
+
+	dev = th_open_sim(img, "readcd=ide");
+	assert_int_equal(cdt_raw_caps(dev, 0, &caps), 0);
+	assert_true(caps.sectors);
+	assert_false(caps.declared || caps.c2 || caps.subq || caps.subpw || caps.edc_ok);
+	cdt_close(dev);
+	/* its headers witness nothing: past=repeat fools the search as without READ CD */
+	dev = th_open_sim(img, "readcd=ide,hide=10,past=repeat");
+	assert_int_equal(cdt_probe(dev, NULL, &res), 0);
+	assert_true(res.raw.sectors && !res.raw.edc_ok);
+	assert_true(res.true_blocks > 300);
+	assert_int_equal(cdt_dev_layout(dev)->tracks[0].sector_mode, CDT_SECTOR_MODE1);
+	cdt_close(dev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -699,6 +751,7 @@ int main(void)
 		cmocka_unit_test(test_raw_caps),
 		cmocka_unit_test(test_probe_every_kind),
 		cmocka_unit_test(test_probe_header_witness),
+		cmocka_unit_test(test_readcd_ide),
 	};
 
 	return cmocka_run_group_tests_name("sim_cue", tests, group_setup, group_teardown);

@@ -669,8 +669,7 @@ void sim_do_read_cd(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 	size_t moved = 0;
 	int64_t lba;
 
-	/* an image without a CUE sheet: a drive that refuses READ CD (QEMU scsi-cd, tgt) */
-	if (!s->cue || mmc_parse_read_cd_cdb(cmd->cdb, cmd->cdb_len, &lba, &nblocks, &rq)) {
+	if (mmc_parse_read_cd_cdb(cmd->cdb, cmd->cdb_len, &lba, &nblocks, &rq)) {
 		sim_check(o, SK_ILLEGAL_REQUEST, ASC_INVALID_OPCODE, 0);
 		return;
 	}
