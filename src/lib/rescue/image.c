@@ -926,6 +926,9 @@ static int lock_existing(struct image_job *j)
 			cdt_dev_seterr(j->dev, "map %s: %s", mp, strerror(errno));
 			return errno == EISDIR ? CDT_EUSAGE : CDT_EIO;
 		}
+		/* ours now: what a killed run of it left is not in use */
+		if (!rc)
+			map_remove_stale(mp);
 	}
 	if (!stat(j->out_path, &st)) {
 		if (j->dev->t->ops->is_source && j->dev->t->ops->is_source(j->dev->t, &st)) {
