@@ -153,11 +153,6 @@ static bool profile_recordable(uint16_t p)
 	return p == 0x0009 || p == 0x000a || p == 0x0011;
 }
 
-uint64_t sim_gap_after(uint32_t sn)
-{
-	return sn == 1 ? SIM_GAP_FIRST : SIM_GAP_LATER;
-}
-
 /* One "data:B" or "audio:B" of len bytes at p into t. */
 static int parse_track(const char *p, size_t len, struct sim_track *t)
 {
@@ -294,8 +289,10 @@ int sim_layout_build(struct sim *s, char *err, size_t errlen)
 		snprintf(err, errlen, "sim: out of memory");
 		return CDT_ENOMEM;
 	}
-	if (!c->layout) {
-		s->tracks[0] = (struct sim_track){ 1, 1, false, 0, s->n_blocks };
+	if (s->cue) {
+		sim_cue_tracks(s);
+	} else if (!c->layout) {
+		s->tracks[0] = (struct sim_track){ 1, 1, false, 0, s->n_blocks, 0 };
 		s->n_tracks = 1;
 		s->n_sessions = 1;
 	} else {
@@ -326,7 +323,7 @@ const struct sim_track *sim_track_at(const struct sim *s, uint64_t lba)
 	for (i = 0; i < s->n_tracks; i++) {
 		const struct sim_track *t = &s->tracks[i];
 
-		if (lba >= t->start && lba - t->start < t->blocks)
+		if (lba + t->pregap >= t->start && lba < t->start + t->blocks)
 			return t;
 	}
 	return NULL;
