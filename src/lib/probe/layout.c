@@ -21,7 +21,7 @@
 #include "core/device.h"
 #include "probe/fsize.h"
 #include "probe/layout.h"
-#include "probe/sizes.h"
+#include "probe/head.h"
 #include "scsi/mmc.h"
 
 #define FULLTOC_ALLOC (4 + 11 * 3 * MMC_TOC_MAX)
