@@ -107,6 +107,9 @@ static int lock_existing(struct image_job *j)
 			cdt_dev_seterr(j->dev, "map %s: %s", mp, strerror(errno));
 			return errno == EISDIR ? CDT_EUSAGE : CDT_EIO;
 		}
+		/* ours now: what a killed run of it left is not in use */
+		if (!rc)
+			map_remove_stale(mp);
 	}
 	if (!stat(j->out_path, &st)) {
 		if (j->dev->t->ops->is_source && j->dev->t->ops->is_source(j->dev->t, &st)) {
@@ -348,13 +351,27 @@ static int check_against_out(struct image_job *j)
 }
 
 /* The last byte the map says holds good data, +1. */
-static uint64_t finished_end(const struct cdt_map *m)
+/*
+ * Where the blocks the map says were read end, in bytes: its finished
+ * areas but the skipped ones, which the first save already marks finished
+ * and which are zeros whatever OUT holds.  A run killed before OUT existed,
+ * or before its size was set, leaves a map whose only finished areas are
+ * skipped: OUT then holds nothing the resume needs (issue 28, A).
+ */
+static uint64_t read_end(const struct image_job *j)
 {
-	uint64_t start, len;
+	uint64_t end = j->map.size, start, len, b;
+	const struct cdt_skip *k;
 
-	if (!map_find_back(m, MAP_FINISHED, m->size, &start, &len))
-		return 0;
-	return start + len;
+	while (map_find_back(&j->map, MAP_FINISHED, end, &start, &len)) {
+		b = (start + len + j->bs - 1) / j->bs;
+		while (b > start / j->bs && (k = skip_at(&j->skip, b - 1)))
+			b = k->start;
+		if (b > start / j->bs)
+			return b * j->bs < start + len ? b * j->bs : start + len;
+		end = start;
+	}
+	return 0;
 }
 
 /* OUT, created (exclusively unless force) and locked; or the one we hold. */
@@ -394,7 +411,7 @@ static int size_out(struct image_job *j)
 
 static int open_resumed(struct image_job *j)
 {
-	uint64_t need = finished_end(&j->map);
+	uint64_t need = read_end(j);
 	struct stat st;
 	int rc;
 

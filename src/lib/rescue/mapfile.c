@@ -5,6 +5,8 @@
  * lines, the "current_pos current_status current_pass" line, then one
  * "pos size status" line per run, numbers as 0x-prefixed hex.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -599,6 +601,54 @@ static int make_temp(const char *path, char **tmp)
 		fd = -1;
 	}
 	return fd;
+}
+
+/* Is name the temporary of a save of the map named base (make_temp)? */
+static bool temp_of(const char *name, const char *base)
+{
+	static const char infix[] = ".cdtail-";
+	size_t blen = strlen(base), i;
+
+	if (strlen(name) != blen + sizeof(infix) - 1 + 6 ||
+	    strncmp(name, base, blen) || strncmp(name + blen, infix, sizeof(infix) - 1))
+		return false;
+	for (i = blen + sizeof(infix) - 1; name[i]; i++)
+		if (!isalnum((unsigned char)name[i]))
+			return false;
+	return true;
+}
+
+void map_remove_stale(const char *path)
+{
+	char *dcopy = strdup(path), *bcopy = strdup(path);
+	const char *base;
+	struct dirent *e;
+	struct stat st;
+	DIR *d = NULL;
+	int fd;
+
+	if (!dcopy || !bcopy)
+		goto out;
+	base = basename(bcopy);
+	d = opendir(dirname(dcopy));
+	if (!d)
+		goto out;
+	while ((e = readdir(d))) {
+		if (!temp_of(e->d_name, base))
+			continue;
+		fd = openat(dirfd(d), e->d_name, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		/* a temporary some live run still holds is its own */
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && !lock_fd(fd))
+			unlinkat(dirfd(d), e->d_name, 0);
+		close(fd);
+	}
+out:
+	if (d)
+		closedir(d);
+	free(dcopy);
+	free(bcopy);
 }
 
 /* The file system refuses the call itself, not this rename. */
