@@ -32,12 +32,19 @@ struct probe_reader {
 	uint64_t good_end;	/* past the highest block read good, 0: none */
 };
 
-/* A read of [lba, lba+n) answered: remember how high the disc reads. */
+/*
+ * A read of [lba, lba+n) answered: remember how high the disc reads.
+ * Only the blocks that arrived count: a GOOD read's residual is not data.
+ */
 static void note_good(struct probe_reader *r, uint64_t lba, uint32_t n,
-		      enum cdt_read_class cls)
+		      const struct cdt_read_result *rr)
 {
-	if (cls == CDT_READ_OK && lba + n > r->good_end)
-		r->good_end = lba + n;
+	uint32_t bs = r->dev->block_size ? r->dev->block_size : 1;
+	uint64_t missing = ((uint64_t)rr->resid + bs - 1) / bs;
+	uint64_t got = missing >= n ? 0 : n - missing;
+
+	if (rr->cls == CDT_READ_OK && got && lba + got > r->good_end)
+		r->good_end = lba + got;
 }
 
 static void keep_failure(struct probe_reader *r, uint64_t lba, uint32_t n,
@@ -107,7 +114,7 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 	if (rr.cls == CDT_READ_CHANGED)
 		return CDT_ECHANGED;
 	keep_failure(r, lba, n, &rr);
-	note_good(r, lba, n, rr.cls);
+	note_good(r, lba, n, &rr);
 	tell_progress(r, lba, &rr);
 	out->cls = rr.cls;
 	out->info_valid = rr.info_valid;
@@ -217,7 +224,7 @@ static int end_class_at(struct probe_reader *r, uint64_t lba)
 	if (rr.cls == CDT_READ_CHANGED)
 		return CDT_ECHANGED;
 	keep_failure(r, lba, 1, &rr);
-	note_good(r, lba, 1, rr.cls);
+	note_good(r, lba, 1, &rr);
 	if (rr.cls == CDT_READ_END)
 		return 1;
 	/* a block that failed or timed out is there, unreadable */
