@@ -7,6 +7,7 @@
 #include "probe/endsearch.h"
 #include "probe/layout.h"
 #include "probe/probe.h"
+#include "probe/raw.h"
 #include "probe/sizes.h"
 
 #define PROBE_FAILS_KEPT 64
@@ -23,6 +24,7 @@ struct probe_reader {
 	struct cdt_dev *dev;
 	const struct cdt_probe_opts *opts;	/* for the progress hook */
 	uint64_t reported, reads, failed_reads;
+	bool raw;		/* the drive reads true raw sectors: headers witness reads */
 	double ms;
 	uint8_t *buf;
 	uint32_t buf_blocks;
@@ -97,6 +99,42 @@ static bool stopped(const struct probe_reader *r)
 	return r->opts && r->opts->stop && *r->opts->stop;
 }
 
+/* 05/64/00: ILLEGAL MODE FOR THIS TRACK (audio, Form 2, a TAO run-out) */
+static bool illegal_mode(const struct cdt_read_result *rr)
+{
+	return rr->sense_key == 0x05 && rr->asc == 0x64;
+}
+
+/*
+ * Where the drive reads raw, the sectors' headers say what a read meant
+ * (probe/raw.c): blocks past the reported end that READ(10) returned are
+ * data only if their headers name them (not a cached sector again, not
+ * the lead-out); blocks READ(10) refuses with 05/64/00 are data of the
+ * disc when they are Mode 2 sectors that name themselves (Form 2: a Video
+ * CD's last track).  Each changes the read's class as the headers say;
+ * a block the headers deny reads as out of range (05/21/00), so the
+ * boundary search takes it for the end, not for damage.
+ */
+static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
+		    struct cdt_read_result *rr)
+{
+	uint64_t from = lba > r->reported ? lba : r->reported, first;
+
+	if (rr->cls == CDT_READ_OK && lba + n > r->reported &&
+	    !probe_raw_confirm(r->dev, from, (uint32_t)(lba + n - from), &first)) {
+		rr->cls = CDT_READ_END;
+		rr->info_valid = true;
+		rr->info = first;
+		rr->sense_key = 0x05;
+		rr->asc = 0x21;
+		rr->ascq = 0;
+	} else if (rr->cls == CDT_READ_END && illegal_mode(rr) &&
+		   probe_raw_confirm(r->dev, lba, n, &first)) {
+		rr->cls = CDT_READ_OK;
+		rr->info_valid = false;
+	}
+}
+
 static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 		      struct es_outcome *out)
 {
@@ -113,6 +151,8 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 		return rc;
 	if (rr.cls == CDT_READ_CHANGED)
 		return CDT_ECHANGED;
+	if (r->raw)
+		witness(r, lba, n, &rr);
 	keep_failure(r, lba, n, &rr);
 	note_good(r, lba, n, &rr);
 	tell_progress(r, lba, &rr);
@@ -223,6 +263,8 @@ static int end_class_at(struct probe_reader *r, uint64_t lba)
 		return rc;
 	if (rr.cls == CDT_READ_CHANGED)
 		return CDT_ECHANGED;
+	if (r->raw)
+		witness(r, lba, 1, &rr);
 	keep_failure(r, lba, 1, &rr);
 	note_good(r, lba, 1, &rr);
 	if (rr.cls == CDT_READ_END)
@@ -431,7 +473,10 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		      struct cdt_probe_result *res, struct es_result *er)
 {
 	struct probe_reader r = { .dev = dev, .opts = opts,
-				  .reported = (uint64_t)res->sizes.read_capacity };
+				  .reported = (uint64_t)res->sizes.read_capacity,
+				  /* made-up sectors (QEMU's ide-cd: zero EDC/ECC,
+				   * and its header M:S:F binary, not BCD) witness nothing */
+				  .raw = res->raw.sectors && res->raw.edc_ok };
 	struct es_params p;
 	bool window_limit = false;
 	int rc;
@@ -585,6 +630,7 @@ static int begin_once(struct cdt_dev *dev, struct cdt_probe_result *res)
 	if (rc)
 		return rc;
 	res->reported_blocks = (uint64_t)res->sizes.read_capacity;
+	probe_raw(dev, res);
 	return 0;
 }
 
