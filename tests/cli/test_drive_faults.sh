@@ -69,7 +69,7 @@ for h in 1 7 150; do
 	expect_json "past=short, hide=$h: the true end" .true_blocks $N
 done
 image_case "past=short, hide=150" "hide=150,past=short" 0 '[]'
-run probe --json "sim:$IMG,cost=0/0,hide=40,fault=short@1990-1999"
+run probe --json "sim:$IMG,cost=0/0,hide=40,fault=short@1970-1979"
 expect_json "short reads in the hidden tail are not its end" .true_blocks $N
 
 # --- a drive that stops answering: stop, save, resume past it -------------------

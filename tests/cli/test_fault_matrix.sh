@@ -20,8 +20,13 @@
 #      flaky range and the middle hang fall in session 1's data, in audio
 #      or in the gap, which are never read: neither bad nor hung.  With
 #      toc=none the drive's disc and track information give the layout.
-# In a small run (valgrind, ASan: lib.sh) only P and every 16th row of E, H and
-# L run, unless FM_FULL=1.
+#   F  the ways real drives fail a read (issue 22): the bad range (middle,
+#      last 8; short: the middle only) answered as each fault= kind (hwerr, nosense, aborted, host,
+#      short, timeout, deferred; a timeout over its first 2 blocks only,
+#      ready=0), with hide, toc, info and block size rotated (14): every
+#      kind but deferred is a bad block as bad= is, deferred none.
+# In a small run (valgrind, ASan: lib.sh) only P, F and every 16th row of E,
+# H and L run, unless FM_FULL=1.
 #
 # The expected answer of each combination is computed from the keys alone
 # (tests/faults/model.awk, from cdtail(1): DEVICE ADDRESSES, PROBE, IMAGE), never from
@@ -90,10 +95,15 @@ fi
 			i=$((i + 1))
 		done
 	done; done; done; done; done
+	i=0
+	for fk in 1 2 3 4 5 6 7; do for b in 1 2; do
+		echo "F $((i % 3)) 0 0 $b 0 0 $((i / 3 % 2)) $((i % 2)) $((i % 3)) 0 0 $fk"
+		i=$((i + 1))
+	done; done
 } | awk -v thin="${SMALL:+${FM_FULL:-thin}}" '
 	{ key = $0; sub(/^[A-Z] /, "", key) }
 	seen[key]++ { next }
-	thin == "thin" && $1 != "P" && n[$1]++ % 16 { next }
+	thin == "thin" && $1 != "P" && $1 != "F" && n[$1]++ % 16 { next }
 	{ print }' >"$T/rows"
 
 # --- one combination ---------------------------------------------------------
@@ -117,7 +127,7 @@ check() {
 
 combos=0
 failed_combos=0
-while read -r set h x r b f u k i c g l; do
+while read -r set h x r b f u k i c g l fk; do
 	combos=$((combos + 1))
 	hide=$(echo 0 1 150 | cut -d' ' -f$((h + 1)))
 	extra=$((x * 2))
@@ -135,6 +145,18 @@ while read -r set h x r b f u k i c g l; do
 	1) bad="$q-$((q + 9))" ;;
 	2) bad="$((n - 8))-$((n - 1))" ;;
 	esac
+	# F: the bad range answered as a fault= kind instead of bad=
+	fault=
+	if [ -n "${fk:-}" ] && [ -n "$bad" ]; then
+		kind=$(echo hwerr nosense aborted host short timeout deferred | cut -d' ' -f"$fk")
+		case $kind in
+		timeout) bad="${bad%-*}-$((${bad%-*} + 1))" fault="timeout@$bad" ;;
+		# short at the disc's end: see issue 22's report (note_good)
+		short) bad="$q-$((q + 9))" fault="short@$bad" ;;
+		*) fault="$kind@$bad" ;;
+		esac
+		[ "$kind" = deferred ] && bad=
+	fi
 	hang=-1
 	[ "$g" -eq 1 ] && hang=$((n / 2 + 3))
 	# H: the hang at the last readable block of the disc without it
@@ -148,7 +170,12 @@ while read -r set h x r b f u k i c g l; do
 	[ "$hide" -ne 0 ] && keys="$keys,hide=$hide"
 	[ "$extra" -ne 0 ] && keys="$keys,extra=$extra"
 	[ "$runout" -ne 0 ] && keys="$keys,runout=$runout"
-	[ -n "$bad" ] && keys="$keys,bad=$bad"
+	if [ -n "$fault" ]; then
+		keys="$keys,fault=$fault"
+		case $fault in timeout*) keys="$keys,ready=0" ;; esac
+	elif [ -n "$bad" ]; then
+		keys="$keys,bad=$bad"
+	fi
 	[ "$f" -eq 1 ] && keys="$keys,flaky=$((3 * n / 8))-$((3 * n / 8 + 4)):2"
 	[ "$u" -eq 1 ] && keys="$keys,ua=5"
 	[ "$k" -eq 1 ] && keys="$keys,block=512"
@@ -253,5 +280,6 @@ done
 
 echo "# fault matrix: $combos combinations" \
 	"($(grep -c '^P' "$T/rows") pairwise, $(grep -c '^E' "$T/rows") end x extent," \
-	"$(grep -c '^H' "$T/rows") hang in the end search, $(grep -c '^L' "$T/rows") layouts): $failed_combos failed"
+	"$(grep -c '^H' "$T/rows") hang in the end search, $(grep -c '^L' "$T/rows") layouts," \
+	"$(grep -c '^F' "$T/rows") fault kinds): $failed_combos failed"
 finish

@@ -81,4 +81,30 @@ run tail "sim:$IMG,cost=0/0" "$T/nonexistent"
 expect_rc "IMAGE does not exist -> 2" 2
 expect_err_line "IMAGE does not exist: one line" 'nonexistent'
 
+# --- killed while appending (issue 22): the same command again finishes ------
+mkimage "$T/k.img" 3000
+for at in 100 1000; do
+	head -c $((1000 * 2048)) "$T/k.img" >"$T/k.iso"
+	"$CDTAIL" tail "sim:$T/k.img,hide=2000,cost=1000/0,sleep=1" "$T/k.iso" >/dev/null 2>&1 &
+	pid=$!
+	i=0
+	# some of the tail appended: IMAGE has grown
+	while [ $i -lt 1000 ] && [ "$(stat -c %s "$T/k.iso")" -lt $(((1000 + at) * 2048)) ]; do
+		sleep 0.01; i=$((i + 1)); done
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	size=$(stat -c %s "$T/k.iso")
+	if [ "$size" -gt $((1000 * 2048)) ] && [ "$size" -lt $((3000 * 2048)) ] && [ -e "$T/k.iso.cdtail-tail" ]; then
+		ok "killed after $at blocks: IMAGE partly appended ($size bytes), the note kept"
+	else
+		not_ok "killed after $at blocks: IMAGE partly appended, the note kept" "$size bytes; $(ls "$T")"
+	fi
+	run tail --json "sim:$T/k.img,hide=2000,cost=0/0" "$T/k.iso"
+	expect_rc "killed after $at blocks: the same command again -> 0" 0
+	expect_json "killed after $at blocks: it appends from where the image ended" .appended_blocks 2000
+	if cmp -s "$T/k.img" "$T/k.iso"; then ok "killed after $at blocks: IMAGE is the whole disc"; else
+		not_ok "killed after $at blocks: IMAGE is the whole disc" "$(cmp "$T/k.img" "$T/k.iso" 2>&1)"; fi
+	[ -e "$T/k.iso.cdtail-tail" ] && not_ok "killed after $at blocks: the note is gone" ||
+		ok "killed after $at blocks: the note is gone"
+done
 finish

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,6 +36,7 @@ struct tail_job {
 	uint8_t *disc, *file;	/* chunk blocks each */
 	struct skip_plan skip;	/* never read */
 	uint64_t window;	/* the first LBA of the compared window */
+	char *note;		/* IMAGE.cdtail-tail: the length before appending */
 };
 
 /* Which size the image's length matches, if any. */
@@ -186,6 +188,59 @@ static int open_image(struct tail_job *j)
 	return 0;
 }
 
+/*
+ * A tail killed while it appends leaves IMAGE longer than the image it
+ * was given, and no length of the disc's fits it.  So before appending it
+ * notes IMAGE's length in IMAGE.cdtail-tail (written and synced first);
+ * a later run that finds the note takes IMAGE as that long again, cuts
+ * off what the killed run appended, and appends anew.  The note goes when
+ * a run ends, done or failed (IMAGE then cut back to the noted length).
+ */
+static int noted_length(struct tail_job *j, uint64_t *len)
+{
+	unsigned long long v;
+	FILE *f;
+	int got;
+
+	if (!j->note)
+		return 0;
+	f = fopen(j->note, "re");
+	if (!f)
+		return 0;
+	got = fscanf(f, "cdtail tail: image_bytes=%llu", &v);
+	fclose(f);
+	if (got == 1 && v <= *len)
+		*len = v;
+	return 0;
+}
+
+static int write_note(struct tail_job *j, uint64_t len)
+{
+	char text[64];
+	int fd, n, rc = 0;
+
+	n = snprintf(text, sizeof(text), "cdtail tail: image_bytes=%" PRIu64 "\n", len);
+	fd = open(j->note, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, text, (size_t)n) != n || fsync(fd))
+		rc = CDT_EIO;
+	if (fd >= 0)
+		close(fd);
+	if (rc)
+		cdt_dev_seterr(j->dev, "cannot write %s: %s", j->note, strerror(errno));
+	return rc;
+}
+
+static int append_noted(struct tail_job *j, uint64_t len)
+{
+	int rc;
+
+	rc = write_note(j, len);
+	/* what a killed run appended goes: its bad blocks may hold its bytes */
+	if (!rc && ftruncate(j->fd, (off_t)len))
+		rc = CDT_EIO;
+	return rc ? rc : append(j, len / j->bs);
+}
+
 static int run(struct tail_job *j)
 {
 	struct cdt_tail_result *res = j->res;
@@ -196,6 +251,8 @@ static int run(struct tail_job *j)
 	if (rc)
 		return rc;
 	len = res->image_bytes;
+	noted_length(j, &len);
+	res->image_bytes = len;
 	res->basis = judge_length(&res->sum.probe, j->bs, len);
 	if (res->basis == CDT_TAIL_NONE) {
 		res->verdict = CDT_TAIL_BAD_LENGTH;
@@ -212,14 +269,18 @@ static int run(struct tail_job *j)
 	if (res->basis == CDT_TAIL_COMPLETE || start >= res->sum.probe.extent_blocks)
 		res->verdict = CDT_TAIL_NOTHING_TO_ADD;
 	else
-		rc = append(j, start);
+		rc = append_noted(j, len);
 	if (rc) {
 		/* leave IMAGE as it was, so the command can simply be run again */
 		if (ftruncate(j->fd, (off_t)len))
 			cdt_dev_seterr(j->dev, "%s: cannot cut back to %" PRIu64 " bytes",
 				       j->path, len);
+		else
+			unlink(j->note);
 		return rc;
 	}
+	/* appended and synced: IMAGE's length speaks for itself again */
+	unlink(j->note);
 	rc = dg_file(j->fd, res->final_bytes, j->disc, (size_t)j->chunk * j->bs,
 		     j->rd, CDT_HASH_ALL, &res->sum.digests);
 	if (rc == CDT_EIO)
@@ -244,9 +305,16 @@ static int tail(struct cdt_dev *dev, const char *image_path,
 	rc = skip_plan_make(dev, &res->sum.probe, CDT_FORMATTED_SKIP, &extent, &j.skip);
 	if (rc)
 		return rc;
+	j.note = malloc(strlen(image_path) + sizeof(".cdtail-tail"));
+	if (!j.note) {
+		skip_free(&j.skip);
+		return CDT_ENOMEM;
+	}
+	strcpy(stpcpy(j.note, image_path), ".cdtail-tail");
 	rc = compare_buffers(dev, j.bs, opts->chunk_blocks, &j.chunk, &j.disc, &j.file);
 	if (!rc)
 		rc = run(&j);
+	free(j.note);
 	compare_release(j.fd, j.disc, j.file);
 	skip_free(&j.skip);
 	cdt_get_stats(dev, &res->sum.stats);
