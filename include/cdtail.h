@@ -258,6 +258,8 @@ struct cdt_track {
 	int64_t last_recorded;		/* TRACK INFO's last recorded address,
 					 * or CDT_SIZE_ABSENT */
 	bool runout;			/* ends with a 2-block TAO run-out */
+	uint64_t pregap;		/* blocks before start (index 00), in
+					 * the track's own mode; 0: none known */
 };
 
 /* Why blocks inside the disc's extent are not data to be read. */
@@ -266,9 +268,12 @@ enum cdt_skip_why {
 	CDT_SKIP_GAP,			/* lead-out, lead-in, pregap between sessions */
 	CDT_SKIP_RUNOUT,		/* a TAO track's 2 run-out blocks */
 	CDT_SKIP_UNWRITTEN,		/* a formatted medium past its data */
+	CDT_SKIP_PREGAP,		/* an audio track's pregap (index 00) */
+	CDT_SKIP_FORM2,			/* blocks of a data track that READ(10)
+					 * answers 05/64/00: Mode 2 Form 2 */
 };
 
-/* "audio", "gap", "runout", "unwritten" */
+/* "audio", "gap", "runout", "unwritten", "pregap", "form2" */
 const char *cdt_skip_why_name(enum cdt_skip_why why);
 
 struct cdt_skip {

@@ -67,6 +67,7 @@ json_object *cli_layout_json(const struct cdt_layout *l)
 		json_object_object_add(t, "mode", json_object_new_string(cdt_track_mode_name(k->mode)));
 		json_object_object_add(t, "start", json_object_new_int64((int64_t)k->start));
 		json_object_object_add(t, "blocks", json_object_new_int64((int64_t)k->blocks));
+		json_object_object_add(t, "pregap", json_object_new_int64((int64_t)k->pregap));
 		json_object_array_add(tr, t);
 	}
 	for (i = 0; l && i < l->n_gaps; i++) {
@@ -100,17 +101,19 @@ static void print_layout(const struct cdt_layout *l)
 	printf("layout:    %u session%s, %zu track%s%s\n", l->sessions,
 	       l->sessions == 1 ? "" : "s", l->n_tracks, l->n_tracks == 1 ? "" : "s",
 	       l->has_toc ? "" : " (the drive gave no TOC: one data track assumed)");
-	printf("  %5s %7s %-5s %10s %10s\n", "track", "session", "mode", "start", "blocks");
+	printf("  %5s %7s %-5s %10s %10s %7s\n", "track", "session", "mode", "start",
+	       "blocks", "pregap");
 	for (i = 0; i < l->n_tracks; i++) {
 		const struct cdt_track *t = &l->tracks[i];
 
 		for (; g < l->n_gaps && l->gaps[g].start < t->start; g++)
-			printf("  %-5s %7s %-5s %10llu %10llu  between sessions\n", "gap", "", "",
-			       (unsigned long long)l->gaps[g].start,
-			       (unsigned long long)l->gaps[g].blocks);
-		printf("  %5u %7u %-5s %10llu %10llu%s\n", t->number, t->session,
+			printf("  %-5s %7s %-5s %10llu %10llu %7s  between sessions\n", "gap",
+			       "", "", (unsigned long long)l->gaps[g].start,
+			       (unsigned long long)l->gaps[g].blocks, "");
+		printf("  %5u %7u %-5s %10llu %10llu %7llu%s\n", t->number, t->session,
 		       cdt_track_mode_name(t->mode), (unsigned long long)t->start,
-		       (unsigned long long)t->blocks, t->runout ? "  TAO run-out" : "");
+		       (unsigned long long)t->blocks, (unsigned long long)t->pregap,
+		       t->runout ? "  TAO run-out" : "");
 	}
 }
 
