@@ -198,6 +198,13 @@ struct cdt_inquiry {
 };
 
 int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq);
+/*
+ * The drive's serial number from the Unit Serial Number VPD page (80h):
+ * 0 with buf holding it (possibly ""), CDT_ECHECK when the drive does not
+ * give one (many ATAPI drives refuse VPD pages), else the command's error.
+ * One INQUIRY, after any other command: acquisition logs want it.
+ */
+int cdt_unit_serial(struct cdt_dev *dev, char *buf, size_t len);
 
 /* Raw command, for tools: refused unless the opcode is read-only. */
 int cdt_exec_in(struct cdt_dev *dev, const uint8_t *cdb, unsigned int cdb_len,

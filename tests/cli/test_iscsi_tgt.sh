@@ -3,7 +3,7 @@
 # MMC LUN, served by a private tgtd on 127.0.0.1 and a free port.  Every
 # command gets a fresh LUN, because tgt's READ CAPACITY grows after a read
 # past the end (see tests/vm/README.md).  tgt is installed by
-# `make deps` and .ci/run: a missing tgtd is a failure, not a skip.
+# `make test-deps` and .ci/run: a missing tgtd is a failure, not a skip.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/tgt/tgt.sh"
 trap 'tgt_stop; rm -rf "$T"' EXIT

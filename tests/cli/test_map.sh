@@ -51,7 +51,7 @@ if command -v ddrescue >/dev/null && command -v ddrescuelog >/dev/null; then
 	run map --json "$T/dl.map"
 	expect_json "ddrescuelog map: bad" .area_bytes.bad $((50 * 2048))
 else
-	not_ok "GNU ddrescue is installed (make deps)"
+	not_ok "GNU ddrescue is installed (make test-deps)"
 fi
 
 # ---- every status, and skipped areas from cdtail's comments ---------------
@@ -120,7 +120,7 @@ if command -v rsvg-convert >/dev/null && command -v python3 >/dev/null; then
 	if [ "$n" = "$want" ]; then ok "svg: one group per run of cells ($n)"; else
 		not_ok "svg: one group per run of cells" "$n groups, $want runs"; fi
 else
-	not_ok "rsvg-convert and python3 are installed (make deps)"
+	not_ok "rsvg-convert and python3 are installed (make test-deps)"
 fi
 
 # ---- on a terminal: colours, and the width of the terminal ----------------
@@ -142,7 +142,7 @@ if command -v tmux >/dev/null; then
 	expect_grep "tmux: finished cells on green" "$T/pane.e" "$(printf '\033')\\[[0-9;]*42m\\+"
 	expect_grep "tmux: the legend's swatches are coloured" "$T/pane.e" "41m-.* bad "
 else
-	not_ok "tmux is installed (make deps)"
+	not_ok "tmux is installed (make test-deps)"
 fi
 run map --color always --width 20 "$T/disc.map"
 expect_grep "--color always colours a pipe" "$T/out" "$(printf '\033')\\[30;41m"
@@ -153,12 +153,12 @@ mkimage "$T/ok.img" 300
 run image -q --map "$T/ok.map" "sim:$T/ok.img,cost=0/0" "$T/ok.iso"
 run map --json "$T/ok.map"
 expect_json "an undamaged disc: verdict complete" .verdict complete
-# every key of the JSON is in cdtail(1)
-MAN="$ROOT/man/cdtail.1"
+# every key of the JSON is in cdtail-map(1)
+MAN="$ROOT/man/cdtail-map.1"
 missing=$(jq -r '[paths | .[] | strings] | unique | .[]' "$T/out" | while read -r k; do
 	grep -q -- "$(echo "$k" | sed 's/-/\\\\-/g')" "$MAN" || echo "$k"; done)
-if [ -z "$missing" ]; then ok "json: every key documented in cdtail(1)"; else
-	not_ok "json: every key documented in cdtail(1)" "$missing"; fi
+if [ -z "$missing" ]; then ok "json: every key documented in cdtail-map(1)"; else
+	not_ok "json: every key documented in cdtail-map(1)" "$missing"; fi
 run map --json "$T/none.map"
 expect_rc "--json, a missing map -> 2" 2
 expect_json "--json: the error object" '.error.status' 2

@@ -64,7 +64,7 @@ tgt_kill() {
 
 tgt_start() {
 	if ! command -v tgtd >/dev/null 2>&1 || ! command -v tgtadm >/dev/null 2>&1; then
-		echo "tgtd/tgtadm not found: install Debian's tgt (make deps)" >&2
+		echo "tgtd/tgtadm not found: install Debian's tgt (make test-deps)" >&2
 		return 1
 	fi
 	export TGT_IPC_SOCKET="$1/tgtd.sock"

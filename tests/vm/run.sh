@@ -30,7 +30,7 @@ CASES=${*:-$ALL}
 
 for t in "$VM_QEMU" busybox cpio xorriso jq; do
 	if ! command -v "$t" >/dev/null 2>&1; then
-		echo "vm: $t is missing (make deps installs it)"
+		echo "vm: $t is missing (make test-deps installs it)"
 		echo "vm: 0 passed, 1 failed"
 		exit 1
 	fi

@@ -13,6 +13,6 @@ check-vm-auto: $(BIN)
 		echo "vm: skipped under TEST_WRAPPER (run make check-vm)"; \
 	elif command -v qemu-system-x86_64 >/dev/null 2>&1; then \
 		CDTAIL=$(abspath $(BIN)) sh tests/vm/run.sh $(VM_CASES); \
-	else echo "vm: skipped, qemu-system-x86_64 is not installed (make deps)"; fi
+	else echo "vm: skipped, qemu-system-x86_64 is not installed (make test-deps)"; fi
 
 .PHONY: check-vm check-vm-auto

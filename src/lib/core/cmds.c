@@ -234,3 +234,24 @@ int cdt_read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 	cdt_abi_out(res, &full, sizeof(full));
 	return rc;
 }
+
+int cdt_unit_serial(struct cdt_dev *dev, char *buf, size_t len)
+{
+	uint8_t cdb[16], page[252];
+	struct cdt_sense sense;
+	uint32_t got = 0;
+	int rc;
+
+	if (!dev || !buf || !len)
+		return CDT_EUSAGE;
+	buf[0] = '\0';
+	rc = cdt_dev_simple(dev, cdb, mmc_cdb_inquiry_vpd(cdb, 0x80, sizeof(page)),
+			    page, sizeof(page), &got, &sense);
+	if (rc)
+		return rc;
+	if (mmc_parse_unit_serial(page, got, buf, len)) {
+		cdt_dev_seterr(dev, "INQUIRY: no Unit Serial Number page in the answer");
+		return CDT_ECHECK;
+	}
+	return 0;
+}

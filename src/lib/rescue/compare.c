@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "rescue/compare.h"
-#include "rescue/image.h"
+#include "rescue/engine.h"
 
 int compare_buffers(struct cdt_dev *dev, uint32_t bs, uint32_t want,
 		    uint32_t *chunk, uint8_t **disc, uint8_t **file)

@@ -19,7 +19,10 @@
 #include "core/abi.h"
 #include "core/device.h"
 #include "rescue/compare.h"
-#include "rescue/image.h"
+#include "rescue/engine.h"
+#include "rescue/passes.h"
+#include "rescue/job.h"
+#include "rescue/sink.h"
 
 struct tail_job {
 	struct cdt_dev *dev;
@@ -156,7 +159,6 @@ static int append(struct tail_job *j, uint64_t start)
 	struct cdt_map map;
 	struct rescue r = {
 		.dev = j->dev,
-		.fd = j->fd,
 		.map = &map,
 		.bs = j->bs,
 		.chunk = j->chunk,
@@ -164,10 +166,13 @@ static int append(struct tail_job *j, uint64_t start)
 		.rd = j->rd,
 		.retries = j->rd ? j->rd->retries : -1,
 		.t0 = rescue_now_ms(),
-		.skip = &j->skip,
 	};
+	/* no map file, no digest stream, no identity: only IMAGE's bytes */
+	struct file_sink out = { .dev = j->dev, .fd = j->fd, .bs = j->bs,
+				 .skip = &j->skip };
 	int rc;
 
+	file_sink_attach(&out, &r);
 	/* skipped areas finished: never read, zeros from the ftruncate below */
 	rc = map_init(&map, extent * j->bs, MAP_NONTRIED);
 	if (!rc)

@@ -20,7 +20,9 @@
 #include "core/device.h"
 #include "rescue/compare.h"
 #include "rescue/digest.h"
-#include "rescue/image.h"
+#include "rescue/engine.h"
+#include "rescue/job.h"
+#include "rescue/skip.h"
 
 struct ranges {
 	struct cdt_range *v;

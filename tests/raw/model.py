@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""An independent model of raw CD sectors and the Q subchannel, written
+from ECMA-130 (14.3 EDC, 14.5 and annex A ECC, 22.3 Q subchannel) apart
+from the C code (src/lib/scsi/edc.c, ecc.c, sector.c, subq.c), with other
+methods, so that both agreeing means something:
+
+- EDC: a bit-at-a-time reflected CRC-32 register (the C code uses a
+  nibble table); the check value 0x6EC2EDC4 is asserted at import.
+- ECC: systematic Reed-Solomon encoding by polynomial division by the
+  generator g(x) = (x + 1)(x + alpha) over GF(2^8) with log/antilog
+  tables (the C code solves the two parity equations by Horner's rule),
+  and a syndrome check of every P column and Q diagonal.
+- Q CRC: the 80 message bits times x^16 divided by x^16 + x^12 + x^5 + 1
+  as one big integer (the C code shifts a 16-bit register).
+
+Usage: model.py vectors COUNT SEED   print test vectors, one a line:
+  sector KIND LBA SUBHEADER DATA SECTOR    (hex; KIND mode1|form1|form2|form2z)
+  q CONTROL TRACK INDEX RELATIVE LBA Q PW  (hex Q and its 96 P-W bytes)
+       model.py check FILE.bin           per 2352-byte sector: LBA KIND ok|bad
+       model.py mode1 FILE.iso OUT.bin START   raw Mode 1 sectors of an ISO
+"""
+import random
+import sys
+
+GF_POLY = 0x11D
+EXP = [0] * 512
+LOG = [0] * 256
+x = 1
+for i in range(255):
+    EXP[i] = x
+    LOG[x] = i
+    x <<= 1
+    if x & 0x100:
+        x ^= GF_POLY
+for i in range(255, 512):
+    EXP[i] = EXP[i - 255]
+
+
+def gmul(a, b):
+    if a == 0 or b == 0:
+        return 0
+    return EXP[LOG[a] + LOG[b]]
+
+
+def edc(data):
+    reg = 0
+    for byte in data:
+        for bit in range(8):
+            inbit = (byte >> bit) & 1
+            out = (reg ^ inbit) & 1
+            reg >>= 1
+            if out:
+                reg ^= 0xD8018001
+    return reg
+
+
+assert edc(b"123456789") == 0x6EC2EDC4
+
+# g(x) = (x + 1)(x + a) = x^2 + (1 + a) x + a, coefficients high first
+G = [1, 1 ^ 2, 2]
+
+
+def rs_parity(msg):
+    """Remainder of msg(x) * x^2 mod g(x): the two parity symbols."""
+    rem = list(msg) + [0, 0]
+    for i in range(len(msg)):
+        coef = rem[i]
+        if coef:
+            for j in range(1, 3):
+                rem[i + j] ^= gmul(G[j], coef)
+    return rem[-2:]
+
+
+def syndromes_zero(word):
+    s0 = 0
+    s1 = 0
+    for v in word:  # evaluate at x = 1 and x = alpha, Horner
+        s0 ^= v
+        s1 = gmul(s1, 2) ^ v
+    return s0 == 0 and s1 == 0
+
+
+def p_words(c):
+    return [43 * r + c for r in range(26)]
+
+
+def q_words(d):
+    return [(44 * m + 43 * d) % 1118 for m in range(43)] + [1118 + d, 1144 + d]
+
+
+def ecc(sector):
+    s = bytearray(sector)
+    for plane in range(2):
+        for c in range(43):
+            w = p_words(c)
+            par = rs_parity([s[12 + 2 * k + plane] for k in w[:24]])
+            s[12 + 2 * w[24] + plane], s[12 + 2 * w[25] + plane] = par
+    for plane in range(2):
+        for d in range(26):
+            w = q_words(d)
+            par = rs_parity([s[12 + 2 * k + plane] for k in w[:43]])
+            s[12 + 2 * w[43] + plane], s[12 + 2 * w[44] + plane] = par
+    return bytes(s)
+
+
+def ecc_ok(s):
+    for plane in range(2):
+        for c in range(43):
+            if not syndromes_zero([s[12 + 2 * k + plane] for k in p_words(c)]):
+                return False
+        for d in range(26):
+            if not syndromes_zero([s[12 + 2 * k + plane] for k in q_words(d)]):
+                return False
+    return True
+
+
+SYNC = bytes([0] + [0xFF] * 10 + [0])
+
+
+def bcd(v):
+    return (v // 10) << 4 | (v % 10)
+
+
+def header(lba, mode):
+    a = lba + 150
+    return SYNC + bytes([bcd(a // 4500), bcd(a // 75 % 60), bcd(a % 75), mode])
+
+
+def mode1(lba, data):
+    s = header(lba, 1) + data
+    s += edc(s).to_bytes(4, "little") + bytes(8) + bytes(276)
+    return ecc(s)
+
+
+def mode2(lba, sub, data, form2_edc=True):
+    body = sub + sub + data
+    if sub[2] & 0x20:
+        e = edc(body) if form2_edc else 0
+        return header(lba, 2) + body + e.to_bytes(4, "little")
+    body += edc(body).to_bytes(4, "little")
+    s = ecc(bytes(16) + body + bytes(276))  # header taken as zero
+    return header(lba, 2) + s[16:]
+
+
+def q_crc(msg):
+    nbits = 8 * len(msg)
+    val = int.from_bytes(msg, "big") << 16
+    poly = 0x11021
+    for bit in range(nbits + 15, 15, -1):
+        if val >> bit & 1:
+            val ^= poly << (bit - 16)
+    return val ^ 0xFFFF
+
+
+# CRC-16/GSM, as the Q CRC is catalogued: check value 0xCE3C
+assert q_crc(b"123456789") == 0xCE3C
+
+
+def msf(frames):
+    return bytes([bcd(frames // 4500), bcd(frames // 75 % 60), bcd(frames % 75)])
+
+
+def subq(control, track, index, relative, lba):
+    t = 0xAA if track == 0xAA else bcd(track)
+    q = bytes([control << 4 | 1, t, bcd(index)]) + msf(relative) + b"\0" + msf(lba + 150)
+    return q + q_crc(q).to_bytes(2, "big")
+
+
+def pw(q, p):
+    bits = []
+    for byte in q:
+        bits += [(byte >> (7 - i)) & 1 for i in range(8)]
+    return bytes((0x80 if p else 0) | (b << 6) for b in bits)
+
+
+def vectors(count, seed):
+    rnd = random.Random(seed)
+    kinds = ["mode1", "form1", "form2", "form2z"]
+    for n in range(count):
+        kind = kinds[n % 4]
+        lba = rnd.choice([0, 16, 150, 4499, 44999, 333000]) + rnd.randrange(75)
+        if n % 9 == 8:
+            lba = -150 + rnd.randrange(150)  # a pregap before LBA 0
+        sub = bytes([rnd.randrange(256), rnd.randrange(32), 0x08, 0])
+        if kind.startswith("form2"):
+            sub = bytes([sub[0], sub[1], 0x20 | 0x04, 0x01])
+            data = bytes(rnd.randrange(256) for _ in range(2324))
+            s = mode2(lba, sub, data, kind == "form2")
+        else:
+            data = bytes(rnd.randrange(256) for _ in range(2048))
+            if n % 7 == 3:
+                data = bytes(2048)  # all zeros: the parity is all zeros too
+            s = mode1(lba, data) if kind == "mode1" else mode2(lba, sub, data)
+        assert kind == "form2z" or kind == "form2" or ecc_ok(s if kind == "mode1"
+                                                             else bytes(16) + s[16:])
+        print("sector", kind, lba, sub.hex(), data.hex(), s.hex())
+    for n in range(count):
+        track = rnd.choice([1, 2, 9, 10, 42, 99, 0xAA])
+        index = rnd.choice([0, 1, 2])
+        rel = rnd.randrange(450000)
+        lba = rnd.randrange(-150, 449850)
+        control = rnd.choice([0, 4, 6, 1])
+        q = subq(control, track, index, rel, lba)
+        print("q", control, track, index, rel, lba, q.hex(), pw(q, index == 0).hex())
+
+
+def kind_of(s):
+    if s[:12] != SYNC:
+        return "none"
+    if s[15] == 1:
+        return "mode1"
+    if s[15] == 2 and s[16:20] == s[20:24]:
+        return "form2" if s[18] & 0x20 else "form1"
+    return "mode2" if s[15] == 2 else "mode%d" % s[15]
+
+
+def check(s):
+    k = kind_of(s)
+    if k == "mode1":
+        return edc(s[:2064]) == int.from_bytes(s[2064:2068], "little") and ecc_ok(s)
+    if k == "form1":
+        return (edc(s[16:2072]) == int.from_bytes(s[2072:2076], "little")
+                and ecc_ok(bytes(16) + s[16:]))
+    if k == "form2":
+        e = int.from_bytes(s[2348:2352], "little")
+        return e == 0 or e == edc(s[16:2348])
+    return True
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == "vectors":
+        vectors(int(argv[2]), int(argv[3]))
+    elif len(argv) == 3 and argv[1] == "check":
+        data = open(argv[2], "rb").read()
+        for i in range(len(data) // 2352):
+            s = data[2352 * i:2352 * (i + 1)]
+            lba = -1
+            if s[:12] == SYNC:
+                m, sec, f = (((b >> 4) * 10 + (b & 15)) for b in s[12:15])
+                lba = (m * 60 + sec) * 75 + f - 150
+            print(i, lba, kind_of(s), "ok" if check(s) else "bad")
+    elif len(argv) == 5 and argv[1] == "mode1":
+        data = open(argv[2], "rb").read()
+        start = int(argv[4])
+        with open(argv[3], "wb") as out:
+            for i in range(len(data) // 2048):
+                out.write(mode1(start + i, data[2048 * i:2048 * (i + 1)]))
+    else:
+        sys.stderr.write(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
