@@ -342,6 +342,10 @@ enum cdt_probe_note {
 	 * against READ CAPACITY */
 	CDT_NOTE_FORMATTED = 1 << 6,
 	CDT_NOTE_APPENDABLE = 1 << 7,	 /* the last session is open */
+	/* blocks of the last data track below its reported end answer
+	 * 05/64/00: Mode 2 Form 2 sectors, part of the disc (true_blocks
+	 * counts them); image lists them as skipped, why "form2" */
+	CDT_NOTE_FORM2 = 1 << 10,
 };
 
 /* Progress of a run, struct cdt_progress below says when it is called. */

@@ -51,6 +51,8 @@ static const struct {
 	  "a formatted rewritable medium: READ CAPACITY is the formatted size, past the filesystem; the rest is unwritten space (image --formatted says what to do with it); the verdict still compares the true end with READ CAPACITY" },
 	{ CDT_NOTE_APPENDABLE, "appendable",
 	  "the last session is open (appendable disc): the blank space after it and the disc information's last possible lead-out are not data" },
+	{ CDT_NOTE_FORM2, "form2",
+	  "blocks of the last data track below its run-out answer 05/64/00 (ILLEGAL MODE FOR THIS TRACK): Mode 2 Form 2 sectors (Video CD, CD-i, XA audio or video), part of the disc but not readable as 2048-byte data; image lists them as skipped (form2) and exits 4" },
 };
 
 /* ---- the disc's structure ------------------------------------------------ */
