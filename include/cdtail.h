@@ -159,9 +159,10 @@ void cdt_reset_stats(struct cdt_dev *dev);
 enum cdt_read_class {
 	CDT_READ_OK = 0,
 	CDT_READ_END,		/* 05/21/00, 05/63/00, 05/64/00: past the end */
-	CDT_READ_MEDIUM,	/* 03/xx/xx: unreadable block, maybe bad */
+	CDT_READ_MEDIUM,	/* a block-level failure of any kind (03/xx/xx,
+				 * 04/xx/xx, no sense, ...): the block is bad */
 	CDT_READ_TIMEOUT,	/* the drive did not answer */
-	CDT_READ_FATAL,		/* anything else */
+	CDT_READ_FATAL,		/* the drive refuses the command */
 	CDT_READ_CHANGED,	/* 06/28/00: the medium may have changed; not
 				 * retried, no data */
 };
@@ -237,6 +238,34 @@ int cdt_read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz);
 /* "CD-ROM", "DVD-ROM", ..., or "unknown". */
 const char *cdt_profile_name(uint16_t profile);
 
+/* ---- raw sectors: READ CD (issue 25) ------------------------------------ */
+/*
+ * What the drive can read raw, from what GET CONFIGURATION declares (the
+ * CD Read feature, 001Eh) and from trying READ CD at one LBA, because
+ * declarations and firmware disagree (redumper decides by executing
+ * commands).  Each "works" field is true only when the command succeeded
+ * and moved exactly the bytes asked for, and what came is believable: a
+ * raw sector whose header names the LBA asked, a Q whose CRC holds.
+ */
+struct cdt_raw_caps {
+	size_t size;			/* sizeof, set by CDT_INIT() */
+	bool declared;			/* CD Read (001Eh) listed and current */
+	bool declared_c2;		/* it declares C2 error pointers */
+	bool declared_cdtext;		/* it declares CD-Text */
+	int64_t tried_lba;		/* where READ CD was tried, or CDT_SIZE_ABSENT */
+	bool sectors;			/* 2352-byte raw sectors (sync .. EDC/ECC) */
+	bool c2;			/* with 294 bytes of C2 error pointers */
+	bool subq;			/* with formatted Q (16 bytes) */
+	bool subpw;			/* with raw P-W (96 bytes) */
+	/* the raw sector tried was a data sector whose EDC/ECC held; false
+	 * for audio, and for drives that make sectors up with zero EDC/ECC
+	 * (QEMU's ide-cd), which cdtail never trusts */
+	bool edc_ok;
+};
+
+/* READ CD tried at lba (a data track's first block is a good choice). */
+int cdt_raw_caps(struct cdt_dev *dev, int64_t lba, struct cdt_raw_caps *caps);
+
 /* ---- the disc's structure: sessions, tracks, gaps (issue 12) ---------- */
 /*
  * What READ TOC (formats 0, 1, 2), READ DISC INFORMATION, READ TRACK
@@ -256,6 +285,19 @@ enum cdt_track_mode {
 /* "data", "audio" */
 const char *cdt_track_mode_name(enum cdt_track_mode m);
 
+/* What a track's first sector's header says it is (READ CD, raw). */
+enum cdt_sector_mode {
+	CDT_SECTOR_UNKNOWN = 0,		/* not read raw: the drive cannot, or it failed */
+	CDT_SECTOR_MODE1,
+	CDT_SECTOR_MODE2,		/* formless: 2336 bytes */
+	CDT_SECTOR_MODE2_FORM1,		/* 2048 bytes, EDC and ECC */
+	CDT_SECTOR_MODE2_FORM2,		/* 2324 bytes: READ(10) gets 05/64/00 */
+	CDT_SECTOR_AUDIO,		/* no sync pattern: CD-DA */
+};
+
+/* "", "mode1", "mode2", "mode2-form1", "mode2-form2", "audio" */
+const char *cdt_sector_mode_name(enum cdt_sector_mode m);
+
 struct cdt_track {
 	unsigned int number;		/* 1..99 */
 	unsigned int session;		/* 1.. */
@@ -265,6 +307,7 @@ struct cdt_track {
 	int64_t last_recorded;		/* TRACK INFO's last recorded address,
 					 * or CDT_SIZE_ABSENT */
 	bool runout;			/* ends with a 2-block TAO run-out */
+	enum cdt_sector_mode sector_mode; /* its first sector read raw (issue 25) */
 	uint64_t pregap;		/* blocks before start (index 00), in
 					 * the track's own mode; 0: none known */
 };
@@ -378,6 +421,7 @@ struct cdt_probe_result {
 	uint64_t reads, failed_reads;
 	double search_ms;		/* duration the search spent */
 	struct cdt_stats stats;		/* whole probe, sizes included */
+	struct cdt_raw_caps raw;	/* what the drive reads raw (CDs only) */
 };
 
 int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,

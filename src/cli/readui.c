@@ -66,7 +66,13 @@ void rui_start(struct rui *u, struct cdt_dev *dev)
 	stop_msg_len = strlen(stop_msg);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
+	/*
+	 * No SA_RESTART: a restarted SG_IO on /dev/sgN sends the READ in
+	 * flight again (sg.c orphans the first), so a slow failing read
+	 * would be paid twice.  The interrupted read counts as not done.
+	 * (SG_IO on /dev/srN waits uninterruptibly: its read completes.)
+	 */
+	sa.sa_flags = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (screen_start(&u->screen, u->cmd, &u->co)) {

@@ -104,9 +104,13 @@ expect_rc "ua=3 -> 10" 10
 expect_json "ua=3: true end" .true_blocks 3000
 run probe --json "sim:$RND,hide=10,ua=1"
 expect_json "ua=1: true end" .true_blocks 3000
-run probe --timeout 2 "sim:$RND,hang=2995,hide=10"
-expect_rc "hang near the end -> 3" 3
-expect_err_line "hang: one-line error" "did not complete|timed out"
+# issue 22: a read that never completes is a failed block, not the end
+run probe --json --timeout 2 "sim:$RND,hang=2995,hide=10"
+expect_rc "hang near the end: a bad block -> 10" 10
+expect_json "hang near the end: true end past it" .true_blocks 3000
+run probe --timeout 2 "sim:$RND,fault=timeout@2980-2999,ready=0,hide=10"
+expect_rc "a drive that stops answering -> 3" 3
+expect_err_line "stops answering: one-line error" "stopped answering"
 
 mkimage "$T/r512.img" 4000 512
 run probe --json "sim:$T/r512.img,block=512,hide=4"
@@ -219,5 +223,22 @@ for past in end medium; do
 	expect_json "scratch from LBA 0, past=$past: not nothing-readable" \
 		'.notes | index("nothing-readable") != null' false
 done
+
+
+# D: a medium change at any command of the probe starts it again on the new
+# disc: the filesystem of disc 2 (400) beside its end, never disc 1's (100)
+mkimage "$T/d1.img" 400
+mkimage "$T/d2.img" 401
+truncate -s $((400 * 2048)) "$T/d2.img"
+pvd "$T/d1.img" 16 100
+pvd "$T/d2.img" 16 400
+wrong=""
+for c in $(seq 1 16); do
+	run probe --json "sim:$T/d1.img,change=$c:$T/d2.img"
+	got="$RC $(jq -c '[.sources.filesystem, .true_blocks]' <"$T/out")"
+	[ "$got" = "0 [400,400]" ] || wrong="$wrong change=$c: $got;"
+done
+if [ -z "$wrong" ]; then ok "a change during the probe: disc 2's sizes and end, 16 places"
+else not_ok "a change during the probe: disc 2's sizes and end" "$wrong"; fi
 
 finish

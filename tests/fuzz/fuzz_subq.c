@@ -2,7 +2,8 @@
 /*
  * The Q subchannel and READ CD's subchannel answers (scsi/subq.c): the
  * input as one formatted Q of any length, as 96-byte raw P-W blocks
- * de-interleaved to Q, and as a READ CD CDB (scsi/readcd.c).  A Q whose
+ * de-interleaved to Q, as a READ CD CDB and as a GET CONFIGURATION answer
+ * holding the CD Read feature (scsi/readcd.c).  A Q whose
  * CRC and BCD hold is rebuilt from its fields and must come out the same.
  */
 #include <string.h>
@@ -32,6 +33,7 @@ static void check_q(const uint8_t *q, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct mmc_cd_read_feature f;
 	struct mmc_read_cd rq;
 	uint8_t q[CD_Q_LEN];
 	uint32_t n;
@@ -39,6 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t off;
 
 	check_q(data, size);
+	if (mmc_parse_cd_read_feature(data, size, &f) == 0 && size < 8)
+		__builtin_trap();
 	for (off = 0; off + CD_PW_LEN <= size; off += CD_PW_LEN) {
 		if (cd_pw_to_q(data + off, CD_PW_LEN, q))
 			__builtin_trap();

@@ -19,7 +19,13 @@ Usage: model.py vectors COUNT SEED   print test vectors, one a line:
   q CONTROL TRACK INDEX RELATIVE LBA Q PW  (hex Q and its 96 P-W bytes)
        model.py check FILE.bin           per 2352-byte sector: LBA KIND ok|bad
        model.py mode1 FILE.iso OUT.bin START   raw Mode 1 sectors of an ISO
+       model.py disc KIND DIR             DIR/KIND.cue, its .bin files and
+                                          DIR/KIND.json and KIND.layout: the
+                                          layout the drive must show (kinds:
+                                          disc_tracks())
 """
+import json
+import os
 import random
 import sys
 
@@ -205,6 +211,143 @@ def vectors(count, seed):
         print("q", control, track, index, rel, lba, q.hex(), pw(q, index == 0).hex())
 
 
+# ---- CUE/BIN discs --------------------------------------------------------
+# A track: (mode, session, stored pregap, PREGAP frames, sectors), each
+# sector the bytes the .bin holds.  LBAs as a drive gives them out: track
+# 1's INDEX 01 is LBA 0; a later track of a session follows the last, its
+# pregap first; a later session's first track starts 11400 blocks after
+# the first session's end (6900 after a later one), its pregap inside.
+
+
+def data_sector(rnd, lba):
+    return mode1(lba, bytes(rnd.randrange(256) for _ in range(2048)))
+
+
+def audio_sector(rnd):
+    return bytes(rnd.randrange(256) for _ in range(2352))
+
+
+def place(tracks):
+    out = []
+    cursor = 0
+    prev_session = None
+    for n, (mode, session, stored, unstored, sectors) in enumerate(tracks, 1):
+        pregap = stored + unstored
+        if n == 1:
+            index1 = 0
+        elif session != prev_session:
+            index1 = cursor + (11400 if prev_session == 1 else 6900)
+        else:
+            index1 = cursor + pregap
+        blocks = len(sectors) - stored
+        out.append({"number": n, "session": session,
+                    "mode": "audio" if mode == "AUDIO" else "data",
+                    "cue_mode": mode, "start": index1, "blocks": blocks,
+                    "pregap": pregap if n > 1 else 0, "stored_pregap": stored})
+        cursor = index1 + blocks
+        prev_session = session
+    return out, cursor
+
+
+def disc_tracks(kind, rnd):
+    """Tracks of a disc kind; sectors made once their LBAs are known."""
+    if kind == "mixed":  # a game CD: data, then audio with a 2 s pregap
+        spec = [("MODE1/2352", 1, 0, 0, 120), ("AUDIO", 1, 150, 0, 450),
+                ("AUDIO", 1, 0, 150, 225)]
+    elif kind == "cdextra":  # audio session, then a data session
+        spec = [("AUDIO", 1, 0, 0, 300), ("AUDIO", 1, 0, 0, 150),
+                ("MODE1/2352", 2, 150, 0, 250)]
+    elif kind == "vcd":  # Mode 2: Form 1 track, then Form 2 video with Form 1 among it
+        spec = [("MODE2/2352", 1, 0, 0, 100), ("MODE2/2352", 1, 150, 0, 450)]
+    elif kind == "audio":
+        spec = [("AUDIO", 1, 0, 0, 300), ("AUDIO", 1, 150, 0, 450)]
+    elif kind == "iso":
+        spec = [("MODE1/2048", 1, 0, 0, 300)]
+    elif kind == "multi":
+        spec = [("MODE1/2048", 1, 0, 0, 100), ("MODE1/2048", 2, 0, 0, 100),
+                ("MODE1/2048", 3, 0, 0, 100)]
+    elif kind == "bad":
+        spec = [("MODE1/2352", 1, 0, 0, 60)]
+    else:
+        raise SystemExit("unknown disc kind " + kind)
+    return [(m, s, st, un, n) for (m, s, st, un, n) in spec]
+
+
+def vcd_sector(rnd, lba, n, track):
+    if track == 1 or n % 10 == 5:
+        sub = bytes([1, 0, 0x08, 0])
+        return mode2(lba, sub, bytes(rnd.randrange(256) for _ in range(2048)))
+    sub = bytes([1, 1, 0x20 | 0x04, 0x0f])
+    data = bytes(rnd.randrange(256) for _ in range(2324))
+    return mode2(lba, sub, data, form2_edc=n % 3 != 0)
+
+
+def disc(kind, folder):
+    rnd = random.Random(kind)
+    spec = disc_tracks(kind, rnd)
+    layout, end = place([(m, s, st, un, [None] * n) for (m, s, st, un, n) in spec])
+    cue = []
+    session = 0
+    for t, (mode, sess, stored, unstored, count) in zip(layout, spec):
+        first_lba = t["start"] - stored
+        sectors = []
+        for i in range(count):
+            lba = first_lba + i
+            if mode == "AUDIO":
+                sectors.append(audio_sector(rnd))
+            elif mode == "MODE1/2048":
+                sectors.append(bytes(rnd.randrange(256) for _ in range(2048)))
+            elif mode == "MODE1/2352":
+                sectors.append(data_sector(rnd, lba))
+            else:
+                sectors.append(vcd_sector(rnd, lba, i - stored, t["number"]))
+        if kind == "bad":
+            s = bytearray(sectors[40])
+            s[500] ^= 0x10
+            sectors[40] = bytes(s)
+            t["bad_edc"] = [t["start"] + 40]
+        if kind == "vcd" and t["number"] == 2:
+            t["form2"] = [t["start"] + i for i in range(count - stored) if i % 10 != 5]
+        ext = "iso" if mode == "MODE1/2048" else "bin"
+        name = "%s (Track %d).%s" % (kind, t["number"], ext)
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(b"".join(sectors))
+        if sess != session:
+            if sess > 1 or any(x[1] > 1 for x in spec):
+                cue.append("REM SESSION %02d" % sess)
+            session = sess
+        cue.append('FILE "%s" BINARY' % name)
+        cue.append("  TRACK %02d %s" % (t["number"], mode))
+        if unstored:
+            cue.append("    PREGAP %s" % cue_time(unstored))
+        if stored:
+            cue.append("    INDEX 00 00:00:00")
+        cue.append("    INDEX 01 %s" % cue_time(stored))
+        t["sector_mode"] = ("audio" if mode == "AUDIO" else "mode1" if mode.startswith("MODE1")
+                            else "mode2-form1" if t["number"] == 1 else "mode2-form2")
+    with open(os.path.join(folder, kind + ".cue"), "w") as f:
+        f.write("\n".join(cue) + "\n")
+    gaps = []
+    for a, b in zip(layout, layout[1:]):
+        if a["session"] != b["session"]:
+            gap_end = b["start"] - b["pregap"]
+            gaps.append({"start": a["start"] + a["blocks"],
+                         "blocks": gap_end - a["start"] - a["blocks"]})
+    with open(os.path.join(folder, kind + ".layout"), "w") as f:
+        for t in layout:
+            f.write("track %d %d %s %d %d %d %d\n" % (
+                t["number"], t["session"], t["cue_mode"], t["start"], t["blocks"],
+                t["pregap"], t["stored_pregap"]))
+        f.write("end %d\n" % end)
+    with open(os.path.join(folder, kind + ".json"), "w") as f:
+        json.dump({"blocks": end, "sessions": layout[-1]["session"],
+                   "tracks": layout, "gaps": gaps}, f, indent=1)
+
+
+def cue_time(frames):
+    return "%02d:%02d:%02d" % (frames // 4500, frames // 75 % 60, frames % 75)
+
+
 def kind_of(s):
     if s[:12] != SYNC:
         return "none"
@@ -246,6 +389,8 @@ def main(argv):
         with open(argv[3], "wb") as out:
             for i in range(len(data) // 2048):
                 out.write(mode1(start + i, data[2048 * i:2048 * (i + 1)]))
+    elif len(argv) == 4 and argv[1] == "disc":
+        disc(argv[2], argv[3])
     else:
         sys.stderr.write(__doc__)
         return 2

@@ -7,6 +7,7 @@
 #include "probe/endsearch.h"
 #include "probe/layout.h"
 #include "probe/probe.h"
+#include "probe/raw.h"
 #include "probe/sizes.h"
 
 #define PROBE_FAILS_KEPT 64
@@ -16,12 +17,14 @@ struct probe_failure {
 	uint64_t lba;
 	uint32_t n;
 	uint8_t key, asc;
+	enum cdt_read_class cls;
 };
 
 struct probe_reader {
 	struct cdt_dev *dev;
 	const struct cdt_probe_opts *opts;	/* for the progress hook */
 	uint64_t reported, reads, failed_reads;
+	bool raw;		/* the drive reads true raw sectors: headers witness reads */
 	double ms;
 	uint8_t *buf;
 	uint32_t buf_blocks;
@@ -47,7 +50,7 @@ static void keep_failure(struct probe_reader *r, uint64_t lba, uint32_t n,
 	if (rr->cls == CDT_READ_OK)
 		return;
 	f = &r->fails[r->nfails++ % PROBE_FAILS_KEPT];
-	*f = (struct probe_failure){ lba, n, rr->sense_key, rr->asc };
+	*f = (struct probe_failure){ lba, n, rr->sense_key, rr->asc, rr->cls };
 }
 
 /* The narrowest kept failed read that covered lba, or NULL. */
@@ -89,6 +92,42 @@ static bool stopped(const struct probe_reader *r)
 	return r->opts && r->opts->stop && *r->opts->stop;
 }
 
+/* 05/64/00: ILLEGAL MODE FOR THIS TRACK (audio, Form 2, a TAO run-out) */
+static bool illegal_mode(const struct cdt_read_result *rr)
+{
+	return rr->sense_key == 0x05 && rr->asc == 0x64;
+}
+
+/*
+ * Where the drive reads raw, the sectors' headers say what a read meant
+ * (probe/raw.c): blocks past the reported end that READ(10) returned are
+ * data only if their headers name them (not a cached sector again, not
+ * the lead-out); blocks READ(10) refuses with 05/64/00 are data of the
+ * disc when they are Mode 2 sectors that name themselves (Form 2: a Video
+ * CD's last track).  Each changes the read's class as the headers say;
+ * a block the headers deny reads as out of range (05/21/00), so the
+ * boundary search takes it for the end, not for damage.
+ */
+static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
+		    struct cdt_read_result *rr)
+{
+	uint64_t from = lba > r->reported ? lba : r->reported, first;
+
+	if (rr->cls == CDT_READ_OK && lba + n > r->reported &&
+	    !probe_raw_confirm(r->dev, from, (uint32_t)(lba + n - from), &first)) {
+		rr->cls = CDT_READ_END;
+		rr->info_valid = true;
+		rr->info = first;
+		rr->sense_key = 0x05;
+		rr->asc = 0x21;
+		rr->ascq = 0;
+	} else if (rr->cls == CDT_READ_END && illegal_mode(rr) &&
+		   probe_raw_confirm(r->dev, lba, n, &first)) {
+		rr->cls = CDT_READ_OK;
+		rr->info_valid = false;
+	}
+}
+
 static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 		      struct es_outcome *out)
 {
@@ -103,6 +142,10 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 	rc = cdt_read_blocks(r->dev, lba, n, r->buf, r->buf_len, &rr);
 	if (rc)
 		return rc;
+	if (rr.cls == CDT_READ_CHANGED)
+		return CDT_ECHANGED;
+	if (r->raw)
+		witness(r, lba, n, &rr);
 	keep_failure(r, lba, n, &rr);
 	note_good(r, lba, n, rr.cls);
 	tell_progress(r, lba, &rr);
@@ -110,6 +153,10 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 	out->info_valid = rr.info_valid;
 	out->info = rr.info;
 	out->ms = rr.ms;
+	/* a GOOD read's residual: whole blocks that did not arrive */
+	if (rr.cls == CDT_READ_OK && rr.resid)
+		out->missing = (uint32_t)((rr.resid + r->dev->block_size - 1) /
+					  r->dev->block_size);
 	if (rr.cls == CDT_READ_TIMEOUT)
 		cdt_dev_seterr(r->dev, "READ at LBA %llu did not complete within the timeout",
 			       (unsigned long long)lba);
@@ -207,11 +254,17 @@ static int end_class_at(struct probe_reader *r, uint64_t lba)
 	rc = cdt_read_blocks(r->dev, lba, 1, r->buf, r->buf_len, &rr);
 	if (rc)
 		return rc;
+	if (rr.cls == CDT_READ_CHANGED)
+		return CDT_ECHANGED;
+	if (r->raw)
+		witness(r, lba, 1, &rr);
 	keep_failure(r, lba, 1, &rr);
 	note_good(r, lba, 1, rr.cls);
 	if (rr.cls == CDT_READ_END)
 		return 1;
-	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_MEDIUM)
+	/* a block that failed or timed out is there, unreadable */
+	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_MEDIUM ||
+	    rr.cls == CDT_READ_TIMEOUT)
 		return 0;
 	return CDT_ECHECK;
 }
@@ -285,7 +338,8 @@ static bool end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported
 	for (i = 0; i < n; i++) {
 		const struct probe_failure *f = &r->fails[i];
 
-		if (f->n == 1 && f->key == 0x03 && f->lba > lo && f->lba < hi)
+		if (f->n == 1 && (f->key == 0x03 || f->cls == CDT_READ_TIMEOUT) &&
+		    f->lba > lo && f->lba < hi)
 			lo = f->lba;
 	}
 	if (hi == UINT64_MAX) {
@@ -349,9 +403,14 @@ static int needs_boundary(struct probe_reader *r, uint64_t end, uint64_t window)
 	/* the search reached the window: nothing past it is read */
 	if (end >= window)
 		return 0;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (r->fails[i].lba == end && sense_is_end(&r->fails[i]))
 			return 0;
+		/* timed out on its own: there, and never worth a second wait */
+		if (r->fails[i].lba == end && r->fails[i].n == 1 &&
+		    r->fails[i].cls == CDT_READ_TIMEOUT)
+			return 1;
+	}
 	rc = end_class_at(r, end);
 	return rc < 0 ? 0 : !rc;
 }
@@ -470,7 +529,10 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		      struct cdt_probe_result *res, struct es_result *er)
 {
 	struct probe_reader r = { .dev = dev, .opts = opts,
-				  .reported = (uint64_t)res->sizes.read_capacity };
+				  .reported = (uint64_t)res->sizes.read_capacity,
+				  /* made-up sectors (QEMU's ide-cd: zero EDC/ECC,
+				   * and its header M:S:F binary, not BCD) witness nothing */
+				  .raw = res->raw.sectors && res->raw.edc_ok };
 	struct es_params p;
 	bool window_limit = false;
 	int rc;
@@ -497,7 +559,10 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	if (!rc && stopped(&r))
 		rc = CDT_EINTR;
 	free(r.buf);
-	if (rc && !dev->errmsg[0])
+	if (rc == CDT_ETIMEOUT)
+		cdt_dev_seterr(dev, "the drive stopped answering: %d reads in a row did not complete within the timeout",
+			       CDT_TIMEOUTS_IN_ROW);
+	else if (rc && !dev->errmsg[0])
 		cdt_dev_seterr(dev, "end search failed: %s", cdt_strerror(rc));
 	return rc;
 }
@@ -597,7 +662,22 @@ static int probe_finish(struct cdt_dev *dev, struct cdt_probe_result *res,
 	return 0;
 }
 
-int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res)
+/*
+ * A medium change (06/28/00) under a probe: every answer before it came
+ * from the disc that was there, every one after from the new one, so the
+ * size sources, the layout and the end must all be read again, never mixed.
+ * A drive that keeps changing is given up on after this many starts.
+ */
+#define PROBE_STARTS 4
+
+static int kept_changing(struct cdt_dev *dev)
+{
+	cdt_dev_seterr(dev, "the medium changed %d times while it was probed",
+		       PROBE_STARTS);
+	return CDT_ECHANGED;
+}
+
+static int begin_once(struct cdt_dev *dev, struct cdt_probe_result *res)
 {
 	int rc;
 
@@ -612,32 +692,63 @@ int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res)
 	if (rc)
 		return rc;
 	res->reported_blocks = (uint64_t)res->sizes.read_capacity;
+	probe_raw(dev, res);
 	return 0;
+}
+
+int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res)
+{
+	unsigned int seen;
+	int i, rc;
+
+	for (i = 0; i < PROBE_STARTS; i++) {
+		seen = dev->medium_changes;
+		rc = begin_once(dev, res);
+		if (dev->medium_changes == seen)
+			return rc;
+	}
+	return kept_changing(dev);
 }
 
 int probe_end(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	      struct cdt_probe_result *res)
 {
+	unsigned int seen = dev->medium_changes;
 	struct es_result er;
-	int rc;
+	int rc = 0;
 
 	if (audio_last(dev->layout, &er)) {
 		res->notes |= CDT_NOTE_LAST_TRACK_AUDIO;
 		res->extent_blocks = er.end;
 	} else {
 		rc = run_search(dev, opts, res, &er);
-		if (rc)
-			return rc;
 	}
-	return probe_finish(dev, res, &er);
+	if (!rc)
+		rc = probe_finish(dev, res, &er);
+	/* the end of one disc beside the sizes of another: never */
+	if (dev->medium_changes != seen) {
+		cdt_dev_seterr(dev, "the medium changed during the end search");
+		return CDT_ECHANGED;
+	}
+	return rc;
 }
 
+/* The whole probe, again from the start while the medium changes under it. */
 static int probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		 struct cdt_probe_result *res)
 {
-	int rc = probe_begin(dev, res);
+	int i, rc;
 
-	return rc ? rc : probe_end(dev, opts, res);
+	for (i = 0; i < PROBE_STARTS; i++) {
+		memset(res, 0, sizeof(*res));
+		res->size = sizeof(*res);
+		rc = probe_begin(dev, res);
+		if (!rc)
+			rc = probe_end(dev, opts, res);
+		if (rc != CDT_ECHANGED)
+			return rc;
+	}
+	return kept_changing(dev);
 }
 
 int probe_known_end(struct cdt_dev *dev, uint64_t true_blocks, uint64_t extent,

@@ -13,6 +13,7 @@
 #include <time.h>
 #include "core/device.h"
 #include "rescue/engine.h"
+#include "scsi/answer.h"
 
 #define RESCUE_PROGRESS_MS 250
 #define RESCUE_DEFAULT_SAVE_MS 5000
@@ -117,10 +118,10 @@ void rescue_enter_phase(struct rescue *r, enum cdt_phase phase, unsigned int pas
 	rescue_progress(r, true);
 }
 
-static int read_fatal(struct rescue *r, uint64_t lba,
+int rescue_read_fatal(struct cdt_dev *dev, uint64_t lba,
 		      const struct cdt_read_result *rr)
 {
-	cdt_dev_seterr(r->dev, "READ at LBA %" PRIu64 " failed: sense %02x/%02x/%02x",
+	cdt_dev_seterr(dev, "READ at LBA %" PRIu64 " failed: sense %02x/%02x/%02x",
 		       lba, rr->sense_key, rr->asc, rr->ascq);
 	return CDT_ETRANSPORT;
 }
@@ -201,7 +202,14 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 			return rc;
 	}
 	if (rr.cls == CDT_READ_FATAL)
-		return read_fatal(r, lba, &rr);
+		return rescue_read_fatal(r->dev, lba, &rr);
+	/*
+	 * Timeouts in a row over untried blocks mean the drive stopped
+	 * answering; the later passes read blocks known to have failed,
+	 * where timeouts are expected and bounded by the passes.
+	 */
+	r->timeouts_in_row = rr.cls == CDT_READ_TIMEOUT && r->phase == CDT_PHASE_COPY ?
+			     r->timeouts_in_row + 1 : 0;
 	if (n == 1 && wrong_mode(&rr) && r->sink.wrong_mode) {
 		if (r->sink.failed)
 			r->sink.failed(r->sink.ctx, lba, n);
@@ -226,6 +234,19 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 	return SPAN_GOOD;
 }
 
+/*
+ * The drive stopped answering: the blocks that timed out are marked as
+ * their pass marks a failure, so a resume goes past them and tries them
+ * in a later pass; the run ends (the job saves the map).
+ */
+static int stopped_answering(struct rescue *r, uint64_t lba)
+{
+	cdt_dev_seterr(r->dev, "the drive stopped answering: %d reads of untried blocks in a row did not complete within the timeout (the last at LBA %" PRIu64
+		       "); run the same command again when it answers: the resume goes past those blocks and tries them last",
+		       CDT_TIMEOUTS_IN_ROW, lba);
+	return CDT_ETIMEOUT;
+}
+
 int rescue_try(struct rescue *r, uint64_t lba, uint32_t n, char bad_status)
 {
 	int got = read_span(r, lba, n);
@@ -237,6 +258,8 @@ int rescue_try(struct rescue *r, uint64_t lba, uint32_t n, char bad_status)
 		     got == SPAN_BAD ? bad_status : MAP_FINISHED);
 	if (rc)
 		return rc;
+	if (r->timeouts_in_row >= CDT_TIMEOUTS_IN_ROW)
+		return stopped_answering(r, lba);
 	rescue_progress(r, false);
 	rc = maybe_save(r);
 	return rc ? rc : got;

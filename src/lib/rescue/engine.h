@@ -73,6 +73,7 @@ struct rescue {
 	unsigned int pass;
 	double last_progress_ms;
 	double last_save_ms;
+	unsigned int timeouts_in_row;	/* CDT_TIMEOUTS_IN_ROW: stop */
 };
 
 /* What a read of a span came to (rescue_try). */
@@ -95,6 +96,14 @@ int rescue_save(struct rescue *r);
 void rescue_fini(struct rescue *r);
 
 /* For the passes (passes.c, retry.c): */
+
+/*
+ * A read the drive answered with an error that is not the medium's
+ * (CDT_READ_FATAL) ends the run: the message, CDT_ETRANSPORT.  verify.c
+ * takes such an answer the same way.
+ */
+int rescue_read_fatal(struct cdt_dev *dev, uint64_t lba,
+		      const struct cdt_read_result *rr);
 
 /* Report progress: when force, else at most every 250 ms. */
 void rescue_progress(struct rescue *r, bool force);

@@ -19,11 +19,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include "core/abi.h"
 #include "core/device.h"
 #include "probe/probe.h"
@@ -231,7 +233,7 @@ static int known_extent(struct image_job *j)
  * first (a fresh run that may, a resume of a map whose search is pending:
  * its provisional extent stands).
  */
-static int find_extent(struct image_job *j)
+static int find_extent_once(struct image_job *j)
 {
 	struct cdt_read_summary *sum = &j->res->sum;
 	struct cdt_probe_opts po = CDT_INIT(po);
@@ -263,6 +265,26 @@ static int find_extent(struct image_job *j)
 	}
 	rescue_probe_opts(&j->opts->rd, &po);
 	return probe_end(j->dev, &po, &sum->probe);
+}
+
+/*
+ * The medium changed during the end search, before anything was written
+ * or recorded: the probe starts again on the disc now in the drive, so no
+ * size source, skip plan or identity mixes two discs (a change while the
+ * sizes are read is probe_begin's own).
+ */
+#define FIND_EXTENT_STARTS 3
+
+static int find_extent(struct image_job *j)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < FIND_EXTENT_STARTS; i++) {
+		rc = find_extent_once(j);
+		if (rc != CDT_ECHANGED)
+			break;
+	}
+	return rc;
 }
 
 /* A resume: the recorded blocks read back as recorded. */
@@ -486,6 +508,38 @@ static int note_from_out(struct image_job *j)
 	return 0;
 }
 
+/*
+ * Free space up front (statvfs): a disk too small for OUT is found before
+ * the first block is read, not when it fills.  What OUT already holds on
+ * disk counts; where statvfs cannot tell, the writes will.
+ */
+static int check_space(struct image_job *j)
+{
+	uint64_t have = 0, need, avail;
+	struct statvfs sv;
+	struct stat st;
+	char *copy;
+	int rc;
+
+	if (j->fd >= 0 && !fstat(j->fd, &st))
+		have = (uint64_t)st.st_blocks * 512;
+	need = j->extent_bytes > have ? j->extent_bytes - have : 0;
+	copy = strdup(j->out_path);
+	if (!copy)
+		return CDT_ENOMEM;
+	rc = statvfs(dirname(copy), &sv);
+	free(copy);
+	if (rc)
+		return 0;
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (avail >= need)
+		return 0;
+	cdt_dev_seterr(j->dev, "not enough free space for %s: %" PRIu64 " more bytes are needed, %"
+		       PRIu64 " are free: free space and run the same command again",
+		       j->out_path, need, avail);
+	return CDT_EIO;
+}
+
 static int prepare(struct image_job *j)
 {
 	bool verified = false;
@@ -517,7 +571,9 @@ static int prepare(struct image_job *j)
 		if (rc)
 			return rc;
 	}
-	rc = make_comment(j);
+	rc = check_space(j);
+	if (!rc)
+		rc = make_comment(j);
 	if (!rc && !j->loaded)
 		rc = create_fresh(j);
 	if (!rc)
@@ -717,6 +773,30 @@ static int copy_then_search(struct image_job *j, struct rescue *r)
 	return rc ? rc : rescue_copy(r, first, UINT64_MAX);
 }
 
+/*
+ * The map saved after the run, whatever ended it.  After an error the
+ * first error is the one reported: a save that fails too (a full disk
+ * fails both) adds its words to the first message, never replaces it.
+ */
+static int save_after(struct image_job *j, struct rescue *r, int rc)
+{
+	char first[sizeof(j->dev->errmsg)], second[sizeof(j->dev->errmsg)];
+	int rc2;
+
+	if (!rc)
+		return rescue_save(r);
+	snprintf(first, sizeof(first), "%s", cdt_errmsg(j->dev));
+	j->dev->errmsg[0] = '\0';
+	rc2 = rescue_save(r);
+	snprintf(second, sizeof(second), "%s", cdt_errmsg(j->dev));
+	if (rc2)
+		cdt_dev_seterr(j->dev, "%s; and the map could not be saved: %s (it holds the last save)",
+			       first, second[0] ? second : cdt_strerror(rc2));
+	else
+		cdt_dev_seterr(j->dev, "%s", first);
+	return rc2;
+}
+
 static int run_job(struct image_job *j)
 {
 	struct cdt_image_result *res = j->res;
@@ -765,7 +845,7 @@ static int run_job(struct image_job *j)
 		rc = rescue_rest(&r);
 	res->sum.blocks_read = r.blocks_read;
 	/* save whatever happened: an interrupted run resumes from here */
-	rc2 = rescue_save(&r);
+	rc2 = save_after(j, &r, rc);
 	if (!rc)
 		rc = rc2;
 	if (!rc)

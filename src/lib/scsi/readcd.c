@@ -117,3 +117,34 @@ unsigned int mmc_read_cd_extra_size(const struct mmc_read_cd *rq)
 		n += 96;
 	return n;
 }
+
+#define FEATURE_CD_READ 0x001e
+
+int mmc_parse_cd_read_feature(const uint8_t *buf, size_t len,
+			      struct mmc_cd_read_feature *out)
+{
+	size_t end, off;
+
+	memset(out, 0, sizeof(*out));
+	if (len < 8)
+		return -1;
+	/* the data length counts the bytes after itself; trust no more than arrived */
+	end = (size_t)sg_get_unaligned_be32(buf) + 4;
+	if (end > len)
+		end = len;
+	for (off = 8; off + 4 <= end; off += 4 + (size_t)buf[off + 3]) {
+		const uint8_t *d = buf + off;
+
+		if (sg_get_unaligned_be16(d) != FEATURE_CD_READ)
+			continue;
+		out->present = true;
+		out->current = d[2] & 0x01;
+		if (d[3] >= 4 && off + 5 <= end) {
+			out->dap = d[4] & 0x80;
+			out->c2 = d[4] & 0x02;
+			out->cdtext = d[4] & 0x01;
+		}
+		return 0;
+	}
+	return 0;
+}

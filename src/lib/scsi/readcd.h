@@ -16,6 +16,7 @@
 #define CDT_READCD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define MMC_READ_CD_MSF 0xB9
@@ -74,5 +75,17 @@ int mmc_parse_read_cd_cdb(const uint8_t *cdb, unsigned int len, int64_t *lba,
 unsigned int mmc_read_cd_main_size(const struct mmc_read_cd *rq, uint8_t kind);
 /* C2 and subchannel bytes that follow the main channel of each sector. */
 unsigned int mmc_read_cd_extra_size(const struct mmc_read_cd *rq);
+
+/*
+ * GET CONFIGURATION's CD Read feature (001Eh, MMC-3 5.3.11): byte 2 bit 0
+ * current; byte 4 bit 7 DAP, bit 1 C2 flags, bit 0 CD-Text.  Found among
+ * whole descriptors of an answer of len bytes (header included).
+ */
+struct mmc_cd_read_feature {
+	bool present, current;
+	bool dap, c2, cdtext;
+};
+int mmc_parse_cd_read_feature(const uint8_t *buf, size_t len,
+			      struct mmc_cd_read_feature *out);
 
 #endif

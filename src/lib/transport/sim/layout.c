@@ -150,11 +150,6 @@ static bool profile_recordable(uint16_t p)
 	return p == 0x0009 || p == 0x000a || p == 0x0011;
 }
 
-uint64_t sim_gap_after(uint32_t sn)
-{
-	return sn == 1 ? SIM_GAP_FIRST : SIM_GAP_LATER;
-}
-
 /*
  * One "data:B" or "audio:B" of len bytes at p into t, with "~P" after B a
  * pregap (index 00) of P blocks before the track's index 01.
@@ -301,7 +296,9 @@ int sim_layout_build(struct sim *s, char *err, size_t errlen)
 		snprintf(err, errlen, "sim: out of memory");
 		return CDT_ENOMEM;
 	}
-	if (!c->layout) {
+	if (s->cue) {
+		sim_cue_tracks(s);
+	} else if (!c->layout) {
 		s->tracks[0] = (struct sim_track){ 1, 1, false, 0, s->n_blocks, 0 };
 		s->n_tracks = 1;
 		s->n_sessions = 1;

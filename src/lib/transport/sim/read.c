@@ -107,6 +107,8 @@ static bool block_fails(struct sim *s, uint64_t start, uint64_t b,
 	}
 	if (layout_fails(s, b, o))
 		return true;
+	if (s->cue && sim_cue_block_fails(s, b, o))
+		return true;
 	if (b >= s->n_blocks - c->runout) {
 		sim_check(o, SK_ILLEGAL_REQUEST, ASC_END_OF_USER_AREA, 0);
 		return true;
@@ -146,6 +148,8 @@ static bool copy_image(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst)
 	off_t off = (off_t)(lba * s->cfg.block_size);
 	size_t got = 0;
 
+	if (s->cue)
+		return sim_cue_copy_user(s, lba, n, dst);
 	while (got < want) {
 		ssize_t r = pread(s->image_fd, dst + got, want - got,
 				  off + (off_t)got);

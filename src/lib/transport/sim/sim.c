@@ -21,6 +21,7 @@
 #include "scsi/bytes.h"
 #include "cdtail.h"
 #include "scsi/mmc.h"
+#include "scsi/readcd.h"
 #include "transport/sim/sim.h"
 
 
@@ -38,6 +39,7 @@ static void sim_free(struct sim *s)
 	free(s->stale_buf);
 	sim_fault_free(s);
 	sim_change_free(s);
+	sim_cue_free(s);
 	free(s);
 }
 
@@ -46,6 +48,8 @@ static int open_image(struct sim *s, const char *path, char *err, size_t errlen)
 	struct stat st;
 	off_t size;
 
+	if (sim_is_cue_path(path))
+		return sim_cue_open(s, path, err, errlen);
 	s->image_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (s->image_fd < 0 || fstat(s->image_fd, &st))
 		goto fail;
@@ -251,6 +255,8 @@ static const struct {
 	{ MMC_READ_DISC_INFO, sim_do_read_disc_info },
 	{ MMC_READ_TRACK_INFO, sim_do_read_track_info },
 	{ MMC_MODE_SENSE10, sim_do_mode_sense10 },
+	{ MMC_READ_CD, sim_do_read_cd_any },
+	{ MMC_READ_CD_MSF, sim_do_read_cd_any },
 };
 
 static void dispatch(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)

@@ -15,6 +15,10 @@
  *             information
  *   config.c  what the drive is: INQUIRY, REQUEST SENSE, GET CONFIGURATION,
  *             MODE SENSE
+ *   cue.c     a CUE sheet's text into tracks (pure)
+ *   raw.c     the disc of sim:FILE.cue: its sectors, READ CD, and what
+ *             READ(10) gets from sectors that are not 2048-byte data
+ *   ide.c     READ CD of a plain image: refused, or readcd=ide (QEMU)
  */
 #ifndef CDT_SIM_H
 #define CDT_SIM_H
@@ -162,6 +166,7 @@ struct sim_config {
 	bool getconf_full;	/* GET CONFIGURATION pads to the allocation */
 	bool stale;		/* failing reads still move a whole buffer */
 	bool cdb16;		/* READ(16), READ CAPACITY(16) answered */
+	bool readcd_ide;	/* readcd=ide: READ CD as QEMU's ide-cd (ide.c) */
 	uint64_t change_at;	/* change=N: the Nth command meets 06/28/00 */
 	char *change_image;	/* change=N:IMAGE2, or NULL: the same image */
 	/* the disc's kind (issue 12) */
@@ -200,6 +205,7 @@ struct sim {
 	double clock_ms;	/* virtual time since open: costs and pauses */
 	double ready_at_ms;	/* NOT READY until the clock reaches this */
 	bool deferred_pending;	/* the next command gets deferred sense */
+	struct sim_cue *cue;	/* sim:FILE.cue: the sheet's disc (raw.c), or NULL */
 };
 
 /* How one command ended, before it is written into the cdt_cmd. */
@@ -278,8 +284,16 @@ const struct sim_track *sim_session_first(const struct sim *s, uint32_t sn);
 const struct sim_track *sim_session_last(const struct sim *s, uint32_t sn);
 /* Blocks a track counts: the last one's end follows hide=/extra=/formatted=. */
 uint64_t sim_track_blocks(const struct sim *s, const struct sim_track *t);
-/* The blocks between session sn's lead-out start and session sn+1's first. */
-uint64_t sim_gap_after(uint32_t sn);
+/*
+ * The blocks between session sn's lead-out start and session sn+1's first.
+ * An inline of sim.h, not a function of layout.c: the layout table and the
+ * CUE reader (raw.c) both place sessions with it, and raw.c is what
+ * layout.c calls for a CUE disc's tracks (no two files call each other).
+ */
+static inline uint64_t sim_gap_after(uint32_t sn)
+{
+	return sn == 1 ? SIM_GAP_FIRST : SIM_GAP_LATER;
+}
 uint16_t sim_profile(const struct sim *s);
 bool sim_profile_is_cd(uint16_t profile);
 
@@ -311,6 +325,22 @@ sim_handler sim_do_service_action_in;
 sim_handler sim_do_read_toc;
 sim_handler sim_do_read_disc_info;
 sim_handler sim_do_read_track_info;
+
+/* raw.c: sim:FILE.cue */
+struct sim_cue;
+bool sim_is_cue_path(const char *path);
+/* The sheet read, its files opened, s->n_blocks set. */
+int sim_cue_open(struct sim *s, const char *path, char *err, size_t errlen);
+void sim_cue_free(struct sim *s);
+/* s->tracks from the sheet. */
+void sim_cue_tracks(struct sim *s);
+bool sim_cue_block_fails(struct sim *s, uint64_t b, struct sim_outcome *o);
+bool sim_cue_copy_user(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst);
+sim_handler sim_do_read_cd;
+/* ide.c: READ CD of any disc: raw.c's, readcd=ide's, or 05/20/00 */
+sim_handler sim_do_read_cd_any;
+/* Is st the sheet's file or one of its FILEs? */
+bool sim_cue_serves(const struct sim *s, const struct stat *st);
 
 /* config.c */
 sim_handler sim_do_inquiry;
