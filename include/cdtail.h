@@ -308,6 +308,8 @@ struct cdt_track {
 					 * or CDT_SIZE_ABSENT */
 	bool runout;			/* ends with a 2-block TAO run-out */
 	enum cdt_sector_mode sector_mode; /* its first sector read raw (issue 25) */
+	uint64_t pregap;		/* blocks before start (index 00), in
+					 * the track's own mode; 0: none known */
 };
 
 /* Why blocks inside the disc's extent are not data to be read. */
@@ -316,9 +318,12 @@ enum cdt_skip_why {
 	CDT_SKIP_GAP,			/* lead-out, lead-in, pregap between sessions */
 	CDT_SKIP_RUNOUT,		/* a TAO track's 2 run-out blocks */
 	CDT_SKIP_UNWRITTEN,		/* a formatted medium past its data */
+	CDT_SKIP_PREGAP,		/* an audio track's pregap (index 00) */
+	CDT_SKIP_FORM2,			/* blocks of a data track that READ(10)
+					 * answers 05/64/00: Mode 2 Form 2 */
 };
 
-/* "audio", "gap", "runout", "unwritten" */
+/* "audio", "gap", "runout", "unwritten", "pregap", "form2" */
 const char *cdt_skip_why_name(enum cdt_skip_why why);
 
 struct cdt_skip {
@@ -380,6 +385,10 @@ enum cdt_probe_note {
 	 * against READ CAPACITY */
 	CDT_NOTE_FORMATTED = 1 << 6,
 	CDT_NOTE_APPENDABLE = 1 << 7,	 /* the last session is open */
+	/* blocks of the last data track below its reported end answer
+	 * 05/64/00: Mode 2 Form 2 sectors, part of the disc (true_blocks
+	 * counts them); image lists them as skipped, why "form2" */
+	CDT_NOTE_FORM2 = 1 << 10,
 };
 
 /* Progress of a run, struct cdt_progress below says when it is called. */

@@ -172,10 +172,15 @@ static int parse(struct image_cli *c, struct cli_args *a, int argc, char **argv)
 	return rc;
 }
 
-/* "complete" (exit 0) or "unreadable" (exit 4) */
+/*
+ * "complete" (exit 0), "unreadable" (exit 4), or "incomplete" (exit 4):
+ * no block is bad, but Form 2 blocks hold what READ(10) cannot give.
+ */
 static const char *verdict_name(const struct cdt_image_result *r)
 {
-	return r->sum.bad_blocks ? "unreadable" : "complete";
+	if (r->sum.bad_blocks)
+		return "unreadable";
+	return rui_form2_blocks(r->skipped, r->n_skipped) ? "incomplete" : "complete";
 }
 
 /*
@@ -203,6 +208,8 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 			       src[r->digest_source] ? json_object_new_string(src[r->digest_source]) : NULL);
 	json_object_object_add(o, "skipped", rui_json_skipped(r->skipped, r->n_skipped));
 	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
+	json_object_object_add(o, "form2_blocks",
+			       json_object_new_int64((int64_t)rui_form2_blocks(r->skipped, r->n_skipped)));
 	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
 								    verdict_name(r)));
 	if (interrupted)
@@ -243,6 +250,7 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 		printf("resumed:   %llu blocks were already finished\n",
 		       (unsigned long long)r->finished_before);
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, "zeros in OUT");
+	rui_print_form2(r->skipped, r->n_skipped, "OUT");
 	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
 	print_next(addr, out, io, r);
 	printf("verdict:   %s\n", verdict_name(r));
@@ -319,7 +327,9 @@ static int run(int argc, char **argv)
 		else
 			print_text(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
 		rc = rui_window_status(&res.sum, c.io.rd.max_extra,
-				       res.sum.bad_blocks ? EX_UNREADABLE : EX_SAME);
+				       res.sum.bad_blocks ||
+				       rui_form2_blocks(res.skipped, res.n_skipped) ?
+				       EX_UNREADABLE : EX_SAME);
 		/* the image is good, but an output file asked for is not */
 		if (svg_rc)
 			rc = EX_DEVICE_ERR;

@@ -51,6 +51,8 @@ static const struct {
 	  "a formatted rewritable medium: READ CAPACITY is the formatted size, past the filesystem; the rest is unwritten space (image --formatted says what to do with it); the verdict still compares the true end with READ CAPACITY" },
 	{ CDT_NOTE_APPENDABLE, "appendable",
 	  "the last session is open (appendable disc): the blank space after it and the disc information's last possible lead-out are not data" },
+	{ CDT_NOTE_FORM2, "form2",
+	  "blocks of the last data track below its run-out answer 05/64/00 (ILLEGAL MODE FOR THIS TRACK): Mode 2 Form 2 sectors (Video CD, CD-i, XA audio or video), part of the disc but not readable as 2048-byte data; image lists them as skipped (form2) and exits 4" },
 };
 
 /* ---- the disc's structure ------------------------------------------------ */
@@ -72,6 +74,7 @@ json_object *cli_layout_json(const struct cdt_layout *l)
 		json_object_object_add(t, "mode", json_object_new_string(cdt_track_mode_name(k->mode)));
 		json_object_object_add(t, "start", json_object_new_int64((int64_t)k->start));
 		json_object_object_add(t, "blocks", json_object_new_int64((int64_t)k->blocks));
+		json_object_object_add(t, "pregap", json_object_new_int64((int64_t)k->pregap));
 		/* only where the drive read the track's first sector raw */
 		if (k->sector_mode != CDT_SECTOR_UNKNOWN)
 			json_object_object_add(t, "sector_mode", json_object_new_string(
@@ -119,18 +122,19 @@ static void print_layout(const struct cdt_layout *l)
 	       l->sessions == 1 ? "" : "s", l->n_tracks, l->n_tracks == 1 ? "" : "s",
 	       l->has_toc ? "" : " (the drive gave no TOC: one data track assumed)");
 	modes = any_sector_mode(l);
-	printf("  %5s %7s %-5s %10s %10s%s\n", "track", "session", "mode", "start", "blocks",
-	       modes ? "  sector" : "");
+	printf("  %5s %7s %-5s %10s %10s %7s%s\n", "track", "session", "mode", "start",
+	       "blocks", "pregap", modes ? "  sector" : "");
 	for (i = 0; i < l->n_tracks; i++) {
 		const struct cdt_track *t = &l->tracks[i];
 
 		for (; g < l->n_gaps && l->gaps[g].start < t->start; g++)
-			printf("  %-5s %7s %-5s %10llu %10llu  between sessions\n", "gap", "", "",
-			       (unsigned long long)l->gaps[g].start,
-			       (unsigned long long)l->gaps[g].blocks);
-		printf("  %5u %7u %-5s %10llu %10llu%s%s%s\n", t->number, t->session,
+			printf("  %-5s %7s %-5s %10llu %10llu %7s  between sessions\n", "gap",
+			       "", "", (unsigned long long)l->gaps[g].start,
+			       (unsigned long long)l->gaps[g].blocks, "");
+		printf("  %5u %7u %-5s %10llu %10llu %7llu%s%s%s\n", t->number, t->session,
 		       cdt_track_mode_name(t->mode), (unsigned long long)t->start,
-		       (unsigned long long)t->blocks, modes ? "  " : "",
+		       (unsigned long long)t->blocks, (unsigned long long)t->pregap,
+		       modes ? "  " : "",
 		       modes ? (t->sector_mode ? cdt_sector_mode_name(t->sector_mode) : "-") : "",
 		       t->runout ? "  TAO run-out" : "");
 	}

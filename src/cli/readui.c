@@ -212,6 +212,34 @@ void rui_print_skipped(const struct cdt_skip *v, size_t n, uint64_t blocks,
 		printf("           ... and %zu more areas (--json lists them all)\n", n - shown);
 }
 
+uint64_t rui_form2_blocks(const struct cdt_skip *v, size_t n)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].why == CDT_SKIP_FORM2)
+			sum += v[i].blocks;
+	return sum;
+}
+
+void rui_print_form2(const struct cdt_skip *v, size_t n, const char *what)
+{
+	uint64_t blocks = rui_form2_blocks(v, n);
+	size_t i;
+
+	if (!blocks)
+		return;
+	for (i = 0; i < n && v[i].why != CDT_SKIP_FORM2; i++)
+		;
+	printf("form2:     %" PRIu64 " block%s from LBA %" PRIu64 " answer 05/64/00 (ILLEGAL MODE FOR\n"
+	       "           THIS TRACK) inside a data track: Mode 2 Form 2 sectors (Video CD,\n"
+	       "           CD-i, XA audio or video) that READ(10) cannot give as 2048-byte\n"
+	       "           data, not damage; %s lacks them (zeros). A raw reader (READ CD,\n"
+	       "           2352-byte sectors: redumper, cdrdao) reads them\n",
+	       blocks, blocks == 1 ? "" : "s", v[i].start, what);
+}
+
 void rui_print_lost(const struct cdt_read_summary *s, const char *label, const char *holds)
 {
 	uint64_t blocks = s->probe.extent_blocks ? s->probe.extent_blocks : 1;

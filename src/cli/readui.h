@@ -66,6 +66,14 @@ json_object *rui_json_skipped(const struct cdt_skip *v, size_t n);
  * "skipped:  12000 blocks not data, never read (zeros in OUT): 0-499 audio,
  * 500-11899 gap"; nothing when none was skipped.
  */
+/* Form 2 blocks among the skipped areas (why "form2"). */
+uint64_t rui_form2_blocks(const struct cdt_skip *v, size_t n);
+/*
+ * The note after Form 2 blocks: how many, where, and what would read
+ * them; what names what lacks them (OUT, the comparison).  Nothing
+ * without any.
+ */
+void rui_print_form2(const struct cdt_skip *v, size_t n, const char *what);
 void rui_print_skipped(const struct cdt_skip *v, size_t n, uint64_t blocks,
 		       const char *holds);
 

@@ -173,7 +173,8 @@ img_case() {
 	[ "$got" -le "$nro" ] 2>/dev/null ||
 		why="$why; the probe read run-out blocks: $got (at most one single block for each of $nro)"
 	tail -n +$((pl + 1)) "$T/i.tr" >"$T/copy.tr"
-	got=$(reads_in_skips "$T/copy.tr" "$wskip" .)
+	# form2 blocks are found by reading them: only the structure's are never read
+	got=$(reads_in_skips "$T/copy.tr" "$wskip" '^(audio|gap|runout|pregap|unwritten)$')
 	[ -n "$got" ] && why="$why; the copy read a skipped block: $(echo "$got" | head -2 | tr '\n' ' ')"
 	check "$name: no read of a skipped block"
 
@@ -295,7 +296,12 @@ D="$W/tao.img"
 L="layout=data:400+data:300+data:300,tao=1,profile=cd-r"
 SKIP="398+2 runout,698+2 runout"
 sizes_cases "TAO 3 tracks" 50 998
-img_case "TAO 3 tracks, runout=5" "$D" "$L,runout=5" 0 995 "$SKIP" "[]"
+# runout=5: the last 5 blocks answer 05/64/00, but the structure puts the
+# run-out at the last 2 (998, 999); the 3 below are Mode 2 Form 2 blocks of
+# the track, part of the disc: listed as form2, exit 4 (issue 23: 05/64/00
+# ends a track only where the structure says a run-out is; it said 0 and
+# 995 before)
+img_case "TAO 3 tracks, runout=5" "$D" "$L,runout=5" 4 998 "$SKIP,995+3 form2" "[]"
 img_case "TAO 3 tracks, bad around a run-out" "$D" "$L,bad=395-405" 4 998 "$SKIP" "[[395,397],[400,405]]"
 img_case "TAO 3 tracks, bad last blocks" "$D" "$L,bad=990-999" 4 998 "$SKIP" "[[990,997]]"
 D="$W/t2.img"

@@ -204,12 +204,12 @@ no_toc() {
 NT="$T/notoc2.img"
 mkimage "$NT" $((300 + 11400 + 300))
 no_toc "two data sessions" "$NT" "layout=data:300/data:300" 0 2 \
-	'[{"number":1,"session":1,"mode":"data","start":0,"blocks":300},{"number":2,"session":2,"mode":"data","start":11700,"blocks":300}]' \
+	'[{"number":1,"session":1,"mode":"data","start":0,"blocks":300,"pregap":0},{"number":2,"session":2,"mode":"data","start":11700,"blocks":300,"pregap":0}]' \
 	'[{"start":300,"blocks":11400}]'
 expect_json "two data sessions, toc=none: true_blocks" .true_blocks 12000
 no_reads "two data sessions, toc=none: nothing read in the gap" 300 11700
 no_toc "two data sessions, gap=hang, hide=20" "$NT" "layout=data:300/data:300,gap=hang,hide=20" 10 2 \
-	'[{"number":1,"session":1,"mode":"data","start":0,"blocks":300},{"number":2,"session":2,"mode":"data","start":11700,"blocks":300}]' \
+	'[{"number":1,"session":1,"mode":"data","start":0,"blocks":300,"pregap":0},{"number":2,"session":2,"mode":"data","start":11700,"blocks":300,"pregap":0}]' \
 	'[{"start":300,"blocks":11400}]'
 expect_json "two data sessions, gap=hang, hide=20, toc=none: hidden tail" .verdict hidden-tail
 no_reads "two data sessions, gap=hang, toc=none: nothing read in the gap" 300 11700
@@ -218,7 +218,7 @@ NX="$T/notocx.img"
 mkimage "$NX" $((3000 + 2000 + 11400 + 600))
 pvd "$NX" $((16400 + 16)) 17000
 no_toc "CD-Extra" "$NX" "layout=audio:3000+audio:2000/data:600" 0 2 \
-	'[{"number":1,"session":1,"mode":"audio","start":0,"blocks":3000},{"number":2,"session":1,"mode":"audio","start":3000,"blocks":2000},{"number":3,"session":2,"mode":"data","start":16400,"blocks":600}]' \
+	'[{"number":1,"session":1,"mode":"audio","start":0,"blocks":3000,"pregap":0},{"number":2,"session":1,"mode":"audio","start":3000,"blocks":2000,"pregap":0},{"number":3,"session":2,"mode":"data","start":16400,"blocks":600,"pregap":0}]' \
 	'[{"start":5000,"blocks":11400}]'
 expect_json "CD-Extra, toc=none: true_blocks" .true_blocks 17000
 expect_json "CD-Extra, toc=none: filesystem from the data session's PVD" .sources.filesystem 17000

@@ -5,7 +5,8 @@
  * it), then the input as answers of 36 bytes each, as the layout reads one
  * per track, and the skip list built over the tracks they describe.
  * Seeds: tests/fuzz/seeds/track_info (the emulated drive's answers per disc
- * kind, gen_sim_seeds) and corpus/fuzz_track_info (gen_corpus).  This
+ * kind, gen_sim_seeds) and corpus/fuzz_track_info (gen_corpus), negative
+ * starts among them (regress/track_info_negative).  This
  * target took over fuzz_trackinfo, which fuzzed the first step alone.
  */
 #include <string.h>
@@ -25,7 +26,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t off, n, i;
 	uint64_t end = 0;
 
-	(void)mmc_parse_track_info(data, size, &ti);
+	/* the addresses are signed 32-bit LBAs: never a wrapped value */
+	if (!mmc_parse_track_info(data, size, &ti) &&
+	    (ti.start < INT32_MIN || ti.start > INT32_MAX ||
+	     ti.last_recorded < INT32_MIN || ti.last_recorded > INT32_MAX))
+		__builtin_trap();
 	memset(tracks, 0, sizeof(tracks));
 	for (off = 0; off < size && l.n_tracks < MAX_TRACKS; off += REC) {
 		size_t len = size - off < REC ? size - off : REC;
@@ -36,8 +41,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		t->number = ti.track;
 		t->session = ti.session;
 		t->mode = mmc_control_is_data(ti.track_mode) ? CDT_TRACK_DATA : CDT_TRACK_AUDIO;
-		t->start = ti.start;
+		/* a start before LBA 0 (the pregap of track 1): from 0 */
+		t->start = ti.start > 0 ? (uint64_t)ti.start : 0;
 		t->blocks = ti.size;
+		/* any pregap, even one that claims more than lies before it */
+		t->pregap = ti.fixed_packet_size;
 		t->runout = mmc_control_incremental(ti.track_mode);
 		/* the layout keeps tracks ascending; a gap where sessions change */
 		if (l.n_tracks && t->start < end)

@@ -14,16 +14,18 @@ cdtail's code.
                                      a tab, its reads as LBA:BLOCKS ...;
                                      prints "ok ..." or "WRONG ..." a case
 
-A scenario line is space-separated key=value: layout, gap, tao, open,
-profile (or -), formatted, hide, extra, runout, fs (the ISO 9660 volume
-size written in the last data session's first track, 0 for none), toc
-(reported, or none: the drive refuses READ TOC, and the structure is the
-same from disc and track information; cdtail(1)), others (1: every earlier
-data session holds an ISO 9660 volume too, declaring its own end) and hbad
-(a bad block among the first 32 of some data session's first data track,
-its descriptors among them; -1 for none).  The filesystem source is the
-last data session's volume, read past a bad block around it, or none when
-its descriptor itself is bad or it has none: never another session's
+A scenario line is space-separated key=value: layout (a track may carry
+a pregap, "audio:750~150"), gap, tao, open, profile (or -), formatted,
+hide, extra, runout, fs (the ISO 9660 volume size written in the last data
+session's first track, 0 for none), toc (reported, or none: the drive
+refuses READ TOC, and the structure is the same from disc and track
+information; cdtail(1)), trackinfo (index1 or pregap: where READ TRACK
+INFORMATION starts a track), others (1: every earlier data session holds
+an ISO 9660 volume too, declaring its own end) and hbad (a bad block among
+the first 32 of some data session's first data track, its descriptors
+among them; -1 for none).  The filesystem source is the last data
+session's volume, read past a bad block around it, or none when its
+descriptor itself is bad or it has none: never another session's
 (issue 28, E).
 """
 import json
@@ -39,7 +41,9 @@ ALL = CD + ("dvd-rom", "dvd-r", "dvd+rw", "dvd-ram", "bd-rom", "bd-re")
 
 
 def parse_layout(spec):
-    """[(number, session, mode, start, blocks)], gaps [(start, blocks)], N."""
+    """[(number, session, mode, start, blocks, pregap)], gaps [(start,
+    blocks)], N.  start is index 01 (the TOC's); the pregap's blocks lie
+    before it and count in N (cdtail(1), layout= ~P)."""
     tracks, gaps, lba = [], [], 0
     for si, sess in enumerate(spec.split("/"), 1):
         if si > 1:
@@ -47,9 +51,11 @@ def parse_layout(spec):
             gaps.append((lba, g))
             lba += g
         for t in sess.split("+"):
-            mode, blocks = t.split(":")
-            tracks.append((len(tracks) + 1, si, mode, lba, int(blocks)))
-            lba += int(blocks)
+            mode, rest = t.split(":")
+            blocks, _, pregap = rest.partition("~")
+            pregap = int(pregap or 0)
+            tracks.append((len(tracks) + 1, si, mode, lba + pregap, int(blocks), pregap))
+            lba += pregap + int(blocks)
     return tracks, gaps, lba
 
 
@@ -58,13 +64,21 @@ def gen_one(r):
     profile = r.choice(("-",) * 4 + ALL)
     cd = profile == "-" or profile in CD
     sessions = []
+    # pregaps from their own generator: the other draws stay the seed's
+    rp = random.Random("pregap-%f" % r.random())
     for s in range(nsess):
         ts = []
         for _ in range(r.choice((1, 1, 2, 3))):
             mode = "audio" if cd and r.random() < 0.35 else "data"
             # short tracks often: a head read of 260 blocks must stay inside
             blocks = r.choice((r.randint(40, 259), r.randint(40, 3000)))
-            ts.append("%s:%d" % (mode, blocks))
+            # an audio track's pregap: 2 seconds mostly (Yellow Book);
+            # 3 blocks at least, as fewer look like a TAO run-out where the
+            # drive gives index 01 starts (cdtail(1))
+            pregap = ""
+            if mode == "audio" and rp.random() < 0.4:
+                pregap = "~%d" % rp.choice((150, 150, rp.randint(3, 300)))
+            ts.append("%s:%d%s" % (mode, blocks, pregap))
         sessions.append("+".join(ts))
     # at least one data track somewhere
     if "data" not in "".join(sessions):
@@ -121,6 +135,7 @@ def gen(seed, count):
         k["toc"] = "none" if random.Random("toc-%d-%d" % (seed, i)).random() < 0.3 \
             else "reported"
         heads(random.Random("head-%d-%d" % (seed, i)), k)
+        k["trackinfo"] = random.Random("ti-%d-%d" % (seed, i)).choice(("index1", "pregap"))
         print(" ".join("%s=%s" % kv for kv in k.items()))
 
 
@@ -166,6 +181,47 @@ def truth(k, tracks, n):
     return n - unreadable_tail(k)
 
 
+def shown_tracks(k, tracks):
+    """The tracks as the drive's answers show them (cdtail(1), pregaps).
+    trackinfo=pregap: READ TRACK INFORMATION starts each track at its
+    pregap, so with the TOC every pregap is known, and without it no index
+    01 is: a track from its pregap on.  trackinfo=index1: only the TOC's
+    starts; an audio track's pregap after a data track in its session is
+    the run of 05/64/00 blocks that ends the data track (a TAO run-out
+    before it joins the run); any other pregap is the end of the track
+    before it (or of the gap, for a session's first track).  LBA 0 up to
+    track 1's index 01 is track 1's pregap."""
+    out = [list(t) for t in tracks]
+    for i, t in enumerate(out):
+        prev = out[i - 1] if i and out[i - 1][1] == t[1] else None
+        if k["trackinfo"] == "pregap" and k["toc"] == "none":
+            t[3] -= t[5]
+            t[4] += t[5]
+            t[5] = 0
+        elif k["trackinfo"] == "index1" and i and t[5]:
+            if prev and prev[2] == "data" and t[2] == "audio":
+                if k["tao"]:
+                    prev[4] -= 2
+                    t[5] += 2
+            else:
+                if prev:
+                    prev[4] += t[5]
+                t[5] = 0
+    if out[0][3]:
+        out[0][5] = out[0][3]
+    return [tuple(t) for t in out]
+
+
+def shown_gaps(tracks):
+    """Between one session's last track and the next one's pregap."""
+    gaps = []
+    for a, b in zip(tracks, tracks[1:]):
+        if a["session"] != b["session"]:
+            end = a["start"] + a["blocks"]
+            gaps.append({"start": end, "blocks": b["start"] - b["pregap"] - end})
+    return gaps
+
+
 def reported(k, n):
     return k["formatted"] if k["formatted"] else n - k["hide"] + k["extra"]
 
@@ -182,15 +238,16 @@ def expect(k):
     runout_note = (last[2] == "data" and true + 2 == rep and
                    unreadable_tail(k) == 2 and not k["formatted"])
     want_tracks = []
-    for t in tracks:
+    for t in shown_tracks(k, tracks):
         blocks = t[4]
-        if t is last:
+        if t[0] == last[0]:
             if t[2] == "audio":
                 blocks = rep - t[3]   # what the drive says; nothing reads it
             elif not runout_note:
                 blocks = true - t[3]
         want_tracks.append({"number": t[0], "session": t[1], "mode": t[2],
-                            "start": t[3], "blocks": blocks})
+                            "start": t[3], "blocks": blocks, "pregap": t[5]})
+    gaps = shown_gaps(want_tracks)
     notes = set()
     if last[2] == "audio":
         notes.add("last-track-audio")
@@ -207,7 +264,7 @@ def expect(k):
     return dict(status=status, verdict=verdict, true_blocks=true,
                 reported_blocks=rep, hidden_blocks=hidden,
                 sessions=len({t[1] for t in tracks}), tracks=want_tracks,
-                gaps=[{"start": s, "blocks": b} for s, b in gaps],
+                gaps=gaps,
                 notes=notes, filesystem=fs)
 
 
@@ -215,7 +272,7 @@ def parse_scenario(scen):
     k = {}
     for kv in scen.split():
         a, b = kv.split("=", 1)
-        k[a] = b if a in ("layout", "gap", "profile", "toc") else int(b)
+        k[a] = b if a in ("layout", "gap", "profile", "toc", "trackinfo") else int(b)
     k.setdefault("others", 0)
     k.setdefault("hbad", -1)
     return k
@@ -265,14 +322,22 @@ def setup(img, scen):
             keys.append("%s=%d" % (key, k[key]))
     if k.get("toc", "reported") != "reported":
         keys.append("toc=" + k["toc"])
+    if k.get("trackinfo", "index1") != "index1":
+        keys.append("trackinfo=" + k["trackinfo"])
     print(",".join(keys))
 
 
-def not_data(k, lba, n):
-    """'audio' or 'gap' when [lba, lba + n) touches such a block."""
+def not_data(k, lba, n, probe=False):
+    """'audio' or 'gap' when [lba, lba + n) touches such a block.  probe
+    may read an audio pregap that only the wrong-mode blocks at the end
+    of the data track before it tell (trackinfo=index1)."""
     tracks, gaps, _ = parse_layout(k["layout"])
-    for t in tracks:
-        if t[2] == "audio" and lba < t[3] + t[4] and lba + n > t[3]:
+    for i, t in enumerate(tracks):
+        begin = t[3] - t[5]
+        if probe and k.get("trackinfo") == "index1" and i and \
+           tracks[i - 1][1] == t[1] and tracks[i - 1][2] == "data":
+            begin = t[3]
+        if t[2] == "audio" and lba < t[3] + t[4] and lba + n > begin:
             return "audio track %d" % t[0]
     for g in gaps:
         if lba < g[0] + g[1] and lba + n > g[0]:
@@ -316,7 +381,7 @@ def check(lines):
         # reads them with READ(10)/(12) (image and verify promise the same)
         for r in reads.split():
             lba, n = (int(x) for x in r.split(":"))
-            hit = not_data(parse_scenario(scen), lba, n)
+            hit = not_data(parse_scenario(scen), lba, n, probe=True)
             if hit:
                 why.append("READ %d+%d touches %s" % (lba, n, hit))
                 break

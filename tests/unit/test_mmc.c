@@ -647,6 +647,34 @@ static void test_track_info_tao(void **state)
 	assert_false(mmc_control_is_data(ti.track_mode));
 }
 
+/*
+ * READ TRACK INFORMATION's addresses are signed LBAs (MMC: -150 is
+ * 00:00:00).  CDEmu's libMirage answers track 1 of a 402-block data track
+ * before a 150-block audio pregap with start -150 (FFFFFF6Ah), size 552:
+ * the end is 402, never 2^32 + 402.
+ */
+static void test_track_info_signed(void **state)
+{
+	uint8_t b[36] = { 0, 34, 1, 1, 0, 0x04, 0x01, 0x02 };
+	struct mmc_track_info ti;
+
+	(void)state;
+	b[8] = 0xff; b[9] = 0xff; b[10] = 0xff; b[11] = 0x6a;		/* -150 */
+	b[12] = 0xff; b[13] = 0xff; b[14] = 0xff; b[15] = 0xff;	/* -1 */
+	b[24] = 0x00; b[25] = 0x00; b[26] = 0x02; b[27] = 0x28;	/* 552 */
+	b[28] = 0x80; b[29] = 0x00; b[30] = 0x00; b[31] = 0x00;	/* INT32_MIN */
+	assert_int_equal(mmc_parse_track_info(b, sizeof(b), &ti), 0);
+	assert_true(ti.start == -150);
+	assert_true(ti.next_writable == -1);
+	assert_true(ti.last_recorded == INT32_MIN);
+	assert_int_equal(ti.size, 552);
+	assert_true(ti.start + ti.size == 402);
+	/* the largest positive LBA stays positive */
+	b[8] = 0x7f; b[9] = 0xff; b[10] = 0xff; b[11] = 0xff;
+	assert_int_equal(mmc_parse_track_info(b, sizeof(b), &ti), 0);
+	assert_true(ti.start == INT32_MAX);
+}
+
 /* Disc status 1 (incomplete) or last session state 1: appendable. */
 static void test_disc_appendable(void **state)
 {
@@ -898,6 +926,7 @@ int main(void)
 		cmocka_unit_test(test_full_toc),
 		cmocka_unit_test(test_full_toc_truncated),
 		cmocka_unit_test(test_track_info_tao),
+		cmocka_unit_test(test_track_info_signed),
 		cmocka_unit_test(test_disc_appendable),
 		cmocka_unit_test(test_config_header),
 		cmocka_unit_test(test_profile_names),

@@ -120,6 +120,33 @@ static void test_roundtrip_random(void **state)
 	}
 }
 
+/* skip_add: blocks found one by one join their neighbours of the same why. */
+static void test_add(void **state)
+{
+	struct skip_plan s = { 0 };
+
+	(void)state;
+	assert_int_equal(skip_add(&s, 10, CDT_SKIP_FORM2), 0);
+	assert_int_equal(skip_add(&s, 12, CDT_SKIP_FORM2), 0);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(skip_add(&s, 11, CDT_SKIP_FORM2), 0);	/* joins both */
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.v[0].start, 10);
+	assert_int_equal(s.v[0].blocks, 3);
+	assert_int_equal(skip_add(&s, 9, CDT_SKIP_FORM2), 0);	/* joins below */
+	assert_int_equal(s.v[0].start, 9);
+	assert_int_equal(skip_add(&s, 11, CDT_SKIP_FORM2), CDT_EFORMAT);
+	assert_int_equal(skip_add(&s, 13, CDT_SKIP_PREGAP), 0);	/* another why */
+	assert_int_equal(skip_add(&s, 2, CDT_SKIP_FORM2), 0);	/* in front */
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.v[0].start, 2);
+	assert_int_equal(s.v[1].start, 9);
+	assert_int_equal(s.v[1].blocks, 4);
+	assert_int_equal(s.v[2].why, CDT_SKIP_PREGAP);
+	assert_int_equal(s.blocks, 6);
+	skip_free(&s);
+}
+
 static int parse_str(const char *text, struct skip_plan *p)
 {
 	return skip_parse(text, strlen(text), p);
@@ -603,6 +630,7 @@ int main(void)
 		cmocka_unit_test(test_too_many),
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_lookups),
+		cmocka_unit_test(test_add),
 		cmocka_unit_test(test_plan_formatted),
 		cmocka_unit_test(test_plan_layout),
 		cmocka_unit_test(test_tail_across_gap),

@@ -48,9 +48,10 @@ const char *cdt_track_mode_name(enum cdt_track_mode m)
 
 const char *cdt_skip_why_name(enum cdt_skip_why why)
 {
-	static const char *const names[] = { "audio", "gap", "runout", "unwritten" };
+	static const char *const names[] = { "audio", "gap", "runout", "unwritten",
+					     "pregap", "form2" };
 
-	return enum_name(names, 4, why);
+	return enum_name(names, 6, why);
 }
 
 const struct cdt_track *layout_last_track(const struct cdt_layout *l)
@@ -136,6 +137,25 @@ static int64_t apply_full_toc(const struct mmc_full_toc *ft, struct cdt_track *t
 }
 
 /*
+ * The track information's extent of t, [start, start + size).  Starting at
+ * the TOC's index 01, it is t's length.  Starting before it, the drive
+ * counts t's pregap (index 00) in the track, as CDEmu's libMirage does
+ * (track 1 from -150, a mixed-mode disc's audio track 2 from its index 00;
+ * doc/disc-kinds.md): the blocks before index 01 that lie on the disc
+ * (LBA 0 on) are the pregap, the rest the length.  A start past index 01,
+ * or an extent ending before it, is not believed.
+ */
+static void apply_extent(const struct mmc_track_info *ti, struct cdt_track *t)
+{
+	int64_t index1 = (int64_t)t->start, end = ti->start + ti->size;
+
+	if (!ti->size || ti->start > index1 || end <= index1)
+		return;
+	t->blocks = (uint64_t)(end - index1);
+	t->pregap = (uint64_t)(index1 - (ti->start > 0 ? ti->start : 0));
+}
+
+/*
  * What the track information says of t.  Its size is the track's length
  * (a TAO run-out included); a last recorded address 2 blocks before the
  * track's end says the 2 blocks are a run-out, as does an incremental
@@ -147,9 +167,8 @@ static bool apply_track_info(const struct mmc_track_info *ti, struct cdt_track *
 		return false;
 	if (ti->session)
 		t->session = ti->session;
-	if (ti->size && ti->start == t->start)
-		t->blocks = ti->size;
-	if (ti->lra_valid) {
+	apply_extent(ti, t);
+	if (ti->lra_valid && ti->last_recorded >= 0) {
 		t->last_recorded = ti->last_recorded;
 		if (t->mode == CDT_TRACK_DATA && t->blocks > RUNOUT_BLOCKS &&
 		    (uint64_t)ti->last_recorded + 1 + RUNOUT_BLOCKS == t->start + t->blocks)
@@ -158,6 +177,40 @@ static bool apply_track_info(const struct mmc_track_info *ti, struct cdt_track *
 	if (t->mode == CDT_TRACK_DATA && mmc_control_incremental(ti->track_mode))
 		t->runout = true;
 	return true;
+}
+
+/* Where t's pregap, or t itself, starts. */
+static uint64_t pregap_start(const struct cdt_track *t)
+{
+	return t->pregap < t->start ? t->start - t->pregap : 0;
+}
+
+/*
+ * A pregap belongs to its own track: LBA 0 up to track 1's index 01 is
+ * track 1's, and the track before it in the session
+ * ends where the pregap starts (a data track ends where its data ends, not
+ * at the next index 01).  A pregap reaching back to the track before's own
+ * start is not believed.
+ */
+static void settle_pregaps(struct cdt_track *t, size_t n)
+{
+	size_t i;
+
+	/* blocks before track 1's index 01 are its index 00 (Red Book) */
+	if (n && t[0].start > t[0].pregap)
+		t[0].pregap = t[0].start;
+	for (i = 1; i < n; i++) {
+		uint64_t from = pregap_start(&t[i]);
+
+		if (!t[i].pregap || t[i].session != t[i - 1].session)
+			continue;
+		if (from <= t[i - 1].start) {
+			t[i].pregap = 0;
+			continue;
+		}
+		if (t[i - 1].start + t[i - 1].blocks > from)
+			t[i - 1].blocks = from - t[i - 1].start;
+	}
 }
 
 /*
@@ -176,7 +229,7 @@ static void fill_lengths(struct cdt_track *t, size_t n, const int64_t *sess_lead
 		if (t[i].blocks)
 			continue;
 		if (i + 1 < n && t[i + 1].session == t[i].session)
-			end = (int64_t)t[i + 1].start;
+			end = (int64_t)pregap_start(&t[i + 1]);
 		else if (sess_leadout[i] > 0)
 			end = sess_leadout[i];
 		else if (i + 1 == n)
@@ -188,15 +241,76 @@ static void fill_lengths(struct cdt_track *t, size_t n, const int64_t *sess_lead
 	}
 }
 
+/* What one block answers READ(10): data, the wrong mode, or anything else. */
+enum block_answer { BLOCK_DATA, BLOCK_WRONG_MODE, BLOCK_OTHER };
+
 /*
- * Is the end of data track t, inside the disc, a run-out the structure did
- * not tell?  One read of the first run-out block: a TAO run-out answers
- * 05/64/00 (or 05/63/00) there.  Only tracks that are not the last one:
- * the end search reads the last.
+ * 05/64/00 ILLEGAL MODE FOR THIS TRACK (05/63/00 END OF USER AREA on some
+ * drives): a block that is not 2048-byte user data, i.e. a TAO run-out,
+ * an audio pregap or a Form 2 sector (doc/disc-kinds.md).
  */
-static void test_runout(struct cdt_dev *dev, struct cdt_track *t)
+static enum block_answer read_one(struct cdt_dev *dev, uint64_t lba, uint8_t *buf)
 {
 	struct cdt_read_result rr = CDT_INIT(rr);
+
+	if (cdt_read_blocks(dev, lba, 1, buf, dev->block_size, &rr))
+		return BLOCK_OTHER;
+	if (rr.cls == CDT_READ_OK)
+		return BLOCK_DATA;
+	if (rr.sense_key == 0x05 && (rr.asc == 0x64 || rr.asc == 0x63))
+		return BLOCK_WRONG_MODE;
+	return BLOCK_OTHER;
+}
+
+/* Yellow Book's pregap at a change of track mode: 2 seconds, 150 blocks. */
+#define STD_PREGAP 150
+
+/*
+ * The first block of the run of wrong-mode blocks that ends data track t,
+ * known to begin at or before wrong (and after t's start): a search that
+ * tries the standard 150-block pregap first (2 reads, one failing), then
+ * halves.  An answer other than data or wrong mode stops it at what is
+ * known.
+ */
+static uint64_t wrong_mode_from(struct cdt_dev *dev, const struct cdt_track *t,
+				uint64_t wrong, uint8_t *buf)
+{
+	uint64_t end = t->start + t->blocks;
+	int64_t lo = (int64_t)t->start - 1, hi = (int64_t)wrong;
+	unsigned int step;
+
+	for (step = 0; hi - lo > 1; step++) {
+		int64_t mid = lo + (hi - lo) / 2;
+		int64_t guess = (int64_t)end - STD_PREGAP - (int64_t)step;
+		enum block_answer a;
+
+		if (step < 2 && guess > lo && guess < hi)
+			mid = guess;
+		a = read_one(dev, (uint64_t)mid, buf);
+		if (a == BLOCK_DATA)
+			lo = mid;
+		else if (a == BLOCK_WRONG_MODE)
+			hi = mid;
+		else
+			break;
+	}
+	return (uint64_t)hi;
+}
+
+/*
+ * The end of data track t, inside the disc, when no answer told it.  One
+ * read of the first run-out block: a TAO run-out answers 05/64/00 (or
+ * 05/63/00) there.  Where an audio track follows in the session (a change
+ * of mode, where the Yellow Book asks for a pregap), one read more before
+ * it tells a run-out (2 blocks) from the audio track's pregap, which a
+ * drive that gives index 01 starts counts in the data track: the data
+ * then ends where the wrong-mode blocks begin, and they are next's pregap.
+ * Only tracks that are not the last one: the end search reads the last.
+ */
+static void test_end(struct cdt_dev *dev, struct cdt_track *t,
+		     struct cdt_track *next)
+{
+	uint64_t end = t->start + t->blocks, from;
 	uint8_t *buf;
 
 	if (t->runout || t->mode != CDT_TRACK_DATA || t->blocks <= RUNOUT_BLOCKS ||
@@ -205,11 +319,18 @@ static void test_runout(struct cdt_dev *dev, struct cdt_track *t)
 	buf = malloc(dev->block_size);
 	if (!buf)
 		return;
-	if (!cdt_read_blocks(dev, t->start + t->blocks - RUNOUT_BLOCKS, 1, buf,
-			     dev->block_size, &rr) &&
-	    rr.cls != CDT_READ_OK && rr.sense_key == 0x05 &&
-	    (rr.asc == 0x64 || rr.asc == 0x63))
+	if (read_one(dev, end - RUNOUT_BLOCKS, buf) != BLOCK_WRONG_MODE)
+		goto out;
+	if (next->mode != CDT_TRACK_AUDIO || next->session != t->session ||
+	    next->pregap || t->blocks <= RUNOUT_BLOCKS + 1 ||
+	    read_one(dev, end - RUNOUT_BLOCKS - 1, buf) != BLOCK_WRONG_MODE) {
 		t->runout = true;
+		goto out;
+	}
+	from = wrong_mode_from(dev, t, end - RUNOUT_BLOCKS - 1, buf);
+	next->pregap = next->start - from;
+	t->blocks = from - t->start;
+out:
 	free(buf);
 }
 
@@ -224,14 +345,15 @@ static bool track_from_info(const struct mmc_track_info *ti, unsigned int num,
 {
 	if (ti->blank || (ti->track && ti->track != num))
 		return false;
-	if (prev && ti->start < prev->start + (prev->blocks ? prev->blocks : 1))
+	if (prev && ti->start < (int64_t)(prev->start + (prev->blocks ? prev->blocks : 1)))
 		return false;
+	/* without a TOC no index 01 is known: the track from LBA 0 on */
 	*t = (struct cdt_track){
 		.number = num,
 		.session = prev ? prev->session : 1,
 		.mode = mmc_control_is_data(ti->track_mode) ?
 			CDT_TRACK_DATA : CDT_TRACK_AUDIO,
-		.start = ti->start,
+		.start = ti->start > 0 ? (uint64_t)ti->start : 0,
 		.last_recorded = CDT_SIZE_ABSENT,
 	};
 	return apply_track_info(ti, t);
@@ -272,12 +394,12 @@ static size_t count_gaps(const struct cdt_track *t, size_t n)
 
 	for (i = 1; i < n; i++)
 		if (t[i].session != t[i - 1].session &&
-		    t[i].start > t[i - 1].start + t[i - 1].blocks)
+		    pregap_start(&t[i]) > t[i - 1].start + t[i - 1].blocks)
 			g++;
 	return g;
 }
 
-/* Gaps: [end of session k's last track, start of session k+1's first). */
+/* Gaps: [end of session k's last track, session k+1's first pregap). */
 static int build_gaps(struct cdt_layout *l)
 {
 	size_t i, g = 0, n = count_gaps(l->tracks, l->n_tracks);
@@ -291,9 +413,10 @@ static int build_gaps(struct cdt_layout *l)
 	for (i = 1; i < l->n_tracks && g < n; i++) {
 		uint64_t end = t[i - 1].start + t[i - 1].blocks;
 
-		if (t[i].session == t[i - 1].session || t[i].start <= end)
+		if (t[i].session == t[i - 1].session || pregap_start(&t[i]) <= end)
 			continue;
-		l->gaps[g++] = (struct cdt_skip){ end, t[i].start - end, CDT_SKIP_GAP };
+		l->gaps[g++] = (struct cdt_skip){ end, pregap_start(&t[i]) - end,
+						  CDT_SKIP_GAP };
 	}
 	l->n_gaps = g;
 	return 0;
@@ -301,7 +424,7 @@ static int build_gaps(struct cdt_layout *l)
 
 /*
  * Blocks of track t's head worth reading for ISO 9660: its data only, so
- * never a run-out test_runout() found nor the last track's last 2 blocks
+ * never a run-out test_end() found nor the last track's last 2 blocks
  * (a run-out, perhaps, which the end search reads).
  */
 static uint32_t iso_head_blocks(const struct cdt_track *t, bool last)
@@ -353,7 +476,7 @@ static void last_session_filesystem(struct cdt_dev *dev, const struct cdt_layout
 	/* the session at LBA 0: cdt_read_sizes() reads the head, with libblkid */
 	if (!first || !first->start || !bs)
 		return;
-	/* one failing read per inner TAO track at most: test_runout()'s */
+	/* a failing read or few per inner track at most: test_end()'s */
 	n = iso_head_blocks(first, first == layout_last_track(l));
 	if (n < ISO_HEAD_MIN)
 		return;
@@ -414,9 +537,10 @@ static void finish_tracks(struct cdt_dev *dev, struct cdt_layout *l,
 	int64_t leadout = sz->toc_leadout > 0 ? sz->toc_leadout : sz->read_capacity;
 	size_t i;
 
+	settle_pregaps(t, l->n_tracks);
 	fill_lengths(t, l->n_tracks, sess_leadout, leadout);
 	for (i = 0; i + 1 < l->n_tracks; i++)
-		test_runout(dev, &t[i]);
+		test_end(dev, &t[i], &t[i + 1]);
 	for (i = 0; i < l->n_tracks; i++)
 		if (t[i].session > l->sessions)
 			l->sessions = t[i].session;
@@ -556,8 +680,11 @@ size_t layout_skips(const struct cdt_layout *l, uint64_t extent,
 		for (; g < l->n_gaps && l->gaps[g].start < t->start; g++)
 			n = add_skip(out, n, cap, l->gaps[g].start, l->gaps[g].blocks,
 				     CDT_SKIP_GAP, extent);
-		if (t->mode == CDT_TRACK_AUDIO)
+		if (t->mode == CDT_TRACK_AUDIO) {
+			n = add_skip(out, n, cap, pregap_start(t), t->pregap,
+				     CDT_SKIP_PREGAP, extent);
 			n = add_skip(out, n, cap, t->start, t->blocks, CDT_SKIP_AUDIO, extent);
+		}
 		else if (t->runout && t->blocks > RUNOUT_BLOCKS)
 			n = add_skip(out, n, cap, t->start + t->blocks - RUNOUT_BLOCKS,
 				     RUNOUT_BLOCKS, CDT_SKIP_RUNOUT, extent);

@@ -466,6 +466,69 @@ static int search_rounds(struct probe_reader *r, struct es_params *p,
 	return 0;
 }
 
+/* Does a source beside READ CAPACITY put the end at reported too? */
+static bool end_agreed(const struct cdt_sizes *sz, uint64_t reported)
+{
+	return sz->toc_leadout == (int64_t)reported || sz->track_end == (int64_t)reported;
+}
+
+/*
+ * One block: 1 it answers 05/64/00, 0 anything else, <0 an error.  A
+ * failed read of that block alone, kept from the search, is its answer.
+ */
+static int wrong_mode_at(struct probe_reader *r, uint64_t lba)
+{
+	const struct probe_failure *f = failure_at(r, lba);
+	int rc;
+
+	if (f && f->n == 1 && f->lba == lba)
+		return f->key == 0x05 && f->asc == 0x64;
+	rc = end_class_at(r, lba);
+
+	if (rc <= 0)
+		return rc;
+	f = failure_at(r, lba);
+	return f && f->key == 0x05 && f->asc == 0x64;
+}
+
+/*
+ * 05/64/00 ILLEGAL MODE FOR THIS TRACK ends the disc only where the
+ * structure puts a TAO run-out: the last 2 blocks of the data track that
+ * ends at the reported length.  The search stopped lower, at a 05/64/00:
+ * where another source agrees with READ CAPACITY, the last 2 reported
+ * blocks answer 05/64/00 (a run-out there, not past the end) and so does
+ * the block just below them, the blocks from the search's end up are Mode
+ * 2 Form 2 sectors of the track (READ(10) cannot give them as 2048-byte
+ * data; dvdisaster issue 62, doc/disc-kinds.md): the disc holds them, up
+ * to the run-out.  Up to three reads, failing, fewer where the search
+ * read those blocks alone.
+ */
+static int form2_below_runout(struct probe_reader *r, const struct cdt_probe_result *res,
+			      const struct cdt_layout *l, struct es_result *er,
+			      uint64_t *extent)
+{
+	const struct cdt_track *last = layout_last_track(l);
+	const struct probe_failure *f = failure_at(r, er->end);
+	uint64_t rep = r->reported;
+	int rc;
+
+	if (!f || f->key != 0x05 || f->asc != 0x64 || rep < 3 || er->end + 2 >= rep ||
+	    !end_agreed(&res->sizes, rep) || (last && last->mode != CDT_TRACK_DATA))
+		return 0;
+	rc = wrong_mode_at(r, rep - 1);
+	if (rc == 1)
+		rc = wrong_mode_at(r, rep - 3);
+	if (rc == 1)
+		rc = wrong_mode_at(r, rep - 2);
+	if (rc != 1)
+		return rc;
+	er->end = rep - 2;
+	if (*extent < er->end)
+		*extent = er->end;
+	er->medium_end = false;
+	return 1;
+}
+
 static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		      struct cdt_probe_result *res, struct es_result *er)
 {
@@ -486,6 +549,12 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	fill_params(&p, &res->sizes, dev->layout, opts->max_extra, r.buf_blocks);
 	dev->errmsg[0] = '\0';
 	rc = search_rounds(&r, &p, er, &res->extent_blocks, &window_limit);
+	if (!rc && !stopped(&r)) {
+		rc = form2_below_runout(&r, res, dev->layout, er, &res->extent_blocks);
+		if (rc == 1)
+			res->notes |= CDT_NOTE_FORM2;
+		rc = rc < 0 ? rc : 0;
+	}
 	if (window_limit)
 		res->notes |= CDT_NOTE_WINDOW_LIMIT;
 	if (!rc && er->end + 2 == p.reported && looks_like_runout(failure_at(&r, er->end)))

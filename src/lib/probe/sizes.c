@@ -108,7 +108,13 @@ static void disc_and_track(struct cdt_dev *dev, struct cdt_sizes *sz,
 	a->have_last_ti = true;
 	if (ti->blank || !ti->size)
 		return;
-	sz->track_end = (int64_t)ti->start + ti->size;
+	/*
+	 * The start is signed (track 1 from -150 where the drive counts the
+	 * pregap, size N + 150): the end is still start + size.  An end at or
+	 * before LBA 0 is no size of anything.
+	 */
+	if (ti->start + ti->size > 0)
+		sz->track_end = ti->start + ti->size;
 }
 
 static uint16_t current_profile(struct cdt_dev *dev)
@@ -164,7 +170,7 @@ static size_t read_head(struct cdt_dev *dev, uint64_t limit, uint8_t *buf)
  * for every READ(10), which image and verify promise never to send) or a
  * short first session's lead-out, where drives fail slowly, time out or
  * hang (doc/disc-kinds.md: DiscImageCreator issues 70, 41); a TAO run-out
- * fails.  Track 1 audio (a CD-Extra): nothing.  A formatted medium is one
+ * fails.  Track 1 audio (a CD-Extra), its pregap too: nothing.  A formatted medium is one
  * track, so UDF's anchor at 256 stays within reach.
  */
 static uint64_t head_blocks(const struct cdt_layout *l, uint64_t reported)
@@ -172,11 +178,12 @@ static uint64_t head_blocks(const struct cdt_layout *l, uint64_t reported)
 	const struct cdt_track *t = l && l->n_tracks ? &l->tracks[0] : NULL;
 	uint64_t n;
 
-	if (!t || !l->has_toc || t->start)
+	/* track 1 from LBA 0 on, its pregap (index 00) included */
+	if (!t || !l->has_toc || t->start > t->pregap)
 		return reported;
 	if (t->mode != CDT_TRACK_DATA)
 		return 0;
-	n = t->blocks ? t->blocks : reported;
+	n = t->blocks ? t->pregap + t->blocks : reported;
 	/*
 	 * A TAO run-out the layout found, or may not know of yet: track 1
 	 * as the only track is the last, whose end the search reads later.

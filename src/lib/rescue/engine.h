@@ -32,6 +32,14 @@ struct rescue_sink {
 	int (*put)(void *ctx, uint64_t lba, uint32_t n, const uint8_t *buf);
 	/* a read of [lba, lba + n) failed */
 	void (*failed)(void *ctx, uint64_t lba, uint32_t n);
+	/*
+	 * Block lba alone answered 05/64/00 ILLEGAL MODE FOR THIS TRACK: it
+	 * holds no 2048-byte user data (a Mode 2 Form 2 sector, an audio
+	 * pregap), it is not damaged.  0: the sink listed it (skipped, zeros
+	 * in OUT) and the map marks it finished; else it stays a failed
+	 * block.  NULL: such blocks are failed blocks.
+	 */
+	int (*wrong_mode)(void *ctx, uint64_t lba);
 	/* make the map as it stands durable.  0 or an error. */
 	int (*save)(void *ctx, const struct cdt_map *map);
 	/* 06/28/00: 0 the same disc is in, CDT_ECHANGED another, or an
@@ -72,6 +80,8 @@ struct rescue {
 enum span_outcome {
 	SPAN_BAD = 0,
 	SPAN_GOOD = 1,
+	SPAN_WRONG_MODE = 2,	/* one block, listed by the sink: finished,
+				 * yet a failed read to the passes */
 };
 
 double rescue_now_ms(void);
@@ -104,7 +114,7 @@ void rescue_enter_phase(struct rescue *r, enum cdt_phase phase, unsigned int pas
 /*
  * Read [lba, lba + n), give what read to the sink, record the outcome in
  * the map (bad_status for a failure), report progress, save when due.
- * SPAN_GOOD, SPAN_BAD, or <0: an error that ends the run.
+ * SPAN_GOOD, SPAN_BAD, SPAN_WRONG_MODE, or <0: an error that ends the run.
  */
 int rescue_try(struct rescue *r, uint64_t lba, uint32_t n, char bad_status);
 

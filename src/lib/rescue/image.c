@@ -678,6 +678,45 @@ static int shrink_out(struct image_job *j, struct rescue *r, uint64_t e, uint64_
 }
 
 /*
+ * A block that answered 05/64/00 alone (engine.h, wrong_mode): listed as
+ * Form 2, in the map's skip list too, so a resumed run knows it.
+ */
+static int list_wrong_mode(void *ctx, uint64_t lba)
+{
+	struct image_job *j = ctx;
+	int rc = skip_add(&j->skip, lba, CDT_SKIP_FORM2);
+
+	if (!rc)
+		rc = make_comment(j);
+	if (rc)
+		return rc;
+	j->out.map_comment = j->base_comment;
+	j->out.comment_buf = j->comment;
+	j->out.comment_cap = j->comment_cap;
+	return 0;
+}
+
+/* The Form 2 blocks of old below extent, into the new plan. */
+static int keep_found(const struct skip_plan *old, uint64_t extent,
+		      struct skip_plan *plan)
+{
+	size_t i;
+	uint64_t b;
+
+	for (i = 0; i < old->n; i++) {
+		const struct cdt_skip *k = &old->v[i];
+
+		if (k->why != CDT_SKIP_FORM2)
+			continue;
+		/* one the new plan skips already, or one too many: left out */
+		for (b = k->start; b < k->start + k->blocks && b < extent; b++)
+			if (skip_add(plan, b, CDT_SKIP_FORM2) == CDT_ENOMEM)
+				return CDT_ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * The search is done: the extent, skip list, identity and map become
  * final.  The map is saved before OUT grows, so it never claims more
  * than OUT holds.
@@ -686,10 +725,13 @@ static int settle_extent(struct image_job *j, struct rescue *r)
 {
 	struct cdt_image_result *res = j->res;
 	uint64_t was = res->extent_blocks, e = res->sum.probe.extent_blocks;
+	struct skip_plan found = j->skip;
 	int rc;
 
-	skip_free(&j->skip);
 	rc = skip_plan_make(j->dev, &res->sum.probe, j->opts->formatted, &e, &j->skip);
+	if (!rc)
+		rc = keep_found(&found, e, &j->skip);
+	skip_free(&found);
 	if (rc)
 		return rc;
 	if (!e) {
@@ -799,6 +841,8 @@ static int run_job(struct image_job *j)
 		.comment_buf = j->comment,
 		.comment_cap = j->comment_cap,
 		.skip = &j->skip,
+		.wrong_mode = list_wrong_mode,
+		.job = j,
 	};
 	file_sink_attach(&j->out, &r);
 	r.chunk = rescue_chunk_blocks(j->dev, bs, j->opts->rd.chunk_blocks);

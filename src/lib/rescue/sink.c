@@ -151,11 +151,19 @@ static int sink_changed(void *ctx, uint8_t *buf, size_t cap)
 	return CDT_ECHANGED;
 }
 
+static int sink_wrong_mode(void *ctx, uint64_t lba)
+{
+	struct file_sink *s = ctx;
+
+	return s->wrong_mode(s->job, lba);
+}
+
 void file_sink_attach(struct file_sink *s, struct rescue *r)
 {
 	r->sink = (struct rescue_sink){
 		.put = sink_put,
 		.failed = sink_failed,
+		.wrong_mode = s->wrong_mode ? sink_wrong_mode : NULL,
 		.save = sink_save,
 		/* without an identity record the engine takes any change
 		 * as another disc */

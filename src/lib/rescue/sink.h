@@ -34,6 +34,10 @@ struct file_sink {
 	struct dg *stream;		/* digest in order while it lasts, or NULL */
 	const struct skip_plan *skip;	/* areas never read: zeros in the
 					 * stream; or NULL */
+	/* a block that answered 05/64/00 (engine.h, wrong_mode): the job
+	 * lists it; NULL: it stays a failed block */
+	int (*wrong_mode)(void *job, uint64_t lba);
+	void *job;
 
 	/* kept by the sink */
 	uint64_t stream_pos;		/* bytes hashed into stream */

@@ -5,6 +5,7 @@
  * real drive, ~34,000 of them for one CD-Extra gap) and proves nothing:
  * the structure already says they hold no user data (doc/disc-kinds.md).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,68 @@ const struct cdt_skip *skip_at(const struct skip_plan *s, uint64_t lba)
 			return k;
 	}
 	return NULL;
+}
+
+/* The index of the first area that starts past lba. */
+static size_t first_after(const struct skip_plan *s, uint64_t lba)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->v[mid].start <= lba)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Join lba to an area of the same why that it touches: true if it did. */
+static bool join_block(struct skip_plan *s, size_t i, uint64_t lba,
+		       enum cdt_skip_why why)
+{
+	struct cdt_skip *prev = i ? &s->v[i - 1] : NULL;
+	struct cdt_skip *next = i < s->n ? &s->v[i] : NULL;
+	bool to_next = next && next->why == why && next->start == lba + 1;
+
+	if (prev && prev->why == why && prev->start + prev->blocks == lba) {
+		prev->blocks++;
+		if (to_next) {
+			prev->blocks += next->blocks;
+			memmove(next, next + 1, (s->n - i - 1) * sizeof(*next));
+			s->n--;
+		}
+		return true;
+	}
+	if (to_next) {
+		next->start--;
+		next->blocks++;
+	}
+	return to_next;
+}
+
+int skip_add(struct skip_plan *s, uint64_t lba, enum cdt_skip_why why)
+{
+	size_t i = first_after(s, lba);
+	struct cdt_skip *v;
+
+	if (skip_at(s, lba))
+		return CDT_EFORMAT;
+	if (!join_block(s, i, lba, why)) {
+		if (s->n >= SKIP_MAX_AREAS)
+			return CDT_EFORMAT;
+		v = realloc(s->v, (s->n + 1) * sizeof(*v));
+		if (!v)
+			return CDT_ENOMEM;
+		s->v = v;
+		memmove(v + i + 1, v + i, (s->n - i) * sizeof(*v));
+		v[i] = (struct cdt_skip){ lba, 1, why };
+		s->n++;
+	}
+	s->blocks++;
+	return 0;
 }
 
 uint64_t skip_next(const struct skip_plan *s, uint64_t lba)
@@ -183,7 +246,7 @@ static bool take_why(struct cursor *c, enum cdt_skip_why *why)
 {
 	enum cdt_skip_why w;
 
-	for (w = CDT_SKIP_AUDIO; w <= CDT_SKIP_UNWRITTEN; w++) {
+	for (w = CDT_SKIP_AUDIO; w <= CDT_SKIP_FORM2; w++) {
 		const char *name = cdt_skip_why_name(w);
 		size_t n = strlen(name);
 

@@ -29,8 +29,10 @@ struct skip_plan {
 
 /*
  * The most areas a list may hold: a CD has at most 99 tracks, so at most
- * 99 audio tracks, 98 gaps and 99 run-outs, plus one unwritten rest; a
- * longer list is no list cdtail wrote and is refused (CDT_EFORMAT).
+ * 99 audio tracks and pregaps, 98 gaps and 99 run-outs, plus one
+ * unwritten rest, and runs of Form 2 sectors found while reading
+ * (skip_add) up to the bound; a Form 2 block past it stays a bad block.
+ * A longer list is no list cdtail wrote and is refused (CDT_EFORMAT).
  */
 #define SKIP_MAX_AREAS 512
 
@@ -51,6 +53,14 @@ const struct cdt_skip *skip_at(const struct skip_plan *s, uint64_t lba);
 
 /* The first skipped LBA at or after lba; UINT64_MAX when there is none. */
 uint64_t skip_next(const struct skip_plan *s, uint64_t lba);
+
+/*
+ * Block lba found while reading to be why (CDT_SKIP_FORM2): into the
+ * plan, in order, joined to an area of the same why it touches.  0,
+ * CDT_ENOMEM, or CDT_EFORMAT when the plan holds SKIP_MAX_AREAS already
+ * or lba is skipped already.
+ */
+int skip_add(struct skip_plan *s, uint64_t lba, enum cdt_skip_why why);
 
 /*
  * One step of an in-order walk over the extent (verify's whole disc,

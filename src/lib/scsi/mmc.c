@@ -201,12 +201,21 @@ int mmc_parse_read_capacity16(const uint8_t *buf, size_t len,
 
 /* ---- READ TOC -------------------------------------------------------------- */
 
+/*
+ * A 4-byte LBA as MMC gives it: signed, so that the pregap before LBA 0
+ * is a negative LBA (-150 is 00:00:00, MMC LBA-to-MSF; CDEmu's libMirage
+ * answers READ TRACK INFORMATION's track 1 start as -150).
+ */
+static int64_t signed_lba(const uint8_t *p)
+{
+	return (int32_t)sg_get_unaligned_be32(p);
+}
+
 static int64_t toc_address(const uint8_t *p, bool msf)
 {
 	if (msf)
 		return mmc_msf_to_lba(p[1], p[2], p[3]);
-	/* signed: a pre-gap before LBA 0 is reported as a negative LBA */
-	return (int32_t)sg_get_unaligned_be32(p);
+	return signed_lba(p);
 }
 
 /*
@@ -429,14 +438,14 @@ int mmc_parse_track_info(const uint8_t *buf, size_t len, struct mmc_track_info *
 	out->packet = buf[6] & 0x20;
 	out->fixed = buf[6] & 0x10;
 	out->nwa_valid = buf[7] & 0x01;
-	out->start = sg_get_unaligned_be32(buf + 8);
-	out->next_writable = sg_get_unaligned_be32(buf + 12);
+	out->start = signed_lba(buf + 8);
+	out->next_writable = signed_lba(buf + 12);
 	out->free_blocks = sg_get_unaligned_be32(buf + 16);
 	out->fixed_packet_size = sg_get_unaligned_be32(buf + 20);
 	out->size = sg_get_unaligned_be32(buf + 24);
 	if (len >= 32) {
 		out->lra_valid = buf[7] & 0x02;
-		out->last_recorded = sg_get_unaligned_be32(buf + 28);
+		out->last_recorded = signed_lba(buf + 28);
 	}
 	if (len >= 34) {
 		out->track |= (uint16_t)(buf[32] << 8);

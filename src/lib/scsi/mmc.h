@@ -159,13 +159,19 @@ int mmc_parse_disc_info(const uint8_t *buf, size_t len, struct mmc_disc_info *ou
 /* Another session can be written: disc status or last session incomplete. */
 bool mmc_disc_appendable(const struct mmc_disc_info *di);
 
+/*
+ * The addresses are LBAs, signed as MMC defines them (-150 is 00:00:00:
+ * CDEmu's libMirage answers track 1's start so, counting the pregap);
+ * the counts are unsigned.
+ */
 struct mmc_track_info {
 	uint16_t track, session;
 	uint8_t track_mode, data_mode;
 	bool blank, packet, fixed, nwa_valid, lra_valid;
-	uint32_t start, next_writable, free_blocks, fixed_packet_size;
+	int64_t start, next_writable;
+	uint32_t free_blocks, fixed_packet_size;
 	uint32_t size;
-	uint32_t last_recorded;
+	int64_t last_recorded;
 };
 int mmc_parse_track_info(const uint8_t *buf, size_t len, struct mmc_track_info *out);
 

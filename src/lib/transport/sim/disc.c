@@ -318,19 +318,44 @@ static void put_blank_track(const struct sim *s, uint8_t *ans)
 	sg_put_unaligned_be32(sim_clamp32(size), ans + 24);
 }
 
+/*
+ * Where READ TRACK INFORMATION says t starts, signed as MMC's LBAs are
+ * (-150 is 00:00:00), and how many blocks it counts from there.
+ * trackinfo=index1: the TOC's index 01, the track running to the next
+ * track's index 01 in its session (the next pregap counted here).
+ * trackinfo=pregap: the track's own pregap (index 00) on, track 1 from
+ * -150, as CDEmu's libMirage answers (doc/disc-kinds.md).
+ */
+static int64_t track_info_extent(const struct sim *s, const struct sim_track *t,
+				 uint64_t *blocks)
+{
+	const struct sim_track *next = t->number < s->n_tracks ? t + 1 : NULL;
+	uint64_t lead = t->number == 1 ? SIM_PREGAP : 0;
+
+	*blocks = sim_track_blocks(s, t);
+	if (s->cfg.trackinfo_pregap) {
+		*blocks += t->pregap + lead;
+		return (int64_t)(t->start - t->pregap) - (int64_t)lead;
+	}
+	if (next && next->session == t->session)
+		*blocks += next->pregap;
+	return (int64_t)t->start;
+}
+
 static void put_track(const struct sim *s, const struct sim_track *t,
 		      uint8_t *ans)
 {
-	uint64_t blocks = sim_track_blocks(s, t);
+	uint64_t blocks;
+	int64_t start = track_info_extent(s, t, &blocks);
 
 	ans[2] = (uint8_t)t->number;
 	ans[3] = (uint8_t)t->session;
 	ans[5] = track_control(t);	/* track mode: the TOC's control */
 	ans[6] = t->audio ? 0x0f : 0x01;	/* data mode 1, or none */
 	ans[7] = 0x02;		/* LRA_V */
-	sg_put_unaligned_be32(sim_clamp32(t->start), ans + 8);
+	sg_put_unaligned_be32((uint32_t)(int32_t)start, ans + 8);
 	sg_put_unaligned_be32(sim_clamp32(blocks), ans + 24);
-	sg_put_unaligned_be32(sim_clamp32(t->start + blocks - 1), ans + 28);
+	sg_put_unaligned_be32((uint32_t)(int32_t)(start + (int64_t)blocks - 1), ans + 28);
 }
 
 /* The track an address names: 0 an LBA, 1 a track number, 2 a session. */

@@ -153,14 +153,26 @@ static bool profile_recordable(uint16_t p)
 	return p == 0x0009 || p == 0x000a || p == 0x0011;
 }
 
-/* One "data:B" or "audio:B" of len bytes at p into t. */
+/*
+ * One "data:B" or "audio:B" of len bytes at p into t, with "~P" after B a
+ * pregap (index 00) of P blocks before the track's index 01.
+ */
 static int parse_track(const char *p, size_t len, struct sim_track *t)
 {
 	const char *colon = memchr(p, ':', len);
+	const char *tilde = memchr(p, '~', len);
 	size_t kind;
 
 	if (!colon)
 		return -1;
+	t->pregap = 0;
+	if (tilde) {
+		if (tilde < colon ||
+		    parse_dec(tilde + 1, len - (size_t)(tilde + 1 - p), &t->pregap) ||
+		    t->pregap == 0)
+			return -1;
+		len = (size_t)(tilde - p);
+	}
 	kind = (size_t)(colon - p);
 	if (kind == 4 && !memcmp(p, "data", 4))
 		t->audio = false;
@@ -199,13 +211,16 @@ static int parse_table(struct sim *s, const char *spec, uint64_t *end,
 		if (parse_track(p, len, t))
 			return layout_error(err, errlen, spec,
 					    "want sessions of data:BLOCKS or audio:BLOCKS "
-					    "tracks joined by '+', sessions by '/'");
+					    "tracks, each with an optional ~PREGAP, joined "
+					    "by '+', sessions by '/'");
 		t->number = ++s->n_tracks;
 		t->session = session;
-		if (t->blocks > UINT64_MAX - lba - SIM_GAP_FIRST)
+		if (t->pregap > UINT64_MAX - lba - SIM_GAP_FIRST ||
+		    t->blocks > UINT64_MAX - lba - t->pregap - SIM_GAP_FIRST)
 			return layout_error(err, errlen, spec, "too large");
-		t->start = lba;
-		lba += t->blocks;
+		/* the pregap counts in the total; the TOC gives index 01 */
+		t->start = lba + t->pregap;
+		lba = t->start + t->blocks;
 		if (!p[len])
 			break;
 		if (p[len] == '/')

@@ -42,8 +42,8 @@ static bool in_range(const struct sim_range *r, uint64_t b)
 
 /*
  * What the disc's structure says of block b below N: a gap block gets
- * gap= (zero: readable), an audio block and a TAO data track's 2 run-out
- * blocks 05/64/00, ILLEGAL MODE FOR THIS TRACK (MMC-5; cdemu; libburn
+ * gap= (zero: readable), an audio block (its pregap's too: CDEmu) and a TAO
+ * data track's 2 run-out blocks 05/64/00, ILLEGAL MODE FOR THIS TRACK (MMC-5; cdemu; libburn
  * mmc.c on TAO run-outs).
  */
 static bool layout_fails(const struct sim *s, uint64_t b, struct sim_outcome *o)
@@ -56,7 +56,7 @@ static bool layout_fails(const struct sim *s, uint64_t b, struct sim_outcome *o)
 		sim_check(o, s->cfg.gap_key, s->cfg.gap_asc, s->cfg.gap_ascq);
 		return true;
 	}
-	if (t->audio || (s->cfg.tao && b - t->start >= t->blocks - 2)) {
+	if (t->audio || (s->cfg.tao && b >= t->start && b - t->start >= t->blocks - 2)) {
 		sim_check(o, SK_ILLEGAL_REQUEST, ASC_END_OF_USER_AREA, 0);
 		return true;
 	}

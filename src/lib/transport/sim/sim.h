@@ -9,8 +9,8 @@
  *   read.c    READ(10)/(12)/(16) and the faults a read can meet
  *   fault.c   fault=, ready= and past=: the ways real drives fail a read,
  *             the reset after a timeout and the becoming-ready period
- *   layout.c  the disc as sessions and tracks: layout=, gap=, tao=, open=,
- *             profile=, formatted=
+ *   layout.c  the disc as sessions and tracks: layout= (pregaps too), gap=,
+ *             tao=, open=, profile=, formatted=
  *   disc.c    what the disc is: READ CAPACITY, READ TOC, disc and track
  *             information
  *   config.c  what the drive is: INQUIRY, REQUEST SENSE, GET CONFIGURATION,
@@ -120,8 +120,8 @@ struct sim_track {
 	uint32_t number;	/* from 1 */
 	uint32_t session;	/* from 1 */
 	bool audio;
-	uint64_t start, blocks;
-	uint64_t pregap;	/* blocks before start (index 00), in the track's mode */
+	uint64_t start, blocks;	/* index 01 and its length, as the TOC says */
+	uint64_t pregap;	/* blocks before start (index 00), same mode */
 };
 
 /*
@@ -130,6 +130,8 @@ struct sim_track {
  * 150 after each later one.
  */
 #define SIM_GAP_FIRST 11400u
+/* the 2-second pregap before LBA 0 (00:00:00 to 00:02:00) */
+#define SIM_PREGAP 150u
 #define SIM_GAP_LATER 6900u
 #define SIM_LEADOUT_FIRST 6750u
 #define SIM_LEADOUT_LATER 2250u
@@ -175,6 +177,7 @@ struct sim_config {
 	bool open;		/* the last session allows another */
 	uint16_t profile;	/* 0: by size, CD-ROM or DVD-ROM */
 	uint64_t formatted;	/* 0: not a formatted medium */
+	bool trackinfo_pregap;	/* READ TRACK INFO starts at index 00 */
 };
 
 struct sim {
@@ -273,7 +276,7 @@ int sim_key_profile(struct sim_config *c, const char *v);
 int sim_key_formatted(struct sim_config *c, const char *v);
 /* The track table from layout= (or one data track) checked against N. */
 int sim_layout_build(struct sim *s, char *err, size_t errlen);
-/* The track holding lba, or NULL (a gap, or past the last track). */
+/* The track holding lba, its pregap included, or NULL (a gap, or past the last track). */
 const struct sim_track *sim_track_at(const struct sim *s, uint64_t lba);
 bool sim_in_gap(const struct sim *s, uint64_t lba);
 /* First and last track of session sn (1-based). */

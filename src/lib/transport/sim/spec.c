@@ -223,12 +223,13 @@ static const struct sim_key sim_keys[] = {
 	SIM_FLAG("cdb16", cdb16, "0", "1"),
 	SIM_FLAG("readcd", readcd_ide, "none", "ide"),
 	SIM_KEY("change", sim_key_change, "N[:IMAGE2], a command count >= 1"),
-	SIM_KEY("layout", sim_key_layout, "S[/S...], each S data:BLOCKS or audio:BLOCKS joined by '+'"),
+	SIM_KEY("layout", sim_key_layout, "S[/S...], each S data:BLOCKS[~PREGAP] or audio:BLOCKS[~PREGAP] joined by '+'"),
 	SIM_KEY("gap", sim_key_gap, "SK/ASC/ASCQ in hex, hang or zero"),
 	SIM_FLAG("tao", tao, "0", "1"),
 	SIM_FLAG("open", open, "0", "1"),
 	SIM_KEY("profile", sim_key_profile, "cd-rom, cd-r, cd-rw, dvd-rom, dvd-r, dvd+rw, dvd-ram, bd-rom or bd-re"),
 	SIM_KEY("formatted", sim_key_formatted, "a block count >= 1"),
+	SIM_FLAG("trackinfo", trackinfo_pregap, "index1", "pregap"),
 };
 
 static int parse_key(const struct sim_key *k, struct sim_config *c, const char *v)

@@ -1,0 +1,76 @@
+#!/bin/sh
+# Mode 2 Form 2 blocks (issue 23; cdtail-image(1) Only data, cdtail-probe(1)
+# Mode 2 Form 2): 05/64/00 ILLEGAL MODE FOR THIS TRACK inside a data track,
+# where the structure puts no run-out, is never the end, never damage and
+# never "complete": skipped with why form2, zeros in OUT, exit 4.
+. "$(dirname "$0")/lib.sh"
+
+D="$T/d.img"
+mkimage "$D" 5000
+
+# fault=form2 (issue 22's key) inside the only track
+rm -f "$T/o.iso" "$T/o.map"
+run image --json --map "$T/o.map" "sim:$D,fault=form2@1000-1999" "$T/o.iso"
+expect_rc "fault=form2@1000-1999: image exit 4" 4
+expect_json "fault=form2: listed as form2" \
+	'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "1000+1000 form2"
+expect_json "fault=form2: not bad" .bad_count 0
+expect_json "fault=form2: form2_blocks" .form2_blocks 1000
+expect_json "fault=form2: verdict" .verdict incomplete
+if cmp -s -n $((1000 * 2048)) "$T/o.iso" "$D" &&
+   cmp -s -n $((1000 * 2048)) -i $((1000 * 2048)):0 "$T/o.iso" /dev/zero &&
+   cmp -s -i $((2000 * 2048)):$((2000 * 2048)) "$T/o.iso" "$D"; then
+	ok "fault=form2: OUT is the disc with zeros for the form2 blocks"
+else not_ok "fault=form2: OUT is the disc with zeros for the form2 blocks" "differs"; fi
+expect_grep "fault=form2: the map lists them" "$T/o.map" '^# cdtail skipped.*1000\+1000 form2'
+# a resume reads nothing again and says the same
+rm -f "$T/tr"
+run image --json --map "$T/o.map" "sim:$D,fault=form2@1000-1999,trace=$T/tr" "$T/o.iso"
+expect_rc "fault=form2, resumed: exit 4" 4
+expect_json "fault=form2, resumed: nothing read" .blocks_read 0
+expect_json "fault=form2, resumed: still listed" \
+	'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "1000+1000 form2"
+run image "sim:$D,fault=form2@1000-1999" "$T/o2.iso"
+expect_grep "fault=form2, text: a form2 line" "$T/out" '^form2: +1000 blocks from LBA 1000'
+expect_grep "fault=form2, text: verdict incomplete" "$T/out" '^verdict: +incomplete'
+
+# Form 2 and bad blocks: both listed, each as what it is
+run image --json "sim:$D,fault=form2@100-109,bad=200-204" "$T/o3.iso"
+expect_rc "form2 and bad: exit 4" 4
+expect_json "form2 and bad: form2 listed" '.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "100+10 form2"
+expect_json "form2 and bad: bad ones bad" '.bad_blocks | tojson' '[[200,204]]'
+expect_json "form2 and bad: verdict" .verdict unreadable
+
+# runout=2000: the last 2000 blocks answer 05/64/00; READ CAPACITY, the TOC
+# and the track information say 5000; only the last 2 are the run-out
+run probe --json "sim:$D,runout=2000"
+expect_json "runout=2000: probe's true end below the run-out" .true_blocks 4998
+expect_json "runout=2000: notes" '.notes | join(",")' "tao-runout,form2"
+run image --json "sim:$D,runout=2000" "$T/r.iso"
+expect_rc "runout=2000: image exit 4, never complete" 4
+expect_json "runout=2000: the 1998 blocks below the run-out are form2" \
+	'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "3000+1998 form2"
+expect_json "runout=2000: extent" .extent_blocks 4998
+
+# runout=2 stays a run-out: no form2, exit 0 (its probe verdict is issue 24's)
+run image --json "sim:$D,runout=2" "$T/r2.iso"
+expect_rc "runout=2: image exit 0" 0
+expect_json "runout=2: nothing form2" .form2_blocks 0
+
+# hide=1,extra=2,runout=2: past the end is 05/21/00, not a run-out: no form2
+run probe --json "sim:$D,hide=1,extra=2,runout=2"
+expect_json "extra=2 over a run-out: no form2 note" '.notes | index("form2")' null
+expect_json "extra=2 over a run-out: true end" .true_blocks 4998
+
+# a Video-CD-shaped disc: track 2 all Form 2 (MPEG), its last 2 the run-out
+run image --json "sim:$D,layout=data:1000+data:4000,runout=4000" "$T/v.iso"
+expect_rc "VCD-shaped: image exit 4" 4
+expect_json "VCD-shaped: track 2 is form2" \
+	'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "1000+3998 form2"
+# the last 2 answer 05/64/00 as well: nothing tells a run-out from Form 2
+# there, and the structure puts a run-out at a data track's last 2 blocks
+run image --json "sim:$D,layout=data:1000+data:4000,fault=form2@1000-4999" "$T/v2.iso"
+expect_rc "VCD-shaped with fault=form2: image exit 4" 4
+expect_json "VCD-shaped with fault=form2: track 2 is form2" \
+	'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "1000+3998 form2"
+finish
