@@ -52,20 +52,25 @@ PY
 		not_ok "$1: probe's layout" "$got"; fi
 }
 
+# The layout the CUE describes, pregaps included, is what a drive tells
+# when READ TRACK INFORMATION starts each track at its pregap (trackinfo=
+# pregap, as CDEmu's libMirage answers).  A drive that gives index 01 only
+# cannot show an audio pregap after an audio track: the images below check
+# that view.
 for k in $KINDS; do
-	run probe --json "sim:$T/$k.cue"
+	run probe --json "sim:$T/$k.cue,trackinfo=pregap"
 	expect_rc "$k: probe -> 0" 0
 	expect_json "$k: verdict ok" .verdict ok
 	compare_layout "$k"
 done
 
 # --- the text: the sector column and the raw line ---------------------------
-run probe "sim:$T/mixed.cue"
-expect_grep "text: sector modes in the track table" "$T/out" '^ +2 +1 audio +270 +300  audio$'
+run probe "sim:$T/mixed.cue,trackinfo=pregap"
+expect_grep "text: sector modes in the track table" "$T/out" '^ +2 +1 audio +270 +300 +150  audio$'
 expect_grep "text: what the drive reads raw" "$T/out" \
 	'^raw: +sectors, C2, subchannel Q, subchannel P-W \(READ CD at LBA 0, EDC/ECC right\)$'
-run probe "sim:$T/vcd.cue"
-expect_grep "text: a Video CD's Form 2 track" "$T/out" '^ +2 +1 data +250 +300  mode2-form2$'
+run probe "sim:$T/vcd.cue,trackinfo=pregap"
+expect_grep "text: a Video CD's Form 2 track" "$T/out" '^ +2 +1 data +250 +300 +150  mode2-form2$'
 # a plain image: READ CD refused, no raw line, raw says so in JSON
 run probe --json "sim:$T/iso (Track 1).iso"
 expect_json "plain image: raw tried, no sectors" '.raw.sectors' false
@@ -97,20 +102,20 @@ run image --json "sim:$T/iso.cue" "$T/iso.out"
 expect_rc "iso: image -> 0" 0
 if cmp -s "$T/iso.out" "$T/iso (Track 1).iso"; then ok "iso: the image is the ISO"; else
 	not_ok "iso: the image differs from the ISO"; fi
-# (the audio pregaps, index 00 before each INDEX 01, answer READ(10) with
-# 05/64/00; which list they land in, bad or skipped as pregap, is issue 23's)
+# The audio pregaps (index 00 before each INDEX 01) answer READ(10) with
+# 05/64/00 and are skipped, never bad.  A drive that gives index 01 only:
+# the pregap after the data track is found by reads (issue 23), the one
+# between the audio tracks is audio inside track 2.
+run image --json "sim:$T/mixed.cue,trackinfo=pregap" "$T/mixed-p.out"
+expect_json "mixed, pregap-style drive: both pregaps and both audio tracks skipped" \
+	'[.skipped[] | "\(.start)+\(.blocks) \(.why)"] | join(", ")' \
+	'120+150 pregap, 270+300 audio, 570+150 pregap, 720+225 audio'
+expect_json "mixed, pregap-style drive: complete" .verdict complete
 run image --json "sim:$T/mixed.cue" "$T/mixed.out"
-expect_json "mixed: both audio tracks skipped" \
-	'[.skipped[] | select(.why == "audio") | [.start, .blocks]]' '[
-  [
-    270,
-    300
-  ],
-  [
-    720,
-    225
-  ]
-]'
+expect_json "mixed, index-01 drive: the data track's pregap and both audio tracks skipped" \
+	'[.skipped[] | "\(.start)+\(.blocks) \(.why)"] | join(", ")' \
+	'120+150 pregap, 270+450 audio, 720+225 audio'
+expect_json "mixed, index-01 drive: complete" .verdict complete
 run image --json "sim:$T/cdextra.cue" "$T/cdextra.out"
 expect_rc "cdextra: image -> 0" 0
 expect_json "cdextra: the audio session and the gap skipped" \
