@@ -81,6 +81,13 @@ enum cdt_error {
 /* A short English name for an error code ("no medium", ...). */
 const char *cdt_strerror(int err);
 
+/*
+ * The name of names[0..n) nearest word, when close enough to be a typo of
+ * it (one edit for words up to 4 letters, else two; a swap of neighbours
+ * is one edit), else NULL: for "did you mean" in messages.
+ */
+const char *cdt_nearest_name(const char *word, const char *const *names, size_t n);
+
 /* The library's version at run time ("0.1.0"); CDT_VERSION is the header's. */
 const char *cdt_version(void);
 
@@ -111,6 +118,14 @@ struct cdt_cmd_log {
 };
 
 typedef void (*cdt_log_fn)(void *ctx, const struct cdt_cmd_log *log);
+
+/*
+ * A logged command in one line, as sg3_utils' -v words it: "Read(10)
+ * lba=100 len=1: Check Condition, Medium Error, Unrecovered read error,
+ * Info fld=0x64" (names from libsgutils2; LBA and length for the reads).
+ * Never reads past cdb_len or sense_len; buf is always terminated.
+ */
+void cdt_cmd_text(const struct cdt_cmd_log *log, char *buf, size_t len);
 
 struct cdt_open_opts {
 	size_t size;			/* sizeof, set by CDT_INIT() */

@@ -46,9 +46,10 @@ struct cli_opt {
 #define CLI_OPT_JSON { "json", CLI_K_JSON, NULL, \
 	"one JSON object on stdout, also on failure ({\"device\", \"error\"})" }
 #define CLI_OPT_QUIET { "quiet", 'q', NULL, \
-	"no progress screen; the text report keeps only its result lines" }
+	"no progress screen; the text report keeps only its result lines (the " \
+	"verdict, digests)" }
 #define CLI_OPT_VERBOSE { "verbose", 'v', NULL, \
-	"every SCSI command with its status and sense on stderr" }
+	"every SCSI command decoded on stderr; -vv adds its CDB and sense bytes" }
 #define CLI_OPT_TIMEOUT { "timeout", CLI_K_TIMEOUT, "SECONDS", \
 	"bound every SCSI command, 1 to 3600 (default 30)" }
 #define CLI_OPT_MAX_EXTRA { "max-extra", CLI_K_MAX_EXTRA, "BLOCKS", \
@@ -173,13 +174,27 @@ json_object *cli_json_total(const struct cdt_stats *st, double elapsed_ms, bool 
  * "57 ms", "8.0 s (8003.15 ms)", "82 min (4944713 ms)".
  */
 void cli_duration(char *out, size_t len, double ms);
+/*
+ * Every line cdtail writes for people fits 80 columns (a terminal's
+ * default, the width of a mail or a log viewer): CLI_COLUMNS is the last
+ * column text may use.
+ */
+#define CLI_COLUMNS 80
+/*
+ * text after what is already on the line (col columns), its words wrapped
+ * at CLI_COLUMNS, each further line indented by indent; ends the line.
+ */
+void cli_wrap(FILE *f, size_t col, size_t indent, const char *text);
 /* Wall clock in ms, for elapsed times. */
 double cli_now_ms(void);
 
 /* A block count or JSON null for CDT_SIZE_ABSENT. */
 json_object *cli_json_count(int64_t v);
 
-/* -v: one line per command on stderr. */
+/*
+ * -v: one line per command on stderr, as sg3_utils' -v words it; with
+ * -vv (ctx points at the verbose count) also the CDB's and sense bytes.
+ */
 void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log);
 
 /* probe's JSON object for a result (probe --all prints one per drive). */

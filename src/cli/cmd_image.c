@@ -162,8 +162,8 @@ static void print_next(const char *addr, const char *out, const struct cdt_image
 			"OUT holds zeros there");
 	if (!io->map_path) {
 		printf("next:      without --map a new run reads the whole disc again; to keep\n"
-		       "           what it reads and resume after: cdtail image --force --map %s.map %s %s\n",
-		       out, addr, out);
+		       "           what it reads and resume after:\n"
+		       "           cdtail image --force --map %s.map %s %s\n", out, addr, out);
 		return;
 	}
 	printf("next:      run the same command again: it retries only the bad areas\n"
@@ -250,8 +250,10 @@ static int run(int argc, char **argv)
 		rui_end_line(&c.ui);
 		if (c.ui.co.json)
 			print_json(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
-		else if (c.ui.co.quiet)
+		else if (c.ui.co.quiet) {
+			rui_print_digests(&res.sum);
 			printf("verdict:   %s\n", verdict_name(&res));
+		}
 		else
 			print_text(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
 		rc = rui_window_status(&res.sum, c.io.rd.max_extra,

@@ -31,7 +31,7 @@ static const struct {
 	const char *text;
 } notes[] = {
 	{ CDT_NOTE_TAO_RUNOUT, "tao-runout",
-	  "the last 2 reported blocks do not read: the run-out of a TAO-written CD, harmless (no data is there), yet the disc holds 2 blocks less than the drive reports: hence verdict short, exit 11; images stop before them" },
+	  "a TAO-written CD's run-out, harmless: the last 2 reported blocks do not read (no data is there), yet the disc holds 2 blocks less than the drive reports: hence verdict short, exit 11; images stop before them" },
 	{ CDT_NOTE_CAPACITY_CHANGED, "capacity-changed",
 	  "the drive's READ CAPACITY answer changed after reads past the reported end" },
 	{ CDT_NOTE_WINDOW_LIMIT, "window-limit",
@@ -236,7 +236,7 @@ static void print_text(const char *addr, const struct cdt_probe_result *r, bool 
 	       dt, virt ? " (virtual)" : "");
 	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
 		if (r->notes & notes[i].bit)
-			printf("note:      %s\n", notes[i].text);
+			cli_wrap(stdout, (size_t)printf("note:      "), 11, notes[i].text);
 	printf("verdict:   %s\n", cdt_verdict_name(r->verdict));
 }
 

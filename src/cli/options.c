@@ -237,7 +237,8 @@ void cli_help(const struct cli_cmd *cmd, FILE *f)
 		snprintf(left, sizeof(left), "%c%c%c --%s%s%s", is_short(o->key) ? '-' : ' ',
 			 is_short(o->key) ? o->key : ' ', is_short(o->key) ? ',' : ' ',
 			 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(f, "  %-26s %s\n", left, o->help);
+		fprintf(f, "  %-26s ", left);
+		cli_wrap(f, strlen(left) > 26 ? strlen(left) + 3 : 29, 29, o->help);
 	}
 	fprintf(f, "\n%s", cmd->exits);
 }

@@ -218,6 +218,15 @@ void rui_print_lost(const struct cdt_read_summary *s, const char *label, const c
 		printf("           %s\n", holds);
 }
 
+void rui_print_digests(const struct cdt_read_summary *s)
+{
+	/* a digest not computed (image --digest) is left out */
+	if (s->digests.md5[0])
+		printf("md5:       %s\n", s->digests.md5);
+	if (s->digests.sha256[0])
+		printf("sha256:    %s\n", s->digests.sha256);
+}
+
 void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 		       bool virt)
 {
@@ -232,11 +241,7 @@ void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 		       p->extent_blocks);
 	printf("read:      %" PRIu64 " blocks by this run, %" PRIu64 " unreadable\n",
 	       s->blocks_read, s->bad_blocks);
-	/* a digest not computed (image --digest) is left out */
-	if (s->digests.md5[0])
-		printf("md5:       %s\n", s->digests.md5);
-	if (s->digests.sha256[0])
-		printf("sha256:    %s\n", s->digests.sha256);
+	rui_print_digests(s);
 	cli_duration(el, sizeof(el), s->elapsed_ms);
 	printf("elapsed:   %s", el);
 	if (virt) {
@@ -248,12 +253,15 @@ void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 
 int rui_window_status(const struct cdt_read_summary *s, uint64_t max_extra, int rc)
 {
+	char msg[256];
+
 	/* what was compared or read stops short of the disc: nothing else holds */
 	if (!(s->probe.notes & CDT_NOTE_WINDOW_LIMIT))
 		return rc;
-	cli_err("note: the end search stopped at the --max-extra window (%" PRIu64
-		" blocks past the reported %" PRIu64 "): the disc may hold more than was read;"
-		" run again with a larger --max-extra",
-		max_extra ? max_extra : (uint64_t)CDT_DEFAULT_MAX_EXTRA, s->probe.reported_blocks);
+	snprintf(msg, sizeof(msg), "note: the end search stopped at the --max-extra window"
+		 " (%" PRIu64 " blocks past the reported %" PRIu64 "): the disc may hold more than"
+		 " was read; run again with a larger --max-extra",
+		 max_extra ? max_extra : (uint64_t)CDT_DEFAULT_MAX_EXTRA, s->probe.reported_blocks);
+	cli_wrap(stderr, (size_t)fprintf(stderr, "cdtail: "), 2, msg);
 	return EX_WINDOW;
 }

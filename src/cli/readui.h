@@ -68,6 +68,11 @@ json_object *rui_json_skipped(const struct cdt_skip *v, size_t n);
 void rui_print_skipped(const struct cdt_skip *v, size_t n, uint64_t blocks,
 		       const char *holds);
 
+/*
+ * The md5: and sha256: lines of the digests computed.  -q prints them too:
+ * they are results an examiner logs, not progress.
+ */
+void rui_print_digests(const struct cdt_read_summary *s);
 void rui_print_lost(const struct cdt_read_summary *s, const char *label, const char *holds);
 void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 		       bool virt);

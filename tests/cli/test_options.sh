@@ -87,7 +87,7 @@ if [ "$(cat "$T/out")" = "verdict:   hidden-tail" ]; then ok "probe -q: the verd
 	not_ok "probe -q: the verdict line only" "$(cat "$T/out")"; fi
 for cmd in "probe $DEV" "image --force $DEV $T/o5" "tail $DEV $T/t1" "verify $DEV --image $IMG"; do
 	run $cmd -v
-	expect_grep "'$cmd -v': the command log" "$T/err" '^cdtail: cdb 28 '
+	expect_grep "'$cmd -v': the command log" "$T/err" '^cdtail: Read\(10\) lba=[0-9]+ len=[0-9]+: Good '
 done
 run image -q "$DEV" "$T/o6"
 expect_rc "image -q: 0" 0
