@@ -421,6 +421,10 @@ struct cdt_progress {
 	uint64_t bytes_read;		/* read from the drive by this run */
 	double elapsed_ms;
 	uint64_t bad_areas;		/* runs of failed blocks so far */
+	/* of total, as ddrescue counts them (image, tail; 0 in verify):
+	 * blocks not tried yet, failed blocks still to be trimmed or scraped;
+	 * bad - non_trimmed - non_scraped are the bad-sector blocks */
+	uint64_t non_tried, non_trimmed, non_scraped;
 };
 
 /*

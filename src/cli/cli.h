@@ -27,6 +27,7 @@ struct cli_common {
 	int verbose;
 	unsigned int timeout_ms;
 	uint64_t max_extra;
+	unsigned int status_every_s;	/* stderr not a terminal: a status line this often */
 };
 
 /*
@@ -43,6 +44,12 @@ struct cli_opt {
 #define CLI_K_JSON 0x1000
 #define CLI_K_TIMEOUT 0x1001
 #define CLI_K_MAX_EXTRA 0x1002
+#define CLI_K_STATUS_EVERY 0x1003
+/*
+ * nohup cdtail image ... 2>log: half a minute between lines tells a reader
+ * of the log the run is alive without drowning the report in it.
+ */
+#define CLI_STATUS_EVERY_DEFAULT 30
 #define CLI_OPT_JSON { "json", CLI_K_JSON, NULL, \
 	"one JSON object on stdout, also on failure ({\"device\", \"error\"})" }
 #define CLI_OPT_QUIET { "quiet", 'q', NULL, \
@@ -54,6 +61,8 @@ struct cli_opt {
 	"bound every SCSI command, 1 to 3600 (default 30)" }
 #define CLI_OPT_MAX_EXTRA { "max-extra", CLI_K_MAX_EXTRA, "BLOCKS", \
 	"search at most BLOCKS past the reported end (default 16384)" }
+#define CLI_OPT_STATUS_EVERY { "status-every", CLI_K_STATUS_EVERY, "SECONDS", \
+	"stderr not a terminal: a status line every SECONDS (default 30, 0 none)" }
 #define CLI_OPT_HELP { "help", 'h', NULL, "show this help and exit" }
 /* what every subcommand takes; end a table with these */
 #define CLI_OPTS_COMMON CLI_OPT_JSON, CLI_OPT_QUIET, CLI_OPT_VERBOSE, \

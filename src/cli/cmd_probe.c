@@ -325,7 +325,7 @@ static int run(int argc, char **argv)
 static const struct cli_opt probe_opts[] = {
 	{ "all", OPT_ALL, NULL, "every optical drive of the host, in parallel (no DEV)" },
 	{ "sysfs", OPT_SYSFS, "ROOT", "with --all: find the drives under ROOT instead of /sys" },
-	CLI_OPT_MAX_EXTRA, CLI_OPTS_COMMON
+	CLI_OPT_MAX_EXTRA, CLI_OPT_STATUS_EVERY, CLI_OPTS_COMMON
 };
 
 const struct cli_cmd cli_cmd_probe = {

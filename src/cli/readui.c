@@ -53,28 +53,46 @@ int rui_opt(struct rui *u, int key, const char *arg)
 	return 1;
 }
 
+/*
+ * What the handler writes at Ctrl-C.  On the progress screen it takes the
+ * place of the screen's last line (the cursor's line), so the screen keeps
+ * its height and the next redraw, or the last status at the end, covers it
+ * cleanly; elsewhere it is a line of its own.
+ */
+static void stop_message(const struct rui *u)
+{
+	unsigned int secs = (u->co.timeout_ms ? u->co.timeout_ms : 30000) / 1000;
+
+	if (u->screen.mode == SCREEN_TERM)
+		snprintf(stop_msg, sizeof(stop_msg), "\r\033[Kcdtail %s: stopping after the current"
+			 " read (up to %u s)", u->cmd, secs);
+	else
+		snprintf(stop_msg, sizeof(stop_msg), "%scdtail: stopping after the current read"
+			 " (up to %u s)\n", isatty(STDERR_FILENO) ? "\n" : "", secs);
+	stop_msg_len = strlen(stop_msg);
+}
+
 void rui_start(struct rui *u, struct cdt_dev *dev)
 {
 	struct sigaction sa;
 
 	u->rd.max_extra = u->co.max_extra;
-	memset(&sa, 0, sizeof(sa));
+	if (screen_start(&u->screen, u->cmd, &u->co)) {
+		u->screen.dev = dev;
+		/* a log is read afterwards: how to stop is for the terminal */
+		if (u->screen.mode == SCREEN_TERM)
+			u->screen.stop_hint = u->stop_hint;
+		u->rd.progress = screen_draw;
+		u->rd.progress_ctx = &u->screen;
+	}
 	/* a read in flight is not cut short: it ends within the timeout */
-	snprintf(stop_msg, sizeof(stop_msg),
-		 "\ncdtail: stopping after the current read (up to %u s)\n",
-		 (u->co.timeout_ms ? u->co.timeout_ms : 30000) / 1000);
-	stop_msg_len = strlen(stop_msg);
+	stop_message(u);
+	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (screen_start(&u->screen, u->cmd, &u->co)) {
-		u->screen.dev = dev;
-		u->screen.stop_hint = u->stop_hint;
-		u->rd.progress = screen_draw;
-		u->rd.progress_ctx = &u->screen;
-	}
 }
 
 void rui_end_line(struct rui *u)
@@ -91,11 +109,12 @@ int rui_fail(struct rui *u, struct cdt_dev *dev, const char *what, int rc)
 {
 	const char *msg = cdt_errmsg(dev);
 
-	rui_end_line(u);
 	if (rc == CDT_EINTR) {
+		screen_stop(&u->screen);
 		cli_err("%s: interrupted", what);
 		return rui_interrupted_status();
 	}
+	rui_end_line(u);
 	cli_err("%s: %s", what, msg[0] ? msg : cdt_strerror(rc));
 	if (rc == CDT_EUSAGE || rc == CDT_EFORMAT || rc == CDT_EBUSY ||
 	    rc == CDT_EOTHERDISC)

@@ -16,7 +16,7 @@
 #define RUI_OPTS \
 	{ "chunk", RUI_K_CHUNK, "BLOCKS", "read at most BLOCKS per command, 1 to 65535" }, \
 	{ "retries", RUI_K_RETRIES, "N", "try blocks still bad N more times, 0 to 1000 (default 2)" }, \
-	CLI_OPT_MAX_EXTRA
+	CLI_OPT_MAX_EXTRA, CLI_OPT_STATUS_EVERY
 
 struct rui {
 	const char *cmd;
