@@ -10,14 +10,16 @@ LIBDIR = $(PREFIX)/lib
 INCDIR = $(PREFIX)/include
 MANDIR = $(PREFIX)/share/man
 PCDIR = $(LIBDIR)/pkgconfig
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 
 VERSION = 0.1.0
 SONAME = libcdtail.so.0
 
 CC ?= cc
-# the library's dependencies, and the CLI's own (json-c is never the library's)
+# the library's dependencies, and the CLI's own (json-c and libewf are never
+# the library's; the CLI's export digests with libcrypto itself)
 LIB_PKGS = blkid libcrypto libiscsi
-CLI_PKGS = json-c
+CLI_PKGS = json-c libewf libcrypto
 PKGS = $(LIB_PKGS) $(CLI_PKGS)
 EXTRA_CFLAGS ?=
 EXTRA_LDFLAGS ?=
@@ -96,7 +98,7 @@ $(BIN_SHARED): $(CLI_OBJ) $(LIBSO)
 		-Wl,-rpath,'$$ORIGIN/shlib' $(LDLIBS_CLI)
 
 cdtail.pc: cdtail.pc.in Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 $(B)/tests/%: tests/unit/%.c $(UNIT_HELPERS) $(wildcard tests/unit/*.h) $(LIBA)
 	@mkdir -p $(dir $@)
@@ -158,6 +160,11 @@ check-install: all
 		echo "not ok - uninstall left: $$left"; exit 1; \
 	else echo "uninstall: nothing left"; fi
 
+# The Debian package from a clean export of HEAD, lintian, installed for
+# real and purged again (root; scripts/check-deb.sh)
+check-deb:
+	sh scripts/check-deb.sh
+
 deps:
 	sh scripts/install-deps.sh build
 
@@ -182,32 +189,40 @@ VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full \
 check-valgrind: all $(FIXTURES)
 	$(MAKE) --no-print-directory TEST_WRAPPER="$(VALGRIND)" test
 
+# Every page in man/ goes to the section its suffix names: cdtail.1 and
+# cdtail-probe.1 into man1, libcdtail.3 into man3, cdtail-sim.7 into man7.
+MAN_PAGES = $(sort $(wildcard man/*.1 man/*.3 man/*.7))
+man_dest = $(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(1)))/$(notdir $(1))
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
-		$(DESTDIR)$(PCDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+		$(DESTDIR)$(PCDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(MANDIR)/man7
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cdtail
 	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libcdtail.a
 	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/libcdtail.so.$(VERSION)
 	ln -sf libcdtail.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libcdtail.so
 	install -m 644 include/cdtail.h $(DESTDIR)$(INCDIR)/cdtail.h
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' cdtail.pc.in \
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 scripts/cdtail-completion.bash $(DESTDIR)$(BASHCOMPDIR)/cdtail
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' cdtail.pc.in \
 		> $(DESTDIR)$(PCDIR)/cdtail.pc
-	install -m 644 man/cdtail.1 $(DESTDIR)$(MANDIR)/man1/cdtail.1
-	install -m 644 man/libcdtail.3 $(DESTDIR)$(MANDIR)/man3/libcdtail.3
+	$(foreach p,$(MAN_PAGES),install -m 644 $(p) $(call man_dest,$(p)) && ) true
 
 # Removes exactly what install wrote (check-install tests that nothing is left).
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cdtail $(DESTDIR)$(LIBDIR)/libcdtail.a \
 		$(DESTDIR)$(LIBDIR)/libcdtail.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libcdtail.so $(DESTDIR)$(INCDIR)/cdtail.h \
-		$(DESTDIR)$(PCDIR)/cdtail.pc $(DESTDIR)$(MANDIR)/man1/cdtail.1 \
-		$(DESTDIR)$(MANDIR)/man3/libcdtail.3
+		$(DESTDIR)$(BASHCOMPDIR)/cdtail \
+		$(DESTDIR)$(PCDIR)/cdtail.pc \
+		$(foreach p,$(MAN_PAGES),$(call man_dest,$(p)))
 
 clean:
 	rm -rf build libcdtail.a libcdtail.so cdtail cdtail.pc $(FIXTURES)
 
-.PHONY: all test unit cli deps test-deps install uninstall clean fixtures check-asan check-valgrind check-install check-abi
+.PHONY: all test unit cli deps test-deps check-deb install uninstall clean fixtures check-asan check-valgrind check-install check-abi
 
 # Targets that live beside their scripts: fuzzing (make fuzz), the
 # real-kernel harness (make check-vm) and the benchmarks (make bench).

@@ -213,6 +213,13 @@ struct cdt_inquiry {
 };
 
 int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq);
+/*
+ * The drive's serial number from the Unit Serial Number VPD page (80h):
+ * 0 with buf holding it (possibly ""), CDT_ECHECK when the drive does not
+ * give one (many ATAPI drives refuse VPD pages), else the command's error.
+ * One INQUIRY, after any other command: acquisition logs want it.
+ */
+int cdt_unit_serial(struct cdt_dev *dev, char *buf, size_t len);
 
 /* Raw command, for tools: refused unless the opcode is read-only. */
 int cdt_exec_in(struct cdt_dev *dev, const uint8_t *cdb, unsigned int cdb_len,
@@ -244,6 +251,34 @@ int cdt_read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz);
 
 /* "CD-ROM", "DVD-ROM", ..., or "unknown". */
 const char *cdt_profile_name(uint16_t profile);
+
+/* ---- raw sectors: READ CD (issue 25) ------------------------------------ */
+/*
+ * What the drive can read raw, from what GET CONFIGURATION declares (the
+ * CD Read feature, 001Eh) and from trying READ CD at one LBA, because
+ * declarations and firmware disagree (redumper decides by executing
+ * commands).  Each "works" field is true only when the command succeeded
+ * and moved exactly the bytes asked for, and what came is believable: a
+ * raw sector whose header names the LBA asked, a Q whose CRC holds.
+ */
+struct cdt_raw_caps {
+	size_t size;			/* sizeof, set by CDT_INIT() */
+	bool declared;			/* CD Read (001Eh) listed and current */
+	bool declared_c2;		/* it declares C2 error pointers */
+	bool declared_cdtext;		/* it declares CD-Text */
+	int64_t tried_lba;		/* where READ CD was tried, or CDT_SIZE_ABSENT */
+	bool sectors;			/* 2352-byte raw sectors (sync .. EDC/ECC) */
+	bool c2;			/* with 294 bytes of C2 error pointers */
+	bool subq;			/* with formatted Q (16 bytes) */
+	bool subpw;			/* with raw P-W (96 bytes) */
+	/* the raw sector tried was a data sector whose EDC/ECC held; false
+	 * for audio, and for drives that make sectors up with zero EDC/ECC
+	 * (QEMU's ide-cd), which cdtail never trusts */
+	bool edc_ok;
+};
+
+/* READ CD tried at lba (a data track's first block is a good choice). */
+int cdt_raw_caps(struct cdt_dev *dev, int64_t lba, struct cdt_raw_caps *caps);
 
 /* ---- the disc's structure: sessions, tracks, gaps (issue 12) ---------- */
 /*

@@ -7,7 +7,9 @@
 # test (make test-deps): the test tools on top: cmocka, GNU ddrescue,
 #   valgrind, clang's sanitizer runtime, QEMU and a busybox for the
 #   real-kernel harness, tgt and open-iscsi for the iSCSI tests, tmux and
-#   rsvg for the terminal and map tests.
+#   rsvg for the terminal and map tests, debhelper, lintian and fakeroot
+#   for the Debian package (make check-deb), ewf-tools to check export's
+#   EWF files.
 # The tgt and open-iscsi packages ship services that Debian enables and
 # starts on installation; the tests start their own tgtd on 127.0.0.1 when
 # they need one, so this script keeps apt from starting any service and
@@ -19,10 +21,11 @@ SUDO=
 export DEBIAN_FRONTEND=noninteractive
 
 BUILD_PKGS="build-essential pkg-config libsgutils2-dev libblkid-dev libssl-dev
-	libjson-c-dev libiscsi-dev xorriso udftools"
+	libjson-c-dev libiscsi-dev libewf-dev xorriso udftools"
 TEST_PKGS="libcmocka-dev libiscsi-bin tgt open-iscsi gddrescue python3 valgrind
 	time jq openssl sg3-utils qemu-system-x86 busybox-static cpio kmod xz-utils
-	dmsetup clang libclang-rt-14-dev librsvg2-bin tmux"
+	dmsetup clang libclang-rt-14-dev librsvg2-bin tmux debhelper lintian fakeroot
+	ewf-tools"
 SERVICES="tgt iscsid iscsid.socket open-iscsi"
 
 pkgs=

@@ -103,6 +103,8 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
 	      struct cli_common *co, cli_opt_fn fn, void *ctx,
 	      struct cli_args *a);
 void cli_help(const struct cli_cmd *cmd, FILE *f);
+/* cdtail help COMMAND: shows cdtail-COMMAND(1) with man(1), else cli_help (help.c) */
+int cli_help_page(const struct cli_cmd *cmd);
 
 /* The subcommands, in the order "cdtail --help" lists them. */
 extern const struct cli_cmd *const cli_commands[];
@@ -206,8 +208,9 @@ json_object *cli_json_count(int64_t v);
  */
 void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log);
 
-/* probe's JSON object for a result (probe --all prints one per drive). */
+/* A probe result rendered (probe_render.c): the probe and probe --all. */
 /*
+ * probe's JSON object for a result (probe --all prints one per drive).
  * lay: cli_layout_json() of the probed device (taken over), or NULL.
  */
 json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, bool virt,
@@ -216,11 +219,14 @@ json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, 
 json_object *cli_layout_json(const struct cdt_layout *l);
 /* 0, EX_HIDDEN_TAIL or EX_SHORT for a verdict. */
 int cli_verdict_status(enum cdt_verdict v);
+/* probe's text report: the drive, medium, layout, sources, end, notes. */
+void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool virt,
+		    const struct cdt_layout *l);
 /* probe --all [--sysfs ROOT]: every optical drive in parallel. */
 int cli_probe_all(const struct cli_common *co, const char *sysfs);
 
 /* Subcommands. */
 extern const struct cli_cmd cli_cmd_probe, cli_cmd_image, cli_cmd_tail,
-	cli_cmd_verify, cli_cmd_hazards, cli_cmd_map;
+	cli_cmd_verify, cli_cmd_hazards, cli_cmd_map, cli_cmd_export;
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "acqlog.h"
 #include "mapdraw.h"
 #include "readui.h"
 
@@ -14,12 +15,17 @@
 #define OPT_SVG 0x1205
 #define OPT_SVG_EVERY 0x1206
 #define OPT_FORMATTED 0x1207
+#define OPT_LOG 0x1220
+#define OPT_NO_LOG 0x1221
 
 struct image_cli {
 	struct rui ui;
 	struct cdt_image_opts io;
 	char comment[512];
 	struct mapdraw_watch svg;	/* --svg, --svg-every */
+	const char *log_path;		/* --log FILE; NULL: OUT.log */
+	bool no_log;			/* --no-log */
+	struct acqlog log;
 };
 
 /*
@@ -78,6 +84,11 @@ static int image_opt(void *ctx, int key, const char *arg)
 		return 0;
 	case OPT_FORMATTED:
 		return cli_opt_formatted("image", arg, &c->io.formatted);
+	case OPT_LOG:
+		return cli_opt_file("image", "log", arg, &c->log_path);
+	case OPT_NO_LOG:
+		c->no_log = true;
+		return 0;
 	case OPT_DIGEST:
 		if (parse_digests(arg, &c->io.digests))
 			return cli_usage("image", "--digest wants md5,sha256, sha256, md5 or none, not '%s'",
@@ -104,6 +115,45 @@ static int check_svg(struct image_cli *c)
 	return cli_check_new_file("image", "the --svg FILE", c->svg.svg);
 }
 
+/* The acquisition log: never OUT, the map or the SVG (it is appended to). */
+static int check_log(struct image_cli *c, const char *out, int argc, char **argv)
+{
+	const char *others[] = { out, c->io.map_path, c->svg.svg };
+	size_t i;
+
+	if (c->no_log && c->log_path)
+		return cli_usage("image", "--log and --no-log together");
+	acqlog_begin(&c->log, out, c->log_path, c->no_log, c->ui.co.json, argc, argv);
+	for (i = 0; c->log.path[0] && i < sizeof(others) / sizeof(others[0]); i++)
+		if (others[i] && !strcmp(others[i], c->log.path))
+			return cli_usage("image", "the log %s is also %s: name another with --log",
+					 c->log.path, others[i]);
+	return c->log.path[0] ? cli_check_new_file("image", "the log", c->log.path) : 0;
+}
+
+/*
+ * One entry in the acquisition log for a run that left an image (a run
+ * that removed OUT, or never made it, leaves no log either).  Returns the
+ * run's status, 3 when the log could not be written.
+ */
+static int write_log(struct image_cli *c, struct cdt_dev *dev, const char *addr,
+		     const char *out, const struct cdt_image_result *res, int err, int status)
+{
+	struct acqlog_run run = {
+		.addr = addr, .out = out, .io = &c->io, .res = res, .status = status,
+		.verdict = err == CDT_EINTR ? "interrupted" : err ? "failed" :
+			   res->sum.bad_blocks ? "unreadable" : "complete",
+		.error = err ? cdt_errmsg(dev) : NULL,
+	};
+	struct stat st;
+
+	if (res->removed || status == EX_USAGE_ERR || stat(out, &st))
+		return status;
+	if (acqlog_write(&c->log, dev, &run) && status != EX_DEVICE_ERR && status < 128)
+		return EX_DEVICE_ERR;
+	return status;
+}
+
 static int parse(struct image_cli *c, struct cli_args *a, int argc, char **argv)
 {
 	int rc = cli_parse(&cli_cmd_image, argc, argv, &c->ui.co, image_opt, c, a);
@@ -117,6 +167,8 @@ static int parse(struct image_cli *c, struct cli_args *a, int argc, char **argv)
 		rc = cli_check_new_file("image", "MAPFILE", c->io.map_path);
 	if (!rc && (c->svg.svg || c->svg.every))
 		rc = check_svg(c);
+	if (!rc)
+		rc = check_log(c, a->op[1], argc, argv);
 	return rc;
 }
 
@@ -246,6 +298,7 @@ static int run(int argc, char **argv)
 			cli_err("%s is incomplete: it holds %" PRIu64 " of %" PRIu64
 				" blocks (no --map: a new run starts over)", out,
 				res.out_blocks, res.extent_blocks);
+		rc = write_log(&c, dev, addr, out, &res, err, rc);
 	} else {
 		rui_end_line(&c.ui);
 		if (c.ui.co.json)
@@ -261,6 +314,7 @@ static int run(int argc, char **argv)
 		/* the image is good, but an output file asked for is not */
 		if (svg_rc)
 			rc = EX_DEVICE_ERR;
+		rc = write_log(&c, dev, addr, out, &res, 0, rc);
 	}
 	cdt_image_result_free(&res);
 	cdt_close(dev);
@@ -275,6 +329,8 @@ static const struct cli_opt image_opts[] = {
 	{ "formatted", OPT_FORMATTED, "HOW", CLI_FORMATTED_HELP },
 	{ "svg", OPT_SVG, "FILE", "draw the map as SVG into FILE at the end (as cdtail map --svg)" },
 	{ "svg-every", OPT_SVG_EVERY, NULL, "with --svg: redraw FILE at each map save, to watch in a browser" },
+	{ "log", OPT_LOG, "FILE", "append the acquisition log to FILE (default: OUT.log)" },
+	{ "no-log", OPT_NO_LOG, NULL, "write no acquisition log" },
 	RUI_OPTS,
 	CLI_OPTS_COMMON
 };

@@ -6,7 +6,7 @@
 
 const struct cli_cmd *const cli_commands[] = {
 	&cli_cmd_probe, &cli_cmd_image, &cli_cmd_tail, &cli_cmd_verify,
-	&cli_cmd_hazards, &cli_cmd_map, NULL,
+	&cli_cmd_hazards, &cli_cmd_map, &cli_cmd_export, NULL,
 };
 
 const struct cli_cmd *cli_find_command(const char *name)
@@ -30,8 +30,9 @@ static void usage(FILE *f)
 		fprintf(f, "  %-8s %.*s\n", cli_commands[i]->name,
 			(int)strcspn(cli_commands[i]->about, "\n"), cli_commands[i]->about);
 	fputs("\nDEV is /dev/srN, /dev/sgN, sim:IMAGE[,key=value...] or\n"
-	      "iscsi://HOST[:PORT]/IQN/LUN.  'cdtail help COMMAND' explains each\n"
-	      "option of COMMAND; cdtail(1) has the whole story.\n", f);
+	      "iscsi://HOST[:PORT]/IQN/LUN.  'cdtail COMMAND --help' explains each\n"
+	      "option of COMMAND, 'cdtail help COMMAND' shows its manual page,\n"
+	      "cdtail-COMMAND(1); cdtail(1) has the overview.\n", f);
 }
 
 /*
@@ -55,7 +56,7 @@ static int unknown_command(const char *word)
 	return EX_USAGE_ERR;
 }
 
-/* cdtail help [COMMAND] */
+/* cdtail help [COMMAND]: the commands, or COMMAND's page (help.c) */
 static int help(int argc, char **argv)
 {
 	const struct cli_cmd *c;
@@ -72,8 +73,7 @@ static int help(int argc, char **argv)
 		usage(stderr);
 		return EX_USAGE_ERR;
 	}
-	cli_help(c, stdout);
-	return 0;
+	return cli_help_page(c);
 }
 
 static int dispatch(int argc, char **argv)

@@ -2,6 +2,8 @@
 # check-layers.sh: no file of src/lib includes a header of a layer above
 # its own (README.md, Layout): scsi, then transport, then core, then probe
 # and hazards (side by side, neither includes the other), then rescue.
+# Then check-circles.py: no two files anywhere in src/ depend on each other,
+# by includes and calls (issue 21), so make unit and check-abi keep both.
 rank() {
 	case $1 in
 	scsi) echo 0 ;; transport) echo 1 ;; core) echo 2 ;;
@@ -20,4 +22,5 @@ for f in $(find src/lib -name '*.[ch]' | sort); do
 	done
 done
 echo "layers: $n layer includes, $bad upward"
+python3 "$(dirname "$0")/check-circles.py" || bad=$((bad + 1))
 [ "$bad" -eq 0 ] && [ "$n" -gt 0 ]

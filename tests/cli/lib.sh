@@ -124,4 +124,22 @@ formatted_policy() {
 	esac
 }
 
+# pvd FILE LBA SIZE: an ISO 9660 primary volume descriptor at LBA (volume
+# space SIZE blocks of 2048) and a terminator after it
+pvd() {
+	python3 - "$1" "$2" "$3" <<'EOF'
+import struct, sys
+f, lba, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+d = bytearray(2048)
+d[0:7] = b"\x01CD001\x01"
+d[80:88] = struct.pack("<I", size) + struct.pack(">I", size)
+d[128:132] = struct.pack("<H", 2048) + struct.pack(">H", 2048)
+t = bytearray(2048)
+t[0:7] = b"\xffCD001\x01"
+with open(f, "r+b") as fh:
+    fh.seek(lba * 2048)
+    fh.write(d + t)
+EOF
+}
+
 finish() { echo "RESULT $PASS $FAIL"; }

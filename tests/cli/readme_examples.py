@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Run every shell session README.md shows and compare what it prints.
+"""Run every shell session README.md shows and compare what it prints
+(test_man.sh feeds it the man pages' EXAMPLES in the same form).
 
 A session is an indented code block (4 spaces) whose lines start with "$ "
 (a command; "> " or ">" and a tab continues it) followed by the output the README shows.
@@ -8,6 +9,7 @@ is the binary under test and fixtures/ the fixtures), so a later command
 sees the files and the $? of an earlier one.  A shown line "..." stands
 for any number of lines.  Prints one "ok"/"not ok" line per command.
 """
+import os
 import re
 import subprocess
 import sys
@@ -51,7 +53,7 @@ def main():
     fails = 0
     for i, (n, cmd, want) in enumerate(cmds):
         lines = got.get(i, "").splitlines()
-        name = "README.md:%d: %s" % (n, cmd.splitlines()[0])
+        name = "%s:%d: %s" % (os.path.basename(readme), n, cmd.splitlines()[0])
         if i in got and matches(want, lines):
             print("ok - " + name)
             continue
@@ -59,7 +61,7 @@ def main():
         print("not ok - " + name)
         print("    shown:\n" + "".join("      %s\n" % w for w in want), end="")
         print("    printed:\n" + "".join("      %s\n" % g for g in lines), end="")
-    print("# %d commands from README.md" % len(cmds))
+    print("# %d commands from %s" % (len(cmds), os.path.basename(readme)))
     return 1 if fails or not cmds else 0
 
 

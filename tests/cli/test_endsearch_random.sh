@@ -13,17 +13,26 @@
 # and the virtual time (slow: within 2x of a search that knows the failure
 # cost; fast: under 1000 ms).
 #
+# Then scratches and windows (issue 28): a bad range across the reported end
+# (mostly short, some long), a --max-extra window inside or just past the
+# hidden tail, or both.  Checked in every case from the sim's own trace: no
+# read touches an LBA at or past reported + --max-extra, and true_blocks is
+# never below a block the run read good nor above the disc or the window;
+# exactly the end where the contract fixes it (a short scratch, a window).
+#
 # ES_SEED picks the scenarios (default 13), ES_CASES how many (2000; 150
-# in a small run: valgrind, ASan).
+# in a small run: valgrind, ASan), ES_EDGE_CASES the scratches and windows
+# (500; 80).
 . "$(dirname "$0")/lib.sh"
 
 N=20000
 SEED=${ES_SEED:-13}
 if [ -n "$SMALL" ]; then CASES=${ES_CASES:-150}; else CASES=${ES_CASES:-2000}; fi
+if [ -n "$SMALL" ]; then EDGE=${ES_EDGE_CASES:-80}; else EDGE=${ES_EDGE_CASES:-500}; fi
 IMG="$T/disc.img"
 truncate -s $((N * 2048)) "$IMG"
 
-# one scenario a line: hide extra runout bad_a bad_b info cost
+# one scenario a line: hide extra runout bad_a bad_b info cost max_extra
 awk -v seed="$SEED" -v cases="$CASES" -v n=$N 'BEGIN {
 	srand(seed)
 	split("50/8000 50/1000 50/1 50/8000", costs, " ")
@@ -48,27 +57,65 @@ awk -v seed="$SEED" -v cases="$CASES" -v n=$N 'BEGIN {
 			if (bb > n - 2)
 				bb = n - 2
 		}
-		print k, extra, runout, ba, bb, int(rand() * 2), costs[1 + int(rand() * 4)]
+		print k, extra, runout, ba, bb, int(rand() * 2), costs[1 + int(rand() * 4)], 0
 	}
 }' >"$T/cases"
+# scratches across the reported end and windows, from a generator of their
+# own so that the cases above stay those of the seed
+awk -v seed="$SEED" -v cases="$EDGE" -v n=$N 'BEGIN {
+	srand(seed + 1)
+	split("50/8000 50/1000 50/1 50/8000", costs, " ")
+	for (i = 0; i < cases; i++) {
+		k = rand() < 0.7 ? 1 + int(rand() * 600) : 600 + int(rand() * 3000)
+		rep = n - k; ba = -1; bb = -1; mx = 0
+		r = rand()
+		if (r < 0.7) {
+			ba = rep - 1 - int(rand() * 40)
+			len = rand() < 0.7 ? 1 + int(rand() * 30) : 31 + int(rand() * 400)
+			bb = ba + len - 1
+			if (bb > n - 1)
+				bb = n - 1
+		}
+		if (r >= 0.4)
+			mx = 1 + int(rand() * (k + 8))
+		print k, 0, 0, ba, bb, int(rand() * 2), costs[1 + int(rand() * 4)], mx
+	}
+}' >>"$T/cases"
 
-while read -r hide extra runout ba bb info cost; do
+while read -r hide extra runout ba bb info cost mx; do
 	addr="sim:$IMG,hide=$hide,cost=$cost,info=$info"
 	[ "$extra" -gt 0 ] && addr="sim:$IMG,extra=$extra,cost=$cost,info=$info"
 	[ "$runout" -gt 0 ] && addr="$addr,runout=$runout"
 	[ "$ba" -ge 0 ] && addr="$addr,bad=$ba-$bb"
-	$TEST_WRAPPER "$CDTAIL" probe --json "$addr" >"$T/out" 2>"$T/err"
-	echo "$hide $extra $runout $ba $bb $info $cost $? $(tr -d '\n' <"$T/out")"
+	set --
+	[ "$mx" -gt 0 ] && set -- --max-extra "$mx"
+	rm -f "$T/trace"
+	$TEST_WRAPPER "$CDTAIL" probe --json "$@" "$addr,trace=$T/trace" >"$T/out" 2>"$T/err"
+	rc=$?
+	# past the highest block any read touched, past the highest read good
+	reach=$(awk '$1 == "28" || $1 == "a8" || $1 == "88" {
+		split($2, a, "="); split($3, b, "="); e = a[2] + b[2]
+		if (e > top) top = e
+		if ($4 == "sense=00/00/00" && e > good) good = e
+	} END { print top + 0, good + 0 }' "$T/trace")
+	echo "$hide $extra $runout $ba $bb $info $cost $mx $reach $rc $(tr -d '\n' <"$T/out")"
 done <"$T/cases" >"$T/results"
 
 awk -v n=$N -f "$ROOT/tests/faults/endsearch.awk" "$T/results" >"$T/verdicts"
 bad=$(grep -c '^WRONG' "$T/verdicts")
 total=$(wc -l <"$T/verdicts")
-if [ "$total" -eq "$CASES" ] && [ "$bad" -eq 0 ]; then
+if [ "$total" -eq $((CASES + EDGE)) ] && [ "$bad" -eq 0 ]; then
 	ok "end search: $total random discs (seed $SEED) as the model expects"
 else
 	not_ok "end search on random discs (seed $SEED)" \
-		"$bad of $total wrong ($CASES cases)" "$(grep '^WRONG' "$T/verdicts" | head -n 8)"
+		"$bad of $total wrong ($CASES + $EDGE cases)" "$(grep '^WRONG' "$T/verdicts" | head -n 8)"
+fi
+# the scratches and windows were there, and checked exactly in a good share
+edge=$(grep -c ' edge' "$T/verdicts")
+if [ "$edge" -ge $((EDGE / 3)) ]; then
+	ok "end search: $edge scratch and window cases with their end checked exactly"
+else
+	not_ok "scratch and window cases checked exactly in a third" "only $edge"
 fi
 # the model checked the targets in a good share of the cases, not none
 checked=$(grep -c ' targets$' "$T/verdicts")

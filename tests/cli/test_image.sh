@@ -318,4 +318,69 @@ for sig in INT TERM; do
 	same_file "SIG$sig: resumed OUT identical" "$T/s.out" "$REF"
 done
 
+
+# --- issue 28 D: the medium changes during the probe ---------------------------
+# Two 400-block discs on a formatted DVD+RW of 2000, filesystems of 100 and
+# 400 blocks: a change at any of the first commands either restarts the
+# probe (exit 0, OUT, the filesystem and the unwritten area all disc 2's),
+# stops the run (exit 3, no block of disc 2 in OUT) or comes after the run
+# (exit 0, all disc 1's); never a mix.
+mkimage "$T/d1.img" 400
+mkimage "$T/d2.img" 401
+truncate -s $((400 * 2048)) "$T/d2.img"
+pvd "$T/d1.img" 16 100
+pvd "$T/d2.img" 16 400
+# whose NAME OUT: which disc OUT's first 400 blocks are: d1, d2, or mixed
+whose() {
+	python3 - "$T/d1.img" "$T/d2.img" "$1" <<'PY'
+import sys
+d1, d2, out = (open(f, "rb").read() for f in sys.argv[1:4])
+bs, kinds = 2048, set()
+for b in range(min(400, len(out) // bs)):
+    blk = out[b * bs:(b + 1) * bs]
+    if d1[b * bs:(b + 1) * bs] == d2[b * bs:(b + 1) * bs]:
+        continue  # the volume descriptor terminator: the same on both
+    if blk == d2[b * bs:(b + 1) * bs]:
+        kinds.add("d2")
+    elif blk == d1[b * bs:(b + 1) * bs]:
+        kinds.add("d1")
+    elif blk.strip(b"\0"):
+        kinds.add("other")
+print(" ".join(sorted(kinds)) or "none")
+PY
+}
+restarted=0 stopped=0 wrong=""
+for c in $(seq 1 20); do
+	rm -f "$T/d.out" "$T/d.map"
+	run image --json --map "$T/d.map" \
+		"sim:$T/d1.img,profile=dvd+rw,formatted=2000,change=$c:$T/d2.img" "$T/d.out"
+	case $RC in
+	0)
+		restarted=$((restarted + 1))
+		got="$(whose "$T/d.out") $(jq -c '[.filesystem.blocks, .skipped]' <"$T/out")"
+		case $got in
+		'd2 [400,[{"start":400,"blocks":1600,"why":"unwritten"}]]') ;;
+		'd1 [100,[{"start":100,"blocks":1900,"why":"unwritten"}]]') restarted=$((restarted - 1)) ;;
+		*) wrong="$wrong change=$c: exit 0 with $got;" ;;
+		esac ;;
+	3)
+		stopped=$((stopped + 1))
+		if [ -e "$T/d.out" ]; then
+			got=$(whose "$T/d.out")
+			case $got in *d2*) wrong="$wrong change=$c: exit 3 with $got;" ;; esac
+		fi ;;
+	*) wrong="$wrong change=$c: exit $RC;" ;;
+	esac
+done
+if [ -z "$wrong" ] && [ "$restarted" -ge 10 ]; then
+	ok "change during the probe: $restarted restarted on disc 2, $stopped stopped, none mixed"
+else
+	not_ok "change during the probe: never two discs in one run" "$wrong" \
+		"$restarted restarted, $stopped stopped"
+fi
+run image --json --map "$T/d3.map" \
+	"sim:$T/d1.img,profile=dvd+rw,formatted=2000,change=12:$T/d2.img" "$T/d3.out"
+expect_rc "the issue's change=12 (in the head read) -> 0" 0
+expect_json "change=12: the filesystem is disc 2's" .filesystem.blocks 400
+
 finish

@@ -1,10 +1,9 @@
 #!/bin/sh
 # One JSON vocabulary (issue 14, point 3): the same name for the same thing
 # in every command, a verdict everywhere, times to 0.01 ms, every key
-# documented in cdtail(1).
+# documented in the command's page, cdtail-COMMAND(1).
 . "$(dirname "$0")/lib.sh"
 
-MAN="$ROOT/man/cdtail.1"
 ISO="$FIX/iso9660.iso"
 N=$(($(wc -c <"$ISO") / 2048))
 DEV="sim:$ISO,hide=3,cost=50/2000"
@@ -22,25 +21,27 @@ for c in probe image tail verify hazards; do
 	# every number that is a time has at most two decimals, as printed
 	bad=$(grep -oE '"[a-z_]*_ms":-?[0-9.eE+-]+' "$T/$c.json" | grep -vE ':-?[0-9]+(\.[0-9]{1,2})?$')
 	if [ -z "$bad" ]; then ok "$c: times rounded to 0.01 ms"; else not_ok "$c: times rounded to 0.01 ms" "$bad"; fi
-	# every key is in cdtail(1)
+	# every key is in the command's page
+	MAN="$ROOT/man/cdtail-$c.1"
 	missing=$(jq -r '[paths | .[] | strings] | unique | .[]' "$T/$c.json" | while read -r k; do
 		grep -q -- "$(echo "$k" | sed 's/-/\\\\-/g')" "$MAN" || echo "$k"; done)
-	if [ -z "$missing" ]; then ok "$c: every key documented in cdtail(1)"; else
-		not_ok "$c: every key documented in cdtail(1)" "$missing"; fi
+	if [ -f "$MAN" ] && [ -z "$missing" ]; then ok "$c: every key documented in cdtail-$c(1)"; else
+		not_ok "$c: every key documented in cdtail-$c(1)" "$missing"; fi
 done
 
-# every note probe can emit (the table in src/cli/cmd_probe.c) is in the
-# JSON OUTPUT list of notes and has its own entry under PROBE
-notes=$(sed -n 's/^[[:space:]]*{ CDT_NOTE_[A-Z_]*, "\([a-z-]*\)",.*/\1/p' "$ROOT/src/cli/cmd_probe.c")
+# every note probe can emit (the table in src/cli/probe_render.c) is in the
+# JSON OUTPUT list of notes of cdtail-probe(1) and has its own entry there
+MAN="$ROOT/man/cdtail-probe.1"
+notes=$(sed -n 's/^[[:space:]]*{ CDT_NOTE_[A-Z_]*, "\([a-z-]*\)",.*/\1/p' "$ROOT/src/cli/probe_render.c")
 list=$(sed -n '/^notes  *ids:/,/^verdict/p' "$MAN" | sed 's/\\-/-/g')
 missing=""
 for n in $notes; do
 	printf '%s\n' "$list" | grep -q "\"$n\"" || missing="$missing $n (JSON OUTPUT)"
-	sed 's/\\-/-/g' "$MAN" | grep -qx "\.B $n" || missing="$missing $n (PROBE)"
+	sed 's/\\-/-/g' "$MAN" | grep -qx "\.B $n" || missing="$missing $n (DESCRIPTION)"
 done
 if [ "$(echo $notes | wc -w)" -ge 8 ] && [ -z "$missing" ]; then
-	ok "probe: every note id ($(echo $notes)) documented in cdtail(1)"
-else not_ok "probe: every note id documented in cdtail(1)" "notes: $notes" "missing:$missing"; fi
+	ok "probe: every note id ($(echo $notes)) documented in cdtail-probe(1)"
+else not_ok "probe: every note id documented in cdtail-probe(1)" "notes: $notes" "missing:$missing"; fi
 
 # the shared keys: the same names, the same values for the same disc
 for c in image tail verify; do

@@ -194,4 +194,57 @@ run probe "sim:$RND,hide=100,bad=2950-2960"
 sum2=$(sha256sum "$RND" | cut -d' ' -f1)
 [ "$sum1" = "$sum2" ] && ok "image untouched" || not_ok "image untouched"
 
+# --- issue 28: --max-extra bounds the reads; the end around a scratch ---------
+# C: a filesystem declaring 290 blocks, 300 on the disc, 200 reported, a
+# window of 8: no read at or past 208, and the end is the window's
+mkimage "$T/c.img" 300
+pvd "$T/c.img" 16 290
+rm -f "$T/c.tr"
+run probe --json --max-extra 8 "sim:$T/c.img,hide=100,trace=$T/c.tr"
+expect_rc "window of 8 inside a hidden tail of 100 -> 10" 10
+expect_json "window of 8: true_blocks is the window's edge" .true_blocks 208
+expect_json "window of 8: extent_blocks" .extent_blocks 208
+expect_json "window of 8: window_limit" .window_limit true
+if [ -z "$(reads_in "$T/c.tr" 208 4294967296)" ]; then ok "window of 8: no read at or past LBA 208"
+else not_ok "window of 8: no read at or past LBA 208" "$(reads_in "$T/c.tr" 208 4294967296 | head -3)"; fi
+# a MEDIUM run from inside the reported length across the window: the same
+# answer whatever failures cost (exit 5 once imaged)
+for cost in 50/1 50/8000; do
+	run probe --json --max-extra 8 "sim:$T/c.img,hide=100,bad=190-299,cost=$cost"
+	expect_json "bad across the window, cost $cost: true_blocks" .true_blocks 190
+	expect_json "bad across the window, cost $cost: extent is the window" .extent_blocks 208
+	expect_json "bad across the window, cost $cost: window_limit" .window_limit true
+done
+# F: a scratch below the true end, readable blocks after it: the end is the
+# disc's, never below a block the run read
+mkimage "$T/f.img" 1000
+run probe --json "sim:$T/f.img,hide=20,bad=950-990"
+expect_rc "scratch 950-990 under a hidden tail of 20 -> 10" 10
+expect_json "scratch 950-990: true_blocks" .true_blocks 1000
+mkimage "$T/g.img" 100
+for past in end medium; do
+	run probe --json "sim:$T/g.img,bad=0-40,hide=80,past=$past"
+	expect_rc "scratch from LBA 0 across the reported end, past=$past -> 10" 10
+	expect_json "scratch from LBA 0, past=$past: true_blocks" .true_blocks 100
+	expect_json "scratch from LBA 0, past=$past: not nothing-readable" \
+		'.notes | index("nothing-readable") != null' false
+done
+
+
+# D: a medium change at any command of the probe starts it again on the new
+# disc: the filesystem of disc 2 (400) beside its end, never disc 1's (100)
+mkimage "$T/d1.img" 400
+mkimage "$T/d2.img" 401
+truncate -s $((400 * 2048)) "$T/d2.img"
+pvd "$T/d1.img" 16 100
+pvd "$T/d2.img" 16 400
+wrong=""
+for c in $(seq 1 16); do
+	run probe --json "sim:$T/d1.img,change=$c:$T/d2.img"
+	got="$RC $(jq -c '[.sources.filesystem, .true_blocks]' <"$T/out")"
+	[ "$got" = "0 [400,400]" ] || wrong="$wrong change=$c: $got;"
+done
+if [ -z "$wrong" ]; then ok "a change during the probe: disc 2's sizes and end, 16 places"
+else not_ok "a change during the probe: disc 2's sizes and end" "$wrong"; fi
+
 finish

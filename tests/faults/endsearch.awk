@@ -1,7 +1,11 @@
 # The end search's expected answer for one random disc (tests/cli/
 # test_endsearch_random.sh), from the scenario's keys and the contract alone.
-# Input lines: hide extra runout bad_a bad_b info cost EXIT JSON...
-# Output: "ok targets", "ok end" (end checked, no target applies) or
+# Input lines: hide extra runout bad_a bad_b info cost max_extra TOP GOOD
+# EXIT JSON..., where TOP is past the highest block any read touched and
+# GOOD past the highest block a read got (from the sim's trace).
+# Output: "ok targets", "ok end" (end checked, no target applies), "ok edge"
+# (a scratch or a window, its end checked exactly), "ok bounds" (a scratch
+# too long for the contract to fix the end: the bounds alone) or
 # "WRONG why: line".
 #
 # The contract (cdtail(1)): a disc image of n blocks; hide=K keeps every
@@ -15,6 +19,13 @@
 #   1 ms failures: virtual_ms <= 1000;
 #   INFORMATION: 1 failing read (for a tail the contiguous reads cover,
 #     below 8192 blocks).
+# Issue 28: --max-extra K (default 16384) bounds the reads: none touches an
+# LBA at or past W = reported + K, and an end at or past W is a window
+# limit, true_blocks W.  true_blocks is never below a block the run read
+# nor above the disc's end.  A scratch (bad=A-B across the reported end) of
+# at most 30 blocks is passed by the reads beyond a medium error (1, 2, 4,
+# ... 32 blocks past it): its end is exact; a longer one may end the search
+# at A (trailing medium error), so only the bounds are checked.
 function num(key,    m) {
 	if (match(json, "\"" key "\":-?[0-9.e+]+")) {
 		m = substr(json, RSTART, RLENGTH)
@@ -23,19 +34,56 @@ function num(key,    m) {
 	}
 	return "null"
 }
+function flag(key) {
+	return index(json, "\"" key "\":true") > 0
+}
+function exit_for(t) {
+	return t > reported ? 10 : t < reported ? 11 : 0
+}
 {
-	hide = $1; extra = $2; runout = $3; ba = $4; info = $6; cost = $7; rc = $8
+	hide = $1; extra = $2; runout = $3; ba = $4; bb = $5; info = $6; cost = $7
+	mx = $8; top = $9; good = $10; rc = $11
 	json = $0
-	sub(/^([^ ]+ ){8}/, "", json)
+	sub(/^([^ ]+ ){11}/, "", json)
 	split(cost, c, "/")
 	fail = c[2] + 0
 	truth = n - runout
 	reported = n - hide + extra
-	want_rc = truth > reported ? 10 : truth < reported ? 11 : 0
-	line = $1 " " $2 " " $3 " " $4 " " $5 " " $6 " " $7
+	w = reported + (mx ? mx : 16384)
+	line = $1 " " $2 " " $3 " " $4 " " $5 " " $6 " " $7 " " $8
+	tb = num("true_blocks")
+	if (top > w) { print "WRONG read up to " top " past the window " w ": " line; next }
+	if (tb < good) { print "WRONG true_blocks " tb " below a block read good (" good "): " line; next }
+	edge = mx > 0 || (ba >= 0 && ba < reported)
+	if (edge) {
+		# the scratch to the disc's end, whose "out of range" lies
+		# inside the window; one that covers the window's last block
+		# (it starts inside the reported length: damage, not the end);
+		# else the end, or the window when the end is at or past it
+		wl = 0
+		if (ba >= 0 && bb == n - 1 && n < w)
+			truth = ba
+		else if (ba >= 0 && bb >= w - 1) {
+			truth = ba; wl = 1
+		} else if (truth >= w) {
+			truth = w; wl = 1
+		}
+		long = ba >= 0 && bb - ba + 1 > 30
+		if (tb > truth) { print "WRONG true_blocks " tb " past the end " truth ": " line; next }
+		if (rc != exit_for(tb)) { print "WRONG exit " rc " for true_blocks " tb ": " line; next }
+		if (long && tb != truth) { print "ok bounds"; next }
+		if (tb != truth) { print "WRONG true_blocks " tb " wanted " truth ": " line; next }
+		if (flag("window_limit") != wl) {
+			print "WRONG window_limit wanted " wl ": " line
+			next
+		}
+		print "ok edge"
+		next
+	}
+	want_rc = exit_for(truth)
 	if (rc != want_rc) { print "WRONG exit " rc " wanted " want_rc ": " line; next }
-	if (num("true_blocks") != truth) {
-		print "WRONG true_blocks " num("true_blocks") " wanted " truth ": " line
+	if (tb != truth) {
+		print "WRONG true_blocks " tb " wanted " truth ": " line
 		next
 	}
 	if (extra || runout || ba >= 0) { print "ok end"; next }

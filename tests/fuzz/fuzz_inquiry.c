@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* INQUIRY response parser. */
+/* INQUIRY response parsers: standard data and the serial number page. */
 #include <string.h>
 #include "fuzz.h"
 #include "scsi/mmc.h"
@@ -7,6 +7,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mmc_inquiry inq;
+	char serial[32];
 
 	if (mmc_parse_inquiry(data, size, &inq) == 0) {
 		/* the strings must be terminated within their arrays */
@@ -15,5 +16,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    strnlen(inq.revision, sizeof(inq.revision)) == sizeof(inq.revision))
 			__builtin_trap();
 	}
+	/* the same bytes as a Unit Serial Number page */
+	if (mmc_parse_unit_serial(data, size, serial, sizeof(serial)) == 0 &&
+	    strnlen(serial, sizeof(serial)) == sizeof(serial))
+		__builtin_trap();
 	return 0;
 }

@@ -11,11 +11,20 @@ t "shared library with soname" "readelf -d '$p/lib/libcdtail.so.0.1.0' | grep -q
 t "soname link" "[ -L '$p/lib/libcdtail.so.0' ] && [ -L '$p/lib/libcdtail.so' ]"
 t "header" "[ -f '$p/include/cdtail.h' ]"
 t "man pages" "[ -f '$p/share/man/man1/cdtail.1' ] && [ -f '$p/share/man/man3/libcdtail.3' ]"
+# every page of the tree, each in the section its suffix names
+for page in "$(dirname "$0")"/../../man/*.[0-9]; do
+	name=${page##*/}
+	t "man page $name in man${name##*.}" "cmp -s '$page' '$p/share/man/man${name##*.}/$name'"
+done
+t "bash completion" "bash -c \". '$p/share/bash-completion/completions/cdtail' && complete -p cdtail\" >/dev/null"
 t "pkg-config prefix" "grep -qx 'prefix=$prefix' '$p/lib/pkgconfig/cdtail.pc'"
 out=$(mktemp -d)
 t "builds with pkg-config" "cc -o '$out/use' '$(dirname "$0")/use.c' \$(pkg-config --cflags --libs --static cdtail) 2>'$out/err'"
 t "runs against the emulated drive" "[ \"\$(LD_LIBRARY_PATH='$p/lib' '$out/use' 'sim:$iso,hide=2')\" = \"\$((\$(stat -c %s '$iso') / 2048)) 2\" ]"
 t "installed binary runs" "'$p/bin/cdtail' probe 'sim:$iso' >/dev/null"
+# cdtail help COMMAND finds the page installed beside the binary (share/man
+# under the same prefix), wherever the install root is
+t "installed help shows the installed page" "'$p/bin/cdtail' help verify 2>'$out/help.err' | grep -Eq '^ +cdtail-verify +- ' && [ ! -s '$out/help.err' ]"
 
 # libcdtail(3)'s EXAMPLE is tests/install/example.c, and it works
 here=$(dirname "$0")

@@ -34,6 +34,7 @@ struct model {
 	double ok_us, fail_ms;
 	/* what happened */
 	uint64_t reads, fails;
+	uint64_t top;		/* past the highest block any read touched */
 	double ms;
 	struct { uint64_t lba; uint32_t n; } log[64];	/* the first reads */
 };
@@ -72,6 +73,8 @@ static int model_read(void *ctx, uint64_t lba, uint32_t n, struct es_outcome *o)
 		m->log[m->reads].n = n;
 	}
 	m->reads++;
+	if (lba + n > m->top)
+		m->top = lba + n;
 	if (lba < m->floor)
 		m->below_floor++;
 	if (m->hang && m->hang >= lba && m->hang < lba + n) {
@@ -121,6 +124,8 @@ static struct es_result run(struct model *m, const struct es_params *p)
 	/* the search's own accounting matches what the drive saw */
 	assert_int_equal(r.reads, m->reads);
 	assert_int_equal(r.failed_reads, m->fails);
+	/* --max-extra bounds every read (issue 28, C) */
+	assert_true(m->top <= p->reported + p->max_extra);
 	return r;
 }
 
@@ -276,6 +281,15 @@ static void test_candidate_right(void **state)
 		p.candidates[p.ncandidates++] = 17;	/* a wrong, small one */
 		r = run(&m, &p);
 		assert_int_equal(r.end, BASE + ks[i]);
+		/*
+		 * An end exactly at the window's edge: confirming it takes a
+		 * read past the window, so it is a window limit (issue 28, J).
+		 */
+		if (ks[i] == p.max_extra) {
+			assert_true(r.window_limit);
+			assert_int_equal(r.failed_reads, 0);
+			continue;
+		}
 		assert_int_equal(r.failed_reads, 1);
 		/* oracle: one good read at e-1 and one failing at e, plus the
 		 * good reads that rule out the smaller candidates */
@@ -577,6 +591,47 @@ static void test_window_limit(void **state)
 	assert_int_equal(r.failed_reads, 0);
 }
 
+/*
+ * A size source past the window is never tried: a filesystem declaring
+ * 290 blocks on a disc of 300 reported as 200 with --max-extra 8 once took
+ * the search to LBA 291 (issue 28, C).  run() checks no read reached 208.
+ */
+static void test_candidate_past_window(void **state)
+{
+	struct model m = dear(300);
+	struct es_params p = params(200);
+	struct es_result r;
+
+	(void)state;
+	p.max_extra = 8;
+	p.candidates[p.ncandidates++] = 290;
+	r = run(&m, &p);
+	assert_true(r.window_limit);
+	assert_int_equal(r.end, 208);
+}
+
+/*
+ * A MEDIUM run from inside the reported length across the window: the
+ * confirmation beyond it stops at the window whatever failures cost, and
+ * both drives end the same (issue 28, C).
+ */
+static void test_confirm_stops_at_window(void **state)
+{
+	struct model m[2] = { cheap(300), dear(300) };
+	struct es_params p = params(200);
+	struct es_result r[2];
+
+	(void)state;
+	p.max_extra = 8;
+	for (int i = 0; i < 2; i++) {
+		m[i].bad[m[i].nbad++] = (struct range){ 190, 299 };
+		r[i] = run(&m[i], &p);
+		assert_int_equal(r[i].end, 190);
+		assert_true(r[i].medium_end);
+	}
+	assert_int_equal(r[0].window_limit, r[1].window_limit);
+}
+
 static void test_nothing_readable(void **state)
 {
 	struct model m = cheap(BASE);
@@ -652,6 +707,8 @@ int main(void)
 		cmocka_unit_test(test_past_end_medium),
 		cmocka_unit_test(test_flaky_near_end),
 		cmocka_unit_test(test_window_limit),
+		cmocka_unit_test(test_candidate_past_window),
+		cmocka_unit_test(test_confirm_stops_at_window),
 		cmocka_unit_test(test_nothing_readable),
 		cmocka_unit_test(test_small_transfer_limit),
 		cmocka_unit_test(test_timeout_aborts),

@@ -124,6 +124,38 @@ static int parse_inquiry(const uint8_t *p, size_t len)
 	return mmc_parse_inquiry(p, len, &mi);
 }
 
+/* VPD 80h (SPC-4 7.8.16): page code, page length, the serial in ASCII */
+static void test_unit_serial(void **state)
+{
+	static const uint8_t page[] = { 0x05, 0x80, 0x00, 0x0c, ' ', ' ', 'K', 'Z', '1',
+					'2', '3', '4', '5', '6', ' ', ' ', 'x', 'y' };
+	uint8_t cdb[6], other[sizeof(page)];
+	char s[16];
+
+	(void)state;
+	assert_int_equal(mmc_cdb_inquiry_vpd(cdb, 0x80, 252), 6);
+	assert_int_equal(cdb[0], 0x12);
+	assert_int_equal(cdb[1], 0x01);
+	assert_int_equal(cdb[2], 0x80);
+	assert_int_equal((cdb[3] << 8) | cdb[4], 252);
+	/* leading and trailing blanks trimmed, bytes past the page length ignored */
+	assert_int_equal(mmc_parse_unit_serial(page, sizeof(page), s, sizeof(s)), 0);
+	assert_string_equal(s, "KZ123456");
+	/* the page length claims more than arrived: what arrived */
+	assert_int_equal(mmc_parse_unit_serial(page, 9, s, sizeof(s)), 0);
+	assert_string_equal(s, "KZ1");
+	/* a serial longer than out is cut, terminated */
+	assert_int_equal(mmc_parse_unit_serial(page, sizeof(page), s, 4), 0);
+	assert_string_equal(s, "KZ1");
+	/* another page (83h, device identification), or too short to be one */
+	memcpy(other, page, sizeof(other));
+	other[1] = 0x83;
+	assert_int_equal(mmc_parse_unit_serial(other, sizeof(other), s, sizeof(s)), -1);
+	assert_string_equal(s, "");
+	assert_int_equal(mmc_parse_unit_serial(page, 3, s, sizeof(s)), -1);
+	assert_int_equal(mmc_parse_unit_serial(page, sizeof(page), s, 0), -1);
+}
+
 static void test_inquiry_truncated(void **state)
 {
 	(void)state;
@@ -873,6 +905,7 @@ int main(void)
 		cmocka_unit_test(test_mode_sense_truncated),
 		cmocka_unit_test(test_random_answers),
 		cmocka_unit_test(test_msf),
+		cmocka_unit_test(test_unit_serial),
 	};
 
 	return cmocka_run_group_tests_name("mmc", tests, NULL, NULL);

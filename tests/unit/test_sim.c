@@ -289,7 +289,7 @@ static void test_bad_specs(void **state)
 		/* the quirks of real targets */
 		{ "past=", { "'past'", "''" } },
 		{ "past=Medium", { "'past'", "'Medium'" } },
-		{ "past=1", { "'past'", "end or medium" } },
+		{ "past=1", { "'past'", "end, medium, zero, repeat or short" } },
 		{ "past=end,past=medium", { "'past'", "twice" } },
 		{ "reveal=2", { "'reveal'", "'2'" } },
 		{ "reveal=", { "'reveal'", "''" } },

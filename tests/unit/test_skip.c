@@ -293,6 +293,43 @@ static uint64_t model_window(const struct skip_plan *s, uint64_t end, uint64_t c
 	return end;
 }
 
+/* The step from lba < end, block by block: the area's rest, or data. */
+static uint64_t model_step(const struct skip_plan *s, uint64_t lba, uint64_t end,
+			   uint32_t chunk, bool *skipped)
+{
+	const struct cdt_skip *k = model_at(s, lba);
+	uint64_t n = 0;
+
+	*skipped = k != NULL;
+	if (k) {
+		while (model_at(s, lba + n) == k)
+			n++;
+		return n;
+	}
+	while (lba + n < end && n < chunk && !model_at(s, lba + n))
+		n++;
+	return n;
+}
+
+/* Steps from every lba below end, for chunks of 1, 4 and 64 blocks. */
+static void check_steps(const struct skip_plan *s, uint64_t end)
+{
+	static const uint32_t chunks[] = { 1, 4, 64 };
+	uint64_t lba;
+	size_t c;
+
+	for (lba = 0; lba < end; lba++) {
+		for (c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+			bool got_skip = false, want_skip = true;
+			uint64_t want = model_step(s, lba, end, chunks[c], &want_skip);
+
+			assert_int_equal(skip_step(s, lba, end, chunks[c], &got_skip), want);
+			assert_int_equal(got_skip, want_skip);
+			assert_true(want > 0);
+		}
+	}
+}
+
 static void check_lookups(const struct skip_plan *s, uint64_t top)
 {
 	uint64_t lba, next = UINT64_MAX, a, b;
@@ -307,6 +344,7 @@ static void check_lookups(const struct skip_plan *s, uint64_t top)
 		assert_int_equal(skip_window_start(s, lba, 5), model_window(s, lba, 5));
 		assert_int_equal(skip_window_start(s, lba, 64), model_window(s, lba, 64));
 	}
+	check_steps(s, top);
 	for (a = 0; a <= top; a += 3) {
 		for (b = a; b <= top; b += 7) {
 			struct cdt_skip *v;

@@ -87,6 +87,37 @@ int cdt_cmd_read(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 	return cdt_dev_exec(dev, cmd, sense);
 }
 
+static int read_cd(struct cdt_dev *dev, bool msf, int64_t lba, uint32_t nblocks,
+		   const struct mmc_read_cd *rq, void *buf, uint32_t len,
+		   struct cdt_cmd *cmd, struct cdt_sense *sense)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	if (lba < INT32_MIN || lba > INT32_MAX || nblocks > 0xffffff) {
+		cdt_dev_seterr(dev, "READ CD of %u blocks at %lld: out of its fields",
+			       nblocks, (long long)lba);
+		return CDT_EUSAGE;
+	}
+	cmd->cdb_len = msf ? mmc_cdb_read_cd_msf(cmd->cdb, (int32_t)lba, nblocks, rq) :
+			     mmc_cdb_read_cd(cmd->cdb, (int32_t)lba, nblocks, rq);
+	cmd->data = buf;
+	cmd->data_len = len;
+	return cdt_dev_exec(dev, cmd, sense);
+}
+
+int cdt_cmd_read_cd(struct cdt_dev *dev, int64_t lba, uint32_t nblocks,
+		    const struct mmc_read_cd *rq, void *buf, uint32_t len,
+		    struct cdt_cmd *cmd, struct cdt_sense *sense)
+{
+	return read_cd(dev, false, lba, nblocks, rq, buf, len, cmd, sense);
+}
+
+int cdt_cmd_read_cd_msf(struct cdt_dev *dev, int64_t lba, uint32_t nblocks,
+			const struct mmc_read_cd *rq, void *buf, uint32_t len,
+			struct cdt_cmd *cmd, struct cdt_sense *sense)
+{
+	return read_cd(dev, true, lba, nblocks, rq, buf, len, cmd, sense);
+}
+
 int cdt_cmd_read_toc(struct cdt_dev *dev, uint8_t format, bool msf,
 		     uint8_t track, void *buf, uint16_t alloc, uint32_t *got)
 {
@@ -233,4 +264,25 @@ int cdt_read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 	rc = read_blocks(dev, lba, nblocks, buf, buf_len, &full);
 	cdt_abi_out(res, &full, sizeof(full));
 	return rc;
+}
+
+int cdt_unit_serial(struct cdt_dev *dev, char *buf, size_t len)
+{
+	uint8_t cdb[16], page[252];
+	struct cdt_sense sense;
+	uint32_t got = 0;
+	int rc;
+
+	if (!dev || !buf || !len)
+		return CDT_EUSAGE;
+	buf[0] = '\0';
+	rc = cdt_dev_simple(dev, cdb, mmc_cdb_inquiry_vpd(cdb, 0x80, sizeof(page)),
+			    page, sizeof(page), &got, &sense);
+	if (rc)
+		return rc;
+	if (mmc_parse_unit_serial(page, got, buf, len)) {
+		cdt_dev_seterr(dev, "INQUIRY: no Unit Serial Number page in the answer");
+		return CDT_ECHECK;
+	}
+	return 0;
 }

@@ -14,6 +14,7 @@
 #define CDT_CMDS_H
 
 #include "core/device.h"
+#include "scsi/readcd.h"
 
 int cdt_cmd_test_unit_ready(struct cdt_dev *dev, struct cdt_sense *sense);
 
@@ -32,6 +33,19 @@ int cdt_cmd_read_capacity(struct cdt_dev *dev, uint64_t *blocks,
 int cdt_cmd_read(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 		 void *buf, uint32_t len, struct cdt_cmd *cmd,
 		 struct cdt_sense *sense);
+
+/*
+ * READ CD (0xBE) of nblocks from lba (signed: a pregap before LBA 0 is
+ * negative) with rq's sector type, fields and subchannel; READ CD MSF
+ * (0xB9) the same by M:S:F.  len: the bytes buf holds; cmd keeps the
+ * residual and the duration (MMC READ CD; sg3_utils has no wrapper).
+ */
+int cdt_cmd_read_cd(struct cdt_dev *dev, int64_t lba, uint32_t nblocks,
+		    const struct mmc_read_cd *rq, void *buf, uint32_t len,
+		    struct cdt_cmd *cmd, struct cdt_sense *sense);
+int cdt_cmd_read_cd_msf(struct cdt_dev *dev, int64_t lba, uint32_t nblocks,
+			const struct mmc_read_cd *rq, void *buf, uint32_t len,
+			struct cdt_cmd *cmd, struct cdt_sense *sense);
 
 /* READ TOC format 0/1/2 from track, LBA or M:S:F addresses. */
 int cdt_cmd_read_toc(struct cdt_dev *dev, uint8_t format, bool msf,

@@ -36,6 +36,11 @@
  * one is confirmed by reads beyond it before it is accepted; a read there
  * that succeeds reopens the search above it, which checks the candidates
  * above it again (step 1) before it climbs.
+ *
+ * No read touches an LBA at or past the window, reported + max_extra: that
+ * is what --max-extra promises, whatever failures cost.  An end exactly at
+ * the window's edge is therefore a window limit: confirming it would take
+ * a read of the first LBA past it.
  */
 #include <math.h>
 #include <string.h>
@@ -250,7 +255,13 @@ static int try_candidate(struct es_state *s, uint64_t c)
 {
 	int rc;
 
-	if (c < s->lo || (s->hi_known && c > s->hi))
+	/*
+	 * --max-extra bounds the reads: confirming c needs a read of LBA c,
+	 * so a source at or past the window's edge is never tried (a
+	 * filesystem declaring 290 blocks must not take the search to 291
+	 * when the window ends at 208).
+	 */
+	if (c < s->lo || c >= s->window || (s->hi_known && c > s->hi))
 		return 0;
 	if (s->lo < c) {
 		rc = probe_one(s, c - 1);
@@ -514,7 +525,8 @@ static int confirm_beyond(struct es_state *s)
 		span = ES_CONFIRM_SPAN_DEAR;
 	for (d = 1; d <= span; d *= 2) {
 		lba = e + d;
-		if (lba >= s->end_bound)
+		/* never past the window: --max-extra bounds every read */
+		if (lba >= s->end_bound || lba >= s->window)
 			break;
 		rc = es_read(s, lba, 1, &o);
 		if (rc)

@@ -28,7 +28,16 @@ struct probe_reader {
 	size_t buf_len;
 	struct probe_failure fails[PROBE_FAILS_KEPT];
 	unsigned int nfails;
+	uint64_t good_end;	/* past the highest block read good, 0: none */
 };
+
+/* A read of [lba, lba+n) answered: remember how high the disc reads. */
+static void note_good(struct probe_reader *r, uint64_t lba, uint32_t n,
+		      enum cdt_read_class cls)
+{
+	if (cls == CDT_READ_OK && lba + n > r->good_end)
+		r->good_end = lba + n;
+}
 
 static void keep_failure(struct probe_reader *r, uint64_t lba, uint32_t n,
 			 const struct cdt_read_result *rr)
@@ -94,7 +103,10 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 	rc = cdt_read_blocks(r->dev, lba, n, r->buf, r->buf_len, &rr);
 	if (rc)
 		return rc;
+	if (rr.cls == CDT_READ_CHANGED)
+		return CDT_ECHANGED;
 	keep_failure(r, lba, n, &rr);
+	note_good(r, lba, n, rr.cls);
 	tell_progress(r, lba, &rr);
 	out->cls = rr.cls;
 	out->info_valid = rr.info_valid;
@@ -197,7 +209,10 @@ static int end_class_at(struct probe_reader *r, uint64_t lba)
 	rc = cdt_read_blocks(r->dev, lba, 1, r->buf, r->buf_len, &rr);
 	if (rc)
 		return rc;
+	if (rr.cls == CDT_READ_CHANGED)
+		return CDT_ECHANGED;
 	keep_failure(r, lba, 1, &rr);
+	note_good(r, lba, 1, rr.cls);
 	if (rr.cls == CDT_READ_END)
 		return 1;
 	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_MEDIUM)
@@ -251,13 +266,8 @@ static int find_end_class(struct probe_reader *r, uint64_t *lo, uint64_t reporte
  * read or fail MEDIUM, at and above it they fail END-class, so the
  * bisection holds whatever mix of good and bad blocks lies between.
  * Sets *b; true when the window was reached first (*b is the window).
+ * Every read stays below the window.
  */
-/* The address that tells a drive's MEDIUM answers from its "no such block". */
-static uint64_t far_past(uint64_t window)
-{
-	return window < 0xFFFFFFFEull / 4 ? window * 4 : 0xFFFFFFFEull;
-}
-
 static bool end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
 			uint64_t window, uint64_t *b)
 {
@@ -286,21 +296,18 @@ static bool end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported
 		rc = find_end_class(r, &lo, reported, window, &hi);
 		/*
 		 * MEDIUM ERROR all the way to the window, never "out of
-		 * range".  A drive that answers so even far past the window
-		 * (tgt, tests/vm/README.md, answers so everywhere past its file
-		 * and grows READ CAPACITY to what was read, which is why the
-		 * address is not absurd) says nothing of a disc there: the
-		 * image ends where the readable blocks do.  One that calls
-		 * that address out of range holds unreadable blocks up to
-		 * the window and perhaps beyond: never silent.
+		 * range", and only a read past the window, which --max-extra
+		 * forbids, could say more.  tgt (tests/vm/README.md) answers
+		 * so everywhere past its file, from the end on: the end
+		 * stands there (trailing-medium-error).  A run that starts
+		 * inside the reported length is damage the drive holds, and
+		 * it reaches the window: unreadable blocks up to the window
+		 * and perhaps beyond, never silent.  Which one it is rests on
+		 * where the search's end lies, not on what failures cost.
 		 */
 		if (rc == 1) {
-			if (end_class_at(r, far_past(window)) == 1) {
-				*b = window;
-				return true;
-			}
-			*b = end;
-			return false;
+			*b = end < reported ? window : end;
+			return end < reported;
 		}
 		/* a drive that stops answering: never fail the probe for it */
 		if (rc < 0)
@@ -338,16 +345,66 @@ static bool end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported
  * unreadable or not, to where the drive says out of range, and the image
  * must cover that.  One read settles it when no kept failure does.
  */
-static int needs_boundary(struct probe_reader *r, uint64_t end)
+static int needs_boundary(struct probe_reader *r, uint64_t end, uint64_t window)
 {
 	unsigned int i, n = r->nfails < PROBE_FAILS_KEPT ? r->nfails : PROBE_FAILS_KEPT;
 	int rc;
 
+	/* the search reached the window: nothing past it is read */
+	if (end >= window)
+		return 0;
 	for (i = 0; i < n; i++)
 		if (r->fails[i].lba == end && sense_is_end(&r->fails[i]))
 			return 0;
 	rc = end_class_at(r, end);
 	return rc < 0 ? 0 : !rc;
+}
+
+/*
+ * Rounds of the search before the end is simply put past the highest
+ * block read: each round starts above a block the last one read good, so
+ * only a disc of many bad runs each with readable blocks between needs
+ * more.
+ */
+#define PROBE_ROUNDS 16
+
+/*
+ * The search and the boundary past it, again from above any block a read
+ * of this run found good past the end the search gave (the boundary's
+ * reads beyond a scratch, bad=950-990 with 991-999 readable): the true end
+ * is never below a block the run read.  Sets *er and *extent.
+ */
+static int search_rounds(struct probe_reader *r, struct es_params *p,
+			 struct es_result *er, uint64_t *extent, bool *window_limit)
+{
+	uint64_t window = p->reported + p->max_extra;
+	struct es_result round;
+	unsigned int i;
+	int rc;
+
+	memset(er, 0, sizeof(*er));
+	for (i = 0; i < PROBE_ROUNDS; i++) {
+		rc = es_find_end(p, probe_read, r, &round);
+		if (rc)
+			return rc;
+		round.reads += er->reads;
+		round.failed_reads += er->failed_reads;
+		round.ms += er->ms;
+		*er = round;
+		*extent = er->end;
+		*window_limit = false;
+		if (needs_boundary(r, er->end, window))
+			*window_limit = end_boundary(r, er->end, p->reported,
+						     window, extent);
+		if (r->good_end <= er->end || stopped(r))
+			return 0;
+		p->floor = r->good_end;
+	}
+	er->end = r->good_end;
+	er->medium_end = false;
+	if (*extent < er->end)
+		*extent = er->end;
+	return 0;
 }
 
 static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
@@ -356,6 +413,7 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	struct probe_reader r = { .dev = dev, .opts = opts,
 				  .reported = (uint64_t)res->sizes.read_capacity };
 	struct es_params p;
+	bool window_limit = false;
 	int rc;
 
 	r.buf_blocks = cdt_max_read_blocks(dev);
@@ -365,17 +423,11 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		return CDT_ENOMEM;
 	fill_params(&p, &res->sizes, dev->layout, opts->max_extra, r.buf_blocks);
 	dev->errmsg[0] = '\0';
-	rc = es_find_end(&p, probe_read, &r, er);
+	rc = search_rounds(&r, &p, er, &res->extent_blocks, &window_limit);
+	if (window_limit)
+		res->notes |= CDT_NOTE_WINDOW_LIMIT;
 	if (!rc && er->end + 2 == p.reported && looks_like_runout(failure_at(&r, er->end)))
 		res->notes |= CDT_NOTE_TAO_RUNOUT;
-	res->extent_blocks = er->end;
-	if (!rc && needs_boundary(&r, er->end)) {
-		uint64_t b;
-
-		if (end_boundary(&r, er->end, p.reported, p.reported + p.max_extra, &b))
-			res->notes |= CDT_NOTE_WINDOW_LIMIT;
-		res->extent_blocks = b;
-	}
 	/* a stop during the boundary search: its guess is not to be used */
 	if (!rc && stopped(&r))
 		rc = CDT_EINTR;
@@ -480,7 +532,22 @@ static int probe_finish(struct cdt_dev *dev, struct cdt_probe_result *res,
 	return 0;
 }
 
-int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res)
+/*
+ * A medium change (06/28/00) under a probe: every answer before it came
+ * from the disc that was there, every one after from the new one, so the
+ * size sources, the layout and the end must all be read again, never mixed.
+ * A drive that keeps changing is given up on after this many starts.
+ */
+#define PROBE_STARTS 4
+
+static int kept_changing(struct cdt_dev *dev)
+{
+	cdt_dev_seterr(dev, "the medium changed %d times while it was probed",
+		       PROBE_STARTS);
+	return CDT_ECHANGED;
+}
+
+static int begin_once(struct cdt_dev *dev, struct cdt_probe_result *res)
 {
 	int rc;
 
@@ -498,29 +565,59 @@ int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res)
 	return 0;
 }
 
+int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res)
+{
+	unsigned int seen;
+	int i, rc;
+
+	for (i = 0; i < PROBE_STARTS; i++) {
+		seen = dev->medium_changes;
+		rc = begin_once(dev, res);
+		if (dev->medium_changes == seen)
+			return rc;
+	}
+	return kept_changing(dev);
+}
+
 int probe_end(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	      struct cdt_probe_result *res)
 {
+	unsigned int seen = dev->medium_changes;
 	struct es_result er;
-	int rc;
+	int rc = 0;
 
 	if (audio_last(dev->layout, &er)) {
 		res->notes |= CDT_NOTE_LAST_TRACK_AUDIO;
 		res->extent_blocks = er.end;
 	} else {
 		rc = run_search(dev, opts, res, &er);
-		if (rc)
-			return rc;
 	}
-	return probe_finish(dev, res, &er);
+	if (!rc)
+		rc = probe_finish(dev, res, &er);
+	/* the end of one disc beside the sizes of another: never */
+	if (dev->medium_changes != seen) {
+		cdt_dev_seterr(dev, "the medium changed during the end search");
+		return CDT_ECHANGED;
+	}
+	return rc;
 }
 
+/* The whole probe, again from the start while the medium changes under it. */
 static int probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		 struct cdt_probe_result *res)
 {
-	int rc = probe_begin(dev, res);
+	int i, rc;
 
-	return rc ? rc : probe_end(dev, opts, res);
+	for (i = 0; i < PROBE_STARTS; i++) {
+		memset(res, 0, sizeof(*res));
+		res->size = sizeof(*res);
+		rc = probe_begin(dev, res);
+		if (!rc)
+			rc = probe_end(dev, opts, res);
+		if (rc != CDT_ECHANGED)
+			return rc;
+	}
+	return kept_changing(dev);
 }
 
 int probe_known_end(struct cdt_dev *dev, uint64_t true_blocks, uint64_t extent,

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* The buffers and file of a disc-against-file comparison (compare.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "rescue/compare.h"
-#include "rescue/image.h"
+#include "rescue/engine.h"
 
 int compare_buffers(struct cdt_dev *dev, uint32_t bs, uint32_t want,
 		    uint32_t *chunk, uint8_t **disc, uint8_t **file)
@@ -12,6 +13,23 @@ int compare_buffers(struct cdt_dev *dev, uint32_t bs, uint32_t want,
 	*disc = malloc((size_t)*chunk * bs);
 	*file = malloc((size_t)*chunk * bs);
 	return *disc && *file ? 0 : CDT_ENOMEM;
+}
+
+int compare_pread(int fd, uint8_t *buf, size_t len, uint64_t off, size_t *got)
+{
+	*got = 0;
+	while (*got < len) {
+		ssize_t r = pread(fd, buf + *got, len - *got, (off_t)(off + *got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return CDT_EIO;
+		if (!r)
+			break;
+		*got += (size_t)r;
+	}
+	return 0;
 }
 
 void compare_release(int fd, uint8_t *disc, uint8_t *file)

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * Imaging: the rescue engine (ddrescue's passes over a map) and
- * cdt_image() around it.
+ * cdt_image: the image job around the rescue engine (engine.h), as GNU
+ * ddrescue's main.cc is around its rescuebook.cc.  The job takes the
+ * locks, reads or makes the map and its identity record, finds the extent
+ * (the end search, data first where it may), creates and sizes OUT,
+ * drives the engine's passes through the file sink (sink.h), and finishes
+ * the digests; a run that read nothing removes what it made.
  *
  * Invariants that make a killed run resumable:
- *  - a block is marked finished in the map only after its data went to the
- *    output with pwrite, and the map file is replaced only after an
- *    fdatasync of the output, so the saved map never claims more than the
- *    output holds, whatever moment the process dies at;
- *  - the output is created (or truncated with force) at the extent's size
+ *  - the engine marks a block finished only after the sink wrote it to
+ *    OUT, and the sink replaces the map file only after an fdatasync of
+ *    OUT, so the saved map never claims more than OUT holds, whatever
+ *    moment the process dies at;
+ *  - OUT is created (or truncated with force) at the extent's size
  *    before the first map is saved, so blocks never read good are zeros:
  *    bad blocks need no explicit zero-fill.
  */
@@ -18,845 +22,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include "core/abi.h"
 #include "core/device.h"
 #include "probe/probe.h"
-#include "rescue/image.h"
+#include "rescue/engine.h"
+#include "rescue/passes.h"
+#include "rescue/job.h"
 #include "rescue/lock.h"
-
-#define RESCUE_PROGRESS_MS 250
-#define RESCUE_DEFAULT_SAVE_MS 5000
-#define RESCUE_DEFAULT_CHUNK_BYTES 65536u
-
-enum span_outcome {
-	SPAN_BAD = 0,
-	SPAN_GOOD = 1,
-};
-
-double rescue_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-const char *cdt_phase_name(enum cdt_phase phase)
-{
-	static const char *const names[] = {
-		[CDT_PHASE_COPY] = "copying",
-		[CDT_PHASE_TRIM] = "trimming",
-		[CDT_PHASE_SCRAPE] = "scraping",
-		[CDT_PHASE_RETRY] = "retrying",
-		[CDT_PHASE_COMPARE] = "comparing",
-		[CDT_PHASE_DIGEST] = "hashing",
-		[CDT_PHASE_SEARCH] = "searching",
-	};
-
-	if ((unsigned int)phase >= sizeof(names) / sizeof(names[0]))
-		return "unknown";
-	return names[phase];
-}
-
-void rescue_summary_free(struct cdt_read_summary *sum)
-{
-	free(sum->bad);
-	sum->bad = NULL;
-	sum->n_bad = 0;
-}
-
-int rescue_pwrite(int fd, const void *buf, size_t len, uint64_t off)
-{
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t w = pwrite(fd, p, len, (off_t)off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return CDT_EIO;
-		p += w;
-		len -= (size_t)w;
-		off += (uint64_t)w;
-	}
-	return 0;
-}
-
-uint32_t rescue_chunk_blocks(struct cdt_dev *dev, uint32_t bs, uint32_t want)
-{
-	uint32_t max = cdt_max_read_blocks(dev);
-
-	if (!want) {
-		want = RESCUE_DEFAULT_CHUNK_BYTES / bs;
-		if (!want)
-			want = 1;
-	}
-	return want < max ? want : max;
-}
-
-/* The end search's options from the read options: window, progress, stop. */
-static void probe_opts(const struct cdt_read_opts *rd, struct cdt_probe_opts *po)
-{
-	po->max_extra = rd ? rd->max_extra : 0;
-	po->progress = rd ? rd->progress : NULL;
-	po->progress_ctx = rd ? rd->progress_ctx : NULL;
-	po->stop = rd ? rd->stop : NULL;
-}
-
-int rescue_probe(struct cdt_dev *dev, const struct cdt_read_opts *rd,
-		 struct cdt_read_summary *sum)
-{
-	struct cdt_probe_opts po = CDT_INIT(po);
-	int rc;
-
-	probe_opts(rd, &po);
-	sum->size = sizeof(*sum);
-	sum->probe.size = sizeof(sum->probe);
-	sum->stats.size = sizeof(sum->stats);
-	rc = cdt_probe(dev, &po, &sum->probe);
-	if (rc)
-		return rc;
-	sum->block_size = sum->probe.sizes.block_size;
-	if (!sum->block_size) {
-		cdt_dev_seterr(dev, "the drive reported a block size of 0");
-		return CDT_ETRANSPORT;
-	}
-	return 0;
-}
-
-/* ---- the engine ---------------------------------------------------------- */
-
-static void progress(struct rescue *r, bool force)
-{
-	const struct cdt_read_opts *rd = r->rd;
-	struct cdt_progress p;
-	double now;
-
-	if (!rd || !rd->progress)
-		return;
-	now = rescue_now_ms();
-	if (!force && now - r->last_progress_ms < RESCUE_PROGRESS_MS)
-		return;
-	r->last_progress_ms = now;
-	p = (struct cdt_progress){
-		.size = sizeof(p),
-		.phase = r->phase,
-		.pass = r->pass,
-		.pos = r->map->cur_pos / r->bs,
-		.total = r->map->size / r->bs,
-		.done = map_count(r->map, MAP_FINISHED) / r->bs,
-		.bad = (map_count(r->map, MAP_BAD) + map_count(r->map, MAP_NONTRIMMED) +
-			map_count(r->map, MAP_NONSCRAPED)) / r->bs,
-		.bytes_read = r->bytes_read,
-		.elapsed_ms = now - r->t0,
-		.bad_areas = map_areas(r->map, "-*/"),
-		.non_tried = map_count(r->map, MAP_NONTRIED) / r->bs,
-		.non_trimmed = map_count(r->map, MAP_NONTRIMMED) / r->bs,
-		.non_scraped = map_count(r->map, MAP_NONSCRAPED) / r->bs,
-	};
-	rd->progress(rd->progress_ctx, &p);
-}
-
-void rescue_comment(char *buf, size_t cap, const char *base, const struct disc_id *id)
-{
-	size_t used;
-
-	base = base ? base : "";
-	snprintf(buf, cap, "%s%s", base, *base ? "\n" : "");
-	used = strlen(buf);
-	id_format(id, buf + used, cap - used);
-}
-
-int rescue_save(struct rescue *r)
-{
-	const char *comment;
-	char err[300];
-	int rc;
-
-	r->last_save_ms = rescue_now_ms();
-	if (!r->map_path)
-		return 0;
-	/* the map must never claim data the output does not durably hold */
-	if (fdatasync(r->fd)) {
-		cdt_dev_seterr(r->dev, "cannot sync the output: %s", strerror(errno));
-		return CDT_EIO;
-	}
-	comment = r->map_comment;
-	if (r->id && r->comment_buf) {
-		rescue_comment(r->comment_buf, r->comment_cap, r->map_comment, r->id);
-		comment = r->comment_buf;
-	}
-	if (r->map_lock)
-		rc = map_save_locked(r->map_path, r->map, comment, r->map_lock,
-				     true, err, sizeof(err));
-	else
-		rc = map_save(r->map_path, r->map, comment, err, sizeof(err));
-	if (rc)
-		cdt_dev_seterr(r->dev, "%s", err);
-	return rc;
-}
-
-static int maybe_save(struct rescue *r)
-{
-	unsigned int every = r->map_interval_ms ? r->map_interval_ms :
-		RESCUE_DEFAULT_SAVE_MS;
-
-	if (rescue_now_ms() - r->last_save_ms < every)
-		return 0;
-	return rescue_save(r);
-}
-
-static void enter_phase(struct rescue *r, enum cdt_phase phase, unsigned int pass)
-{
-	static const char status[] = {
-		[CDT_PHASE_COPY] = MAP_NONTRIED,
-		[CDT_PHASE_TRIM] = MAP_NONTRIMMED,
-		[CDT_PHASE_SCRAPE] = MAP_NONSCRAPED,
-		[CDT_PHASE_RETRY] = MAP_BAD,
-	};
-
-	r->phase = phase;
-	r->pass = pass;
-	r->map->cur_status = status[phase];
-	r->map->cur_pass = pass;
-	progress(r, true);
-}
-
-/* Skipped areas are zeros in OUT: the stream takes them as such. */
-static void stream_skipped(struct rescue *r)
-{
-	const struct cdt_skip *k;
-
-	while (r->skip && !r->stream_broken &&
-	       (k = skip_at(r->skip, r->stream_pos / r->bs))) {
-		uint64_t end = (k->start + k->blocks) * r->bs;
-
-		if (dg_zeros(r->stream, end - r->stream_pos))
-			r->stream_broken = true;
-		r->stream_pos = end;
-	}
-}
-
-static void feed_stream(struct rescue *r, uint64_t off, size_t len)
-{
-	if (!r->stream || r->stream_broken)
-		return;
-	stream_skipped(r);
-	/* only an unbroken run of good reads from 0 gives the digest */
-	if (off != r->stream_pos || dg_update(r->stream, r->buf, len)) {
-		r->stream_broken = true;
-		return;
-	}
-	r->stream_pos += len;
-	stream_skipped(r);
-}
-
-static int read_fatal(struct rescue *r, uint64_t lba,
-		      const struct cdt_read_result *rr)
-{
-	cdt_dev_seterr(r->dev, "READ at LBA %" PRIu64 " failed: sense %02x/%02x/%02x",
-		       lba, rr->sense_key, rr->asc, rr->ascq);
-	return CDT_ETRANSPORT;
-}
-
-/*
- * 06/28/00: the drive says the medium may have changed.  Read the disc's
- * identity again: the same disc goes on (the read is sent again), another
- * one, or one whose identity cannot be read, ends the run before any of
- * its blocks reaches OUT; the caller saves the map.
- */
-int rescue_medium_changed(struct rescue *r)
-{
-	unsigned int matched;
-	uint64_t lba = 0;
-	int rc;
-
-	if (!r->id) {
-		cdt_dev_seterr(r->dev, "the medium changed during the run");
-		return CDT_ECHANGED;
-	}
-	rc = id_check(r->dev, r->id, r->buf, (size_t)r->chunk * r->bs, &matched, &lba);
-	if (!rc)
-		return 0;
-	if (rc == 1)
-		cdt_dev_seterr(r->dev, "the medium changed: block %" PRIu64
-			       " is not the one of the disc this run began with", lba);
-	else if (rc == 2 || rc == CDT_ECHANGED)
-		cdt_dev_seterr(r->dev, "the medium changed and the new disc's identity cannot be read");
-	else
-		return rc;
-	return CDT_ECHANGED;
-}
-
-/*
- * Note a failing read's first block: a drive reads in order, so that one
- * was tried, whichever block of the read failed.  0 or CDT_ENOMEM.
- */
-static int note_failure(struct rescue *r, uint64_t lba)
-{
-	if (r->failed_reads >= r->fail_cap) {
-		size_t cap = r->fail_cap ? 2 * r->fail_cap : 64;
-		uint64_t *p = realloc(r->fail_lba, cap * sizeof(*p));
-
-		if (!p)
-			return CDT_ENOMEM;
-		r->fail_lba = p;
-		r->fail_cap = cap;
-	}
-	r->fail_lba[r->failed_reads++] = lba;
-	return 0;
-}
-
-void rescue_fini(struct rescue *r)
-{
-	free(r->fail_lba);
-	r->fail_lba = NULL;
-	r->fail_cap = 0;
-}
-
-/*
- * Read [lba, lba + n) and write it out.  SPAN_GOOD, SPAN_BAD (a medium
- * error, a timeout, or an end-of-medium answer inside the extent: all
- * mean "these blocks did not read"), or a negative error that ends the run.
- */
-static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
-{
-	size_t len = (size_t)n * r->bs;
-	struct cdt_read_result rr = CDT_INIT(rr);
-	int rc;
-
-	if (r->rd && r->rd->stop && *r->rd->stop)
-		return CDT_EINTR;
-	r->map->cur_pos = lba * r->bs;
-	for (;;) {
-		rc = cdt_read_blocks(r->dev, lba, n, r->buf, (size_t)r->chunk * r->bs, &rr);
-		if (rc)
-			return rc;
-		if (rr.cls != CDT_READ_CHANGED)
-			break;
-		/* nothing of this read is kept: the disc may be another */
-		rc = rescue_medium_changed(r);
-		if (rc)
-			return rc;
-	}
-	if (rr.cls == CDT_READ_FATAL)
-		return read_fatal(r, lba, &rr);
-	if (rr.cls != CDT_READ_OK || rr.resid) {
-		r->stream_broken = true;
-		rc = note_failure(r, lba);
-		return rc ? rc : SPAN_BAD;
-	}
-	rc = rescue_pwrite(r->fd, r->buf, len, lba * r->bs);
-	if (rc) {
-		cdt_dev_seterr(r->dev, "cannot write the output at byte %" PRIu64 ": %s",
-			       lba * r->bs, strerror(errno));
-		return rc;
-	}
-	feed_stream(r, lba * r->bs, len);
-	if (r->id) {
-		rc = id_note(r->id, lba, n, r->buf);
-		if (rc)
-			return rc;
-	}
-	r->blocks_read += n;
-	r->bytes_read += len;
-	return SPAN_GOOD;
-}
-
-/* Read a span, record the outcome in the map; bad_status for a failure. */
-static int try_span(struct rescue *r, uint64_t lba, uint32_t n, char bad_status)
-{
-	int got = read_span(r, lba, n);
-	int rc;
-
-	if (got < 0)
-		return got;
-	rc = map_set(r->map, lba * r->bs, (uint64_t)n * r->bs,
-		     got == SPAN_GOOD ? MAP_FINISHED : bad_status);
-	if (rc)
-		return rc;
-	progress(r, false);
-	rc = maybe_save(r);
-	return rc ? rc : got;
-}
-
-/*
- * The copying passes follow GNU ddrescue's (its manual, "Algorithm"):
- * pass 1 reads the untried blocks forwards and skips ahead after a
- * failure, pass 2 reads what was skipped backwards, skipping again, and
- * pass 3 sweeps forwards without skipping.  Reading backwards from beyond
- * a long scratch reaches the good blocks after it first; a forward pass
- * that does not skip would fail its way through the whole scratch before
- * them.  Reads keep to the chunk grid (a read ends on a multiple of the
- * chunk size), also after a skip, so that a failed chunk never straddles
- * two grid cells and the failures stay where the damage is.
- */
-
-/* The read that starts at block lba going up: up to the next grid line. */
-static uint32_t grid_up(const struct rescue *r, uint64_t lba, uint64_t left)
-{
-	uint64_t n = r->chunk - lba % r->chunk;
-
-	return (uint32_t)(n < left ? n : left);
-}
-
-/* The read that ends at block end going down: from the grid line below. */
-static uint32_t grid_down(const struct rescue *r, uint64_t end, uint64_t left)
-{
-	uint64_t n = (end - 1) % r->chunk + 1;
-
-	return (uint32_t)(n < left ? n : left);
-}
-
-/* The next skip after a failure: doubling while failures follow each other. */
-static uint64_t next_skip(const struct rescue *r, uint64_t skip)
-{
-	uint64_t max = r->map->size / r->bs / 64;
-
-	if (max < r->chunk)
-		max = r->chunk;
-	skip = skip ? skip * 2 : r->chunk;
-	return skip < max ? skip : max;
-}
-
-/*
- * Passes 1 and 3: the untried blocks from block pos up to end; with
- * skipping, a failure jumps ahead (in blocks).  Returns 0 or <0 on error.
- */
-static int copy_forward(struct rescue *r, bool skipping, uint64_t pos, uint64_t end)
-{
-	uint64_t skip = 0, start, len, lba;
-	int got;
-
-	while (pos < end && map_find(r->map, MAP_NONTRIED, pos * r->bs, &start, &len)) {
-		uint32_t n;
-
-		lba = start / r->bs;
-		if (lba >= end)
-			break;
-		if (len / r->bs > end - lba)
-			len = (end - lba) * r->bs;
-		n = grid_up(r, lba, len / r->bs);
-		got = try_span(r, lba, n, MAP_NONTRIMMED);
-		if (got < 0)
-			return got;
-		pos = lba + n;
-		if (got == SPAN_GOOD || !skipping) {
-			skip = 0;
-			continue;
-		}
-		skip = next_skip(r, skip);
-		pos += skip;
-	}
-	return 0;
-}
-
-/*
- * Pass 2: the untried blocks below block end downwards, skipping down
- * after a failure.  Returns 0 or <0 on error.
- */
-static int copy_backward(struct rescue *r, uint64_t end)
-{
-	uint64_t skip = 0, start, len, top;
-	int got;
-
-	if (end > r->map->size / r->bs)
-		end = r->map->size / r->bs;
-	while (end && map_find_back(r->map, MAP_NONTRIED, end * r->bs, &start, &len)) {
-		uint32_t n;
-
-		top = (start + len) / r->bs;
-		n = grid_down(r, top, len / r->bs);
-		got = try_span(r, top - n, n, MAP_NONTRIMMED);
-		if (got < 0)
-			return got;
-		end = top - n;
-		if (got == SPAN_GOOD) {
-			skip = 0;
-			continue;
-		}
-		skip = next_skip(r, skip);
-		end = end > skip ? end - skip : 0;
-	}
-	return 0;
-}
-
-/* Single blocks from the leading edge, then the trailing edge, of [a, b). */
-static int trim_area(struct rescue *r, uint64_t a, uint64_t b)
-{
-	uint64_t lba, start, len;
-	int got = SPAN_GOOD;
-
-	for (lba = a; lba < b && got == SPAN_GOOD; lba++) {
-		got = try_span(r, lba, 1, MAP_BAD);
-		if (got < 0)
-			return got;
-	}
-	got = SPAN_GOOD;
-	for (lba = b; lba-- > a && got == SPAN_GOOD &&
-	     map_status_at(r->map, lba * r->bs) == MAP_NONTRIMMED;) {
-		got = try_span(r, lba, 1, MAP_BAD);
-		if (got < 0)
-			return got;
-	}
-	/* what lies between the two failures waits for scraping */
-	if (map_find(r->map, MAP_NONTRIMMED, a * r->bs, &start, &len) &&
-	    start < b * r->bs) {
-		if (start + len > b * r->bs)
-			len = b * r->bs - start;
-		return map_set(r->map, start, len, MAP_NONSCRAPED);
-	}
-	return 0;
-}
-
-static int trim_pass(struct rescue *r)
-{
-	uint64_t start, len;
-	int rc;
-
-	while (map_find(r->map, MAP_NONTRIMMED, 0, &start, &len)) {
-		rc = trim_area(r, start / r->bs, (start + len) / r->bs);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* Every block of the given status, one read each, in ascending order. */
-static int single_pass(struct rescue *r, char status)
-{
-	uint64_t pos = 0, start, len;
-	int got;
-
-	while (map_find(r->map, status, pos, &start, &len)) {
-		got = try_span(r, start / r->bs, 1, MAP_BAD);
-		if (got < 0)
-			return got;
-		pos = start + r->bs;
-	}
-	return 0;
-}
-
-/*
- * The retry policy when the user gave no --retries.  A retry costs a full
- * failure and most damage is permanent, so retries are spent where they
- * have been seen to pay.  Bad areas (runs of bad blocks) fall into
- * classes by their length: 1 block, 2-3, 4-7, 8-15 and so on (the bit
- * length of the count), so that a scratch, the tiny defects around it and
- * a marginal stretch of a few dozen blocks are told apart:
- *  1. sample: the first block of each class's first area is retried until
- *     it has been tried as often as GNU ddrescue's -r2 tries a block (once
- *     before the retries, CDT_DEFAULT_RETRIES times in them), and at least
- *     once.  Tried means: a failing read started on it (a drive reads in
- *     order; a read that started lower may have failed before reaching
- *     it).  An area's first block is the one tried most already (the
- *     failing chunk and the trim both stopped on it), so a block that
- *     fails a few times and then reads shows up there first, and on a
- *     chunk's first block one retry is all -r2 would add;
- *  2. in a class whose sample read, the first block of every other area
- *     is sampled too;
- *  3. each area whose sample read gets CDT_DEFAULT_RETRIES passes over
- *     the bad blocks it has left, stopping early only when none is left,
- *     as -r2 does: a flaky block may need both, and the first pass may
- *     recover nothing (its neighbours were tried fewer times than the
- *     sample).
- * Permanent damage then costs one sample per class more than no retries
- * at all (one or two failures each); flaky areas get the tries -r2 would
- * give them.
- */
-#define RETRY_CLASSES 65	/* bit lengths of a 64-bit block count */
-
-struct retry_area {
-	uint64_t a, b;		/* blocks [a, b) were bad when retrying began */
-	unsigned int class;
-	bool sampled, recovered;
-};
-
-struct retry_plan {
-	size_t sorted;		/* r->fail_lba[0, sorted): the failing reads
-				 * before the retries, in order */
-	bool sampled[RETRY_CLASSES];	/* per class: a sample was taken */
-	bool recovered[RETRY_CLASSES];	/* and it read */
-};
-
-/* An area's class: the bit length of its block count. */
-static unsigned int area_class(uint64_t blocks)
-{
-	unsigned int c = 0;
-
-	for (; blocks; blocks >>= 1)
-		c++;
-	return c;
-}
-
-/* The bad runs of the map as areas; *n of them. */
-static int bad_areas(struct rescue *r, struct retry_area **out, size_t *n)
-{
-	size_t i, k = 0;
-
-	*out = calloc(r->map->n ? r->map->n : 1, sizeof(**out));
-	if (!*out)
-		return CDT_ENOMEM;
-	for (i = 0; i < r->map->n; i++) {
-		const struct map_run *run = &r->map->runs[i];
-
-		if (run->status != MAP_BAD)
-			continue;
-		(*out)[k].a = run->pos / r->bs;
-		(*out)[k].b = (run->pos + run->size) / r->bs;
-		(*out)[k].class = area_class((*out)[k].b - (*out)[k].a);
-		k++;
-	}
-	*n = k;
-	return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* How many failing reads before the retries started on lba. */
-static unsigned int tries_at(const struct rescue *r, const struct retry_plan *pl,
-			     uint64_t lba)
-{
-	size_t lo = 0, hi = pl->sorted, n = pl->sorted, mid;
-	unsigned int k = 0;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (r->fail_lba[mid] < lba)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	while (lo < n && r->fail_lba[lo++] == lba)
-		k++;
-	return k;
-}
-
-/*
- * Retry an area's first block until it reads or has had as many tries as
- * -r2 gives a block (every bad block had one, in this run or an earlier
- * one), at least once.  Returns 0 or <0 on error.
- */
-static int sample_area(struct rescue *r, const struct retry_plan *pl,
-		       struct retry_area *ar)
-{
-	unsigned int tries = tries_at(r, pl, ar->a);
-	int got;
-
-	if (!tries)
-		tries = 1;
-	ar->sampled = true;
-	do {
-		got = try_span(r, ar->a, 1, MAP_BAD);
-		if (got < 0)
-			return got;
-		ar->recovered = got == SPAN_GOOD;
-	} while (!ar->recovered && ++tries < CDT_DEFAULT_RETRIES + 1);
-	return 0;
-}
-
-/*
- * `passes` retries of every block of [a, b) still bad, stopping early only
- * when none is left.  Returns 0 or <0 on error.
- */
-static int retry_area_blocks(struct rescue *r, const struct retry_area *ar, int passes)
-{
-	uint64_t lba, still_bad;
-	int pass, got;
-
-	for (pass = 1; pass <= passes; pass++) {
-		still_bad = 0;
-		for (lba = ar->a; lba < ar->b; lba++) {
-			if (map_status_at(r->map, lba * r->bs) != MAP_BAD)
-				continue;
-			got = try_span(r, lba, 1, MAP_BAD);
-			if (got < 0)
-				return got;
-			still_bad += got != SPAN_GOOD;
-		}
-		if (!still_bad)
-			break;
-	}
-	return 0;
-}
-
-/* Step 1 of the policy above: each class's first area.  0 or <0. */
-static int sample_classes(struct rescue *r, struct retry_area *ar, size_t n,
-			  struct retry_plan *pl)
-{
-	size_t i;
-	int rc;
-
-	for (i = 0; i < n; i++) {
-		if (pl->sampled[ar[i].class])
-			continue;
-		pl->sampled[ar[i].class] = true;
-		rc = sample_area(r, pl, &ar[i]);
-		if (rc)
-			return rc;
-		pl->recovered[ar[i].class] = ar[i].recovered;
-	}
-	return 0;
-}
-
-/* The learning retry policy above.  Returns 0 or <0 on error. */
-static int retry_learning(struct rescue *r)
-{
-	struct retry_plan pl;
-	struct retry_area *ar;
-	size_t n, i;
-	int rc;
-
-	memset(&pl, 0, sizeof(pl));
-	rc = bad_areas(r, &ar, &n);
-	if (rc || !n)
-		goto out;
-	pl.sorted = (size_t)r->failed_reads;
-	if (pl.sorted)
-		qsort(r->fail_lba, pl.sorted, sizeof(*r->fail_lba), cmp_u64);
-	rc = sample_classes(r, ar, n, &pl);
-	for (i = 0; i < n && !rc; i++)
-		if (!ar[i].sampled && pl.recovered[ar[i].class])
-			rc = sample_area(r, &pl, &ar[i]);
-	for (i = 0; i < n && !rc; i++)
-		if (ar[i].recovered)
-			rc = retry_area_blocks(r, &ar[i], CDT_DEFAULT_RETRIES);
-out:
-	free(ar);
-	return rc;
-}
-
-/*
- * The retrying phase: `--retries N` passes over every bad block, or the
- * learning policy when N was not given.  Returns 0 or <0 on error.
- */
-static int retry_phase(struct rescue *r)
-{
-	int rc = 0, pass;
-
-	if (!map_count(r->map, MAP_BAD))
-		return 0;
-	if (r->retries < 0) {
-		enter_phase(r, CDT_PHASE_RETRY, 1);
-		return retry_learning(r);
-	}
-	for (pass = 1; !rc && pass <= r->retries && map_count(r->map, MAP_BAD); pass++) {
-		enter_phase(r, CDT_PHASE_RETRY, (unsigned int)pass);
-		rc = single_pass(r, MAP_BAD);
-	}
-	return rc;
-}
-
-/* Untried blocks in [from, to)? */
-static bool untried(const struct rescue *r, uint64_t from, uint64_t to)
-{
-	uint64_t start, len;
-
-	if (to > r->map->size / r->bs)
-		to = r->map->size / r->bs;
-	return map_find(r->map, MAP_NONTRIED, from * r->bs, &start, &len) &&
-	       start < to * r->bs;
-}
-
-/*
- * The copying passes over blocks [from, to): pass 1 from `from` upwards,
- * passes 2 and 3 over all that is untried below to.  Returns 0 or <0.
- */
-static int rescue_copy(struct rescue *r, uint64_t from, uint64_t to)
-{
-	int rc;
-
-	enter_phase(r, CDT_PHASE_COPY, 1);
-	rc = copy_forward(r, true, from, to);
-	if (!rc && untried(r, 0, to)) {
-		enter_phase(r, CDT_PHASE_COPY, 2);
-		rc = copy_backward(r, to);
-	}
-	if (!rc && untried(r, 0, to)) {
-		enter_phase(r, CDT_PHASE_COPY, 3);
-		rc = copy_forward(r, false, 0, to);
-	}
-	return rc;
-}
-
-/* Every pass after the copying ones.  Returns 0 or <0 on error. */
-static int rescue_rest(struct rescue *r)
-{
-	int rc = 0;
-
-	if (!rc && map_count(r->map, MAP_NONTRIMMED)) {
-		enter_phase(r, CDT_PHASE_TRIM, 1);
-		rc = trim_pass(r);
-	}
-	if (!rc && map_count(r->map, MAP_NONSCRAPED)) {
-		enter_phase(r, CDT_PHASE_SCRAPE, 1);
-		rc = single_pass(r, MAP_NONSCRAPED);
-	}
-	if (!rc)
-		rc = retry_phase(r);
-	if (rc)
-		return rc;
-	r->map->cur_status = MAP_FINISHED;
-	r->map->cur_pos = r->map->size;
-	progress(r, true);
-	return 0;
-}
-
-int rescue_run(struct rescue *r)
-{
-	int rc;
-
-	r->last_save_ms = rescue_now_ms();
-	rc = rescue_copy(r, 0, UINT64_MAX);
-	return rc ? rc : rescue_rest(r);
-}
-
-/* Tried and failed; untried blocks of an interrupted run are not bad. */
-static bool is_failed(char status)
-{
-	return status == MAP_BAD || status == MAP_NONTRIMMED ||
-	       status == MAP_NONSCRAPED;
-}
-
-int rescue_bad_ranges(const struct cdt_map *map, uint32_t bs,
-		      struct cdt_read_summary *sum)
-{
-	size_t i, n = 0;
-
-	free(sum->bad);
-	sum->bad = NULL;
-	sum->n_bad = 0;
-	sum->bad_blocks = 0;
-	for (i = 0; i < map->n; i++)
-		n += is_failed(map->runs[i].status);
-	if (!n)
-		return 0;
-	sum->bad = calloc(n, sizeof(*sum->bad));
-	if (!sum->bad)
-		return CDT_ENOMEM;
-	for (i = 0; i < map->n; i++) {
-		const struct map_run *run = &map->runs[i];
-
-		if (!is_failed(run->status))
-			continue;
-		sum->bad[sum->n_bad].first = run->pos / bs;
-		sum->bad[sum->n_bad].last = (run->pos + run->size) / bs - 1;
-		sum->bad_blocks += run->size / bs;
-		sum->n_bad++;
-	}
-	return 0;
-}
-
-/* ---- cdt_image ----------------------------------------------------------- */
+#include "rescue/sink.h"
 
 struct image_job {
 	struct cdt_dev *dev;
@@ -874,6 +49,7 @@ struct image_job {
 	bool data_first;	/* copy the agreed extent, then search */
 	bool created_out, created_map;
 	struct disc_id id;	/* the disc's, recorded or read from the map */
+	struct file_sink out;	/* the engine's sink while it runs */
 	char *comment;		/* map comment lines: the caller's, identity */
 	size_t comment_cap;
 	uint8_t *buf;		/* one block, for identity and checks */
@@ -1055,7 +231,7 @@ static int known_extent(struct image_job *j)
  * first (a fresh run that may, a resume of a map whose search is pending:
  * its provisional extent stands).
  */
-static int find_extent(struct image_job *j)
+static int find_extent_once(struct image_job *j)
 {
 	struct cdt_read_summary *sum = &j->res->sum;
 	struct cdt_probe_opts po = CDT_INIT(po);
@@ -1085,8 +261,28 @@ static int find_extent(struct image_job *j)
 		j->data_first = true;
 		return 0;
 	}
-	probe_opts(&j->opts->rd, &po);
+	rescue_probe_opts(&j->opts->rd, &po);
 	return probe_end(j->dev, &po, &sum->probe);
+}
+
+/*
+ * The medium changed during the end search, before anything was written
+ * or recorded: the probe starts again on the disc now in the drive, so no
+ * size source, skip plan or identity mixes two discs (a change while the
+ * sizes are read is probe_begin's own).
+ */
+#define FIND_EXTENT_STARTS 3
+
+static int find_extent(struct image_job *j)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < FIND_EXTENT_STARTS; i++) {
+		rc = find_extent_once(j);
+		if (rc != CDT_ECHANGED)
+			break;
+	}
+	return rc;
 }
 
 /* A resume: the recorded blocks read back as recorded. */
@@ -1356,9 +552,9 @@ static int finish_digests(struct image_job *j, struct rescue *r)
 
 	if (!j->digests)
 		return 0;	/* digest_source stays CDT_DIGEST_NONE */
-	if (r->stream && !r->stream_broken && r->stream_pos == j->extent_bytes) {
+	if (j->out.stream && !j->out.stream_broken && j->out.stream_pos == j->extent_bytes) {
 		res->digest_source = CDT_DIGEST_STREAM;
-		return dg_final(r->stream, &res->sum.digests);
+		return dg_final(j->out.stream, &res->sum.digests);
 	}
 	res->digest_source = CDT_DIGEST_FILE;
 	rc = dg_file(j->fd, j->extent_bytes, r->buf, (size_t)r->chunk * r->bs,
@@ -1397,7 +593,7 @@ static int zero_skipped(struct image_job *j, struct rescue *r, uint64_t was)
 	for (i = 0; i < j->skip.n && j->skip.v[i].start < was; i++) {
 		uint64_t end = j->skip.v[i].start + j->skip.v[i].blocks;
 
-		r->stream_broken = true;
+		j->out.stream_broken = true;
 		rc = zero_out(j, r, j->skip.v[i].start, end < was ? end : was);
 		if (rc)
 			return rc;
@@ -1419,8 +615,8 @@ static int shrink_out(struct image_job *j, struct rescue *r, uint64_t e, uint64_
 		rc = rescue_save(r);
 	if (rc)
 		return rc;
-	if (r->stream_pos > e * j->bs)
-		r->stream_broken = true;
+	if (j->out.stream_pos > e * j->bs)
+		j->out.stream_broken = true;
 	if (ftruncate(j->fd, (off_t)(e * j->bs))) {
 		cdt_dev_seterr(j->dev, "%s: %s", j->out_path, strerror(errno));
 		return CDT_EIO;
@@ -1467,9 +663,9 @@ static int settle_extent(struct image_job *j, struct rescue *r)
 		rc = make_comment(j);
 	if (rc)
 		return rc;
-	r->map_comment = j->base_comment;
-	r->comment_buf = j->comment;
-	r->comment_cap = j->comment_cap;
+	j->out.map_comment = j->base_comment;
+	j->out.comment_buf = j->comment;
+	j->out.comment_cap = j->comment_cap;
 	rc = rescue_save(r);
 	return rc ? rc : size_out(j);
 }
@@ -1492,7 +688,7 @@ static int copy_then_search(struct image_job *j, struct rescue *r)
 		rc = rescue_save(r);
 	if (rc)
 		return rc;
-	probe_opts(&j->opts->rd, &po);
+	rescue_probe_opts(&j->opts->rd, &po);
 	rc = probe_end(j->dev, &po, &j->res->sum.probe);
 	if (!rc)
 		rc = settle_extent(j, r);
@@ -1505,24 +701,29 @@ static int run_job(struct image_job *j)
 	uint32_t bs = j->bs;
 	struct rescue r = {
 		.dev = j->dev,
-		.fd = j->fd,
 		.map = &j->map,
 		.bs = bs,
 		.rd = &j->opts->rd,
 		.retries = j->opts->rd.retries,
-		.map_path = j->opts->map_path,
-		.map_comment = j->base_comment,
-		.skip = &j->skip,
-		.comment_buf = j->comment,
-		.comment_cap = j->comment_cap,
 		.map_interval_ms = j->opts->map_interval_ms,
 		.t0 = rescue_now_ms(),
-		.map_lock = j->opts->map_path ? &j->map_lock : NULL,
-		.id = &j->id,
 	};
 	struct dg stream = { 0 };
 	int rc, rc2;
 
+	j->out = (struct file_sink){
+		.dev = j->dev,
+		.fd = j->fd,
+		.bs = bs,
+		.map_path = j->opts->map_path,
+		.map_comment = j->base_comment,
+		.map_lock = j->opts->map_path ? &j->map_lock : NULL,
+		.id = &j->id,
+		.comment_buf = j->comment,
+		.comment_cap = j->comment_cap,
+		.skip = &j->skip,
+	};
+	file_sink_attach(&j->out, &r);
 	r.chunk = rescue_chunk_blocks(j->dev, bs, j->opts->rd.chunk_blocks);
 	r.buf = malloc((size_t)r.chunk * bs);
 	if (!r.buf)
@@ -1532,7 +733,7 @@ static int run_job(struct image_job *j)
 	if (j->digests && map_count(&j->map, MAP_NONTRIED) +
 	    j->skip.blocks * bs == j->extent_bytes &&
 	    !dg_init(&stream, j->digests))
-		r.stream = &stream;
+		j->out.stream = &stream;
 	rc = rescue_save(&r);
 	if (!rc)
 		rc = j->data_first ? copy_then_search(j, &r) : rescue_copy(&r, 0, UINT64_MAX);
@@ -1545,8 +746,8 @@ static int run_job(struct image_job *j)
 		rc = rc2;
 	if (!rc)
 		rc = finish_digests(j, &r);
-	if (r.stream)
-		dg_free(r.stream);
+	if (j->out.stream)
+		dg_free(j->out.stream);
 	rescue_fini(&r);
 	free(r.buf);
 	return rc;

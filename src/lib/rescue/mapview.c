@@ -13,7 +13,11 @@
 #include "rescue/skip.h"
 
 #define MAPVIEW_DEFAULT_CELLS 4096
-#define MAPVIEW_MAX_CELLS (1u << 22)
+/*
+ * One byte a cell while the view is laid: 64 MiB at most, enough for one
+ * cell a block on a 128 GB BD-XL (export's acquiry errors need them exact).
+ */
+#define MAPVIEW_MAX_CELLS (1u << 26)
 /* the status cdtail's skipped-area comments give a run in memory */
 #define MAP_SKIPPED 'S'
 

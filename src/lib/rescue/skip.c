@@ -97,6 +97,20 @@ uint64_t skip_next(const struct skip_plan *s, uint64_t lba)
 	return UINT64_MAX;
 }
 
+uint64_t skip_step(const struct skip_plan *s, uint64_t lba, uint64_t end,
+		   uint32_t chunk, bool *skipped)
+{
+	const struct cdt_skip *k = skip_at(s, lba);
+	uint64_t n;
+
+	*skipped = k != NULL;
+	if (k)
+		return k->start + k->blocks - lba;
+	n = skip_next(s, lba);
+	n = (n < end ? n : end) - lba;
+	return n < chunk ? n : chunk;
+}
+
 int skip_mark(const struct skip_plan *s, struct cdt_map *m, uint32_t bs)
 {
 	size_t i;

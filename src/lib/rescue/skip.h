@@ -12,6 +12,7 @@
 #ifndef CDT_SKIP_H
 #define CDT_SKIP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "cdtail.h"
@@ -50,6 +51,15 @@ const struct cdt_skip *skip_at(const struct skip_plan *s, uint64_t lba);
 
 /* The first skipped LBA at or after lba; UINT64_MAX when there is none. */
 uint64_t skip_next(const struct skip_plan *s, uint64_t lba);
+
+/*
+ * One step of an in-order walk over the extent (verify's whole disc,
+ * tail's compared window): from lba, the skipped area holding it, whole
+ * (*skipped set), else the data blocks up to the next skipped area or
+ * end, at most chunk.  Returns the blocks the step covers (lba < end).
+ */
+uint64_t skip_step(const struct skip_plan *s, uint64_t lba, uint64_t end,
+		   uint32_t chunk, bool *skipped);
 
 /* Mark every area finished in m (bytes, bs-byte blocks).  0 or CDT_ENOMEM. */
 int skip_mark(const struct skip_plan *s, struct cdt_map *m, uint32_t bs);

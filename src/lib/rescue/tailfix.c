@@ -19,7 +19,10 @@
 #include "core/abi.h"
 #include "core/device.h"
 #include "rescue/compare.h"
-#include "rescue/image.h"
+#include "rescue/engine.h"
+#include "rescue/passes.h"
+#include "rescue/job.h"
+#include "rescue/sink.h"
 
 struct tail_job {
 	struct cdt_dev *dev;
@@ -51,22 +54,6 @@ static enum cdt_tail_basis judge_length(const struct cdt_probe_result *p,
 	return CDT_TAIL_NONE;
 }
 
-static int pread_all(int fd, uint8_t *buf, size_t len, uint64_t off)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t r = pread(fd, buf + got, len - got, (off_t)(off + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return CDT_EIO;
-		got += (size_t)r;
-	}
-	return 0;
-}
-
 /*
  * Compare n blocks from lba (the last only its first `last_bytes` when
  * that is not 0) with the image.  1 same, 0 a finding recorded, <0 error.
@@ -76,7 +63,7 @@ static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
 {
 	size_t len = (size_t)n * j->bs - (last_bytes ? j->bs - last_bytes : 0);
 	struct cdt_read_result rr = CDT_INIT(rr);
-	size_t i;
+	size_t i, got;
 	int rc;
 
 	if (j->rd && j->rd->stop && *j->rd->stop)
@@ -89,10 +76,9 @@ static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
 		j->res->mismatch_lba = lba;
 		return 0;
 	}
-	rc = pread_all(j->fd, j->file, len, lba * j->bs);
-	if (rc) {
+	if (compare_pread(j->fd, j->file, len, lba * j->bs, &got) || got < len) {
 		cdt_dev_seterr(j->dev, "cannot read %s", j->path);
-		return rc;
+		return CDT_EIO;
 	}
 	for (i = 0; i < len; i += j->bs) {
 		size_t part = len - i < j->bs ? len - i : j->bs;
@@ -107,15 +93,6 @@ static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
 	return 1;
 }
 
-/* The data blocks from lba up to the next skipped area, at most a chunk. */
-static uint32_t data_run(const struct tail_job *j, uint64_t lba, uint64_t end)
-{
-	uint64_t next = skip_next(&j->skip, lba);
-	uint64_t n = (next < end ? next : end) - lba;
-
-	return n < j->chunk ? (uint32_t)n : j->chunk;
-}
-
 /*
  * The last CDT_TAIL_COMPARE_BLOCKS whole data blocks, and a partial one
  * unless it is skipped; in ascending order, so the first difference found
@@ -123,25 +100,20 @@ static uint32_t data_run(const struct tail_job *j, uint64_t lba, uint64_t end)
  */
 static int compare_tail(struct tail_job *j, uint64_t len)
 {
-	uint64_t whole = len / j->bs, lba;
+	uint64_t whole = len / j->bs, lba, n;
 	uint32_t partial = (uint32_t)(len % j->bs);
-	const struct cdt_skip *k;
+	bool skipped;
 	int rc;
 
+	/* the walk verify takes (skip_step), over the window only */
 	lba = j->window = skip_window_start(&j->skip, whole, CDT_TAIL_COMPARE_BLOCKS);
-	while (lba < whole) {
-		uint32_t n;
-
-		k = skip_at(&j->skip, lba);
-		if (k) {
-			lba = k->start + k->blocks;
+	for (; lba < whole; lba += n) {
+		n = skip_step(&j->skip, lba, whole, j->chunk, &skipped);
+		if (skipped)
 			continue;
-		}
-		n = data_run(j, lba, whole);
-		rc = compare_span(j, lba, n, 0);
+		rc = compare_span(j, lba, (uint32_t)n, 0);
 		if (rc <= 0)
 			return rc;
-		lba += n;
 	}
 	if (!partial || skip_at(&j->skip, whole))
 		return 0;
@@ -156,7 +128,6 @@ static int append(struct tail_job *j, uint64_t start)
 	struct cdt_map map;
 	struct rescue r = {
 		.dev = j->dev,
-		.fd = j->fd,
 		.map = &map,
 		.bs = j->bs,
 		.chunk = j->chunk,
@@ -164,10 +135,13 @@ static int append(struct tail_job *j, uint64_t start)
 		.rd = j->rd,
 		.retries = j->rd ? j->rd->retries : -1,
 		.t0 = rescue_now_ms(),
-		.skip = &j->skip,
 	};
+	/* no map file, no digest stream, no identity: only IMAGE's bytes */
+	struct file_sink out = { .dev = j->dev, .fd = j->fd, .bs = j->bs,
+				 .skip = &j->skip };
 	int rc;
 
+	file_sink_attach(&out, &r);
 	/* skipped areas finished: never read, zeros from the ftruncate below */
 	rc = map_init(&map, extent * j->bs, MAP_NONTRIED);
 	if (!rc)

@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -20,7 +19,9 @@
 #include "core/device.h"
 #include "rescue/compare.h"
 #include "rescue/digest.h"
-#include "rescue/image.h"
+#include "rescue/engine.h"
+#include "rescue/job.h"
+#include "rescue/skip.h"
 
 struct ranges {
 	struct cdt_range *v;
@@ -73,11 +74,8 @@ static int read_into(struct verify_job *j, uint64_t lba, uint32_t n, uint8_t *bu
 	rc = cdt_read_blocks(j->dev, lba, n, buf, room, &rr);
 	if (rc)
 		return rc;
-	if (rr.cls == CDT_READ_FATAL) {
-		cdt_dev_seterr(j->dev, "READ at LBA %" PRIu64 " failed: sense %02x/%02x/%02x",
-			       lba, rr.sense_key, rr.asc, rr.ascq);
-		return CDT_ETRANSPORT;
-	}
+	if (rr.cls == CDT_READ_FATAL)
+		return rescue_read_fatal(j->dev, lba, &rr);
 	return rr.cls == CDT_READ_OK && !rr.resid;
 }
 
@@ -143,24 +141,14 @@ static int note_diff(struct verify_job *j, uint64_t lba, const uint8_t *disc,
 /* Compare the chunk just read with the image file; blocks it lacks differ. */
 static int compare_chunk(struct verify_job *j, uint64_t lba, uint32_t n)
 {
-	size_t want = (size_t)n * j->bs, got = 0;
+	size_t got;
 	uint32_t i;
 	int rc;
 
-	while (got < want) {
-		ssize_t r = pread(j->fd, j->file + got, want - got,
-				  (off_t)(lba * j->bs + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			cdt_dev_seterr(j->dev, "cannot read %s: %s",
-				       j->opts->image_path, strerror(errno));
-			return CDT_EIO;
-		}
-		if (!r)
-			break;
-		got += (size_t)r;
+	if (compare_pread(j->fd, j->file, (size_t)n * j->bs, lba * j->bs, &got)) {
+		cdt_dev_seterr(j->dev, "cannot read %s: %s",
+			       j->opts->image_path, strerror(errno));
+		return CDT_EIO;
 	}
 	for (i = 0; i < n && !stop_at_diff(j); i++) {
 		size_t off = (size_t)i * j->bs;
@@ -215,25 +203,19 @@ static int data_span(struct verify_job *j, uint64_t lba, uint32_t n)
 }
 
 /*
- * The next step from lba: a skipped area (its zeros into the digests,
- * *skipped set) or a chunk of data up to the next skipped area.  Returns
- * the blocks it covered, or 0 with *rc set on an error.
+ * The next step of the walk tail shares (skip_step): a skipped area (its
+ * zeros into the digests, *skipped set) or a chunk of data up to the next
+ * skipped area.  Returns the blocks it covered, or 0 with *rc set on an
+ * error.
  */
 static uint64_t step(struct verify_job *j, uint64_t lba, bool *skipped, int *rc)
 {
-	const struct cdt_skip *k = skip_at(&j->skip, lba);
-	uint64_t n;
+	uint64_t n = skip_step(&j->skip, lba, j->extent, j->chunk, skipped);
 
-	*skipped = k != NULL;
-	if (k) {
-		n = k->start + k->blocks - lba;
+	if (*skipped)
 		*rc = dg_zeros(&j->dg, n * j->bs);
-	} else {
-		n = skip_next(&j->skip, lba);
-		n = (n < j->extent ? n : j->extent) - lba;
-		n = n < j->chunk ? n : j->chunk;
+	else
 		*rc = data_span(j, lba, (uint32_t)n);
-	}
 	return *rc ? 0 : n;
 }
 

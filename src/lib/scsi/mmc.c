@@ -35,6 +35,14 @@ unsigned int mmc_cdb_inquiry(uint8_t *cdb, uint16_t alloc)
 	return 6;
 }
 
+unsigned int mmc_cdb_inquiry_vpd(uint8_t *cdb, uint8_t page, uint16_t alloc)
+{
+	mmc_cdb_inquiry(cdb, alloc);
+	cdb[1] = 0x01;	/* EVPD */
+	cdb[2] = page;
+	return 6;
+}
+
 unsigned int mmc_cdb_read_capacity10(uint8_t *cdb)
 {
 	return cdb_start(cdb, MMC_READ_CAPACITY10, 10);
@@ -148,6 +156,26 @@ int mmc_parse_inquiry(const uint8_t *buf, size_t len, struct mmc_inquiry *out)
 	ascii_field(out->vendor, buf + 8, 8);
 	ascii_field(out->product, buf + 16, 16);
 	ascii_field(out->revision, buf + 32, 4);
+	return 0;
+}
+
+int mmc_parse_unit_serial(const uint8_t *buf, size_t len, char *out, size_t outlen)
+{
+	size_t n, skip = 0;
+
+	if (!outlen)
+		return -1;
+	out[0] = '\0';
+	if (len < 4 || buf[1] != 0x80)
+		return -1;
+	n = answer_len(len, (size_t)sg_get_unaligned_be16(buf + 2) + 4) - 4;
+	/* SPC-4 lets the serial be right-aligned: leading blanks are padding */
+	while (skip < n && buf[4 + skip] == ' ')
+		skip++;
+	n -= skip;
+	if (n > outlen - 1)
+		n = outlen - 1;
+	ascii_field(out, buf + 4 + skip, n);
 	return 0;
 }
 

@@ -38,6 +38,8 @@
 /* Builders: fill cdb, return its length. */
 unsigned int mmc_cdb_test_unit_ready(uint8_t *cdb);
 unsigned int mmc_cdb_inquiry(uint8_t *cdb, uint16_t alloc);
+/* INQUIRY with EVPD for one vital product data page (SPC-4 6.6) */
+unsigned int mmc_cdb_inquiry_vpd(uint8_t *cdb, uint8_t page, uint16_t alloc);
 unsigned int mmc_cdb_read_capacity10(uint8_t *cdb);
 unsigned int mmc_cdb_read_capacity16(uint8_t *cdb, uint32_t alloc);
 unsigned int mmc_cdb_read10(uint8_t *cdb, uint32_t lba, uint16_t nblocks);
@@ -60,6 +62,12 @@ struct mmc_inquiry {
 	char vendor[9], product[17], revision[5];	/* trimmed */
 };
 int mmc_parse_inquiry(const uint8_t *buf, size_t len, struct mmc_inquiry *out);
+/*
+ * The Unit Serial Number VPD page (80h, SPC-4 7.8.16): its ASCII serial,
+ * blanks around it trimmed, into out (always terminated).  0, or -1 when
+ * buf is not that page.
+ */
+int mmc_parse_unit_serial(const uint8_t *buf, size_t len, char *out, size_t outlen);
 
 /* last_lba + 1 = blocks */
 int mmc_parse_read_capacity10(const uint8_t *buf, size_t len,

@@ -26,6 +26,12 @@ struct cdt_cmd {
 	uint8_t sense[CDT_SENSE_MAX];
 	unsigned int sense_len;	/* set by the transport */
 	uint8_t status;		/* SCSI status, set by the transport */
+	/*
+	 * Linux's host and driver bytes (include/scsi/scsi_status.h) of an
+	 * answer that carries no SCSI status, set by the transport with
+	 * CDT_ETRANSPORT; 0 otherwise.
+	 */
+	uint8_t host_status, driver_status;
 	unsigned int timeout_ms;
 	double ms;		/* duration, set by the transport */
 };
@@ -55,6 +61,12 @@ struct cdt_transport_ops {
 	const char *(*errmsg)(struct cdt_transport *t);
 	/* Is st the file or node the commands read from?  Optional. */
 	bool (*is_source)(struct cdt_transport *t, const struct stat *st);
+	/*
+	 * Let ms pass before the next command (waiting for a drive that is
+	 * becoming ready).  Optional: without it the caller sleeps.  The
+	 * emulated drive advances its virtual clock instead.
+	 */
+	void (*pause)(struct cdt_transport *t, unsigned int ms);
 };
 
 struct cdt_transport {

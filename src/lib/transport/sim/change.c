@@ -95,6 +95,8 @@ bool sim_serves(const struct sim *s, const struct stat *st)
 {
 	struct stat a;
 
+	if (s->cue && sim_cue_serves(s, st))
+		return true;
 	if (!fstat(s->image_fd, &a) && a.st_dev == st->st_dev && a.st_ino == st->st_ino)
 		return true;
 	return s->change_fd >= 0 && !fstat(s->change_fd, &a) &&

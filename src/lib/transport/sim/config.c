@@ -55,8 +55,11 @@ static size_t put_feature(const struct sim *s, uint16_t code, uint8_t *p)
 	if (code == 0x0000) {
 		sg_put_unaligned_be16(current_profile(s), p + 4);
 		p[6] = 0x01;	/* CurrentP */
-	} else {
+	} else if (code == 0x0001) {
 		sg_put_unaligned_be32(0x00000001, p + 4);	/* physical interface: SCSI family */
+	} else {
+		p[2] = 0x0b;	/* CD Read, version 2 (MMC-4), persistent, current */
+		p[4] = 0x02;	/* C2 error pointers; no CD-Text, no DAP */
 	}
 	return 8;
 }
@@ -64,10 +67,11 @@ static size_t put_feature(const struct sim *s, uint16_t code, uint8_t *p)
 void sim_do_get_configuration(struct sim *s, struct cdt_cmd *cmd,
 				 struct sim_outcome *o)
 {
-	static const uint16_t features[] = { 0x0000, 0x0001 };
+	/* 001Eh CD Read only where READ CD is answered: a CUE disc */
+	static const uint16_t features[] = { 0x0000, 0x0001, 0x001e };
 	uint8_t rt = cmd->cdb[1] & 0x03;
 	uint16_t start = sg_get_unaligned_be16(cmd->cdb + 2);
-	uint8_t ans[8 + 2 * 8] = { 0 };
+	uint8_t ans[8 + 3 * 8] = { 0 };
 	size_t len = 8, i;
 
 	if (rt == 3) {
@@ -77,6 +81,8 @@ void sim_do_get_configuration(struct sim *s, struct cdt_cmd *cmd,
 	/* both features are always current, so RT 0 and 1 list the same */
 	for (i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
 		if (rt == 2 ? features[i] != start : features[i] < start)
+			continue;
+		if (features[i] == 0x001e && !s->cue)
 			continue;
 		len += put_feature(s, features[i], ans + len);
 	}

@@ -286,8 +286,10 @@ int sim_layout_build(struct sim *s, char *err, size_t errlen)
 		snprintf(err, errlen, "sim: out of memory");
 		return CDT_ENOMEM;
 	}
-	if (!c->layout) {
-		s->tracks[0] = (struct sim_track){ 1, 1, false, 0, s->n_blocks };
+	if (s->cue) {
+		sim_cue_tracks(s);
+	} else if (!c->layout) {
+		s->tracks[0] = (struct sim_track){ 1, 1, false, 0, s->n_blocks, 0 };
 		s->n_tracks = 1;
 		s->n_sessions = 1;
 	} else {
@@ -318,7 +320,7 @@ const struct sim_track *sim_track_at(const struct sim *s, uint64_t lba)
 	for (i = 0; i < s->n_tracks; i++) {
 		const struct sim_track *t = &s->tracks[i];
 
-		if (lba >= t->start && lba - t->start < t->blocks)
+		if (lba + t->pregap >= t->start && lba < t->start + t->blocks)
 			return t;
 	}
 	return NULL;

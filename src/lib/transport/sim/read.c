@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * READ(10)/(12)/(16) on the emulated drive, and the faults a read meets:
- * the end, run-out, bad and flaky blocks, hangs, INFORMATION, stale data.
+ * the end, run-out, bad and flaky blocks, hangs, INFORMATION, stale data,
+ * and fault= (fault.c) where it stops a read.
  */
 #include <errno.h>
 #include <string.h>
@@ -62,29 +63,59 @@ static bool layout_fails(const struct sim *s, uint64_t b, struct sim_outcome *o)
 	return false;
 }
 
+/*
+ * What a read that reaches the true end N at block b gets (past=): true
+ * when it stops there (o filled); false when b reads (zero, repeat).
+ * start is the read's first LBA: past=short answers GOOD up to N for a
+ * read that started before it, 05/21/00 for one that starts at or past it.
+ */
+static bool past_end_fails(const struct sim *s, uint64_t start, uint64_t b,
+			   struct sim_outcome *o)
+{
+	switch (s->cfg.past) {
+	case SIM_PAST_ZERO:
+	case SIM_PAST_REPEAT:
+		return false;
+	case SIM_PAST_MEDIUM:
+		/* tgt fails reads beyond its backing file as unreadable */
+		sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
+		return true;
+	case SIM_PAST_SHORT:
+		if (b > start)
+			return true;	/* GOOD, the rest is the residual */
+		/* fall through */
+	case SIM_PAST_END:
+	default:
+		sim_check(o, SK_ILLEGAL_REQUEST, ASC_LBA_OUT_OF_RANGE, 0);
+		return true;
+	}
+}
+
 /* Why block b cannot be read (o filled, true), or false when it can. */
-static bool block_fails(struct sim *s, uint64_t b, struct sim_outcome *o)
+static bool block_fails(struct sim *s, uint64_t start, uint64_t b,
+			struct sim_outcome *o)
 {
 	const struct sim_config *c = &s->cfg;
+	const struct sim_fault *f;
 	size_t i;
 
 	if (b >= s->n_blocks) {
 		/* formatted=M: the unwritten formatted area reads as zeros */
 		if (b < c->formatted)
 			return false;
-		/* tgt fails reads beyond its backing file as unreadable */
-		if (c->past_medium)
-			sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
-		else
-			sim_check(o, SK_ILLEGAL_REQUEST, ASC_LBA_OUT_OF_RANGE, 0);
-		return true;
+		return past_end_fails(s, start, b, o);
 	}
 	if (layout_fails(s, b, o))
+		return true;
+	if (s->cue && sim_cue_block_fails(s, b, o))
 		return true;
 	if (b >= s->n_blocks - c->runout) {
 		sim_check(o, SK_ILLEGAL_REQUEST, ASC_END_OF_USER_AREA, 0);
 		return true;
 	}
+	f = sim_fault_at(s, b);
+	if (f && sim_fault_answer(f, o))
+		return true;
 	for (i = 0; i < c->n_bad; i++) {
 		if (in_range(&c->bad[i], b)) {
 			sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
@@ -117,6 +148,8 @@ static bool copy_image(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst)
 	off_t off = (off_t)(lba * s->cfg.block_size);
 	size_t got = 0;
 
+	if (s->cue)
+		return sim_cue_copy_user(s, lba, n, dst);
 	while (got < want) {
 		ssize_t r = pread(s->image_fd, dst + got, want - got,
 				  off + (off_t)got);
@@ -130,6 +163,13 @@ static bool copy_image(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst)
 	return true;
 }
 
+/* past=repeat: every block past N is block N-1 again */
+static bool repeat_block(const struct sim *s, uint64_t b)
+{
+	return s->cfg.past == SIM_PAST_REPEAT && b >= s->n_blocks &&
+	       b >= s->cfg.formatted && s->n_blocks;
+}
+
 /* n readable blocks at lba: from the image, or zeros where it holds none */
 static bool copy_blocks(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst)
 {
@@ -137,6 +177,12 @@ static bool copy_blocks(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst)
 	uint64_t i = 0;
 
 	while (i < n) {
+		if (repeat_block(s, lba + i)) {
+			if (!copy_image(s, s->n_blocks - 1, 1, dst + i * bs))
+				return false;
+			i++;
+			continue;
+		}
 		bool zero = zero_block(s, lba + i);
 		uint64_t j = i + 1;
 
@@ -264,8 +310,11 @@ int sim_do_read(struct sim *s, struct cdt_cmd *cmd, const struct sim_read *r,
 		return 0;
 	}
 	sim_note_touched(s, r);
-	while (good < r->nblocks && !block_fails(s, r->lba + good, o))
+	while (good < r->nblocks && !block_fails(s, r->lba, r->lba + good, o))
 		good++;
+	/* no answer, or no SCSI status: nothing moved, nothing to sense */
+	if (o->timeout || o->host_error)
+		return 0;
 	if (good && !copy_blocks(s, r->lba, good, cmd->data)) {
 		good = 0;
 		sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);

@@ -21,6 +21,7 @@
 #include "scsi/bytes.h"
 #include "cdtail.h"
 #include "scsi/mmc.h"
+#include "scsi/readcd.h"
 #include "transport/sim/sim.h"
 
 
@@ -36,7 +37,9 @@ static void sim_free(struct sim *s)
 	free(s->tracks);
 	free(s->flaky_fails);
 	free(s->stale_buf);
+	sim_fault_free(s);
 	sim_change_free(s);
+	sim_cue_free(s);
 	free(s);
 }
 
@@ -45,6 +48,8 @@ static int open_image(struct sim *s, const char *path, char *err, size_t errlen)
 	struct stat st;
 	off_t size;
 
+	if (sim_is_cue_path(path))
+		return sim_cue_open(s, path, err, errlen);
 	s->image_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (s->image_fd < 0 || fstat(s->image_fd, &st))
 		goto fail;
@@ -162,6 +167,7 @@ int cdt_sim_open(const char *spec, struct cdt_transport **tp,
 	s->cfg.cdb16 = true;
 	s->cfg.gap_key = SK_ILLEGAL_REQUEST;
 	s->cfg.gap_asc = ASC_LBA_OUT_OF_RANGE;
+	s->cfg.ready_ms = SIM_READY_DEFAULT_MS;
 	copy = strdup(spec ? spec : "");
 	if (!copy)
 		goto nomem;
@@ -187,6 +193,8 @@ int cdt_sim_open(const char *spec, struct cdt_transport **tp,
 		s->n_reported = s->cfg.formatted;
 	if (!rc)
 		rc = alloc_flaky(s, err, errlen);
+	if (!rc)
+		rc = sim_fault_alloc(s, err, errlen);
 	if (!rc)
 		rc = sim_change_open(s, err, errlen);
 	if (!rc)
@@ -247,6 +255,8 @@ static const struct {
 	{ MMC_READ_DISC_INFO, sim_do_read_disc_info },
 	{ MMC_READ_TRACK_INFO, sim_do_read_track_info },
 	{ MMC_MODE_SENSE10, sim_do_mode_sense10 },
+	{ MMC_READ_CD, sim_do_read_cd },
+	{ MMC_READ_CD_MSF, sim_do_read_cd },
 };
 
 static void dispatch(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
@@ -283,20 +293,30 @@ static bool unit_attention_due(struct sim *s)
 	return due;
 }
 
+/*
+ * Fixed-format sense (SPC-4 4.5.3): response code 70h, or 71h for a
+ * deferred error; VALID when INFORMATION holds an LBA; ILI in byte 2.
+ * fault=nosense: CHECK CONDITION and no sense bytes at all, as USB
+ * bridges answer.
+ */
 static void put_sense(struct cdt_cmd *cmd, const struct sim_outcome *o)
 {
 	uint8_t *p = cmd->sense;
 
+	cmd->status = CDT_STATUS_CHECK;
+	if (o->no_sense)
+		return;
 	memset(p, 0, SIM_SENSE_LEN);
-	p[0] = o->info_valid ? 0xf0 : 0x70;
-	p[2] = o->key;
+	p[0] = o->deferred ? 0x71 : 0x70;
+	if (o->info_valid)
+		p[0] |= 0x80;
+	p[2] = o->key | (o->ili ? 0x20 : 0);
 	if (o->info_valid)
 		sg_put_unaligned_be32((uint32_t)o->info, p + 3);
 	p[7] = SIM_SENSE_LEN - 8;
 	p[12] = o->asc;
 	p[13] = o->ascq;
 	cmd->sense_len = SIM_SENSE_LEN;
-	cmd->status = CDT_STATUS_CHECK;
 }
 
 static double virtual_ms(const struct sim *s, const struct cdt_cmd *cmd,
@@ -339,11 +359,23 @@ static void trace_line(struct sim *s, const struct cdt_cmd *cmd,
 	sim_decode_read(cmd, &r);
 	if (o->timeout)
 		snprintf(sense, sizeof(sense), "timeout");
+	else if (o->host_error)
+		snprintf(sense, sizeof(sense), "host");
+	else if (o->no_sense)
+		snprintf(sense, sizeof(sense), "none");
 	else
 		snprintf(sense, sizeof(sense), "%02x/%02x/%02x", o->key, o->asc,
 			 o->ascq);
-	len = snprintf(line, sizeof(line), "%02x lba=%" PRIu64 " blocks=%" PRIu64 " sense=%s\n",
-		       cmd->cdb[0], r.lba, r.nblocks, sense);
+	/* a GOOD read that moved less says how much (fault=short, past=short) */
+	if (!o->check && !o->timeout && !o->host_error && r.nblocks > o->blocks_moved &&
+	    sim_decode_read(cmd, &r))
+		len = snprintf(line, sizeof(line), "%02x lba=%" PRIu64 " blocks=%" PRIu64
+			       " sense=%s moved=%" PRIu64 "\n", cmd->cdb[0], r.lba,
+			       r.nblocks, sense, o->blocks_moved);
+	else
+		len = snprintf(line, sizeof(line), "%02x lba=%" PRIu64 " blocks=%" PRIu64
+			       " sense=%s%s\n", cmd->cdb[0], r.lba, r.nblocks, sense,
+			       o->deferred ? " deferred" : "");
 	if (len < 0 || (size_t)len >= sizeof(line))
 		return;
 	/* the trace is a diagnostic: a full disk must not fail the command */
@@ -366,19 +398,46 @@ static int sim_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 	cmd->resid = cmd->data_len;
 	cmd->sense_len = 0;
 	cmd->status = CDT_STATUS_GOOD;
+	cmd->host_status = 0;
+	cmd->driver_status = 0;
 	if (unit_attention_due(s))
 		sim_check(&o, SK_UNIT_ATTENTION, ASC_POWER_ON_RESET, 0);
 	else if (sim_change_due(s))
 		sim_check(&o, SK_UNIT_ATTENTION, ASC_MEDIUM_CHANGED, 0);
-	else
+	else if (!sim_fault_preempts(s, cmd, &o))
 		dispatch(s, cmd, &o);
 	if (o.check)
 		put_sense(cmd, &o);
 	cmd->ms = virtual_ms(s, cmd, &o);
+	sim_fault_after(s, &o, cmd->ms);
 	trace_line(s, cmd, &o);
 	if (s->cfg.sleep)
 		sleep_ms(cmd->ms);
-	return o.timeout ? CDT_ETIMEOUT : 0;
+	if (o.timeout)
+		return CDT_ETIMEOUT;
+	if (o.host_error) {
+		/* no SCSI status: what SG_IO reports as a transport error */
+		cmd->host_status = SIM_DID_ERROR;
+		cmd->status = CDT_STATUS_GOOD;
+		return CDT_ETRANSPORT;
+	}
+	return 0;
+}
+
+static void sim_pause(struct cdt_transport *t, unsigned int ms)
+{
+	struct sim *s = (struct sim *)t;
+
+	s->clock_ms += ms;
+	if (s->cfg.sleep)
+		sleep_ms(ms);
+}
+
+static const char *sim_errmsg(struct cdt_transport *t)
+{
+	(void)t;
+	/* the only way an emulated command fails to be delivered */
+	return "host status 0x07 (DID_ERROR, internal error)";
 }
 
 static bool sim_is_source(struct cdt_transport *t, const struct stat *st)
@@ -393,4 +452,6 @@ static const struct cdt_transport_ops sim_ops = {
 	.close = sim_close,
 	.kernel_size_512 = NULL,
 	.max_transfer = sim_max_transfer,
+	.errmsg = sim_errmsg,
+	.pause = sim_pause,
 };

@@ -7,12 +7,17 @@
  *   spec.c    the "IMAGE,key=value..." spec into a struct sim_config
  *   answer.c  sense and data-in helpers every handler uses
  *   read.c    READ(10)/(12)/(16) and the faults a read can meet
+ *   fault.c   fault=, ready= and past=: the ways real drives fail a read,
+ *             the reset after a timeout and the becoming-ready period
  *   layout.c  the disc as sessions and tracks: layout=, gap=, tao=, open=,
  *             profile=, formatted=
  *   disc.c    what the disc is: READ CAPACITY, READ TOC, disc and track
  *             information
  *   config.c  what the drive is: INQUIRY, REQUEST SENSE, GET CONFIGURATION,
  *             MODE SENSE
+ *   cue.c     a CUE sheet's text into tracks (pure)
+ *   raw.c     the disc of sim:FILE.cue: its sectors, READ CD, and what
+ *             READ(10) gets from sectors that are not 2048-byte data
  */
 #ifndef CDT_SIM_H
 #define CDT_SIM_H
@@ -30,9 +35,17 @@
 
 /* SPC/MMC sense keys and additional sense codes the drive answers with */
 #define SK_NO_SENSE 0x00
+#define SK_NOT_READY 0x02
 #define SK_MEDIUM_ERROR 0x03
+#define SK_HARDWARE_ERROR 0x04
 #define SK_ILLEGAL_REQUEST 0x05
 #define SK_UNIT_ATTENTION 0x06
+#define SK_ABORTED_COMMAND 0x0b
+#define ASC_NOT_READY 0x04
+#define ASCQ_BECOMING_READY 0x01
+#define ASC_TRACKING_ERROR 0x09
+#define ASCQ_TRACKING_SERVO 0x01
+#define ASC_DATA_PHASE_ERROR 0x4b
 #define ASC_UNRECOVERED_READ 0x11
 #define ASC_INVALID_OPCODE 0x20
 #define ASC_LBA_OUT_OF_RANGE 0x21
@@ -62,6 +75,38 @@ struct sim_range {
 	uint64_t first, last;	/* inclusive */
 };
 
+/* fault=KIND@A-B[xT]: how a read touching A..B fails (fault.c). */
+enum sim_fault_kind {
+	SIM_FAULT_TIMEOUT = 0,	/* no answer, then a reset and NOT READY */
+	SIM_FAULT_HWERR,	/* HARDWARE ERROR 04/09/01 */
+	SIM_FAULT_NOSENSE,	/* CHECK CONDITION without sense data */
+	SIM_FAULT_ABORTED,	/* ABORTED COMMAND 0B/4B/00 */
+	SIM_FAULT_HOST,		/* no SCSI status, host byte DID_ERROR */
+	SIM_FAULT_SHORT,	/* GOOD, only the blocks before the fault move */
+	SIM_FAULT_FORM2,	/* 05/64/00 with ILI: a Mode 2 Form 2 sector */
+	SIM_FAULT_DEFERRED,	/* GOOD; the next command gets deferred sense */
+};
+
+struct sim_fault {
+	enum sim_fault_kind kind;
+	struct sim_range r;
+	uint32_t times;		/* xT: only the first T reads of a block; 0: all */
+};
+
+/* What a read at or past the true end N gets (past=). */
+enum sim_past {
+	SIM_PAST_END = 0,	/* 05/21/00 */
+	SIM_PAST_MEDIUM,	/* 03/11/00, as tgt */
+	SIM_PAST_ZERO,		/* GOOD with zeros: a drive reading the lead-out */
+	SIM_PAST_REPEAT,	/* GOOD with block N-1 again: a stale cache */
+	SIM_PAST_SHORT,		/* GOOD up to N with a residual; from N 05/21/00 */
+};
+
+/* DID_ERROR of Linux's include/scsi/scsi_status.h: what fault=host sets */
+#define SIM_DID_ERROR 0x07
+/* ready= when not given: NOT READY for 5 s after a reset */
+#define SIM_READY_DEFAULT_MS 5000
+
 /* What a read touching an inter-session gap block gets (gap=). */
 enum sim_gap {
 	SIM_GAP_SENSE = 0,	/* gap_key/asc/ascq, 05/21/00 by default */
@@ -75,6 +120,7 @@ struct sim_track {
 	uint32_t session;	/* from 1 */
 	bool audio;
 	uint64_t start, blocks;
+	uint64_t pregap;	/* blocks before start (index 00), in the track's mode */
 };
 
 /*
@@ -106,8 +152,13 @@ struct sim_config {
 	uint32_t info_fixed;	/* the constant of info=fixed:N */
 	bool sleep;
 	char *trace_path;
+	/* real drives' failures (fault.c) */
+	struct sim_fault *faults;
+	size_t n_faults;
+	uint64_t ready_ms;	/* NOT READY this long after a reset */
+	bool ready_at_insert;	/* ready=MS@0: and after insertion */
+	enum sim_past past;
 	/* quirks of real targets */
-	bool past_medium;	/* past the end: 03/11/00, not 05/21/00 */
 	bool reveal;		/* READ CAPACITY grows to what reads touched */
 	bool getconf_full;	/* GET CONFIGURATION pads to the allocation */
 	bool stale;		/* failing reads still move a whole buffer */
@@ -144,12 +195,23 @@ struct sim {
 	/* the disc as sessions and tracks, built by sim_layout_build */
 	struct sim_track *tracks;
 	uint32_t n_tracks, n_sessions;
+	/* fault.c: reads each fault answered per block below N, or NULL */
+	uint32_t **fault_hits;
+	double clock_ms;	/* virtual time since open: costs and pauses */
+	double ready_at_ms;	/* NOT READY until the clock reaches this */
+	bool deferred_pending;	/* the next command gets deferred sense */
+	struct sim_cue *cue;	/* sim:FILE.cue: the sheet's disc (raw.c), or NULL */
 };
 
 /* How one command ended, before it is written into the cdt_cmd. */
 struct sim_outcome {
 	bool timeout;
+	bool reset;		/* fault=timeout: the drive resets after it */
 	bool check;
+	bool no_sense;		/* CHECK CONDITION with no sense data */
+	bool deferred;		/* sense response code 71h */
+	bool ili;		/* the ILI bit of the sense key byte */
+	bool host_error;	/* no SCSI status: host byte DID_ERROR */
 	bool failed_read;	/* costs FAIL_MS rather than 1 ms */
 	uint8_t key, asc, ascq;
 	bool info_valid;
@@ -180,6 +242,27 @@ bool sim_change_due(struct sim *s);
 void sim_change_free(struct sim *s);
 /* Is st the file of one of the emulated drive's discs? */
 bool sim_serves(const struct sim *s, const struct stat *st);
+
+/* fault.c: fault=, ready=, past= */
+int sim_key_fault(struct sim_config *c, const char *v);
+int sim_key_ready(struct sim_config *c, const char *v);
+int sim_key_past(struct sim_config *c, const char *v);
+int sim_check_fault_ranges(const struct sim_config *c, uint64_t n, char *err,
+			   size_t errlen);
+int sim_fault_alloc(struct sim *s, char *err, size_t errlen);
+void sim_fault_free(struct sim *s);
+/*
+ * The fault of fault= that block b (below N) meets now, counted, or NULL.
+ * A deferred fault only arms the next command's sense and returns NULL.
+ */
+const struct sim_fault *sim_fault_at(struct sim *s, uint64_t b);
+/* Fill o as fault f answers a read; true when the read stops at it. */
+bool sim_fault_answer(const struct sim_fault *f, struct sim_outcome *o);
+/* Before a command: NOT READY or a deferred error takes its place. */
+bool sim_fault_preempts(struct sim *s, const struct cdt_cmd *cmd,
+			struct sim_outcome *o);
+/* After a command: advance the clock; a timeout resets the drive. */
+void sim_fault_after(struct sim *s, const struct sim_outcome *o, double ms);
 
 /* layout.c: layout=, gap=, tao=, open=, profile=, formatted= */
 int sim_key_layout(struct sim_config *c, const char *v);
@@ -229,6 +312,20 @@ sim_handler sim_do_service_action_in;
 sim_handler sim_do_read_toc;
 sim_handler sim_do_read_disc_info;
 sim_handler sim_do_read_track_info;
+
+/* raw.c: sim:FILE.cue */
+struct sim_cue;
+bool sim_is_cue_path(const char *path);
+/* The sheet read, its files opened, s->n_blocks set. */
+int sim_cue_open(struct sim *s, const char *path, char *err, size_t errlen);
+void sim_cue_free(struct sim *s);
+/* s->tracks from the sheet. */
+void sim_cue_tracks(struct sim *s);
+bool sim_cue_block_fails(struct sim *s, uint64_t b, struct sim_outcome *o);
+bool sim_cue_copy_user(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst);
+sim_handler sim_do_read_cd;
+/* Is st the sheet's file or one of its FILEs? */
+bool sim_cue_serves(const struct sim *s, const struct stat *st);
 
 /* config.c */
 sim_handler sim_do_inquiry;

@@ -214,7 +214,9 @@ static const struct sim_key sim_keys[] = {
 	SIM_KEY("info", key_info, "0, 1, zero, start or fixed:N"),
 	SIM_FLAG("sleep", sleep, "0", "1"),
 	SIM_KEY("trace", key_trace, "a file name"),
-	SIM_FLAG("past", past_medium, "end", "medium"),
+	SIM_KEY("past", sim_key_past, "end, medium, zero, repeat or short"),
+	SIM_KEY("fault", sim_key_fault, "KIND@A-B[xT][:KIND@A-B[xT]...] with KIND timeout, hwerr, nosense, aborted, host, short, form2 or deferred, A <= B and T >= 1"),
+	SIM_KEY("ready", sim_key_ready, "MS or MS@0, milliseconds"),
 	SIM_FLAG("reveal", reveal, "0", "1"),
 	SIM_FLAG("getconf", getconf_full, "exact", "full"),
 	SIM_FLAG("stale", stale, "0", "1"),
@@ -362,5 +364,7 @@ int sim_check_ranges(const struct sim_config *c, uint64_t n, char *err, size_t e
 		rc = past_image("bad", &c->bad[i], n, err, errlen);
 	if (!rc && c->have_flaky)
 		rc = past_image("flaky", &c->flaky, n, err, errlen);
+	if (!rc)
+		rc = sim_check_fault_ranges(c, n, err, errlen);
 	return rc;
 }

@@ -1,0 +1,58 @@
+#!/bin/sh
+# check-deb.sh: the Debian package as a distribution would build it
+# (make check-deb; .ci/run).  From a clean export of HEAD: dpkg-buildpackage
+# -us -uc -b, lintian with no error, then the three packages installed for
+# real, `cdtail --version`, the bash completion, and libcdtail(3)'s example
+# program built with pkg-config against the installed library and run on
+# the emulated drive; the packages are purged again at the end, whatever
+# happened.  Needs root and debhelper, lintian, fakeroot (make test-deps).
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+pass=0 fail=0
+t() { if eval "$2"; then pass=$((pass + 1)); echo "ok - deb: $1"; else
+	fail=$((fail + 1)); echo "not ok - deb: $1"; return 1; fi; }
+pkgs="cdtail libcdtail0 libcdtail-dev"
+cleanup() {
+	dpkg -s $pkgs >/dev/null 2>&1 && apt-get purge -y $pkgs >/dev/null 2>&1
+	rm -rf "$work"
+}
+trap cleanup EXIT
+for tool in dpkg-buildpackage dh lintian fakeroot; do
+	command -v $tool >/dev/null 2>&1 || { echo "not ok - deb: $tool is missing (make test-deps)"; exit 1; }
+done
+if dpkg -s cdtail >/dev/null 2>&1; then
+	echo "not ok - deb: a cdtail package is installed already; purge it first"; exit 1
+fi
+
+git -C "$here" archive --prefix=cdtail/ HEAD | tar -x -C "$work"
+(cd "$work/cdtail" && dpkg-buildpackage -us -uc -b) >"$work/build.log" 2>&1
+t "dpkg-buildpackage -us -uc -b builds from a clean checkout" "[ $? -eq 0 ]" || {
+	tail -30 "$work/build.log"; exit 1; }
+for p in $pkgs; do
+	t "$p is built" "ls '$work'/${p}_*.deb >/dev/null 2>&1"
+done
+lintian --fail-on error "$work"/cdtail_*.changes >"$work/lintian.log" 2>&1
+t "lintian reports no error" "[ $? -eq 0 ]" || cat "$work/lintian.log"
+grep -E '^[EW]: ' "$work/lintian.log" | sed 's/^/    /'
+
+apt-get install -y "$work"/cdtail_*.deb "$work"/libcdtail0_*.deb \
+	"$work"/libcdtail-dev_*.deb >"$work/install.log" 2>&1
+t "the packages install" "[ $? -eq 0 ]" || tail -20 "$work/install.log"
+t "cdtail --version runs from /usr/bin" "/usr/bin/cdtail --version | grep -q '^cdtail '"
+t "every man page is in a package" \
+	"[ \$(ls '$here'/man/*.[0-9] | wc -l) -eq \$(dpkg -L cdtail libcdtail-dev | grep -c '/man/man[0-9]/.*gz$') ]"
+t "bash completion is installed" \
+	"bash -c '. /usr/share/bash-completion/completions/cdtail && complete -p cdtail' >/dev/null"
+t "pkg-config finds the installed library" "pkg-config --exists cdtail"
+cc -Wall -Wextra -Werror -o "$work/example" "$here/tests/install/example.c" \
+	$(pkg-config --cflags --libs cdtail) 2>"$work/cc.log"
+t "the example builds against the installed library" "[ $? -eq 0 ]" || cat "$work/cc.log"
+t "the example uses the packaged libcdtail.so.0" \
+	"ldd '$work/example' | grep -qE 'libcdtail\\.so\\.0 => (/usr)?/lib/'"
+truncate -s 4M "$work/disc.img"
+"$work/example" "sim:$work/disc.img,hide=2" "$work/ex.iso" "$work/ex.map" >"$work/ex.out" 2>&1
+t "the example runs on the emulated drive" "[ $? -eq 0 ]" || cat "$work/ex.out"
+t "the example finds the hidden tail" "grep -q 'reported 2046, true 2048 blocks' '$work/ex.out'"
+echo "deb: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

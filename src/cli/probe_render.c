@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A probe result as people and programs see it: the text report, the
+ * JSON object and the layout in it, the exit status of a verdict.  Both
+ * the single probe (cmd_probe.c) and probe --all (probe_all.c) render
+ * through here, so neither calls into the other.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+struct source_row {
+	const char *key;	/* JSON key */
+	const char *label;	/* text label */
+	int64_t blocks;
+};
+
+static unsigned int source_rows(const struct cdt_probe_result *r,
+				struct source_row *rows)
+{
+	const struct cdt_sizes *s = &r->sizes;
+	unsigned int n = 0;
+
+	rows[n++] = (struct source_row){ "read_capacity", "READ CAPACITY", s->read_capacity };
+	rows[n++] = (struct source_row){ "toc_leadout", "TOC lead-out", s->toc_leadout };
+	rows[n++] = (struct source_row){ "track_end", "track information", s->track_end };
+	rows[n++] = (struct source_row){ "disc_leadout", "disc information", s->disc_leadout };
+	rows[n++] = (struct source_row){ "filesystem", "filesystem", s->filesystem };
+	rows[n++] = (struct source_row){ "kernel", "kernel", s->kernel };
+	return n;
+}
+
+static const struct {
+	unsigned int bit;
+	const char *id;
+	const char *text;
+} notes[] = {
+	{ CDT_NOTE_TAO_RUNOUT, "tao-runout",
+	  "a TAO-written CD's run-out, harmless: the last 2 reported blocks do not read (no data is there), yet the disc holds 2 blocks less than the drive reports: hence verdict short, exit 11; images stop before them" },
+	{ CDT_NOTE_CAPACITY_CHANGED, "capacity-changed",
+	  "the drive's READ CAPACITY answer changed after reads past the reported end" },
+	{ CDT_NOTE_WINDOW_LIMIT, "window-limit",
+	  "reads still succeed at the edge of the search window; raise --max-extra to look further" },
+	{ CDT_NOTE_TRAILING_MEDIUM, "trailing-medium-error",
+	  "the blocks after the last readable one fail with MEDIUM ERROR, not ILLEGAL REQUEST: the drive reports its end that way, or the last blocks are damaged" },
+	{ CDT_NOTE_NO_READABLE, "nothing-readable",
+	  "not even LBA 0 could be read" },
+	{ CDT_NOTE_LAST_TRACK_AUDIO, "last-track-audio",
+	  "the last track is audio: READ(10) cannot read it, so there was no end search; the end is where the TOC and track information put it" },
+	{ CDT_NOTE_FORMATTED, "formatted",
+	  "a formatted rewritable medium: READ CAPACITY is the formatted size, past the filesystem; the rest is unwritten space (image --formatted says what to do with it); the verdict still compares the true end with READ CAPACITY" },
+	{ CDT_NOTE_APPENDABLE, "appendable",
+	  "the last session is open (appendable disc): the blank space after it and the disc information's last possible lead-out are not data" },
+};
+
+/* ---- the disc's structure ------------------------------------------------ */
+
+json_object *cli_layout_json(const struct cdt_layout *l)
+{
+	json_object *o = json_object_new_object(), *tr, *gp, *t;
+	size_t i;
+
+	tr = json_object_new_array();
+	gp = json_object_new_array();
+	json_object_object_add(o, "sessions", l ? json_object_new_int((int)l->sessions) : NULL);
+	for (i = 0; l && i < l->n_tracks; i++) {
+		const struct cdt_track *k = &l->tracks[i];
+
+		t = json_object_new_object();
+		json_object_object_add(t, "number", json_object_new_int((int)k->number));
+		json_object_object_add(t, "session", json_object_new_int((int)k->session));
+		json_object_object_add(t, "mode", json_object_new_string(cdt_track_mode_name(k->mode)));
+		json_object_object_add(t, "start", json_object_new_int64((int64_t)k->start));
+		json_object_object_add(t, "blocks", json_object_new_int64((int64_t)k->blocks));
+		json_object_array_add(tr, t);
+	}
+	for (i = 0; l && i < l->n_gaps; i++) {
+		t = json_object_new_object();
+		json_object_object_add(t, "start", json_object_new_int64((int64_t)l->gaps[i].start));
+		json_object_object_add(t, "blocks", json_object_new_int64((int64_t)l->gaps[i].blocks));
+		json_object_array_add(gp, t);
+	}
+	json_object_object_add(o, "tracks", tr);
+	json_object_object_add(o, "gaps", gp);
+	return o;
+}
+
+/* Move lay's keys into o (lay is freed). */
+static void add_layout(json_object *o, json_object *lay)
+{
+	if (!lay)
+		lay = cli_layout_json(NULL);
+	json_object_object_foreach(lay, key, val)
+		json_object_object_add(o, key, json_object_get(val));
+	json_object_put(lay);
+}
+
+static void print_layout(const struct cdt_layout *l)
+{
+	size_t i, g = 0;
+
+	/* one data track in one session: nothing the sources do not say */
+	if (!l || (l->n_tracks <= 1 && !l->n_gaps))
+		return;
+	printf("layout:    %u session%s, %zu track%s%s\n", l->sessions,
+	       l->sessions == 1 ? "" : "s", l->n_tracks, l->n_tracks == 1 ? "" : "s",
+	       l->has_toc ? "" : " (the drive gave no TOC: one data track assumed)");
+	printf("  %5s %7s %-5s %10s %10s\n", "track", "session", "mode", "start", "blocks");
+	for (i = 0; i < l->n_tracks; i++) {
+		const struct cdt_track *t = &l->tracks[i];
+
+		for (; g < l->n_gaps && l->gaps[g].start < t->start; g++)
+			printf("  %-5s %7s %-5s %10llu %10llu  between sessions\n", "gap", "", "",
+			       (unsigned long long)l->gaps[g].start,
+			       (unsigned long long)l->gaps[g].blocks);
+		printf("  %5u %7u %-5s %10llu %10llu%s\n", t->number, t->session,
+		       cdt_track_mode_name(t->mode), (unsigned long long)t->start,
+		       (unsigned long long)t->blocks, t->runout ? "  TAO run-out" : "");
+	}
+}
+
+/* 512-byte sectors dd of the kernel node would miss (negative: reads too many). */
+static int64_t dd_loses_512(const struct cdt_probe_result *r)
+{
+	int64_t true_512 = (int64_t)r->true_blocks * r->sizes.block_size / 512;
+	int64_t node_512 = r->sizes.kernel_512 >= 0 ? r->sizes.kernel_512 :
+		(int64_t)r->reported_blocks * r->sizes.block_size / 512;
+
+	return true_512 - node_512;
+}
+
+static json_object *json_sources(const struct cdt_probe_result *r,
+				 json_object **wrong)
+{
+	struct source_row rows[8];
+	json_object *o = json_object_new_object();
+	unsigned int i, n = source_rows(r, rows);
+
+	*wrong = json_object_new_array();
+	for (i = 0; i < n; i++) {
+		json_object_object_add(o, rows[i].key, cli_json_count(rows[i].blocks));
+		if (rows[i].blocks >= 0 && (uint64_t)rows[i].blocks != r->true_blocks)
+			json_object_array_add(*wrong, json_object_new_string(rows[i].key));
+	}
+	return o;
+}
+
+static json_object *json_drive(const struct cdt_probe_result *r)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "vendor", json_object_new_string(r->inq.vendor));
+	json_object_object_add(o, "product", json_object_new_string(r->inq.product));
+	json_object_object_add(o, "revision", json_object_new_string(r->inq.revision));
+	json_object_object_add(o, "peripheral_type", json_object_new_int(r->inq.peripheral_type));
+	return o;
+}
+
+json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, bool virt,
+			    double elapsed_ms, json_object *lay)
+{
+	json_object *o = json_object_new_object(), *wrong, *nt;
+	size_t i;
+
+	cli_json_disc(o, addr, r);
+	json_object_object_add(o, "drive", json_drive(r));
+	json_object_object_add(o, "profile", json_object_new_string(cdt_profile_name(r->sizes.profile)));
+	json_object_object_add(o, "sources", json_sources(r, &wrong));
+	json_object_object_add(o, "wrong_sources", wrong);
+	json_object_object_add(o, "kernel_512", cli_json_count(r->sizes.kernel_512));
+	json_object_object_add(o, "dd_loses_512", json_object_new_int64(dd_loses_512(r)));
+	json_object_object_add(o, "capacity_after", cli_json_count(r->capacity_after));
+	/* the contract's names for the end search's counts and time */
+	json_object_object_add(o, "reads", json_object_new_int64((int64_t)r->reads));
+	json_object_object_add(o, "failed_reads", json_object_new_int64((int64_t)r->failed_reads));
+	json_object_object_add(o, "virtual_ms", virt ? cli_json_ms(r->search_ms) : NULL);
+	json_object_object_add(o, "total", cli_json_total(&r->stats, elapsed_ms, virt));
+	nt = json_object_new_array();
+	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
+		if (r->notes & notes[i].bit)
+			json_object_array_add(nt, json_object_new_string(notes[i].id));
+	json_object_object_add(o, "notes", nt);
+	add_layout(o, lay);
+	json_object_object_add(o, "verdict", json_object_new_string(cdt_verdict_name(r->verdict)));
+	return o;
+}
+
+static void print_source(const struct source_row *row, const struct cdt_probe_result *r)
+{
+	int64_t diff;
+
+	if (row->blocks < 0) {
+		printf("  %-18s %12s\n", row->label, "-");
+		return;
+	}
+	diff = row->blocks - (int64_t)r->true_blocks;
+	if (!diff)
+		printf("  %-18s %12lld  right\n", row->label, (long long)row->blocks);
+	else
+		printf("  %-18s %12lld  wrong (%lld %s)\n", row->label,
+		       (long long)row->blocks, (long long)(diff < 0 ? -diff : diff),
+		       diff < 0 ? "short" : "too many");
+}
+
+void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool virt,
+		    const struct cdt_layout *l)
+{
+	struct source_row rows[8];
+	unsigned int i, n = source_rows(r, rows);
+	uint32_t bs = r->sizes.block_size;
+	int64_t lost = dd_loses_512(r);
+	char dt[48];
+
+	printf("device:    %s\n", addr);
+	printf("drive:     %s %s %s (peripheral type %u)\n", r->inq.vendor,
+	       r->inq.product, r->inq.revision, r->inq.peripheral_type);
+	printf("medium:    %s, %u-byte blocks, filesystem %s\n",
+	       cdt_profile_name(r->sizes.profile), bs,
+	       r->sizes.fs_type[0] ? r->sizes.fs_type : "not recognised");
+	print_layout(l);
+	printf("sources (blocks):\n");
+	for (i = 0; i < n; i++)
+		print_source(&rows[i], r);
+	if (r->capacity_after >= 0 && (uint64_t)r->capacity_after != r->reported_blocks)
+		printf("  %-18s %12lld  (after probing; %llu before)\n", "READ CAPACITY",
+		       (long long)r->capacity_after, (unsigned long long)r->reported_blocks);
+	printf("true end:  %llu blocks", (unsigned long long)r->true_blocks);
+	if (r->true_blocks)
+		printf(" (last readable LBA %llu)", (unsigned long long)r->true_blocks - 1);
+	printf("\nhidden:    %lld blocks (%lld x 512-byte sectors)\n",
+	       (long long)r->hidden_blocks, (long long)(r->hidden_blocks * (int64_t)bs / 512));
+	if (lost > 0)
+		printf("dd:        dd of the kernel node would lose %lld 512-byte sectors\n",
+		       (long long)lost);
+	else if (lost < 0)
+		printf("dd:        dd of the kernel node would hit %lld unreadable 512-byte sectors\n",
+		       (long long)-lost);
+	cli_duration(dt, sizeof(dt), r->search_ms);
+	printf("search:    %llu reads, %llu failed, %s of drive time%s\n",
+	       (unsigned long long)r->reads, (unsigned long long)r->failed_reads,
+	       dt, virt ? " (virtual)" : "");
+	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
+		if (r->notes & notes[i].bit)
+			cli_wrap(stdout, (size_t)printf("note:      "), 11, notes[i].text);
+	printf("verdict:   %s\n", cdt_verdict_name(r->verdict));
+}
+
+int cli_verdict_status(enum cdt_verdict v)
+{
+	if (v == CDT_VERDICT_HIDDEN_TAIL)
+		return EX_HIDDEN_TAIL;
+	if (v == CDT_VERDICT_SHORT)
+		return EX_SHORT;
+	return EX_SAME;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* The rescue engine's learning retry plan (engine.h, retry.c). */
+#ifndef CDT_RETRY_H
+#define CDT_RETRY_H
+
+#include "rescue/engine.h"
+
+/*
+ * The retrying pass when the user gave no --retries: reads only bad
+ * ('-') blocks, one at a time, where retries have been seen to pay (the
+ * policy in retry.c); leaves '+' what read.  Returns 0 or <0 on error.
+ */
+int rescue_retry_learning(struct rescue *r);
+
+#endif

@@ -1,0 +1,118 @@
+#!/bin/sh
+# The manual as pages (issue 21): cdtail(1) names every page and stays a
+# short overview, each page renders without a groff warning, the sessions
+# of every EXAMPLES section run as shown, every option a command's --help
+# lists and every sim: key the parser takes is in its page.
+. "$(dirname "$0")/lib.sh"
+
+MAN="$ROOT/man"
+CMDS="probe image tail verify hazards map"
+PAGES="cdtail.1 cdtail-sim.7 libcdtail.3"
+for c in $CMDS; do PAGES="$PAGES cdtail-$c.1"; done
+
+for p in $PAGES; do
+	if [ -f "$MAN/$p" ] && w=$(groff -man -ww -z "$MAN/$p" 2>&1) && [ -z "$w" ]; then
+		ok "$p: renders without a warning"; else not_ok "$p: renders without a warning" "$w"; fi
+done
+
+# cdtail(1) is the overview: under 300 lines at 80 columns, SEE ALSO names
+# every other page, and every page but libcdtail(3) names cdtail(1) back
+n=$(MANWIDTH=80 MAN_KEEP_FORMATTING= man -l "$MAN/cdtail.1" 2>/dev/null | wc -l)
+if [ "$n" -gt 0 ] && [ "$n" -lt 300 ]; then ok "cdtail(1): $n lines at 80 columns (under 300)"; else
+	not_ok "cdtail(1): under 300 lines at 80 columns" "$n lines"; fi
+see_also() { sed -n '/^\.SH SEE ALSO/,/^\.SH /p' "$MAN/$1" | sed 's/\\-/-/g'; }
+for p in $PAGES; do
+	[ "$p" = cdtail.1 ] && continue
+	name=${p%.*} sec=${p##*.}
+	if see_also cdtail.1 | grep -q "^\.BR $name ($sec)"; then ok "cdtail(1) SEE ALSO: $name($sec)"; else
+		not_ok "cdtail(1) SEE ALSO: $name($sec)" "$(see_also cdtail.1)"; fi
+	if see_also "$p" | grep -q '^\.BR cdtail (1)'; then ok "$name($sec) SEE ALSO: cdtail(1)"; else
+		not_ok "$name($sec) SEE ALSO: cdtail(1)" "$(see_also "$p")"; fi
+done
+
+# every long option of COMMAND --help is an entry (.TP) of cdtail-COMMAND(1)
+for c in $CMDS; do
+	"$CDTAIL" "$c" --help | sed -n 's/^  \(-., \)\{0,1\} *\(--[a-z0-9-]*\).*/\2/p' >"$T/opts.$c"
+	missing=$(while read -r o; do
+		[ "$o" = --help ] && continue
+		sed 's/\\-/-/g' "$MAN/cdtail-$c.1" | awk -v o="$o" '
+			prev ~ /^\.TP/ && /^\.B[IR]? / && index($0 " ", " " o " ") { found = 1 }
+			{ prev = $0 } END { exit !found }' || echo "$o"
+	done <"$T/opts.$c")
+	if [ "$(wc -l <"$T/opts.$c")" -ge 3 ] && [ -z "$missing" ]; then
+		ok "cdtail-$c(1): an entry for each of $(wc -l <"$T/opts.$c") options of --help"
+	else not_ok "cdtail-$c(1): an entry for each option of --help" "missing: $missing"; fi
+done
+
+# every key of the sim: parser's table is an entry of cdtail-sim(7)
+keys=$(sed -n 's/^[[:space:]]*SIM_[A-Z]*("\([a-z0-9]*\)".*/\1/p' "$ROOT/src/lib/transport/sim/spec.c")
+missing=$(for k in $keys; do grep -q "^\.B[IR]* $k=" "$MAN/cdtail-sim.7" || echo "$k"; done)
+if [ "$(echo $keys | wc -w)" -ge 20 ] && [ -z "$missing" ]; then
+	ok "cdtail-sim(7): an entry for each of $(echo $keys | wc -w) keys"
+else not_ok "cdtail-sim(7): an entry for each key" "keys: $keys" "missing: $missing"; fi
+
+# cdtail help COMMAND shows the page: here the source tree's, found from
+# the binary's place (src/cli/help.c); the installed one: check-install
+for c in $CMDS; do
+	run help "$c"
+	expect_rc "help $c -> 0" 0
+	expect_grep "help $c: the NAME of cdtail-$c(1)" "$T/out" "^ +cdtail-$c +- "
+	expect_grep "help $c: its EXAMPLES" "$T/out" "^EXAMPLES"
+	if [ -s "$T/err" ]; then not_ok "help $c: nothing on stderr" "$(head -3 "$T/err")"; else
+		ok "help $c: nothing on stderr"; fi
+done
+run help
+expect_rc "help -> 0" 0
+expect_grep "help: says what help COMMAND shows" "$T/out" "'cdtail help COMMAND' shows its manual page"
+run help bogus
+expect_rc "help bogus -> 2" 2
+expect_grep "help bogus: names it" "$T/err" "unknown command 'bogus'"
+expect_grep "help bogus: the usage" "$T/err" "^usage: cdtail COMMAND"
+run help probe image
+expect_rc "help probe image -> 2" 2
+
+# no man(1) to run: the --help text, and why on stderr
+mkdir "$T/noman"
+for w in ${TEST_WRAPPER%% *}; do ln -s "$(command -v "$w")" "$T/noman/"; done
+PATH="$T/noman" $TEST_WRAPPER "$CDTAIL" help probe >"$T/out" 2>"$T/err"
+RC=$?
+expect_rc "help probe, no man -> 0" 0
+expect_grep "help probe, no man: the --help text" "$T/out" "^usage: cdtail probe "
+expect_grep "help probe, no man: why" "$T/err" "cannot run man .* to show .*/man/cdtail-probe\.1"
+
+# a binary with no page beside it or in a tree, and none man knows: the
+# --help text (cdtail-shared copied with its library, MANPATH empty)
+mkdir -p "$T/alone/shlib" "$T/nomanpath"
+cp "$CDTAIL" "$T/alone/cdtail"
+cp -L "$(dirname "$CDTAIL")"/shlib/* "$T/alone/shlib/" 2>/dev/null
+MANPATH="$T/nomanpath" $TEST_WRAPPER "$T/alone/cdtail" help image >"$T/out" 2>"$T/err"
+RC=$?
+expect_rc "help image, no page anywhere -> 0" 0
+expect_grep "help image, no page anywhere: the --help text" "$T/out" "^usage: cdtail image "
+expect_grep "help image, no page anywhere: why" "$T/err" "no manual page cdtail-image\(1\) found"
+
+# the sessions of every EXAMPLES section run as shown: each page's in a
+# fresh directory where cdtail is the binary under test
+examples() { # PAGE: the .EX blocks of EXAMPLES as indented text, roff escapes undone
+	sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$1" | awk '
+		/^\.EX/ { ex = 1; next } /^\.EE/ { ex = 0; print ""; next }
+		ex { gsub(/\\-/, "-"); gsub(/\\\(aq/, "\047"); gsub(/\\\(dq/, "\""); gsub(/\\&/, "");
+		     gsub(/\\e/, "\\"); print "    " $0 }'
+}
+for p in $PAGES; do
+	[ "$p" = libcdtail.3 ] && continue
+	W="$T/ex.$p"
+	mkdir -p "$W/bin"
+	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${TEST_WRAPPER:-}" "$CDTAIL" >"$W/bin/cdtail"
+	chmod +x "$W/bin/cdtail"
+	ln -s "$FIX" "$W/fixtures"
+	examples "$MAN/$p" >"$T/$p.md"
+	if ! grep -q '^    \$ ' "$T/$p.md"; then not_ok "$p: EXAMPLES has sessions"; continue; fi
+	PATH="$W/bin:$PATH" python3 "$ROOT/tests/cli/readme_examples.py" "$T/$p.md" "$W" >"$T/res"
+	rc=$?
+	cat "$T/res"
+	PASS=$((PASS + $(grep -c '^ok - ' "$T/res")))
+	FAIL=$((FAIL + $(grep -c '^not ok - ' "$T/res")))
+	[ $rc -ne 0 ] && ! grep -q '^not ok - ' "$T/res" && not_ok "$p: the example runner failed (exit $rc)"
+done
+finish
