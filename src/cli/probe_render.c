@@ -202,6 +202,40 @@ static void print_source(const struct source_row *row, const struct cdt_probe_re
 		       diff < 0 ? "short" : "too many");
 }
 
+/* Why the disc needs more than dd, and the command that copies it. */
+static const char *next_reason(const struct cdt_probe_result *r)
+{
+	if (r->notes & CDT_NOTE_NO_READABLE)
+		return NULL;
+	if (r->verdict == CDT_VERDICT_HIDDEN_TAIL)
+		return "dd of the kernel node stops at the reported end and misses the hidden"
+		       " tail; image the whole disc with a map (or complete a dd copy with"
+		       " cdtail tail DEV COPY):";
+	if (r->verdict == CDT_VERDICT_SHORT)
+		return "dd of the kernel node would fail on the blocks past the true end;"
+		       " image to the true end with a map:";
+	if (r->notes & CDT_NOTE_TRAILING_MEDIUM)
+		return "the last blocks fail with MEDIUM ERROR, the drive's end or damage;"
+		       " image with a map, so that bad blocks are retried and a resume (on"
+		       " another drive too) reads only what is missing:";
+	return NULL;
+}
+
+static void print_next(const char *addr, const struct cdt_probe_result *r)
+{
+	const char *why = next_reason(r);
+
+	if (r->notes & CDT_NOTE_NO_READABLE) {
+		cli_wrap(stdout, (size_t)printf("next:      "), 11,
+			 "nothing reads: clean the disc or try another drive, then probe again");
+		return;
+	}
+	if (!why)
+		return;
+	cli_wrap(stdout, (size_t)printf("next:      "), 11, why);
+	printf("           cdtail image --map disc.map %s disc.iso\n", addr);
+}
+
 void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool virt,
 		    const struct cdt_layout *l)
 {
@@ -242,6 +276,7 @@ void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool vir
 	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
 		if (r->notes & notes[i].bit)
 			cli_wrap(stdout, (size_t)printf("note:      "), 11, notes[i].text);
+	print_next(addr, r);
 	printf("verdict:   %s\n", cdt_verdict_name(r->verdict));
 }
 

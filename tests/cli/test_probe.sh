@@ -247,4 +247,20 @@ done
 if [ -z "$wrong" ]; then ok "a change during the probe: disc 2's sizes and end, 16 places"
 else not_ok "a change during the probe: disc 2's sizes and end" "$wrong"; fi
 
+# --- next: what to run after a probe that found more than dd copies --------
+run probe "sim:$RND,hide=5"
+expect_grep "next: hidden tail, the image command with DEV" "$T/out" "^           cdtail image --map disc.map sim:$RND,hide=5 disc.iso$"
+expect_grep "next: hidden tail names cdtail tail for a dd copy" "$T/out" "cdtail tail DEV COPY"
+if tail -1 "$T/out" | grep -q '^verdict: '; then ok "next: the verdict stays the last line"; else
+	not_ok "next: the verdict stays the last line" "$(tail -3 "$T/out")"; fi
+run probe "sim:$RND,runout=2"
+expect_grep "next: short, image to the true end" "$T/out" '^next: +dd of the kernel node would fail'
+run probe "sim:$RND,past=medium"
+expect_grep "next: a medium error at the end, image with a map" "$T/out" '^next: +the last blocks fail with MEDIUM ERROR'
+run probe "sim:$RND,bad=0-2999"
+expect_grep "next: nothing reads" "$T/out" '^next: +nothing reads: clean the disc or try another drive'
+run probe "sim:$RND"
+expect_no_grep "next: none for a disc dd copies whole" "$T/out" '^next:'
+run probe -q "sim:$RND,hide=5"
+expect_no_grep "next: none with -q" "$T/out" '^next:'
 finish
