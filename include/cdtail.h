@@ -649,6 +649,7 @@ enum cdt_verify_verdict {
 	CDT_VERIFY_IDENTICAL = 0,
 	CDT_VERIFY_DIFFERENT,
 	CDT_VERIFY_UNREADABLE,		/* no difference seen, some blocks unreadable */
+	CDT_VERIFY_PREFIX,		/* FILE is the disc's start; data follows it */
 };
 
 struct cdt_verify_result {
@@ -670,6 +671,10 @@ struct cdt_verify_result {
 	uint64_t extent_blocks;		/* what was verified: the probe's extent,
 					 * cut at the filesystem by
 					 * CDT_FORMATTED_CUT */
+	/* image_path shorter than the disc: the blocks past it that are
+	 * padding (zeros, a TAO run-out, unwritten formatted space); the
+	 * verdict is IDENTICAL when all are, PREFIX when data follows */
+	uint64_t padding_blocks;
 };
 
 int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,

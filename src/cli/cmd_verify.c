@@ -15,6 +15,7 @@ static const char *const verdict_names[] = {
 	[CDT_VERIFY_IDENTICAL] = "identical",
 	[CDT_VERIFY_DIFFERENT] = "different",
 	[CDT_VERIFY_UNREADABLE] = "unreadable",
+	[CDT_VERIFY_PREFIX] = "prefix",
 };
 
 static bool is_hex(const char *s, size_t len)
@@ -104,7 +105,7 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 {
 	json_object *o = json_object_new_object();
 
-	json_object *fs;
+	json_object *fs, *notes;
 
 	rui_json_summary(o, addr, &r->sum, virt);
 	/* what was verified: --formatted cut ends it before the probe's extent */
@@ -127,6 +128,12 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	if (json_object_object_get_ex(o, "filesystem", &fs))
 		json_object_object_add(fs, "fits", r->fs_fits < 0 ? NULL :
 				       json_object_new_boolean(r->fs_fits));
+	json_object_object_add(o, "padding_blocks", vo->image_path ?
+			       json_object_new_int64((int64_t)r->padding_blocks) : NULL);
+	notes = json_object_new_array();
+	if (r->padding_blocks && r->verdict != CDT_VERIFY_PREFIX)
+		json_object_array_add(notes, json_object_new_string("padding"));
+	json_object_object_add(o, "notes", notes);
 	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[r->verdict]));
 	cli_json_out(o);
 }
@@ -164,6 +171,34 @@ static void print_diff(const struct cdt_verify_opts *vo, const struct cdt_verify
 	putchar('\n');
 }
 
+/*
+ * FILE shorter than the disc (a burned ISO): what follows it.  Padding is
+ * what a burn adds (wodim -pad, mkisofs padding, a TAO run-out, a DVD's
+ * ECC block, unwritten formatted space): FILE is on the disc intact.
+ */
+static void print_burn(const char *addr, const struct cdt_verify_opts *vo,
+		       const struct cdt_verify_result *r)
+{
+	uint64_t bs = r->sum.block_size, file_blocks = bs ? r->image_bytes / bs : 0;
+
+	if (!vo->image_path)
+		return;
+	if (r->verdict == CDT_VERIFY_PREFIX) {
+		printf("prefix:    FILE is the disc's first %llu blocks; the disc holds data\n"
+		       "           past it (from LBA %llu)\n", (unsigned long long)file_blocks,
+		       (unsigned long long)r->first_diff_lba);
+		if (file_blocks == r->sum.probe.reported_blocks)
+			printf("next:      FILE stops at the reported length (a dd copy): append\n"
+			       "           the rest with: cdtail tail %s %s\n", addr, vo->image_path);
+		return;
+	}
+	if (r->padding_blocks && r->verdict != CDT_VERIFY_DIFFERENT)
+		printf("note:      padding: the %llu block%s past FILE %s zeros, run-out or\n"
+		       "           unwritten space, as a burn pads: FILE is on the disc intact\n",
+		       (unsigned long long)r->padding_blocks, r->padding_blocks == 1 ? "" : "s",
+		       r->padding_blocks == 1 ? "is" : "are");
+}
+
 static void print_text(const char *addr, const struct cdt_verify_opts *vo,
 		       const struct cdt_verify_result *r, bool virt)
 {
@@ -176,7 +211,9 @@ static void print_text(const char *addr, const struct cdt_verify_opts *vo,
 		printf("expected:  %s %s (%s)\n", mode_name(vo), vo->sha256 ? vo->sha256 : vo->md5,
 		       r->verdict == CDT_VERIFY_DIFFERENT ? "the disc's does not match" :
 		       r->verdict == CDT_VERIFY_IDENTICAL ? "matches" : "not all blocks read");
-	print_diff(vo, r);
+	print_burn(addr, vo, r);
+	if (r->verdict != CDT_VERIFY_PREFIX)
+		print_diff(vo, r);
 	if (r->n_diffs > 1)
 		rui_print_ranges("ranges:", r->diffs, r->n_diffs);
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks,
@@ -190,6 +227,7 @@ static const int verdict_status[] = {
 	[CDT_VERIFY_IDENTICAL] = EX_SAME,
 	[CDT_VERIFY_DIFFERENT] = EX_DIFFERENT,
 	[CDT_VERIFY_UNREADABLE] = EX_UNREADABLE,
+	[CDT_VERIFY_PREFIX] = EX_DIFFERENT,
 };
 
 static int run(int argc, char **argv)

@@ -75,4 +75,39 @@ expect_grep "short sha256: says why" "$T/err" "wants 64 hex digits"
 run verify --image "$T/none" "sim:$IMG,cost=0/0"
 expect_rc "missing image file -> 2" 2
 
+# --- the burn question: is my ISO on the disc? (issue 24) ----------------------
+# a burn pads (wodim -pad, mkisofs padding, a DVD's ECC block): zeros past FILE
+mkimage "$T/burn.iso" 800
+{ cat "$T/burn.iso"; head -c $((150 * 2048)) /dev/zero; } >"$T/padded.img"
+run verify --image "$T/burn.iso" "sim:$T/padded.img"
+expect_rc "burn: ISO + 150 zero blocks -> 0" 0
+expect_grep "burn: identical" "$T/out" '^verdict: +identical$'
+expect_grep "burn: a note names the padding and its count" "$T/out" '^note: +padding: the 150 blocks past FILE are zeros'
+run verify --json --image "$T/burn.iso" "sim:$T/padded.img"
+expect_json "burn: JSON verdict, notes, padding_blocks" '[.verdict, (.notes | join(",")), .padding_blocks, .length_differs] | map(tostring) | join(" ")' "identical padding 150 true"
+# ... and a TAO run-out after the padding: never read, padding too
+run verify --json --image "$T/burn.iso" "sim:$T/padded.img,runout=2"
+expect_json "burn + run-out: identical, padding" '[.verdict, (.notes | join(","))] | join(" ")' "identical padding"
+# a FILE of the disc's exact length: no padding note
+run verify --json --image "$T/padded.img" "sim:$T/padded.img"
+expect_json "burn: FILE as long as the disc, no note" '[.verdict, (.notes | length), .padding_blocks] | map(tostring) | join(" ")' "identical 0 0"
+# data past FILE: FILE is the disc's prefix, not the disc
+{ cat "$T/burn.iso"; head -c $((10 * 2048)) /dev/zero; mkimage "$T/more" 5; cat "$T/more"; } >"$T/longer.img"
+run verify --image "$T/burn.iso" "sim:$T/longer.img"
+expect_rc "prefix: data past FILE -> 1" 1
+expect_grep "prefix: verdict" "$T/out" '^verdict: +prefix$'
+expect_grep "prefix: where the data starts" "$T/out" 'past it \(from LBA 810\)$'
+expect_no_grep "prefix: no tail hint when FILE is not at the reported length" "$T/out" 'cdtail tail'
+# a dd copy that stopped at the reported length: cdtail tail completes it
+run verify --json --image "$T/burn.iso" "sim:$T/padded.img,hide=150"
+expect_json "dd copy at the reported length, zeros hidden: identical" .verdict identical
+run verify --image "$T/burn.iso" "sim:$T/longer.img,hide=15"
+expect_rc "prefix at the reported length -> 1" 1
+expect_grep "prefix at the reported length: next names cdtail tail" "$T/out" "cdtail tail sim:$T/longer.img,hide=15 $T/burn.iso"
+# a difference inside FILE stays a difference, padding or not
+cp "$T/burn.iso" "$T/burn2.iso"
+put_byte "$T/burn2.iso" 400 7
+run verify --json --image "$T/burn2.iso" "sim:$T/padded.img"
+expect_rc "burn: a byte changed inside FILE -> 1" 1
+expect_json "burn: different at the changed block" '[.verdict, .first_diff_lba] | map(tostring) | join(" ")' "different 400"
 finish

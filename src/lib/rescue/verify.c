@@ -38,6 +38,14 @@ struct verify_job {
 	struct dg dg;
 	int fd;
 	uint32_t bs, chunk;
+	/*
+	 * A FILE of whole blocks shorter than the disc: past file_blocks the
+	 * burn question ("is my ISO on the disc?") asks only whether what
+	 * follows is padding (wodim -pad, mkisofs padding, a DVD's ECC
+	 * block) or data; any diff inside FILE is a difference as ever.
+	 */
+	uint64_t file_blocks;
+	bool file_short, diff_inside, fd_open;
 	uint8_t *disc, *file;
 	bool *bad_block;	/* per block of the current chunk */
 };
@@ -118,6 +126,11 @@ static int read_chunk(struct verify_job *j, uint64_t lba, uint32_t n)
 	return 0;
 }
 
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	return !n || (!p[0] && !memcmp(p, p + 1, n - 1));
+}
+
 static bool stop_at_diff(const struct verify_job *j)
 {
 	return j->res->have_diff && !j->opts->all;
@@ -135,7 +148,19 @@ static int note_diff(struct verify_job *j, uint64_t lba, const uint8_t *disc,
 			j->opts->diff(j->opts->diff_ctx, lba, disc, file, j->bs);
 	}
 	res->diff_blocks++;
+	if (!j->file_short || lba < j->file_blocks)
+		j->diff_inside = true;
 	return range_add(&j->diff, lba);
+}
+
+/* A block past a short FILE: padding, or data (a difference: FILE is a prefix). */
+static int past_file(struct verify_job *j, uint64_t lba, const uint8_t *disc)
+{
+	if (all_zero(disc, j->bs)) {
+		j->res->padding_blocks++;
+		return 0;
+	}
+	return note_diff(j, lba, NULL, NULL);
 }
 
 /* Compare the chunk just read with the image file; blocks it lacks differ. */
@@ -158,6 +183,12 @@ static int compare_chunk(struct verify_job *j, uint64_t lba, uint32_t n)
 			continue;
 		if (have && !memcmp(j->disc + off, j->file + off, j->bs))
 			continue;
+		if (j->file_short && lba + i >= j->file_blocks) {
+			rc = past_file(j, lba + i, j->disc + off);
+			if (rc)
+				return rc;
+			continue;
+		}
 		rc = note_diff(j, lba + i, j->disc + off, have ? j->file + off : NULL);
 		if (rc)
 			return rc;
@@ -219,6 +250,24 @@ static uint64_t step(struct verify_job *j, uint64_t lba, bool *skipped, int *rc)
 	return *rc ? 0 : n;
 }
 
+/*
+ * Skipped blocks past a short FILE: a run-out or unwritten formatted space
+ * is padding; an audio track or a gap there is not (FILE is a prefix of a
+ * longer disc), its first block the first difference.
+ */
+static void skipped_past_file(struct verify_job *j, uint64_t lba, uint64_t n)
+{
+	const struct cdt_skip *k = skip_at(&j->skip, lba);
+	uint64_t from = lba > j->file_blocks ? lba : j->file_blocks;
+
+	if (!j->file_short || !j->fd_open || from >= lba + n)
+		return;
+	if (k && (k->why == CDT_SKIP_RUNOUT || k->why == CDT_SKIP_UNWRITTEN))
+		j->res->padding_blocks += lba + n - from;
+	else if (!j->res->have_diff)
+		note_diff(j, from, NULL, NULL);
+}
+
 static int read_all(struct verify_job *j)
 {
 	uint64_t lba = 0, skipped = 0, n;
@@ -231,6 +280,8 @@ static int read_all(struct verify_job *j)
 		n = step(j, lba, &was_skip, &rc);
 		if (rc)
 			return rc;
+		if (was_skip)
+			skipped_past_file(j, lba, n);
 		lba += n;
 		skipped += was_skip ? n : 0;
 		j->res->sum.blocks_read = lba - skipped - j->res->sum.bad_blocks;
@@ -256,6 +307,9 @@ static int open_image(struct verify_job *j)
 	}
 	j->res->image_bytes = (uint64_t)st.st_size;
 	j->res->length_differs = j->res->image_bytes != extent_bytes;
+	j->file_blocks = j->res->image_bytes / j->bs;
+	j->file_short = j->res->image_bytes < extent_bytes && !(j->res->image_bytes % j->bs);
+	j->fd_open = true;
 	return 0;
 }
 
@@ -271,7 +325,14 @@ static void judge(struct verify_job *j)
 	uint64_t extent = j->extent;
 	bool digest_differs = false;
 
-	if (res->complete && j->fd >= 0 && res->length_differs && !res->have_diff) {
+	/* data follows a short FILE that matches: FILE is the disc's start */
+	if (j->file_short && res->have_diff && !j->diff_inside) {
+		res->verdict = CDT_VERIFY_PREFIX;
+		return;
+	}
+	/* a short FILE followed by padding alone is what the disc holds */
+	if (res->complete && j->fd >= 0 && res->length_differs && !res->have_diff &&
+	    !j->file_short) {
 		res->have_diff = true;
 		res->first_diff_lba = res->image_bytes > extent * j->bs ? extent :
 				      res->image_bytes / j->bs;
