@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* cdtail verify: is the disc, to its true end, this image or digest? */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "readui.h"
@@ -10,6 +11,9 @@
 #define OPT_MD5 0x1303
 #define OPT_ALL 0x1304
 #define OPT_FORMATTED 0x1305
+#define OPT_SHA256_FILE 0x1306
+#define OPT_MD5_FILE 0x1307
+#define OPT_NAME 0x1308
 
 static const char *const verdict_names[] = {
 	[CDT_VERIFY_IDENTICAL] = "identical",
@@ -54,7 +58,84 @@ static void hex_diff(void *ctx, uint64_t lba, const uint8_t *disc,
 struct verify_cli {
 	struct rui ui;
 	struct cdt_verify_opts vo;
+	char sha256[65], md5[33];	/* the digest given, as hex */
+	const char *sha256_file, *md5_file, *name;
 };
+
+/*
+ * A digest as people paste it: the hex alone, or a sha256sum/md5sum line
+ * ("HEX  NAME", "HEX *NAME"): the first word, when it is hex digits of
+ * the length.  0 with out filled, -1 when the first word is no digest.
+ */
+static int digest_word(const char *arg, size_t digits, char *out)
+{
+	size_t n;
+
+	arg += strspn(arg, " \t");
+	n = strcspn(arg, " \t\r\n");
+	if (n != digits)
+		return -1;
+	memcpy(out, arg, n);
+	out[n] = '\0';
+	return is_hex(out, digits) ? 0 : -1;
+}
+
+/* The name a checksum line is about: after "HEX  " or "HEX *"; "" if none. */
+static const char *line_name(const char *line, size_t digits)
+{
+	const char *p = line + strspn(line, " \t") + digits;
+
+	p += strspn(p, " \t");
+	return *p == '*' ? p + 1 : p;
+}
+
+static const char *last_part(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* the entry's name and NAME are the same file name, or end in the same one */
+static bool same_name(const char *entry, const char *want)
+{
+	return !strcmp(entry, want) || !strcmp(last_part(entry), last_part(want));
+}
+
+/*
+ * --sha256-file F / --md5-file F: a sha256sum/md5sum file; the entry
+ * --name names (its path or its last component), or the only one.
+ */
+static int digest_file(struct verify_cli *c, const char *opt, const char *path,
+		       size_t digits, char *out)
+{
+	char line[4096], hex[65];
+	unsigned int found = 0, lines = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return cli_usage("verify", "--%s: cannot read %s: %s", opt, path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || line[0] == '#' || digest_word(line, digits, hex))
+			continue;
+		lines++;
+		if (c->name && !same_name(line_name(line, digits), c->name))
+			continue;
+		if (!found++)
+			memcpy(out, hex, digits + 1);
+	}
+	fclose(f);
+	if (found == 1)
+		return 0;
+	if (found > 1)
+		return cli_usage("verify", "--%s: %s has %u entries%s%s: say which with --name",
+				 opt, path, found, c->name ? " named " : "", c->name ? c->name : "");
+	if (c->name)
+		return cli_usage("verify", "--%s: no entry for '%s' in %s", opt, c->name, path);
+	return cli_usage("verify", "--%s: no %zu-digit digest in %s%s", opt, digits, path,
+			 lines ? "" : " (not a checksum file?)");
+}
 
 static int verify_opt(void *ctx, int key, const char *arg)
 {
@@ -65,14 +146,23 @@ static int verify_opt(void *ctx, int key, const char *arg)
 		c->vo.image_path = arg;
 		return 0;
 	case OPT_SHA256:
-		if (!is_hex(arg, 64))
-			return cli_usage("verify", "--sha256 wants 64 hex digits, not '%s'", arg);
-		c->vo.sha256 = arg;
+		if (digest_word(arg, 64, c->sha256))
+			return cli_usage("verify", "--sha256 wants 64 hex digits (or a sha256sum"
+					 " line), not '%s'", arg);
+		c->vo.sha256 = c->sha256;
 		return 0;
 	case OPT_MD5:
-		if (!is_hex(arg, 32))
-			return cli_usage("verify", "--md5 wants 32 hex digits, not '%s'", arg);
-		c->vo.md5 = arg;
+		if (digest_word(arg, 32, c->md5))
+			return cli_usage("verify", "--md5 wants 32 hex digits (or an md5sum"
+					 " line), not '%s'", arg);
+		c->vo.md5 = c->md5;
+		return 0;
+	case OPT_SHA256_FILE:
+		return cli_opt_file("verify", "sha256-file", arg, &c->sha256_file);
+	case OPT_MD5_FILE:
+		return cli_opt_file("verify", "md5-file", arg, &c->md5_file);
+	case OPT_NAME:
+		c->name = arg;
 		return 0;
 	case OPT_ALL:
 		c->vo.all = true;
@@ -90,9 +180,19 @@ static int parse(struct verify_cli *c, struct cli_args *a, int argc, char **argv
 
 	if (rc)
 		return rc;
-	if (!!vo->image_path + !!vo->sha256 + !!vo->md5 != 1)
-		return cli_usage("verify", "give exactly one of --image, --sha256, --md5");
-	return 0;
+	if (!!vo->image_path + !!vo->sha256 + !!vo->md5 + !!c->sha256_file + !!c->md5_file != 1)
+		return cli_usage("verify", "give exactly one of --image, --sha256, --md5,"
+				 " --sha256-file, --md5-file");
+	if (c->name && !c->sha256_file && !c->md5_file)
+		return cli_usage("verify", "--name goes with --sha256-file or --md5-file");
+	if (c->sha256_file) {
+		rc = digest_file(c, "sha256-file", c->sha256_file, 64, c->sha256);
+		c->vo.sha256 = c->sha256;
+	} else if (c->md5_file) {
+		rc = digest_file(c, "md5-file", c->md5_file, 32, c->md5);
+		c->vo.md5 = c->md5;
+	}
+	return rc;
 }
 
 static const char *mode_name(const struct cdt_verify_opts *vo)
@@ -272,8 +372,13 @@ static int run(int argc, char **argv)
 
 static const struct cli_opt verify_opts[] = {
 	{ "image", OPT_IMAGE, "FILE", "compare with FILE, stopping at the first differing block" },
-	{ "sha256", OPT_SHA256, "HEX", "compare with this SHA-256 digest (64 hex digits)" },
+	{ "sha256", OPT_SHA256, "HEX", "compare with this SHA-256 digest (64 hex digits, "
+	  "or a sha256sum line)" },
 	{ "md5", OPT_MD5, "HEX", "compare with this MD5 digest (32 hex digits)" },
+	{ "sha256-file", OPT_SHA256_FILE, "F", "compare with the SHA-256 in sha256sum's file F" },
+	{ "md5-file", OPT_MD5_FILE, "F", "compare with the MD5 in md5sum's file F" },
+	{ "name", OPT_NAME, "NAME", "with --sha256-file/--md5-file: the entry for NAME "
+	  "(default: the only one)" },
 	{ "all", OPT_ALL, NULL, "with --image, read on past differences and list them all" },
 	{ "formatted", OPT_FORMATTED, "HOW", CLI_FORMATTED_HELP },
 	RUI_OPTS,
@@ -282,7 +387,8 @@ static const struct cli_opt verify_opts[] = {
 
 const struct cli_cmd cli_cmd_verify = {
 	.name = "verify",
-	.operands = "DEV (--image FILE | --sha256 HEX | --md5 HEX)",
+	.operands = "DEV (--image FILE | --sha256 HEX | --md5 HEX |\n"
+		    "       --sha256-file F | --md5-file F [--name NAME])",
 	.about = "compare the disc with an image or a digest\n"
 		 "\n"
 		 "Read the whole disc to its true end and compare it with FILE or a\n"

@@ -110,4 +110,35 @@ put_byte "$T/burn2.iso" 400 7
 run verify --json --image "$T/burn2.iso" "sim:$T/padded.img"
 expect_rc "burn: a byte changed inside FILE -> 1" 1
 expect_json "burn: different at the changed block" '[.verdict, .first_diff_lba] | map(tostring) | join(" ")' "different 400"
+# --- digests as people have them: a sha256sum line, a checksum file ----------
+(cd "$T" && sha256sum padded.img >SHA256SUMS && sha256sum burn.iso >>SHA256SUMS && md5sum padded.img >MD5SUMS)
+line=$(cd "$T" && sha256sum padded.img)
+run verify -q --sha256 "$line" "sim:$T/padded.img"
+expect_rc "--sha256 'HEX  NAME' (a sha256sum line) -> 0" 0
+run verify -q --sha256 $(cd "$T" && sha256sum padded.img) "sim:$T/padded.img"
+expect_rc "--sha256 \$(sha256sum FILE) word-split: the first word is the digest -> 2 (NAME is an operand)" 2
+run verify -q --md5 "$(cd "$T" && md5sum -b padded.img)" "sim:$T/padded.img"
+expect_rc "--md5 'HEX *NAME' (md5sum -b) -> 0" 0
+run verify -q --sha256 "abc  padded.img" "sim:$T/padded.img"
+expect_rc "--sha256 with a short first word -> 2" 2
+expect_grep "--sha256: the message says what it wants" "$T/err" 'wants 64 hex digits \(or a sha256sum line\)'
+run verify -q --sha256-file "$T/SHA256SUMS" --name padded.img "sim:$T/padded.img"
+expect_rc "--sha256-file F --name NAME -> 0" 0
+run verify -q --sha256-file "$T/SHA256SUMS" --name "$T/padded.img" "sim:$T/padded.img"
+expect_rc "--name with a path: matched by its last component -> 0" 0
+run verify -q --sha256-file "$T/SHA256SUMS" --name burn.iso "sim:$T/padded.img"
+expect_rc "--sha256-file: another entry's digest -> 1" 1
+run verify -q --sha256-file "$T/SHA256SUMS" "sim:$T/padded.img"
+expect_rc "--sha256-file of two entries without --name -> 2" 2
+expect_grep "--sha256-file: two entries, say which" "$T/err" "has 2 entries: say which with --name"
+run verify -q --md5-file "$T/MD5SUMS" "sim:$T/padded.img"
+expect_rc "--md5-file of one entry -> 0" 0
+run verify -q --sha256-file "$T/SHA256SUMS" --name nothere.iso "sim:$T/padded.img"
+expect_rc "--name not in the file -> 2" 2
+run verify -q --sha256-file "$T/missing" "sim:$T/padded.img"
+expect_rc "--sha256-file missing -> 2" 2
+run verify -q --name x --sha256 "$line" "sim:$T/padded.img"
+expect_rc "--name without a checksum file -> 2" 2
+run verify --json --sha256-file "$T/SHA256SUMS" --name padded.img "sim:$T/padded.img"
+expect_json "--sha256-file: expected is the digest read" .expected "$(sha256sum <"$T/padded.img" | cut -c1-64)"
 finish
