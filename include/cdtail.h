@@ -643,6 +643,8 @@ struct cdt_verify_opts {
 	void *diff_ctx;
 	enum cdt_formatted_policy formatted;	/* as cdt_image_opts': the extent
 					 * and skip list image made; 0 = SKIP */
+	uint64_t length_blocks;		/* with a digest: one more length to
+					 * try (0: none) */
 };
 
 enum cdt_verify_verdict {
@@ -675,6 +677,13 @@ struct cdt_verify_result {
 	 * padding (zeros, a TAO run-out, unwritten formatted space); the
 	 * verdict is IDENTICAL when all are, PREFIX when data follows */
 	uint64_t padding_blocks;
+	/* with a digest: the lengths it was checked at (the true end's
+	 * extent first, then READ CAPACITY, the filesystem's size and
+	 * length_blocks where they are shorter and differ) and the one whose
+	 * digest matched, 0 if none */
+	uint64_t lengths[4];
+	size_t n_lengths;
+	uint64_t matched_blocks;
 };
 
 int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,

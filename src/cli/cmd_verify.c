@@ -14,6 +14,7 @@
 #define OPT_SHA256_FILE 0x1306
 #define OPT_MD5_FILE 0x1307
 #define OPT_NAME 0x1308
+#define OPT_LENGTH 0x1309
 
 static const char *const verdict_names[] = {
 	[CDT_VERIFY_IDENTICAL] = "identical",
@@ -164,6 +165,9 @@ static int verify_opt(void *ctx, int key, const char *arg)
 	case OPT_NAME:
 		c->name = arg;
 		return 0;
+	case OPT_LENGTH:
+		return cli_opt_u64("verify", "length", "a block count", arg, 1, 1ull << 40,
+				   &c->vo.length_blocks);
 	case OPT_ALL:
 		c->vo.all = true;
 		return 0;
@@ -200,6 +204,33 @@ static const char *mode_name(const struct cdt_verify_opts *vo)
 	return vo->image_path ? "image" : vo->sha256 ? "sha256" : "md5";
 }
 
+static json_object *lengths_json(const struct cdt_verify_result *r)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < r->n_lengths; i++)
+		json_object_array_add(a, json_object_new_int64((int64_t)r->lengths[i]));
+	return a;
+}
+
+/* With a digest: the lengths it was checked at, and the one that matched. */
+static void print_lengths(const struct cdt_verify_result *r)
+{
+	size_t i;
+
+	if (r->n_lengths < 2 && r->matched_blocks == r->extent_blocks)
+		return;
+	fputs("lengths:   tried", stdout);
+	for (i = 0; i < r->n_lengths; i++)
+		printf("%s %llu", i ? "," : "", (unsigned long long)r->lengths[i]);
+	if (r->matched_blocks)
+		printf(" blocks; the digest is the first %llu blocks'\n",
+		       (unsigned long long)r->matched_blocks);
+	else
+		fputs(" blocks; none matched\n", stdout);
+}
+
 static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 		       const struct cdt_verify_result *r, bool virt)
 {
@@ -228,6 +259,9 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	if (json_object_object_get_ex(o, "filesystem", &fs))
 		json_object_object_add(fs, "fits", r->fs_fits < 0 ? NULL :
 				       json_object_new_boolean(r->fs_fits));
+	json_object_object_add(o, "lengths_tried", vo->image_path ? NULL : lengths_json(r));
+	json_object_object_add(o, "matched_blocks", vo->image_path || !r->matched_blocks ? NULL :
+			       json_object_new_int64((int64_t)r->matched_blocks));
 	json_object_object_add(o, "padding_blocks", vo->image_path ?
 			       json_object_new_int64((int64_t)r->padding_blocks) : NULL);
 	notes = json_object_new_array();
@@ -312,6 +346,8 @@ static void print_text(const char *addr, const struct cdt_verify_opts *vo,
 		       r->verdict == CDT_VERIFY_DIFFERENT ? "the disc's does not match" :
 		       r->verdict == CDT_VERIFY_IDENTICAL ? "matches" : "not all blocks read");
 	print_burn(addr, vo, r);
+	if (!vo->image_path && r->complete)
+		print_lengths(r);
 	if (r->verdict != CDT_VERIFY_PREFIX)
 		print_diff(vo, r);
 	if (r->n_diffs > 1)
@@ -377,6 +413,7 @@ static const struct cli_opt verify_opts[] = {
 	{ "md5", OPT_MD5, "HEX", "compare with this MD5 digest (32 hex digits)" },
 	{ "sha256-file", OPT_SHA256_FILE, "F", "compare with the SHA-256 in sha256sum's file F" },
 	{ "md5-file", OPT_MD5_FILE, "F", "compare with the MD5 in md5sum's file F" },
+	{ "length", OPT_LENGTH, "BLOCKS", "with a digest: also try the first BLOCKS blocks" },
 	{ "name", OPT_NAME, "NAME", "with --sha256-file/--md5-file: the entry for NAME "
 	  "(default: the only one)" },
 	{ "all", OPT_ALL, NULL, "with --image, read on past differences and list them all" },

@@ -141,4 +141,21 @@ run verify -q --name x --sha256 "$line" "sim:$T/padded.img"
 expect_rc "--name without a checksum file -> 2" 2
 run verify --json --sha256-file "$T/SHA256SUMS" --name padded.img "sim:$T/padded.img"
 expect_json "--sha256-file: expected is the digest read" .expected "$(sha256sum <"$T/padded.img" | cut -c1-64)"
+# --- a digest checked at every length the image can have ------------------------
+ISO9660="$FIX/iso9660.iso"
+{ cat "$ISO9660"; head -c $((150 * 2048)) /dev/zero; } >"$T/fspad.img"
+isosum=$(sha256sum <"$ISO9660" | cut -c1-64)
+run verify --json --sha256 "$isosum" "sim:$T/fspad.img"
+expect_rc "digest of the ISO, disc padded past its filesystem -> 0" 0
+expect_json "the filesystem's size matched" '[.verdict, .matched_blocks, (.lengths_tried | map(tostring) | join(","))] | map(tostring) | join(" ")' "identical 112 262,112"
+run verify --sha256 "$isosum" "sim:$T/fspad.img"
+expect_grep "text: the lengths tried and the one matched" "$T/out" "^lengths: +tried 262, 112 blocks; the digest is the first 112 blocks'$"
+run verify --json --sha256 "$(sha256sum <"$T/burn.iso" | cut -c1-64)" "sim:$T/padded.img,hide=150"
+expect_json "a dd copy's digest: READ CAPACITY's length matched" '[.verdict, .matched_blocks] | map(tostring) | join(" ")' "identical 800"
+run verify --json --sha256 "$(sha256sum <"$T/burn.iso" | cut -c1-64)" "sim:$T/padded.img"
+expect_json "no length matches (no filesystem, READ CAPACITY true): different" '[.verdict, .matched_blocks, (.lengths_tried | length)] | map(tostring) | join(" ")' "different null 1"
+run verify --json --length 800 --md5 "$(md5sum <"$T/burn.iso" | cut -c1-32)" "sim:$T/padded.img"
+expect_json "--length BLOCKS: one more length, matched" '[.verdict, .matched_blocks] | map(tostring) | join(" ")' "identical 800"
+run verify --json --sha256 "$(sha256sum <"$T/fspad.img" | cut -c1-64)" "sim:$T/fspad.img"
+expect_json "the whole disc's digest: the true end matched" .matched_blocks 262
 finish

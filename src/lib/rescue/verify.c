@@ -46,6 +46,14 @@ struct verify_job {
 	 */
 	uint64_t file_blocks;
 	bool file_short, diff_inside, fd_open;
+	/*
+	 * A digest and a disc whose image may be shorter than its extent
+	 * (an ISO of the filesystem's size, a dd copy of READ CAPACITY's):
+	 * the same bytes into one more digest per candidate length, each
+	 * finished where its length ends.
+	 */
+	struct { uint64_t blocks; struct dg dg; bool done; struct cdt_digests out; } cand[3];
+	size_t n_cand;
 	uint8_t *disc, *file;
 	bool *bad_block;	/* per block of the current chunk */
 };
@@ -221,6 +229,76 @@ static void progress(struct verify_job *j, uint64_t lba, double t0, double *last
 	rd->progress(rd->progress_ctx, &p);
 }
 
+/* The candidate lengths' digests: buf (NULL: zeros) is [lba, lba + n). */
+static int cand_update(struct verify_job *j, uint64_t lba, uint64_t n, const uint8_t *buf)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < j->n_cand && !rc; i++) {
+		uint64_t end = j->cand[i].blocks, take;
+
+		if (j->cand[i].done || lba >= end)
+			continue;
+		take = end - lba < n ? end - lba : n;
+		rc = buf ? dg_update(&j->cand[i].dg, buf, take * j->bs) :
+			   dg_zeros(&j->cand[i].dg, take * j->bs);
+		if (!rc && lba + take == end) {
+			rc = dg_final(&j->cand[i].dg, &j->cand[i].out);
+			j->cand[i].done = true;
+		}
+	}
+	return rc;
+}
+
+static void cand_add(struct verify_job *j, int64_t blocks)
+{
+	size_t i;
+
+	if (blocks <= 0 || (uint64_t)blocks >= j->extent || j->n_cand == 3)
+		return;
+	for (i = 0; i < j->n_cand; i++)
+		if (j->cand[i].blocks == (uint64_t)blocks)
+			return;
+	j->cand[j->n_cand++].blocks = (uint64_t)blocks;
+}
+
+/* READ CAPACITY, the filesystem's size, --length: those shorter than the extent. */
+static int cand_start(struct verify_job *j)
+{
+	const struct cdt_verify_opts *o = j->opts;
+	unsigned int which = o->sha256 ? CDT_HASH_SHA256 : CDT_HASH_MD5;
+	size_t i;
+	int rc;
+
+	if (o->image_path || (!o->sha256 && !o->md5))
+		return 0;
+	cand_add(j, (int64_t)j->res->sum.probe.reported_blocks);
+	cand_add(j, j->res->sum.probe.sizes.filesystem);
+	cand_add(j, (int64_t)o->length_blocks);
+	for (i = 0; i < j->n_cand; i++) {
+		rc = dg_init(&j->cand[i].dg, which);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static void cand_free(struct verify_job *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->n_cand; i++)
+		dg_free(&j->cand[i].dg);
+}
+
+static bool digest_matches(const struct cdt_verify_opts *o, const struct cdt_digests *d)
+{
+	if (o->sha256)
+		return !strcasecmp(o->sha256, d->sha256);
+	return !strcasecmp(o->md5, d->md5);
+}
+
 /* Read, hash and compare [lba, lba + n): data blocks only. */
 static int data_span(struct verify_job *j, uint64_t lba, uint32_t n)
 {
@@ -228,6 +306,8 @@ static int data_span(struct verify_job *j, uint64_t lba, uint32_t n)
 
 	if (!rc)
 		rc = dg_update(&j->dg, j->disc, (size_t)n * j->bs);
+	if (!rc)
+		rc = cand_update(j, lba, n, j->disc);
 	if (!rc && j->fd >= 0)
 		rc = compare_chunk(j, lba, n);
 	return rc;
@@ -243,8 +323,11 @@ static uint64_t step(struct verify_job *j, uint64_t lba, bool *skipped, int *rc)
 {
 	uint64_t n = skip_step(&j->skip, lba, j->extent, j->chunk, skipped);
 
-	if (*skipped)
+	if (*skipped) {
 		*rc = dg_zeros(&j->dg, n * j->bs);
+		if (!*rc)
+			*rc = cand_update(j, lba, n, NULL);
+	}
 	else
 		*rc = data_span(j, lba, (uint32_t)n);
 	return *rc ? 0 : n;
@@ -318,6 +401,24 @@ static int open_image(struct verify_job *j)
  * shorter at the first block it lacks (found by the compare unless all
  * it lacks is skipped, never compared).
  */
+/* The lengths tried, the true end's first; true when one matched. */
+static bool judge_lengths(struct verify_job *j)
+{
+	struct cdt_verify_result *res = j->res;
+	size_t i;
+
+	res->lengths[res->n_lengths++] = j->extent;
+	if (digest_matches(j->opts, &res->sum.digests))
+		res->matched_blocks = j->extent;
+	for (i = 0; i < j->n_cand; i++) {
+		res->lengths[res->n_lengths++] = j->cand[i].blocks;
+		if (!res->matched_blocks && j->cand[i].done &&
+		    digest_matches(j->opts, &j->cand[i].out))
+			res->matched_blocks = j->cand[i].blocks;
+	}
+	return res->matched_blocks != 0;
+}
+
 static void judge(struct verify_job *j)
 {
 	struct cdt_verify_result *res = j->res;
@@ -337,10 +438,8 @@ static void judge(struct verify_job *j)
 		res->first_diff_lba = res->image_bytes > extent * j->bs ? extent :
 				      res->image_bytes / j->bs;
 	}
-	if (res->complete && o->md5 && strcasecmp(o->md5, res->sum.digests.md5))
-		digest_differs = true;
-	if (res->complete && o->sha256 && strcasecmp(o->sha256, res->sum.digests.sha256))
-		digest_differs = true;
+	if (res->complete && (o->md5 || o->sha256))
+		digest_differs = !judge_lengths(j);
 	if (res->have_diff || (digest_differs && !res->sum.bad_blocks))
 		res->verdict = CDT_VERIFY_DIFFERENT;
 	else if (res->sum.bad_blocks)
@@ -362,14 +461,16 @@ static int run(struct verify_job *j)
 	rc = dg_init(&j->dg, CDT_HASH_ALL);
 	if (rc)
 		return rc;
-	rc = read_all(j);
+	rc = cand_start(j);
+	if (!rc)
+		rc = read_all(j);
 	if (!rc && res->complete)
 		rc = dg_final(&j->dg, &res->sum.digests);
 	dg_free(&j->dg);
-	if (rc)
-		return rc;
-	judge(j);
-	return 0;
+	if (!rc)
+		judge(j);
+	cand_free(j);
+	return rc;
 }
 
 static int verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
