@@ -150,11 +150,6 @@ static bool profile_recordable(uint16_t p)
 	return p == 0x0009 || p == 0x000a || p == 0x0011;
 }
 
-uint64_t sim_gap_after(uint32_t sn)
-{
-	return sn == 1 ? SIM_GAP_FIRST : SIM_GAP_LATER;
-}
-
 /* One "data:B" or "audio:B" of len bytes at p into t. */
 static int parse_track(const char *p, size_t len, struct sim_track *t)
 {

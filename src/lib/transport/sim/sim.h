@@ -279,8 +279,16 @@ const struct sim_track *sim_session_first(const struct sim *s, uint32_t sn);
 const struct sim_track *sim_session_last(const struct sim *s, uint32_t sn);
 /* Blocks a track counts: the last one's end follows hide=/extra=/formatted=. */
 uint64_t sim_track_blocks(const struct sim *s, const struct sim_track *t);
-/* The blocks between session sn's lead-out start and session sn+1's first. */
-uint64_t sim_gap_after(uint32_t sn);
+/*
+ * The blocks between session sn's lead-out start and session sn+1's first.
+ * An inline of sim.h, not a function of layout.c: the layout table and the
+ * CUE reader (raw.c) both place sessions with it, and raw.c is what
+ * layout.c calls for a CUE disc's tracks (no two files call each other).
+ */
+static inline uint64_t sim_gap_after(uint32_t sn)
+{
+	return sn == 1 ? SIM_GAP_FIRST : SIM_GAP_LATER;
+}
 uint16_t sim_profile(const struct sim *s);
 bool sim_profile_is_cd(uint16_t profile);
 
