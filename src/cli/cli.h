@@ -199,6 +199,16 @@ void cli_wrap(FILE *f, size_t col, size_t indent, const char *text);
 /* Wall clock in ms, for elapsed times. */
 double cli_now_ms(void);
 
+/*
+ * Blocks the filesystem declares past the true end (a burn that stopped
+ * early: the files stored there are not on the disc), 0 when it fits.
+ */
+uint64_t cli_fs_past_end(const struct cdt_probe_result *p);
+/* Note filesystem-past-end: into notes (JSON) and o's count key, if any. */
+void cli_json_fs_past_end(json_object *o, json_object *notes, const struct cdt_probe_result *p);
+/* The text note, with what it means for what (an image, the disc) */
+void cli_print_fs_past_end(const struct cdt_probe_result *p, const char *lost);
+
 /* A block count or JSON null for CDT_SIZE_ABSENT. */
 json_object *cli_json_count(int64_t v);
 

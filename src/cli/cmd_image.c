@@ -182,7 +182,7 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 		       const struct cdt_image_result *r, bool virt)
 {
 	static const char *const src[] = { NULL, "stream", "file" };
-	json_object *o = json_object_new_object();
+	json_object *o = json_object_new_object(), *notes;
 
 	rui_json_summary(o, addr, &r->sum, virt);
 	/* what the image covers: --formatted cut ends it before the probe's extent */
@@ -198,6 +198,9 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 			       src[r->digest_source] ? json_object_new_string(src[r->digest_source]) : NULL);
 	json_object_object_add(o, "skipped", rui_json_skipped(r->skipped, r->n_skipped));
 	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
+	notes = json_object_new_array();
+	cli_json_fs_past_end(o, notes, &r->sum.probe);
+	json_object_object_add(o, "notes", notes);
 	json_object_object_add(o, "verdict", json_object_new_string(verdict_name(r)));
 	cli_json_out(o);
 }
@@ -236,6 +239,8 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 		       (unsigned long long)r->finished_before);
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, "zeros in OUT");
 	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
+	cli_print_fs_past_end(&r->sum.probe, "the files stored past the disc's end are lost:"
+			      " OUT holds what the disc holds, and no drive reads more");
 	print_next(addr, out, io, r);
 	printf("verdict:   %s\n", verdict_name(r));
 }

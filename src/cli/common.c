@@ -303,6 +303,35 @@ double cli_now_ms(void)
 	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
+uint64_t cli_fs_past_end(const struct cdt_probe_result *p)
+{
+	int64_t fs = p->sizes.filesystem;
+
+	return fs > 0 && (uint64_t)fs > p->true_blocks ? (uint64_t)fs - p->true_blocks : 0;
+}
+
+void cli_json_fs_past_end(json_object *o, json_object *notes, const struct cdt_probe_result *p)
+{
+	uint64_t past = cli_fs_past_end(p);
+
+	if (past)
+		json_object_array_add(notes, json_object_new_string("filesystem-past-end"));
+	json_object_object_add(o, "filesystem_past_end_blocks", json_object_new_int64((int64_t)past));
+}
+
+void cli_print_fs_past_end(const struct cdt_probe_result *p, const char *lost)
+{
+	char text[400];
+	uint64_t past = cli_fs_past_end(p);
+
+	if (!past)
+		return;
+	snprintf(text, sizeof(text), "filesystem-past-end: the %s declares %" PRIu64 " block%s"
+		 " more than the disc holds (a burn that stopped early?): %s", p->sizes.fs_type,
+		 past, past == 1 ? "" : "s", lost);
+	cli_wrap(stdout, (size_t)printf("note:      "), 11, text);
+}
+
 json_object *cli_json_count(int64_t v)
 {
 	return v < 0 ? NULL : json_object_new_int64(v);

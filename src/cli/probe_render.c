@@ -129,6 +129,17 @@ static int64_t dd_loses_512(const struct cdt_probe_result *r)
 	return true_512 - node_512;
 }
 
+/*
+ * A filesystem that ends before the true end is not wrong: a burn pads past
+ * it (wodim -pad, mkisofs padding, a DVD's ECC block) or a later session
+ * follows; only one that declares more than the disc holds is.
+ */
+static bool fs_fits(const struct source_row *row, const struct cdt_probe_result *r)
+{
+	return !strcmp(row->key, "filesystem") && row->blocks >= 0 &&
+	       (uint64_t)row->blocks < r->true_blocks;
+}
+
 static json_object *json_sources(const struct cdt_probe_result *r,
 				 json_object **wrong)
 {
@@ -139,7 +150,8 @@ static json_object *json_sources(const struct cdt_probe_result *r,
 	*wrong = json_object_new_array();
 	for (i = 0; i < n; i++) {
 		json_object_object_add(o, rows[i].key, cli_json_count(rows[i].blocks));
-		if (rows[i].blocks >= 0 && (uint64_t)rows[i].blocks != r->true_blocks)
+		if (rows[i].blocks >= 0 && (uint64_t)rows[i].blocks != r->true_blocks &&
+		    !fs_fits(&rows[i], r))
 			json_object_array_add(*wrong, json_object_new_string(rows[i].key));
 	}
 	return o;
@@ -179,6 +191,7 @@ json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, 
 	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
 		if (r->notes & notes[i].bit)
 			json_object_array_add(nt, json_object_new_string(notes[i].id));
+	cli_json_fs_past_end(o, nt, r);
 	json_object_object_add(o, "notes", nt);
 	add_layout(o, lay);
 	json_object_object_add(o, "verdict", json_object_new_string(cdt_verdict_name(r->verdict)));
@@ -194,7 +207,10 @@ static void print_source(const struct source_row *row, const struct cdt_probe_re
 		return;
 	}
 	diff = row->blocks - (int64_t)r->true_blocks;
-	if (!diff)
+	if (fs_fits(row, r))
+		printf("  %-18s %12lld  fits (%lld blocks after it)\n", row->label,
+		       (long long)row->blocks, (long long)-diff);
+	else if (!diff)
 		printf("  %-18s %12lld  right\n", row->label, (long long)row->blocks);
 	else
 		printf("  %-18s %12lld  wrong (%lld %s)\n", row->label,
@@ -276,6 +292,8 @@ void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool vir
 	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
 		if (r->notes & notes[i].bit)
 			cli_wrap(stdout, (size_t)printf("note:      "), 11, notes[i].text);
+	cli_print_fs_past_end(r, "the files stored there are not on the disc, and no copy"
+			      " of it holds them");
 	print_next(addr, r);
 	printf("verdict:   %s\n", cdt_verdict_name(r->verdict));
 }

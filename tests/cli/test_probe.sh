@@ -263,4 +263,19 @@ run probe "sim:$RND"
 expect_no_grep "next: none for a disc dd copies whole" "$T/out" '^next:'
 run probe -q "sim:$RND,hide=5"
 expect_no_grep "next: none with -q" "$T/out" '^next:'
+# --- the filesystem against the disc (issue 24, item 4) ----------------------
+# a burn that stopped early: the ISO declares 112 blocks, the disc holds 80
+head -c $((80 * 2048)) "$FIX/iso9660.iso" >"$T/cut.img"
+run probe --json "sim:$T/cut.img"
+expect_rc "filesystem past the end: the length is true, exit 0" 0
+expect_json "filesystem past the end: note and count" '[(.notes | join(",")), .filesystem_past_end_blocks, (.wrong_sources | join(","))] | map(tostring) | join(" ")' "filesystem-past-end 32 filesystem"
+run probe "sim:$T/cut.img"
+expect_grep "filesystem past the end: the text note with the count" "$T/out" '^note: +filesystem-past-end: the iso9660 declares 32 blocks more than the$'
+expect_grep "filesystem past the end: the files are not on the disc" "$T/out" 'the files stored there are$'
+# padding past the filesystem: not wrong, and no note
+{ cat "$FIX/iso9660.iso"; head -c $((150 * 2048)) /dev/zero; } >"$T/fspad.img"
+run probe --json "sim:$T/fspad.img"
+expect_json "padding past the filesystem: not a wrong source, no note" '[(.wrong_sources | length), (.notes | length), .filesystem_past_end_blocks] | map(tostring) | join(" ")' "0 0 0"
+run probe "sim:$T/fspad.img"
+expect_grep "padding past the filesystem: the row says it fits" "$T/out" '^  filesystem +112  fits \(150 blocks after it\)$'
 finish
