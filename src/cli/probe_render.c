@@ -36,7 +36,7 @@ static const struct {
 	const char *text;
 } notes[] = {
 	{ CDT_NOTE_TAO_RUNOUT, "tao-runout",
-	  "a TAO-written CD's run-out, harmless: the last 2 reported blocks do not read (no data is there), yet the disc holds 2 blocks less than the drive reports: hence verdict short, exit 11; images stop before them" },
+	  "a TAO-written CD's run-out, harmless: the last 2 reported blocks do not read (no data is there); the verdict is ok (hidden stays -2: the disc holds 2 blocks less than the drive reports) and images stop before them" },
 	{ CDT_NOTE_CAPACITY_CHANGED, "capacity-changed",
 	  "the drive's READ CAPACITY answer changed after reads past the reported end" },
 	{ CDT_NOTE_WINDOW_LIMIT, "window-limit",

@@ -84,7 +84,11 @@ expect_json "extra=2: verdict short" .verdict short
 run probe --json "sim:$RND,extra=1"
 expect_json "extra=1: one failure" .failed_reads 1
 run probe --json "sim:$RND,runout=2"
-expect_rc "runout=2 -> 11" 11
+# issue 24: a TAO run-out the structure explains is how a TAO CD-R ends,
+# not a short disc: verdict ok, exit 0 (it was short, 11, on every such
+# disc); hidden_blocks stays -2 for scripts that look
+expect_rc "runout=2 -> 0 (a TAO run-out is ok)" 0
+expect_json "runout=2: verdict ok, hidden_blocks -2" '[.verdict, .hidden_blocks] | map(tostring) | join(" ")' "ok -2"
 expect_json "runout=2: true end" .true_blocks 2998
 expect_json "runout=2: named TAO run-out" '.notes | index("tao-runout") != null' true
 run probe "sim:$RND,runout=2"
@@ -253,8 +257,10 @@ expect_grep "next: hidden tail, the image command with DEV" "$T/out" "^         
 expect_grep "next: hidden tail names cdtail tail for a dd copy" "$T/out" "cdtail tail DEV COPY"
 if tail -1 "$T/out" | grep -q '^verdict: '; then ok "next: the verdict stays the last line"; else
 	not_ok "next: the verdict stays the last line" "$(tail -3 "$T/out")"; fi
-run probe "sim:$RND,runout=2"
+run probe "sim:$RND,extra=5"
 expect_grep "next: short, image to the true end" "$T/out" '^next: +dd of the kernel node would fail'
+run probe "sim:$RND,runout=2"
+expect_no_grep "next: none for a TAO run-out (verdict ok)" "$T/out" '^next:'
 run probe "sim:$RND,past=medium"
 expect_grep "next: a medium error at the end, image with a map" "$T/out" '^next: +the last blocks fail with MEDIUM ERROR'
 run probe "sim:$RND,bad=0-2999"
