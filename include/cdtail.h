@@ -174,9 +174,10 @@ void cdt_reset_stats(struct cdt_dev *dev);
 enum cdt_read_class {
 	CDT_READ_OK = 0,
 	CDT_READ_END,		/* 05/21/00, 05/63/00, 05/64/00: past the end */
-	CDT_READ_MEDIUM,	/* 03/xx/xx: unreadable block, maybe bad */
+	CDT_READ_MEDIUM,	/* a block-level failure of any kind (03/xx/xx,
+				 * 04/xx/xx, no sense, ...): the block is bad */
 	CDT_READ_TIMEOUT,	/* the drive did not answer */
-	CDT_READ_FATAL,		/* anything else */
+	CDT_READ_FATAL,		/* the drive refuses the command */
 	CDT_READ_CHANGED,	/* 06/28/00: the medium may have changed; not
 				 * retried, no data */
 };
@@ -299,6 +300,19 @@ enum cdt_track_mode {
 /* "data", "audio" */
 const char *cdt_track_mode_name(enum cdt_track_mode m);
 
+/* What a track's first sector's header says it is (READ CD, raw). */
+enum cdt_sector_mode {
+	CDT_SECTOR_UNKNOWN = 0,		/* not read raw: the drive cannot, or it failed */
+	CDT_SECTOR_MODE1,
+	CDT_SECTOR_MODE2,		/* formless: 2336 bytes */
+	CDT_SECTOR_MODE2_FORM1,		/* 2048 bytes, EDC and ECC */
+	CDT_SECTOR_MODE2_FORM2,		/* 2324 bytes: READ(10) gets 05/64/00 */
+	CDT_SECTOR_AUDIO,		/* no sync pattern: CD-DA */
+};
+
+/* "", "mode1", "mode2", "mode2-form1", "mode2-form2", "audio" */
+const char *cdt_sector_mode_name(enum cdt_sector_mode m);
+
 struct cdt_track {
 	unsigned int number;		/* 1..99 */
 	unsigned int session;		/* 1.. */
@@ -308,6 +322,7 @@ struct cdt_track {
 	int64_t last_recorded;		/* TRACK INFO's last recorded address,
 					 * or CDT_SIZE_ABSENT */
 	bool runout;			/* ends with a 2-block TAO run-out */
+	enum cdt_sector_mode sector_mode; /* its first sector read raw (issue 25) */
 };
 
 /* Why blocks inside the disc's extent are not data to be read. */
@@ -412,6 +427,7 @@ struct cdt_probe_result {
 	uint64_t reads, failed_reads;
 	double search_ms;		/* duration the search spent */
 	struct cdt_stats stats;		/* whole probe, sizes included */
+	struct cdt_raw_caps raw;	/* what the drive reads raw (CDs only) */
 };
 
 int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,

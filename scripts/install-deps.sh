@@ -7,7 +7,8 @@
 # test (make test-deps): the test tools on top: cmocka, GNU ddrescue,
 #   valgrind, clang's sanitizer runtime, QEMU and a busybox for the
 #   real-kernel harness, tgt and open-iscsi for the iSCSI tests, tmux and
-#   rsvg for the terminal and map tests, debhelper, lintian and fakeroot
+#   rsvg for the terminal and map tests, man-db (man and groff) for the
+#   manual's tests and cdtail help, debhelper, lintian and fakeroot
 #   for the Debian package (make check-deb), ewf-tools to check export's
 #   EWF files.
 # The tgt and open-iscsi packages ship services that Debian enables and
@@ -24,8 +25,8 @@ BUILD_PKGS="build-essential pkg-config libsgutils2-dev libblkid-dev libssl-dev
 	libjson-c-dev libiscsi-dev libewf-dev xorriso udftools"
 TEST_PKGS="libcmocka-dev libiscsi-bin tgt open-iscsi gddrescue python3 valgrind
 	time jq openssl sg3-utils qemu-system-x86 busybox-static cpio kmod xz-utils
-	dmsetup clang libclang-rt-14-dev librsvg2-bin tmux debhelper lintian fakeroot
-	ewf-tools"
+	dmsetup clang libclang-rt-14-dev librsvg2-bin tmux man-db debhelper lintian
+	fakeroot ewf-tools"
 SERVICES="tgt iscsid iscsid.socket open-iscsi"
 
 pkgs=

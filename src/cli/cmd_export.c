@@ -20,7 +20,7 @@
 #define CMD "export"
 #define BLOCK 2048u
 #define CHUNK (1u << 20)
-#define MAX_SEGMENTS 99		/* .E01 to .E99, libewf's first range */
+#define MAX_SEGMENTS 64		/* .E01 to .E64: a bit each; 64 x 1.4 GiB */
 /* cdt_mapview's bound: one cell a block (exact areas) up to 128 GB */
 #define EXPORT_MAX_CELLS (1u << 26)
 
@@ -123,56 +123,47 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 	return rc;
 }
 
-/* The name of segment i (1-based): base.E01 ... base.E99. */
-static void segment_name(const struct export_args *a, unsigned int i, char *out, size_t len)
-{
-	snprintf(out, len, "%s.E%02u", a->base, i);
-}
-
-/* Existing segments are replaced only with --force, and then all go. */
-static int clear_segments(const struct export_args *a)
+/*
+ * The segment files of OUT that exist, by number: bit i-1 for base.E0i ...
+ * base.E99 (libewf's first range), so every caller walks them the same way.
+ */
+static uint64_t existing_segments(const struct export_args *a)
 {
 	char name[4200];
 	struct stat st;
+	uint64_t set = 0;
 	unsigned int i;
 
 	for (i = 1; i <= MAX_SEGMENTS; i++) {
-		segment_name(a, i, name, sizeof(name));
-		if (lstat(name, &st))
+		snprintf(name, sizeof(name), "%s.E%02u", a->base, i);
+		if (!lstat(name, &st))
+			set |= 1ull << (i - 1);
+	}
+	return set;
+}
+
+/*
+ * Remove the segments in set; with stop_at_error, the first that cannot go
+ * is reported (status 3).  Existing segments are replaced only with
+ * --force, and then all go: no stale .E02 beside a new .E01.
+ */
+static int remove_segments(const struct export_args *a, uint64_t set, bool stop_at_error)
+{
+	char name[4200];
+	unsigned int i;
+
+	for (i = 1; i <= MAX_SEGMENTS; i++) {
+		if (!(set & (1ull << (i - 1))))
 			continue;
-		if (!a->force)
+		snprintf(name, sizeof(name), "%s.E%02u", a->base, i);
+		if (!a->force && stop_at_error)
 			return cli_usage(CMD, "%s exists: add --force to replace it", name);
-		if (unlink(name)) {
+		if (unlink(name) && stop_at_error) {
 			cli_err("%s: cannot remove %s: %s", CMD, name, strerror(errno));
 			return EX_DEVICE_ERR;
 		}
 	}
 	return 0;
-}
-
-static void remove_segments(const struct export_args *a)
-{
-	char name[4200];
-	unsigned int i;
-
-	for (i = 1; i <= MAX_SEGMENTS; i++) {
-		segment_name(a, i, name, sizeof(name));
-		unlink(name);
-	}
-}
-
-static unsigned int count_segments(const struct export_args *a)
-{
-	char name[4200];
-	struct stat st;
-	unsigned int i;
-
-	for (i = 1; i <= MAX_SEGMENTS; i++) {
-		segment_name(a, i, name, sizeof(name));
-		if (lstat(name, &st))
-			break;
-	}
-	return i - 1;
 }
 
 /* The CD sync pattern that opens every raw data sector (ECMA-130, 14.2). */
@@ -321,10 +312,10 @@ static int write_ewf(const struct export_args *a, int fd, struct export_result *
 	}
 	if (ewf_finish(e, r->md5, r->sha1, err, sizeof(err)))
 		goto fail;
-	r->segments = count_segments(a);
+	r->segments = (unsigned int)__builtin_popcountll(existing_segments(a));
 	return 0;
 fail:
-	remove_segments(a);
+	remove_segments(a, existing_segments(a), false);
 	cli_err("%s: %s: %s", CMD, a->ewf, err);
 	return EX_DEVICE_ERR;
 }
@@ -418,7 +409,7 @@ static int export_run(int argc, char **argv)
 	if (!rc && a.map)
 		rc = map_bad_areas(&a, &r);
 	if (!rc)
-		rc = clear_segments(&a);
+		rc = remove_segments(&a, existing_segments(&a), true);
 	if (!rc)
 		rc = write_ewf(&a, fd, &r);
 	close(fd);

@@ -178,8 +178,13 @@ static const char *verdict_name(const struct cdt_image_result *r)
 	return r->sum.bad_blocks ? "unreadable" : "complete";
 }
 
+/*
+ * interrupted: a run stopped by a signal (exit 130/143) prints this same
+ * object with "interrupted": true and verdict "interrupted": what was
+ * done so far and where the map is.
+ */
 static void print_json(const char *addr, const char *out, const struct cdt_image_opts *io,
-		       const struct cdt_image_result *r, bool virt)
+		       const struct cdt_image_result *r, bool virt, bool interrupted)
 {
 	static const char *const src[] = { NULL, "stream", "file" };
 	json_object *o = json_object_new_object(), *notes;
@@ -201,7 +206,10 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 	notes = json_object_new_array();
 	cli_json_fs_past_end(o, notes, &r->sum.probe);
 	json_object_object_add(o, "notes", notes);
-	json_object_object_add(o, "verdict", json_object_new_string(verdict_name(r)));
+	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
+								    verdict_name(r)));
+	if (interrupted)
+		json_object_object_add(o, "interrupted", json_object_new_boolean(true));
 	cli_json_out(o);
 }
 
@@ -290,11 +298,14 @@ static int run(int argc, char **argv)
 		int err = rc;
 
 		rc = rui_fail(&c.ui, dev, "image", rc);
+		if (err == CDT_EINTR && c.ui.co.json)
+			print_json(addr, out, &c.io, &res, cdt_is_virtual_time(dev), true);
 		if (res.removed)
 			cli_err("nothing was read: %s%s%s removed", out,
 				c.io.map_path ? " and " : "", c.io.map_path ? c.io.map_path : "");
 		else if (c.io.map_path && res.extent_blocks &&
-			 (err == CDT_EINTR || err == CDT_ECHANGED || rc != EX_DEVICE_ERR) &&
+			 (err == CDT_EINTR || err == CDT_ECHANGED || err == CDT_ETIMEOUT ||
+			  rc != EX_DEVICE_ERR) &&
 			 rc != EX_USAGE_ERR)
 			cli_err("the map %s is saved: run the same command again to resume",
 				c.io.map_path);
@@ -307,7 +318,7 @@ static int run(int argc, char **argv)
 	} else {
 		rui_end_line(&c.ui);
 		if (c.ui.co.json)
-			print_json(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
+			print_json(addr, out, &c.io, &res, cdt_is_virtual_time(dev), false);
 		else if (c.ui.co.quiet) {
 			rui_print_digests(&res.sum);
 			printf("verdict:   %s\n", verdict_name(&res));

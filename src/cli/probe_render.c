@@ -72,6 +72,10 @@ json_object *cli_layout_json(const struct cdt_layout *l)
 		json_object_object_add(t, "mode", json_object_new_string(cdt_track_mode_name(k->mode)));
 		json_object_object_add(t, "start", json_object_new_int64((int64_t)k->start));
 		json_object_object_add(t, "blocks", json_object_new_int64((int64_t)k->blocks));
+		/* only where the drive read the track's first sector raw */
+		if (k->sector_mode != CDT_SECTOR_UNKNOWN)
+			json_object_object_add(t, "sector_mode", json_object_new_string(
+					       cdt_sector_mode_name(k->sector_mode)));
 		json_object_array_add(tr, t);
 	}
 	for (i = 0; l && i < l->n_gaps; i++) {
@@ -95,9 +99,18 @@ static void add_layout(json_object *o, json_object *lay)
 	json_object_put(lay);
 }
 
+static bool any_sector_mode(const struct cdt_layout *l)
+{
+	for (size_t i = 0; i < l->n_tracks; i++)
+		if (l->tracks[i].sector_mode != CDT_SECTOR_UNKNOWN)
+			return true;
+	return false;
+}
+
 static void print_layout(const struct cdt_layout *l)
 {
 	size_t i, g = 0;
+	bool modes;
 
 	/* one data track in one session: nothing the sources do not say */
 	if (!l || (l->n_tracks <= 1 && !l->n_gaps))
@@ -105,7 +118,9 @@ static void print_layout(const struct cdt_layout *l)
 	printf("layout:    %u session%s, %zu track%s%s\n", l->sessions,
 	       l->sessions == 1 ? "" : "s", l->n_tracks, l->n_tracks == 1 ? "" : "s",
 	       l->has_toc ? "" : " (the drive gave no TOC: one data track assumed)");
-	printf("  %5s %7s %-5s %10s %10s\n", "track", "session", "mode", "start", "blocks");
+	modes = any_sector_mode(l);
+	printf("  %5s %7s %-5s %10s %10s%s\n", "track", "session", "mode", "start", "blocks",
+	       modes ? "  sector" : "");
 	for (i = 0; i < l->n_tracks; i++) {
 		const struct cdt_track *t = &l->tracks[i];
 
@@ -113,9 +128,11 @@ static void print_layout(const struct cdt_layout *l)
 			printf("  %-5s %7s %-5s %10llu %10llu  between sessions\n", "gap", "", "",
 			       (unsigned long long)l->gaps[g].start,
 			       (unsigned long long)l->gaps[g].blocks);
-		printf("  %5u %7u %-5s %10llu %10llu%s\n", t->number, t->session,
+		printf("  %5u %7u %-5s %10llu %10llu%s%s%s\n", t->number, t->session,
 		       cdt_track_mode_name(t->mode), (unsigned long long)t->start,
-		       (unsigned long long)t->blocks, t->runout ? "  TAO run-out" : "");
+		       (unsigned long long)t->blocks, modes ? "  " : "",
+		       modes ? (t->sector_mode ? cdt_sector_mode_name(t->sector_mode) : "-") : "",
+		       t->runout ? "  TAO run-out" : "");
 	}
 }
 
@@ -168,6 +185,46 @@ static json_object *json_drive(const struct cdt_probe_result *r)
 	return o;
 }
 
+/* Tried at all: a CD (DVD and BD have no raw sectors to try). */
+static bool raw_tried(const struct cdt_raw_caps *c)
+{
+	return c->tried_lba != CDT_SIZE_ABSENT || c->declared;
+}
+
+static json_object *json_raw(const struct cdt_raw_caps *c)
+{
+	json_object *o;
+
+	if (!raw_tried(c))
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "sectors", json_object_new_boolean(c->sectors));
+	json_object_object_add(o, "c2", json_object_new_boolean(c->c2));
+	json_object_object_add(o, "subchannel_q", json_object_new_boolean(c->subq));
+	json_object_object_add(o, "subchannel_pw", json_object_new_boolean(c->subpw));
+	json_object_object_add(o, "edc_ok", json_object_new_boolean(c->edc_ok));
+	json_object_object_add(o, "declared", json_object_new_boolean(c->declared));
+	json_object_object_add(o, "declared_c2", json_object_new_boolean(c->declared_c2));
+	json_object_object_add(o, "tried_lba", cli_json_count(c->tried_lba));
+	return o;
+}
+
+/* "raw:" only where READ CD gave something or the drive declares it */
+static void print_raw(const struct cdt_raw_caps *c)
+{
+	if (!c->sectors && !c->declared)
+		return;
+	if (!c->sectors) {
+		printf("raw:       none (CD Read declared, READ CD failed at LBA %lld)\n",
+		       (long long)c->tried_lba);
+		return;
+	}
+	printf("raw:       sectors%s%s%s (READ CD at LBA %lld%s)\n", c->c2 ? ", C2" : "",
+	       c->subq ? ", subchannel Q" : "", c->subpw ? ", subchannel P-W" : "",
+	       (long long)c->tried_lba,
+	       c->edc_ok ? ", EDC/ECC right" : ", EDC/ECC not right: not trusted");
+}
+
 json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, bool virt,
 			    double elapsed_ms, json_object *lay)
 {
@@ -194,6 +251,7 @@ json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, 
 	cli_json_fs_past_end(o, nt, r);
 	json_object_object_add(o, "notes", nt);
 	add_layout(o, lay);
+	json_object_object_add(o, "raw", json_raw(&r->raw));
 	json_object_object_add(o, "verdict", json_object_new_string(cdt_verdict_name(r->verdict)));
 	return o;
 }
@@ -268,6 +326,7 @@ void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool vir
 	       cdt_profile_name(r->sizes.profile), bs,
 	       r->sizes.fs_type[0] ? r->sizes.fs_type : "not recognised");
 	print_layout(l);
+	print_raw(&r->raw);
 	printf("sources (blocks):\n");
 	for (i = 0; i < n; i++)
 		print_source(&rows[i], r);

@@ -10,14 +10,14 @@
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t stop_signal;
 
-/* Built before the handlers are set: a handler may only write(2) it. */
+/* Built once the timeout is known; a handler only write(2)s it, once set. */
 static char stop_msg[96];
-static size_t stop_msg_len;
+static volatile sig_atomic_t stop_msg_len;
 
 static void on_signal(int sig)
 {
 	if (!stop_flag && stop_msg_len) {
-		ssize_t w = write(STDERR_FILENO, stop_msg, stop_msg_len);
+		ssize_t w = write(STDERR_FILENO, stop_msg, (size_t)stop_msg_len);
 
 		(void)w;
 	}
@@ -25,8 +25,33 @@ static void on_signal(int sig)
 	stop_flag = 1;
 }
 
+/*
+ * The handlers come first, before the options are read or the device is
+ * opened: a SIGINT or SIGTERM in the first milliseconds once killed the
+ * run outright (issue 28, I).  Caught that early, it stops the run at its
+ * first read, as any later one does.
+ */
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/*
+	 * No SA_RESTART: a restarted SG_IO on /dev/sgN sends the READ in
+	 * flight again (sg.c orphans the first), so a slow failing read
+	 * would be paid twice.  The interrupted read counts as not done.
+	 * (SG_IO on /dev/srN waits uninterruptibly: its read completes.)
+	 */
+	sa.sa_flags = 0;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 void rui_init(struct rui *u, const char *cmd)
 {
+	catch_signals();
 	memset(u, 0, sizeof(*u));
 	u->cmd = cmd;
 	u->rd.size = sizeof(u->rd);
@@ -69,13 +94,11 @@ static void stop_message(const struct rui *u)
 	else
 		snprintf(stop_msg, sizeof(stop_msg), "%scdtail: stopping after the current read"
 			 " (up to %u s)\n", isatty(STDERR_FILENO) ? "\n" : "", secs);
-	stop_msg_len = strlen(stop_msg);
+	stop_msg_len = (sig_atomic_t)strlen(stop_msg);
 }
 
 void rui_start(struct rui *u, struct cdt_dev *dev)
 {
-	struct sigaction sa;
-
 	u->rd.max_extra = u->co.max_extra;
 	if (screen_start(&u->screen, u->cmd, &u->co)) {
 		u->screen.dev = dev;
@@ -87,12 +110,6 @@ void rui_start(struct rui *u, struct cdt_dev *dev)
 	}
 	/* a read in flight is not cut short: it ends within the timeout */
 	stop_message(u);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 }
 
 void rui_end_line(struct rui *u)

@@ -26,11 +26,12 @@ struct rui {
 	struct screen screen;
 };
 
+/* First thing in image, tail, verify: SIGINT and SIGTERM stop the run. */
 void rui_init(struct rui *u, const char *cmd);
 
 /* --chunk and --retries: 0 taken, 1 not one of them, else EX_USAGE_ERR. */
 int rui_opt(struct rui *u, int key, const char *arg);
-/* After the options: progress on a terminal unless -q, signal handlers. */
+/* After the options: progress on a terminal unless -q, the stop message. */
 void rui_start(struct rui *u, struct cdt_dev *dev);
 /* Clear the progress screen before printing anything else. */
 void rui_end_line(struct rui *u);

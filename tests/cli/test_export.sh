@@ -52,6 +52,12 @@ expect_json "json: acquiry errors" '[.acquiry_errors[] | "\(.start)+\(.blocks)"]
 expect_json "json: one segment" .segments 1
 expect_json "json: the metadata given" '.metadata.examiner' X
 expect_json "json: the metadata not given is null" '.metadata.case_number' null
+# every key is in cdtail-export(1)
+MAN="$ROOT/man/cdtail-export.1"
+missing=$(jq -r '[paths | .[] | strings] | unique | .[]' "$T/out" | while read -r k; do
+	grep -q -- "$k" "$MAN" || echo "$k"; done)
+if [ -z "$missing" ]; then ok "json: every key documented in cdtail-export(1)"; else
+	not_ok "json: every key documented in cdtail-export(1)" "$missing"; fi
 
 # a whole image without a map: no acquiry error
 cp "$D" whole.iso

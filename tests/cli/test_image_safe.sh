@@ -124,6 +124,29 @@ rc=$?
 [ $rc -eq 130 ] && ok "first run interrupted -> 130" || not_ok "first run interrupted -> 130" "exit $rc"
 ls "$T" | grep -q 'cdtail-' && not_ok "no temporary map left" || ok "no temporary map left"
 
+# --- an interrupted run with --json: one object that says so (issue 22) -----------
+rm -f "$O" "$M"
+"$CDTAIL" image --json --map-interval 50 --map "$M" "sim:$A,cost=1000/0,sleep=1" "$O" \
+	>"$T/j.out" 2>"$T/j.err" &
+pid=$!
+i=0
+# some blocks read (a run that read nothing removes OUT and its map)
+while [ $i -lt 500 ] && ! grep -q '^0x[0-9A-F]*  0x[0-9A-F]*  +' "$M" 2>/dev/null; do
+	sleep 0.01; i=$((i + 1)); done
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && ok "--json interrupted -> 130" || not_ok "--json interrupted -> 130" "exit $rc"
+if [ "$(wc -l <"$T/j.out")" -eq 1 ] &&
+	[ "$(jq -r '"\(.interrupted) \(.verdict) \(.map) \(.out) \(.blocks_read > 0)"' <"$T/j.out" 2>&1)" = \
+		"true interrupted $M $O true" ]; then
+	ok "--json interrupted: one object, interrupted, the map and OUT named"
+else
+	not_ok "--json interrupted: one object, interrupted, the map and OUT named" "$(head -c 400 "$T/j.out")"
+fi
+ddrescuelog -t "$M" >"$T/dl.out" 2>&1 && ok "--json interrupted: the map is saved" ||
+	not_ok "--json interrupted: the map is saved" "$(cat "$T/dl.out")" "$(cat "$T/j.err")"
+
 # --- no leftovers -------------------------------------------------------------------
 rm -f "$O" "$M"
 run image --map "$T/nodir/x.map" "sim:$A,cost=0/0" "$O"

@@ -6,7 +6,10 @@
 . "$(dirname "$0")/lib.sh"
 
 MAN="$ROOT/man"
-CMDS="probe image tail verify hazards map"
+# the commands as the binary lists them, so a new one needs its page
+CMDS=$("$CDTAIL" help | sed -n 's/^  \([a-z]*\)  .*/\1/p')
+[ "$(echo $CMDS | wc -w)" -ge 6 ] && ok "help lists the commands ($(echo $CMDS))" ||
+	not_ok "help lists the commands" "$CMDS"
 PAGES="cdtail.1 cdtail-sim.7 libcdtail.3"
 for c in $CMDS; do PAGES="$PAGES cdtail-$c.1"; done
 
@@ -30,13 +33,13 @@ for p in $PAGES; do
 		not_ok "$name($sec) SEE ALSO: cdtail(1)" "$(see_also "$p")"; fi
 done
 
-# every long option of COMMAND --help is an entry (.TP) of cdtail-COMMAND(1)
+# every long option of COMMAND --help is an entry (.TP or .TQ) of cdtail-COMMAND(1)
 for c in $CMDS; do
 	"$CDTAIL" "$c" --help | sed -n 's/^  \(-., \)\{0,1\} *\(--[a-z0-9-]*\).*/\2/p' >"$T/opts.$c"
 	missing=$(while read -r o; do
 		[ "$o" = --help ] && continue
 		sed 's/\\-/-/g' "$MAN/cdtail-$c.1" | awk -v o="$o" '
-			prev ~ /^\.TP/ && /^\.B[IR]? / && index($0 " ", " " o " ") { found = 1 }
+			prev ~ /^\.T[PQ]/ && /^\.B[IR]? / && index($0 " ", " " o " ") { found = 1 }
 			{ prev = $0 } END { exit !found }' || echo "$o"
 	done <"$T/opts.$c")
 	if [ "$(wc -l <"$T/opts.$c")" -ge 3 ] && [ -z "$missing" ]; then

@@ -108,9 +108,13 @@ expect_rc "ua=3 -> 10" 10
 expect_json "ua=3: true end" .true_blocks 3000
 run probe --json "sim:$RND,hide=10,ua=1"
 expect_json "ua=1: true end" .true_blocks 3000
-run probe --timeout 2 "sim:$RND,hang=2995,hide=10"
-expect_rc "hang near the end -> 3" 3
-expect_err_line "hang: one-line error" "did not complete|timed out"
+# issue 22: a read that never completes is a failed block, not the end
+run probe --json --timeout 2 "sim:$RND,hang=2995,hide=10"
+expect_rc "hang near the end: a bad block -> 10" 10
+expect_json "hang near the end: true end past it" .true_blocks 3000
+run probe --timeout 2 "sim:$RND,fault=timeout@2980-2999,ready=0,hide=10"
+expect_rc "a drive that stops answering -> 3" 3
+expect_err_line "stops answering: one-line error" "stopped answering"
 
 mkimage "$T/r512.img" 4000 512
 run probe --json "sim:$T/r512.img,block=512,hide=4"

@@ -86,12 +86,13 @@ expect_rc "two sessions, ISOs in both, hide=7: hidden tail" 10
 expect_json "two sessions, ISOs in both: session 2's size" .sources.filesystem 15400
 no_reads "two sessions, ISOs in both: no head read of session 1" 0 998
 only_runout_test "two sessions, ISOs in both: one read of session 1's run-out" 998 1000
-# no PVD in session 2: the head of session 1 is read, inside track 1
+# no PVD in session 2: session 1's volume is not the disc's size (issue 28,
+# E: never another session's descriptor), and nothing is read in the gap
 pvd "$SHORT" 16 100
 rm -f "$T/trace"
 run probe --json "sim:$SHORT,layout=data:100/data:500,gap=hang,trace=$T/trace"
 expect_rc "session 1's ISO, gap=hang: ok" 0
-expect_json "session 1's ISO: its size is the filesystem source" .sources.filesystem 100
+expect_json "session 1's ISO only: no filesystem source" .sources.filesystem null
 no_reads "session 1's ISO: nothing read in the gap" 100 11500
 
 # --- TAO: track 1's run-out is not read by the head read --------------------------
@@ -266,5 +267,25 @@ expect_json "dvd+rw formatted=5000: noted formatted" '.notes | index("formatted"
 run probe "sim:$PAD,profile=bd-re,hide=124"
 expect_rc "bd-re hide=124, text: exit 10" 10
 expect_grep "bd-re hide=124, text: the verdict" "$T/out" 'hidden-tail'
+
+
+# --- issue 28 E: a bad block around the last session's descriptors ------------
+# data:100/data:200: session 2 from LBA 11500, its PVD at 11516 (11700
+# blocks); session 1's at 16 says 90.  The head of session 2 is read block
+# by block past a bad block; its own descriptor unreadable gives no size,
+# never session 1's.
+E="$T/e.img"
+mkimage "$E" 11700
+pvd "$E" 16 90
+pvd "$E" 11516 11700
+for b in 11500 11510 11531; do
+	run probe --json "sim:$E,layout=data:100/data:200,bad=$b-$b"
+	expect_json "bad $b in session 2's head: its filesystem" .sources.filesystem 11700
+done
+run probe --json "sim:$E,layout=data:100/data:200,bad=11516-11516"
+expect_json "session 2's PVD unreadable: no filesystem, never session 1's" .sources.filesystem null
+dd if=/dev/zero of="$E" bs=2048 seek=16 count=2 conv=notrunc 2>/dev/null
+run probe --json "sim:$E,layout=data:100/data:200,bad=11531-11531"
+expect_json "no session-1 volume, bad 11531: session 2's filesystem" .sources.filesystem 11700
 
 finish

@@ -7,7 +7,10 @@
 # hidden blocks, sessions, tracks, gaps, the filesystem source and the
 # notes last-track-audio, appendable, tao-runout, formatted; and, from
 # the drive's trace, that no READ(10)/(12) touched an audio track or a
-# gap between sessions (gap=hang cases would hang there).
+# gap between sessions (gap=hang cases would hang there).  Issue 28:
+# volumes in the earlier sessions too and a bad block around some session's
+# descriptors: the filesystem is the last session's, or none, never
+# another's.
 # PROBE_SEED picks the discs (default 12), PROBE_CASES how many (500; 40
 # in a small run: valgrind, ASan).
 . "$(dirname "$0")/lib.sh"
@@ -40,7 +43,7 @@ else
 fi
 # the cases cover what they are for: several sessions, audio last, gap=hang
 # reached with several sessions, hidden tails and short discs
-for what in 'layout=[^ ]*/' 'audio:[0-9]* gap' 'layout=[^ ]*/[^ ]* gap=hang' ' hide=[1-9]' ' extra=[1-9]' ' tao=1' ' open=1' ' formatted=[1-9]' ' fs=[1-9]' ' toc=none'; do
+for what in 'layout=[^ ]*/' 'audio:[0-9]* gap' 'layout=[^ ]*/[^ ]* gap=hang' ' hide=[1-9]' ' extra=[1-9]' ' tao=1' ' open=1' ' formatted=[1-9]' ' fs=[1-9]' ' toc=none' ' others=1' ' hbad=[0-9]'; do
 	n=$(grep -c -- "$what" "$T/cases")
 	if [ "$n" -ge $((CASES / 40 + 1)) ]; then ok "cases with '$what': $n"
 	else not_ok "enough cases with '$what'" "only $n of $CASES"; fi

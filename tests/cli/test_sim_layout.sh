@@ -86,6 +86,18 @@ SMALL="$T/small.img"
 mkimage "$SMALL" 1000
 run probe --json "sim:$SMALL,open=1,profile=cd-r"
 probe_ok "open cd-r"
+# open=1 without profile=: an appendable disc is a recordable one (issue 28, G)
+run probe --json "sim:$SMALL,open=1"
+probe_ok "open, no profile"
+expect_json "open=1 alone: the profile is CD-R" .profile CD-R
+expect_json "open=1 alone: appendable" '.notes | index("appendable") != null' true
+truncate -s 1000000000 "$T/dvd.img"
+run probe --json "sim:$T/dvd.img,open=1"
+expect_json "open=1 alone above a CD's size: DVD-R" .profile DVD-R
+for p in cd-rom dvd-rom bd-rom dvd+rw dvd-ram bd-re; do
+	run probe "sim:$SMALL,open=1,profile=$p"
+	expect_rc "open=1,profile=$p -> 2" 2
+done
 rm -f "$T/trace"
 run probe --json "sim:$SMALL,profile=dvd+rw,formatted=3000,trace=$T/trace"
 probe_ok "formatted dvd+rw"

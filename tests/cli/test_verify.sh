@@ -158,4 +158,27 @@ run verify --json --length 800 --md5 "$(md5sum <"$T/burn.iso" | cut -c1-32)" "si
 expect_json "--length BLOCKS: one more length, matched" '[.verdict, .matched_blocks] | map(tostring) | join(" ")' "identical 800"
 run verify --json --sha256 "$(sha256sum <"$T/fspad.img" | cut -c1-64)" "sim:$T/fspad.img"
 expect_json "the whole disc's digest: the true end matched" .matched_blocks 262
+
+# --- issue 28 H: a FILE longer or shorter than the disc, counted alike ---------
+# with --all every block one holds past the disc, or lacks, is one
+# difference; without it the first
+for k in 1 3; do
+	head -c $(((N - k) * 2048)) "$IMG" >"$T/short$k"
+	cat "$IMG" "$IMG" | head -c $(((N + k) * 2048)) >"$T/long$k"
+	run verify --json --all --image "$T/short$k" "sim:$IMG,cost=0/0"
+	expect_json "FILE $k shorter, --all: first diff, count, blocks" \
+		'[.first_diff_lba, .diff_count, .diff_blocks]|tostring' "[$((N - k)),$k,[[$((N - k)),$((N - 1))]]]"
+	run verify --json --all --image "$T/long$k" "sim:$IMG,cost=0/0"
+	expect_rc "FILE $k longer, --all -> 1" 1
+	expect_json "FILE $k longer, --all: first diff, count, blocks" \
+		'[.first_diff_lba, .diff_count, .diff_blocks]|tostring' "[$N,$k,[[$N,$((N + k - 1))]]]"
+	run verify --json --image "$T/long$k" "sim:$IMG,cost=0/0"
+	expect_json "FILE $k longer: the first, counted" \
+		'[.first_diff_lba, .diff_count, .diff_blocks]|tostring' "[$N,1,[[$N,$N]]]"
+done
+head -c 100 /dev/zero | cat "$IMG" - >"$T/long-part"
+run verify --json --all --image "$T/long-part" "sim:$IMG,cost=0/0"
+expect_json "FILE 100 bytes longer: one block past the disc" \
+	'[.first_diff_lba, .diff_count]|tostring' "[$N,1]"
+
 finish

@@ -11,11 +11,12 @@
 # Each block is OK, MED (bad=: 03/11/00), END (run-out 05/64/00, or past
 # the image 05/21/00) or SKIP (not data).  Prints one line:
 #   T R E BAD
-# T  the true end: one past the last readable block (hang= is readable)
+# T  the true end: one past the last readable block; the hung block is not
+#    readable (issue 22: a timeout is a failed block, in the end search too)
 # R  what READ CAPACITY reports: n - hide + extra
-# E  the image's extent: T, extended over the MED blocks that follow T up
-#    to the first END block (the sim always answers END past the image),
-#    whatever R says; END blocks are never part of the image
+# E  the image's extent: T, extended over the MED (and hung) blocks that
+#    follow T up to the first END block (the sim always answers END past
+#    the image), whatever R says; END blocks are never part of the image
 # BAD the unreadable blocks below E as JSON ranges, [[A,B],...]: MED blocks
 #    and the hung block (a timeout counts as a failure of that block)
 function cls(b,   i, p) {
@@ -24,6 +25,8 @@ function cls(b,   i, p) {
 	for (i = 1; i <= ns; i++)
 		if (b >= slo[i] && b <= shi[i])
 			return "SKIP"
+	if (b == hang)
+		return "MED"
 	for (i = 1; i <= nb; i++)
 		if (b >= lo[i] && b <= hi[i])
 			return "MED"
@@ -58,7 +61,7 @@ BEGIN {
 	out = ""
 	start = -1
 	for (b = 0; b <= E; b++) {
-		u = b < E && cls(b) != "SKIP" && (cls(b) != "OK" || b == hang)
+		u = b < E && cls(b) != "SKIP" && cls(b) != "OK"
 		if (u && start < 0)
 			start = b
 		if (!u && start >= 0) {

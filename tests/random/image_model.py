@@ -12,6 +12,9 @@ The model, for a sim: disc of N whole blocks with runout R:
   - a block of a flaky= range fails a few times, then reads: either state
     is allowed, but OUT must agree with what the map says of it;
   - every other block below E reads: OUT holds the disc's bytes, '+'.
+A third of the plain discs meet fault= (issue 22): a permanent fault of
+any kind but deferred leaves its blocks bad as bad= does; a transient one
+(xT) may leave them either way; a deferred one never.
 Exit 0 when the map has no '-', else 4; the map covers exactly E blocks,
 `ddrescuelog -t` accepts it, JSON's extent_blocks and bad_count agree.
 
@@ -37,12 +40,13 @@ against cdtail(1)'s "never": see issue 12), the unwritten space only a
 few single-block reads of the end search (and, below LBA 260, the
 probe's head read for the filesystem).
 
-Some cases are first stopped in the end search (issue 13, data first): a
-hang= at the last reported block, which the copy before the search leaves
-to the search, ends that run with exit 3 and a map whose identity says
-search=pending (or, when nothing could be read first, neither OUT nor a
-map); the same command without the hang then resumes it to the answer
-above.
+Some cases first meet a hang= at the last reported block, which the copy
+before the search leaves to the search: a read that times out is a failed
+block like any other (issue 22), so that run ends with exit 0 or 4 and,
+when the block lies in the extent, the map marks it '-'; the same command
+without the hang then resumes it, retries the block (unless --retries 0,
+which leaves it bad), and reaches the answer above.  The hang is drawn
+only on a block of data.
 
 Usage: image_model.py CDTAIL WORKDIR [--seed S] [--cases N] [--max-blocks B]
 Prints "ok N cases" or one "FAIL case ..." line per failing case (and the
@@ -230,6 +234,43 @@ def make_layout_case(rng, idx, max_blocks):
     }
 
 
+FAULT_KINDS = ("hwerr", "nosense", "aborted", "host", "short", "timeout", "deferred")
+
+
+def draw_faults(rng, e):
+    """fault= items inside the data [0, e) and the blocks they leave bad
+    for sure and perhaps: (items, must, may).  A permanent fault of any
+    kind but deferred is a bad block like bad= (cdtail(1), READING ERRORS);
+    a transient one (xT) reads on a later try, or stays bad with too few
+    tries; a deferred one is never the read's.  One timeout area of at most
+    2 blocks: the drive resets after each, and 4 in a row would mean it
+    stopped answering."""
+    items, must, may = [], set(), set()
+    if e < 1 or rng.random() >= 0.3:
+        return items, must, may
+    timed = False
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.choice(FAULT_KINDS)
+        # one timeout area at most: several side by side are a drive that
+        # stopped answering, which ends a run (status 3)
+        if kind == "timeout" and timed:
+            kind = "hwerr"
+        timed = timed or kind == "timeout"
+        length = rng.randint(1, 2) if kind == "timeout" else log_uniform(rng, 1, 50)
+        first = rng.randrange(e)
+        last = min(e - 1, first + length - 1)
+        times = rng.randint(1, 2) if rng.random() < 0.3 else 0
+        items.append("%s@%d-%d%s" % (kind, first, last, "x%d" % times if times else ""))
+        blocks = set(range(first, last + 1))
+        if kind == "deferred":
+            continue
+        if times:
+            may |= blocks
+        else:
+            must |= blocks
+    return items, must, may - must
+
+
 def make_case(rng, idx, max_blocks):
     """One disc: its sim keys and what the model needs to judge the run."""
     if rng.random() < 0.33:
@@ -269,10 +310,19 @@ def make_case(rng, idx, max_blocks):
     reported = n - hide + extra
     # (its own generator: the other draws stay those of the seed)
     hang = reported - 1 if reported > 0 and random.Random(idx).random() < 0.2 else None
+    # a hang on a block past the data (a run-out, past the image) leaves
+    # the extent resting on a block that never answered: not drawn
+    if hang is not None and hang >= n - runout:
+        hang = None
+    # the ways real drives fail a read (issue 22), from their own generator
+    faults, fault_must, fault_may = draw_faults(random.Random("fault-%d" % idx), n - runout)
+    if faults:
+        keys.append("fault=" + ":".join(faults))
     return {
         "idx": idx, "bs": bs, "n": n, "bytes": n * bs + partial,
         "runout": runout, "bad": bad, "flaky": flaky, "keys": keys,
         "opts": opts, "digest": digest, "hang": hang,
+        "fault_must": fault_must, "fault_may": fault_may,
     }
 
 
@@ -321,6 +371,8 @@ def model(case):
     if case["flaky"]:
         a, b, _ = case["flaky"]
         may.update(x for x in range(a, min(b, e - 1) + 1) if x not in must and x not in nondata)
+    must |= {x for x in case.get("fault_must", ()) if x < e}
+    may |= {x for x in case.get("fault_may", ()) if x < e and x not in must}
     return e, must, may, skips
 
 
@@ -410,22 +462,26 @@ def trace_why(reads, skips, e):
     return None
 
 
-def stopped_in_search(case, argv, dev, out, mp):
-    """The run stopped by a hang in the end search; None when as above."""
+def hung_first(case, argv, dev, out, mp):
+    """A first run meeting the hang; None when it behaved as a bad block."""
     hung = argv[:-2] + ["--timeout", "1", "%s,hang=%d" % (dev, case["hang"]), out]
     p = subprocess.run(hung, capture_output=True, text=True)
     replay = " ".join(shlex.quote(a) for a in hung)
-    if p.returncode != 3:
-        return "stopped in the search: exit %d, wanted 3\n    %s" % (p.returncode, replay)
-    if not os.path.exists(mp):
-        return None if not os.path.exists(out) else \
-            "stopped in the search: OUT without a map\n    %s" % replay
-    text = open(mp).read()
-    if not any(ln.startswith("# cdtail identity: ") and ln.endswith(" search=pending")
-               for ln in text.splitlines()):
-        return "stopped in the search: the map's search is not pending\n    %s" % replay
-    if subprocess.run(["ddrescuelog", "-t", mp], capture_output=True).returncode:
-        return "stopped in the search: ddrescuelog -t refuses the map\n    %s" % replay
+    if p.returncode not in (0, 4):
+        return "a hang is a bad block: exit %d, wanted 0 or 4\n    %s\n    stderr: %s" % (
+            p.returncode, replay, p.stderr.strip()[:300])
+    e = model(case)[0]
+    if case["hang"] >= e:
+        return None
+    try:
+        bad = {b for pos, sz, st in parse_map(open(mp).read(), case["bs"])[1]
+               if st == "-" for b in range(pos // case["bs"], (pos + sz) // case["bs"])}
+    except (OSError, ValueError) as ex:
+        return "a hang: map: %s\n    %s" % (ex, replay)
+    if case["hang"] not in bad:
+        return "the hung block %d is not '-' in the map\n    %s" % (case["hang"], replay)
+    if p.returncode != 4:
+        return "a hang: exit %d with the hung block bad\n    %s" % (p.returncode, replay)
     return None
 
 
@@ -444,12 +500,16 @@ def check(case, disc, work, cdtail, wrapper, bufs):
     argv = wrapper + [cdtail, "image", "--json", "-q", "--map", mp] + \
         case["opts"] + [dev, out]
     if case["hang"] is not None:
-        why = stopped_in_search(case, argv, dev, out, mp)
+        why = hung_first(case, argv, dev, out, mp)
         if why:
             return "case %d: %s" % (case["idx"], why)
     p = subprocess.run(argv, capture_output=True, text=True)
     replay = " ".join(shlex.quote(a) for a in argv)
     e, must, may, skips = model(case)
+    # after a run that met the hang, --retries 0 leaves its block bad
+    if case["hang"] is not None and "--retries" in argv and \
+            argv[argv.index("--retries") + 1] == "0":
+        may.add(case["hang"])
 
     def fail(why):
         return "case %d: %s\n    %s\n    stderr: %s" % (
@@ -508,6 +568,53 @@ def check(case, disc, work, cdtail, wrapper, bufs):
     t = subprocess.run(["ddrescuelog", "-t", mp], capture_output=True)
     if t.returncode:
         return fail("ddrescuelog -t refuses the map")
+    return killed_early(case, argv, out, mp, skips, e, p.returncode)
+
+
+def killed_early(case, argv, out, mp, skips, e, rc):
+    """A run killed right after its first map save, before OUT existed or
+    had its size (issue 28, A): the map as that save wrote it (the skipped
+    areas finished, nothing else), OUT absent or empty; the same command
+    then resumes to an OUT identical to the uninterrupted run's.  For a
+    fifth of the cases with a skipped area and no flaky blocks (its own
+    generator)."""
+    r = random.Random("kill-%d" % case["idx"])
+    # a flaky block fails again on the new drive: either state is right
+    if not skips or case["flaky"] or r.random() >= 0.2:
+        return None
+    bs = case["bs"]
+    want = open(out, "rb").read()
+    lines = open(mp).read().splitlines()
+    head = [ln for ln in lines if ln.startswith("#")]
+    runs, pos = [], 0
+    for a, k, _ in skips:
+        if a > pos:
+            runs.append((pos, a - pos, "?"))
+        runs.append((a, k, "+"))
+        pos = a + k
+    if pos < e:
+        runs.append((pos, e - pos, "?"))
+    body = ["0x%08X     ?               1" % 0] + \
+        ["0x%08X  0x%08X  %s" % (a * bs, k * bs, st) for a, k, st in runs]
+    # the comment lines stay (the identity, the skip list); the status
+    # line and the runs become the first save's
+    keep = [ln for ln in head if not ln.startswith("# current_pos") and
+            not ln.startswith("#      pos")]
+    with open(mp, "w") as f:
+        f.write("\n".join(keep + ["# current_pos  current_status  current_pass", body[0],
+                                  "#      pos        size  status"] + body[1:]) + "\n")
+    if r.random() < 0.5:
+        os.unlink(out)
+    else:
+        open(out, "w").close()
+    p = subprocess.run(argv, capture_output=True, text=True)
+    replay = " ".join(shlex.quote(a) for a in argv)
+    if p.returncode != rc:
+        return "case %d: killed after the first save: resume exit %d, wanted %d\n    %s\n    stderr: %s" % (
+            case["idx"], p.returncode, rc, replay, p.stderr.strip()[:300])
+    if open(out, "rb").read() != want:
+        return "case %d: killed after the first save: the resumed OUT differs\n    %s" % (
+            case["idx"], replay)
     return None
 
 

@@ -18,7 +18,13 @@ A scenario line is space-separated key=value: layout, gap, tao, open,
 profile (or -), formatted, hide, extra, runout, fs (the ISO 9660 volume
 size written in the last data session's first track, 0 for none), toc
 (reported, or none: the drive refuses READ TOC, and the structure is the
-same from disc and track information; cdtail(1)).
+same from disc and track information; cdtail(1)), others (1: every earlier
+data session holds an ISO 9660 volume too, declaring its own end) and hbad
+(a bad block among the first 32 of some data session's first data track,
+its descriptors among them; -1 for none).  The filesystem source is the
+last data session's volume, read past a bad block around it, or none when
+its descriptor itself is bad or it has none: never another session's
+(issue 28, E).
 """
 import json
 import random
@@ -114,7 +120,36 @@ def gen(seed, count):
         # its own generator: the other draws stay those of the seed
         k["toc"] = "none" if random.Random("toc-%d-%d" % (seed, i)).random() < 0.3 \
             else "reported"
+        heads(random.Random("head-%d-%d" % (seed, i)), k)
         print(" ".join("%s=%s" % kv for kv in k.items()))
+
+
+def session_heads(k):
+    """The first data track of each session that has one."""
+    tracks = parse_layout(k["layout"])[0]
+    firsts = {}
+    for t in tracks:
+        if t[2] == "data" and t[1] not in firsts:
+            firsts[t[1]] = t
+    return [firsts[s] for s in sorted(firsts)]
+
+
+def heads(r, k):
+    """others and hbad: volumes in the earlier sessions, a bad block
+    around some session's descriptors (not on a formatted medium, whose
+    filesystem size decides what is unwritten)."""
+    firsts = session_heads(k)
+    k["others"] = int(len(firsts) > 1 and r.random() < 0.5)
+    k["hbad"] = -1
+    if k["formatted"] or r.random() >= 0.4:
+        return
+    t = r.choice(firsts)
+    # the last track's end stays readable: its 2 run-out or hidden
+    # blocks are the end search's
+    room = min(32, t[4] - 4 - (k["hide"] + k["runout"] if t is
+                               parse_layout(k["layout"])[0][-1] else 0))
+    if room > 0:
+        k["hbad"] = t[3] + (16 if room > 17 and r.random() < 0.3 else r.randrange(room))
 
 
 def unreadable_tail(k):
@@ -165,14 +200,17 @@ def expect(k):
         notes.add("appendable")
     if runout_note:
         notes.add("tao-runout")
+    fs = k["fs"] or None
+    if fs and k.get("hbad", -1) == k["fs_at"] + 16:
+        fs = None   # its descriptor is unreadable: no size, not another's
     prof = k["profile"]
-    if prof in FORMATTABLE and 0 < k["fs"] < true:
+    if prof in FORMATTABLE and fs and fs < true:
         notes.add("formatted")
     return dict(status=status, verdict=verdict, true_blocks=true,
                 reported_blocks=rep, hidden_blocks=hidden,
                 sessions=len({t[1] for t in tracks}), tracks=want_tracks,
                 gaps=[{"start": s, "blocks": b} for s, b in gaps],
-                notes=notes, filesystem=k["fs"] or None)
+                notes=notes, filesystem=fs)
 
 
 def parse_scenario(scen):
@@ -180,7 +218,27 @@ def parse_scenario(scen):
     for kv in scen.split():
         a, b = kv.split("=", 1)
         k[a] = b if a in ("layout", "gap", "profile", "toc") else int(b)
+    k.setdefault("others", 0)
+    k.setdefault("hbad", -1)
     return k
+
+
+def others_size(k, t):
+    """What an earlier session's volume declares: its session's end."""
+    tracks = parse_layout(k["layout"])[0]
+    return max(u[3] + u[4] for u in tracks if u[1] == t[1])
+
+
+def iso_head(size):
+    """ISO 9660's primary volume descriptor (its volume space size, both
+    endian) and the terminator after it."""
+    d = bytearray(2048)
+    d[0:7] = b"\x01CD001\x01"
+    d[80:88] = size.to_bytes(4, "little") + size.to_bytes(4, "big")
+    d[128:132] = (2048).to_bytes(2, "little") + (2048).to_bytes(2, "big")
+    t = bytearray(2048)
+    t[0:7] = b"\xffCD001\x01"
+    return d + t
 
 
 def setup(img, scen):
@@ -189,18 +247,19 @@ def setup(img, scen):
     n = parse_layout(k["layout"])[2]
     with open(img, "wb") as f:
         f.truncate(n * 2048)
+        if k["others"]:
+            for t in session_heads(k)[:-1]:
+                if t[4] >= 18:
+                    f.seek((t[3] + 16) * 2048)
+                    f.write(iso_head(others_size(k, t)))
         if k["fs"]:
             # ISO 9660: the primary volume descriptor 16 blocks into the
             # session, its volume space size (both-endian) the absolute end
-            d = bytearray(2048)
-            d[0:7] = b"\x01CD001\x01"
-            d[80:88] = k["fs"].to_bytes(4, "little") + k["fs"].to_bytes(4, "big")
-            d[128:132] = (2048).to_bytes(2, "little") + (2048).to_bytes(2, "big")
-            t = bytearray(2048)
-            t[0:7] = b"\xffCD001\x01"
             f.seek((k["fs_at"] + 16) * 2048)
-            f.write(d + t)
+            f.write(iso_head(k["fs"]))
     keys = ["layout=" + k["layout"], "gap=" + k["gap"]]
+    if k["hbad"] >= 0:
+        keys.append("bad=%d-%d" % (k["hbad"], k["hbad"]))
     if k["profile"] != "-":
         keys.append("profile=" + k["profile"])
     for key in ("tao", "open", "formatted", "hide", "extra", "runout"):
@@ -250,7 +309,10 @@ def check(lines):
             if got != (note in e["notes"]):
                 why.append("note %s %s" % (note, "given" if got else "missing"))
         fsz = (j.get("sources") or {}).get("filesystem")
-        if e["filesystem"] and fsz != e["filesystem"]:
+        k = parse_scenario(scen)
+        # exact where the model fixes it: a volume in the last session, or
+        # volumes only in the others (never theirs)
+        if (e["filesystem"] or k["others"] or k["hbad"] >= 0) and fsz != e["filesystem"]:
             why.append("filesystem %s, want %s" % (fsz, e["filesystem"]))
         # issue 12: probe never calls audio or a gap the end, and never
         # reads them with READ(10)/(12) (image and verify promise the same)

@@ -19,7 +19,10 @@ verify --sha256/--md5 of the model's digest exits 0 (4 with bad blocks) and
 reports that digest; verify --image of the model's image exits 0 whatever
 the image holds in the skipped areas, 1 at the first data block that
 differs.  JSON skipped is the model's list, and no READ after the probe's
-touches a skipped LBA.
+touches a skipped LBA.  A quarter of the --image cases have a FILE longer
+than the disc (by whole blocks or a part of one) or shorter (where the
+blocks it lacks hold data): each block past the disc or lacking is one
+difference, counted alike with --all (issue 28, H).
 
 Usage: verify_model.py CDTAIL WORKDIR [--seed S] [--cases N] [--small 1]
 (--small: one session but for every 8th case, the cheap discs valgrind can
@@ -184,6 +187,27 @@ def image_file(case, want, skipped, bad, rng):
     return img
 
 
+def file_length(case, seed, want, skipped, bad, extent):
+    """The --image FILE's length: the disc's, or (its own generator, so
+    the other draws stay those of the seed) longer or shorter where the
+    blocks it lacks hold data, never zeros (cdtail(1): zeros past a
+    shorter FILE are padding)."""
+    r = random.Random("len-%d-%d" % (seed, case["idx"]))
+    full = extent * BS
+    if r.random() >= 0.25:
+        return full
+    if r.random() < 0.5:
+        return full + (r.randint(1, 3) * BS if r.random() < 0.7 else r.randint(1, BS - 1))
+    k = r.randint(1, 3)
+    nodata = set(bad)
+    for a, b, _ in skipped:
+        nodata.update(range(a, a + b))
+    if k >= extent or any(x in nodata or not any(want[x * BS:(x + 1) * BS])
+                          for x in range(extent - k, extent)):
+        return full
+    return full - k * BS
+
+
 def reads(trace_lines):
     for ln in trace_lines:
         w = ln.split()
@@ -212,8 +236,13 @@ def check(case, seed, work, cdtail, wrapper):
     run([cdtail, "probe", "%s,trace=%s" % (dev, tr_probe)])
     if case["mode"] == "image":
         img = os.path.join(work, "image.iso")
+        length = file_length(case, seed, want, skipped, bad, extent)
         with open(img, "wb") as f:
             f.write(image_file(case, want, skipped, bad, rng))
+            if length > extent * BS:
+                f.write(random.Random(seed - case["idx"]).randbytes(length - extent * BS))
+            else:
+                f.truncate(length)
         what = ["--image", img]
     elif case["mode"] == "sha256":
         what = ["--sha256", hashlib.sha256(want).hexdigest()]
@@ -229,7 +258,16 @@ def check(case, seed, work, cdtail, wrapper):
             case["idx"], why, replay, p.stderr.strip()[:300])
 
     flip = case["flip"] if case["flip"] is not None and case["flip"] not in bad else None
-    want_rc = 1 if flip is not None else 4 if bad else 0
+    # the blocks FILE holds past the disc or lacks: (first, count)
+    span = None
+    if case["mode"] == "image" and length != extent * BS:
+        if length > extent * BS:
+            span = (extent, -(-(length - extent * BS) // BS))
+        else:
+            span = (length // BS, extent - length // BS)
+    if flip is not None and span and span[0] <= flip:
+        flip = None     # FILE lacks it: the lacking blocks count it
+    want_rc = 1 if flip is not None or span else 4 if bad else 0
     if p.returncode != want_rc:
         return fail("exit %d, wanted %d" % (p.returncode, want_rc))
     try:
@@ -244,7 +282,7 @@ def check(case, seed, work, cdtail, wrapper):
         return fail("skipped_blocks %s" % js.get("skipped_blocks"))
     if js.get("extent_blocks") != extent:
         return fail("extent_blocks %s, wanted %d" % (js.get("extent_blocks"), extent))
-    complete = flip is None or "--all" in case["opts"]
+    complete = (flip is None and span is None) or "--all" in case["opts"]
     if complete:
         if js.get("bad_count") != len(bad):
             return fail("bad_count %s, wanted %d" % (js.get("bad_count"), len(bad)))
@@ -255,6 +293,15 @@ def check(case, seed, work, cdtail, wrapper):
             return fail("sha256 %s is not the model's" % js.get("sha256"))
     if flip is not None and js.get("first_diff_lba") != flip:
         return fail("first_diff_lba %s, wanted %d" % (js.get("first_diff_lba"), flip))
+    if span:
+        # with --all every difference counts; without, the run stops in
+        # the chunk of the first (its count is that chunk's)
+        first = flip if flip is not None else span[0]
+        count = (flip is not None) + span[1] if "--all" in case["opts"] else None
+        if js.get("first_diff_lba") != first or \
+                (count is not None and js.get("diff_count") != count):
+            return fail("FILE of %d bytes: first_diff_lba %s diff_count %s, wanted %d %s" % (
+                length, js.get("first_diff_lba"), js.get("diff_count"), first, count))
     with open(tr_probe) as f:
         head = f.readlines()
     with open(tr) as f:

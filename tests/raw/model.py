@@ -274,7 +274,7 @@ def disc_tracks(kind, rnd):
 
 
 def vcd_sector(rnd, lba, n, track):
-    if track == 1 or n % 10 == 0:
+    if track == 1 or n % 10 == 5:
         sub = bytes([1, 0, 0x08, 0])
         return mode2(lba, sub, bytes(rnd.randrange(256) for _ in range(2048)))
     sub = bytes([1, 1, 0x20 | 0x04, 0x0f])
@@ -307,7 +307,7 @@ def disc(kind, folder):
             sectors[40] = bytes(s)
             t["bad_edc"] = [t["start"] + 40]
         if kind == "vcd" and t["number"] == 2:
-            t["form2"] = [t["start"] + i for i in range(count - stored) if i % 10]
+            t["form2"] = [t["start"] + i for i in range(count - stored) if i % 10 != 5]
         ext = "iso" if mode == "MODE1/2048" else "bin"
         name = "%s (Track %d).%s" % (kind, t["number"], ext)
         with open(os.path.join(folder, name), "wb") as f:
@@ -323,8 +323,8 @@ def disc(kind, folder):
         if stored:
             cue.append("    INDEX 00 00:00:00")
         cue.append("    INDEX 01 %s" % cue_time(stored))
-        t["sector_mode"] = ("audio" if mode == "AUDIO" else
-                            "mode2-form1" if mode == "MODE2/2352" else "mode1")
+        t["sector_mode"] = ("audio" if mode == "AUDIO" else "mode1" if mode.startswith("MODE1")
+                            else "mode2-form1" if t["number"] == 1 else "mode2-form2")
     with open(os.path.join(folder, kind + ".cue"), "w") as f:
         f.write("\n".join(cue) + "\n")
     gaps = []

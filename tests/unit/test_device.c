@@ -3,6 +3,7 @@
  * The device layer over a fake transport: the read-only allow-list, the
  * retry policy, read classification and the statistics.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,8 +25,16 @@ struct fake {
 		uint8_t key, asc, ascq;
 		bool info_valid;
 		uint32_t info;
-	} script[8];
+		uint8_t host;		/* with rc CDT_ETRANSPORT */
+		int sys_errno;		/* with rc CDT_ETRANSPORT */
+		bool deferred;		/* response code 71h */
+		bool no_sense;		/* CHECK CONDITION, no sense bytes */
+		uint32_t resid;		/* of a GOOD answer */
+	} script[16];
 	unsigned int nscript;
+	/* reads longer than this many bytes fail with EINVAL; 0: none */
+	uint32_t max_len;
+	unsigned int reads;
 };
 
 static void put_sense(struct cdt_cmd *cmd, uint8_t key, uint8_t asc,
@@ -51,6 +60,12 @@ static int fake_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 	unsigned int i = f->calls++;
 
 	cmd->ms = 2.5;
+	if (cmd->cdb[0] == MMC_READ10)
+		f->reads++;
+	if (f->max_len && cmd->data_len > f->max_len) {
+		cmd->sys_errno = EINVAL;
+		return CDT_ETRANSPORT;
+	}
 	if (i >= f->nscript) {
 		if (cmd->cdb[0] == MMC_READ_CAPACITY10 && cmd->data_len >= 8) {
 			memset(cmd->data, 0, 8);
@@ -65,11 +80,18 @@ static int fake_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 		}
 		return 0;
 	}
+	cmd->host_status = f->script[i].host;
+	cmd->sys_errno = f->script[i].sys_errno;
 	if (f->script[i].rc)
 		return f->script[i].rc;
+	cmd->resid = f->script[i].resid;
+	if (f->script[i].no_sense)
+		cmd->status = CDT_STATUS_CHECK;
 	if (f->script[i].key)
 		put_sense(cmd, f->script[i].key, f->script[i].asc, f->script[i].ascq,
 			  f->script[i].info_valid, f->script[i].info);
+	if (f->script[i].deferred)
+		cmd->sense[0] = (cmd->sense[0] & 0x80) | 0x71;
 	return 0;
 }
 
@@ -277,12 +299,188 @@ static void test_read_classes(void **state)
 	assert_int_equal(rr.cls, CDT_READ_END);
 	assert_int_equal(cdt_read_blocks(&dev, 5, 1, buf, sizeof(buf), &rr), 0);
 	assert_int_equal(rr.cls, CDT_READ_TIMEOUT);
+	/* issue 22: a HARDWARE ERROR is a bad block, no longer fatal */
 	assert_int_equal(cdt_read_blocks(&dev, 5, 1, buf, sizeof(buf), &rr), 0);
-	assert_int_equal(rr.cls, CDT_READ_FATAL);
+	assert_int_equal(rr.cls, CDT_READ_MEDIUM);
 	assert_int_equal(cdt_read_blocks(&dev, 5, 1, buf, sizeof(buf), &rr), 0);
 	assert_int_equal(rr.cls, CDT_READ_OK);
 	assert_int_equal(dev.stats.reads, 6);
 	assert_int_equal(dev.stats.failed_reads, 5);
+}
+
+static int read1(struct cdt_dev *dev, struct cdt_read_result *rr)
+{
+	static uint8_t buf[16 * 2048];
+
+	return cdt_read_blocks(dev, 5, 1, buf, sizeof(buf), rr);
+}
+
+/* Host bytes the kernel retries: 3 tries (sr.c), then the block is bad. */
+static void test_host_retried(void **state)
+{
+	struct cdt_read_result rr = CDT_INIT(rr);
+	struct cdt_dev dev;
+	struct fake f;
+
+	(void)state;
+	setup_dev(&dev, &f);
+	for (int i = 0; i < 3; i++) {
+		f.script[i].rc = CDT_ETRANSPORT;
+		f.script[i].host = 0x0e;	/* DID_TRANSPORT_DISRUPTED */
+	}
+	f.nscript = 3;
+	assert_int_equal(read1(&dev, &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_OK);
+	assert_int_equal(f.calls, 4);
+	/* backed off 100 + 200 + 400 ms of the virtual clock */
+	assert_true(dev.stats.virtual_ms >= 700 && dev.stats.virtual_ms < 720);
+	setup_dev(&dev, &f);
+	for (int i = 0; i < 5; i++) {
+		f.script[i].rc = CDT_ETRANSPORT;
+		f.script[i].host = 0x07;	/* DID_ERROR */
+	}
+	f.nscript = 5;
+	assert_int_equal(read1(&dev, &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_MEDIUM);
+	assert_int_equal(f.calls, 4);
+	/* the device is gone: no retry, the call itself fails */
+	setup_dev(&dev, &f);
+	f.script[0].rc = CDT_ETRANSPORT;
+	f.script[0].host = 0x01;	/* DID_NO_CONNECT */
+	f.nscript = 1;
+	assert_int_equal(read1(&dev, &rr), CDT_ETRANSPORT);
+	assert_int_equal(f.calls, 1);
+	assert_non_null(strstr(cdt_errmsg(&dev), "the device is gone"));
+}
+
+/* Deferred sense belongs to an earlier command: this one is sent again. */
+static void test_deferred_resent(void **state)
+{
+	struct cdt_read_result rr = CDT_INIT(rr);
+	struct cdt_dev dev;
+	struct fake f;
+
+	(void)state;
+	setup_dev(&dev, &f);
+	f.script[0].key = 0x03;
+	f.script[0].asc = 0x11;
+	f.script[0].deferred = true;
+	f.nscript = 1;
+	assert_int_equal(read1(&dev, &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_OK);
+	assert_int_equal(f.calls, 2);
+	/* a CHECK CONDITION without sense: retried, then bad */
+	setup_dev(&dev, &f);
+	for (int i = 0; i < 4; i++)
+		f.script[i].no_sense = true;
+	f.nscript = 4;
+	assert_int_equal(read1(&dev, &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_MEDIUM);
+	assert_int_equal(f.calls, 4);
+}
+
+/* NOT READY, becoming ready: polled every 2 s for up to 20 s (sr_ioctl.c). */
+static void test_becoming_ready(void **state)
+{
+	struct cdt_read_result rr = CDT_INIT(rr);
+	struct cdt_dev dev;
+	struct fake f;
+
+	(void)state;
+	setup_dev(&dev, &f);
+	script_sense(&f, 9, 0x02, 0x04);
+	for (int i = 0; i < 9; i++)
+		f.script[i].ascq = 0x01;
+	assert_int_equal(read1(&dev, &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_OK);
+	assert_int_equal(f.calls, 10);
+	assert_true(dev.stats.virtual_ms >= 18000 && dev.stats.virtual_ms < 18100);
+	/* still not ready after 20 s: this block is bad, the run goes on */
+	setup_dev(&dev, &f);
+	script_sense(&f, 12, 0x02, 0x04);
+	assert_int_equal(read1(&dev, &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_MEDIUM);
+	assert_int_equal(f.calls, 11);
+	/* and other commands wait the same way */
+	setup_dev(&dev, &f);
+	script_sense(&f, 3, 0x02, 0x04);
+	assert_int_equal(tur(&dev), 0);
+	assert_int_equal(f.calls, 4);
+}
+
+/* EINVAL on a long read: smaller reads, and the device remembers it. */
+static void test_too_long(void **state)
+{
+	struct cdt_read_result rr = CDT_INIT(rr);
+	static uint8_t buf[16 * 2048];
+	struct cdt_dev dev;
+	struct fake f;
+
+	(void)state;
+	setup_dev(&dev, &f);
+	f.max_len = 3 * 2048;
+	assert_int_equal(cdt_max_read_blocks(&dev), 32);
+	assert_int_equal(cdt_read_blocks(&dev, 0, 16, buf, sizeof(buf), &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_OK);
+	assert_int_equal(rr.resid, 0);
+	/* 16 refused, 8 refused, 4 refused, then 2 + 2 + ... 8 reads of 2 */
+	assert_int_equal(f.reads, 3 + 8);
+	assert_int_equal(cdt_max_read_blocks(&dev), 2);
+	f.reads = 0;
+	assert_int_equal(cdt_read_blocks(&dev, 0, 2, buf, sizeof(buf), &rr), 0);
+	assert_int_equal(f.reads, 1);
+	/* a failing piece: what did not arrive is the residual of the span */
+	setup_dev(&dev, &f);
+	f.max_len = 4 * 2048;
+	f.script[1].key = 0x03;	/* the second piece (the first was refused) */
+	f.script[1].asc = 0x11;
+	f.script[1].resid = 2048;
+	f.nscript = 2;
+	f.calls = 0;
+	assert_int_equal(cdt_read_blocks(&dev, 0, 8, buf, sizeof(buf), &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_MEDIUM);
+	assert_int_equal(rr.resid, 4 * 2048 + 2048);
+	/* one block refused: not a length problem, the command is refused */
+	setup_dev(&dev, &f);
+	f.max_len = 1024;
+	assert_int_equal(read1(&dev, &rr), CDT_ETRANSPORT);
+	assert_int_equal(f.reads, 1);
+}
+
+/* A signal during SG_IO: the read is never sent again. */
+static void test_interrupted(void **state)
+{
+	struct cdt_read_result rr = CDT_INIT(rr);
+	struct cdt_dev dev;
+	struct fake f;
+
+	(void)state;
+	setup_dev(&dev, &f);
+	f.script[0].rc = CDT_ETRANSPORT;
+	f.script[0].sys_errno = EINTR;
+	f.nscript = 1;
+	assert_int_equal(read1(&dev, &rr), CDT_EINTR);
+	assert_int_equal(f.calls, 1);
+	assert_non_null(strstr(cdt_errmsg(&dev), "not sent again"));
+}
+
+/* GOOD with a residual: the data that arrived, and how much did not. */
+static void test_short_good(void **state)
+{
+	struct cdt_read_result rr = CDT_INIT(rr);
+	static uint8_t buf[4 * 2048];
+	struct cdt_dev dev;
+	struct fake f;
+
+	(void)state;
+	setup_dev(&dev, &f);
+	f.script[0].resid = 3 * 2048;
+	f.nscript = 1;
+	assert_int_equal(cdt_read_blocks(&dev, 0, 4, buf, sizeof(buf), &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_OK);
+	assert_int_equal(rr.resid, 3 * 2048);
+	assert_int_equal(f.calls, 1);
+	assert_int_equal(dev.stats.failed_reads, 1);
 }
 
 /*
@@ -370,6 +568,12 @@ int main(void)
 		cmocka_unit_test(test_retry_bounded),
 		cmocka_unit_test(test_no_medium),
 		cmocka_unit_test(test_read_classes),
+		cmocka_unit_test(test_host_retried),
+		cmocka_unit_test(test_deferred_resent),
+		cmocka_unit_test(test_becoming_ready),
+		cmocka_unit_test(test_too_long),
+		cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_short_good),
 		cmocka_unit_test(test_block_size_is_explicit),
 		cmocka_unit_test(test_read_capacity16_on_invalid_opcode),
 		cmocka_unit_test(test_bad_addresses),

@@ -29,6 +29,9 @@ struct model {
 	bool bogus_info;	/* INFORMATION valid but always 0 */
 	bool start_info;	/* INFORMATION = the command's first LBA */
 	uint64_t hang;		/* a read touching it times out (0: none) */
+	uint64_t hang_from;	/* reads touching it or above time out (0: none) */
+	bool past_short;	/* past=short: a read crossing n is GOOD, short */
+	uint64_t short_at;	/* fault=short: GOOD, only the blocks before it */
 	uint64_t floor;		/* the last track's start: below it audio or a gap */
 	uint64_t below_floor;	/* reads that touched a block below floor */
 	double ok_us, fail_ms;
@@ -77,13 +80,24 @@ static int model_read(void *ctx, uint64_t lba, uint32_t n, struct es_outcome *o)
 		m->top = lba + n;
 	if (lba < m->floor)
 		m->below_floor++;
-	if (m->hang && m->hang >= lba && m->hang < lba + n) {
+	if ((m->hang && m->hang >= lba && m->hang < lba + n) ||
+	    (m->hang_from && lba + n > m->hang_from)) {
 		o->cls = CDT_READ_TIMEOUT;
 		o->ms = 30000;
 		m->fails++;
 		return 0;
 	}
 	for (b = lba; b < lba + n; b++) {
+		/* GOOD, and the residual says the rest did not arrive */
+		if ((m->past_short && b >= m->n && b > lba) ||
+		    (m->short_at && b == m->short_at)) {
+			o->cls = CDT_READ_OK;
+			o->missing = (uint32_t)(lba + n - b);
+			o->ms = 1 + m->ok_us * (b - lba) / 1000.0;
+			m->fails++;
+			m->ms += o->ms;
+			return 0;
+		}
 		o->cls = block_class(m, b);
 		if (o->cls != CDT_READ_OK)
 			break;
@@ -659,7 +673,11 @@ static void test_small_transfer_limit(void **state)
 	}
 }
 
-static void test_timeout_aborts(void **state)
+/*
+ * Issue 22: a read that times out is a failed block, not the end of the
+ * search: the search goes past it as past a MEDIUM ERROR.
+ */
+static void test_timeout_is_a_failed_block(void **state)
 {
 	struct model m = dear(BASE + 10);
 	struct es_params p = params(BASE);
@@ -667,7 +685,81 @@ static void test_timeout_aborts(void **state)
 
 	(void)state;
 	m.hang = BASE + 1;
+	r = run(&m, &p);
+	assert_int_equal(r.end, BASE + 10);
+	assert_int_equal(r.timeouts, 1);
+	assert_false(r.medium_end);
+	/* at the last block: the end stops before it, marked as not END */
+	m = dear(BASE + 10);
+	m.hang = BASE + 9;
+	r = run(&m, &p);
+	assert_int_equal(r.end, BASE + 9);
+	assert_true(r.medium_end);
+	assert_int_equal(r.timeouts, 1);
+	/* cheap failures, bad blocks around it: the same */
+	for (size_t i = 0; i < NK; i++) {
+		/* a readable block after the two failed ones */
+		if (ks[i] < 5)
+			continue;
+		m = cheap(BASE + ks[i]);
+		m.hang = BASE + ks[i] / 2;
+		m.bad[0] = (struct range){ BASE + ks[i] / 2 + 1, BASE + ks[i] / 2 + 1 };
+		m.nbad = 1;
+		r = run(&m, &p);
+		assert_int_equal(r.end, BASE + ks[i]);
+	}
+}
+
+/* A drive that stopped answering: 4 timeouts in a row end the search. */
+static void test_timeouts_in_row(void **state)
+{
+	struct model m = dear(BASE + 10);
+	struct es_params p = params(BASE);
+	struct es_result r;
+
+	(void)state;
+	m.hang_from = BASE + 3;
 	assert_int_equal(es_find_end(&p, model_read, &m, &r), CDT_ETIMEOUT);
+	assert_int_equal(r.timeouts, CDT_TIMEOUTS_IN_ROW);
+	assert_int_equal(m.fails, CDT_TIMEOUTS_IN_ROW);
+}
+
+/*
+ * Issue 22: GOOD reads with a residual count only the blocks that
+ * arrived.  past=short (a read crossing the end moves the blocks before
+ * it) finds the exact end; a short read inside the disc (fault=short) is
+ * a failed block, not the end.
+ */
+static void test_residual_honoured(void **state)
+{
+	struct es_params p = params(BASE);
+	struct es_result r;
+
+	(void)state;
+	for (size_t i = 0; i < NK; i++) {
+		for (int c = 0; c < 2; c++) {
+			struct model m = c ? cheap(BASE + ks[i]) : dear(BASE + ks[i]);
+
+			m.past_short = true;
+			p.max_read_blocks = c ? 4096 : 16;
+			r = run(&m, &p);
+			assert_int_equal(r.end, BASE + ks[i]);
+		}
+	}
+	p.max_read_blocks = 4096;
+	for (size_t i = 0; i < NK; i++) {
+		struct model m = cheap(BASE + ks[i]);
+
+		if (ks[i] < 4)
+			continue;
+		m.past_short = true;
+		m.short_at = BASE + ks[i] / 2;
+		r = run(&m, &p);
+		assert_int_equal(r.end, BASE + ks[i]);
+		/* below 8192 above the reported end every block is read */
+		if (ks[i] / 2 < 8192 && r.short_reads < 1)
+			fail_msg("k=%llu: no short read", (unsigned long long)ks[i]);
+	}
 }
 
 /* 512-byte blocks: the same search, four times the numbers */
@@ -711,7 +803,9 @@ int main(void)
 		cmocka_unit_test(test_confirm_stops_at_window),
 		cmocka_unit_test(test_nothing_readable),
 		cmocka_unit_test(test_small_transfer_limit),
-		cmocka_unit_test(test_timeout_aborts),
+		cmocka_unit_test(test_timeout_is_a_failed_block),
+		cmocka_unit_test(test_timeouts_in_row),
+		cmocka_unit_test(test_residual_honoured),
 		cmocka_unit_test(test_block512),
 	};
 

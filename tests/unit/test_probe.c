@@ -252,7 +252,11 @@ static void test_no_source_predicts(void **state)
 	assert_true(r.reads <= 300 + 2);
 }
 
-static void test_timeout_is_an_error(void **state)
+/*
+ * Issue 22: a timeout in the end search is a failed block, not the end of
+ * the probe; only a drive that stops answering (timeouts in a row) is.
+ */
+static void test_timeout_is_a_failed_block(void **state)
 {
 	struct cdt_probe_result res = CDT_INIT(res);
 	struct cdt_dev *dev;
@@ -262,8 +266,14 @@ static void test_timeout_is_an_error(void **state)
 	(void)state;
 	snprintf(addr, sizeof(addr), "sim:%s,hide=3,hang=%u", rnd, IMG_BLOCKS - 2);
 	assert_int_equal(cdt_open(addr, &oo, &dev, err, sizeof(err)), 0);
+	assert_int_equal(cdt_probe(dev, NULL, &res), 0);
+	assert_int_equal(res.true_blocks, IMG_BLOCKS);
+	cdt_close(dev);
+	snprintf(addr, sizeof(addr), "sim:%s,hide=30,fault=timeout@%u-%u,ready=0", rnd,
+		 IMG_BLOCKS - 28, IMG_BLOCKS - 1);
+	assert_int_equal(cdt_open(addr, &oo, &dev, err, sizeof(err)), 0);
 	assert_int_equal(cdt_probe(dev, NULL, &res), CDT_ETIMEOUT);
-	assert_non_null(strstr(cdt_errmsg(dev), "did not complete"));
+	assert_non_null(strstr(cdt_errmsg(dev), "stopped answering"));
 	cdt_close(dev);
 }
 
@@ -324,7 +334,7 @@ int main(void)
 		cmocka_unit_test(test_flaky_and_ua),
 		cmocka_unit_test(test_block512),
 		cmocka_unit_test(test_no_source_predicts),
-		cmocka_unit_test(test_timeout_is_an_error),
+		cmocka_unit_test(test_timeout_is_a_failed_block),
 	};
 
 	return cmocka_run_group_tests_name("probe", tests, setup, teardown);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "cdtail.h"
+#include "scsi/answer.h"
 #include "scsi/sense.h"
 
 static uint8_t *exact(const uint8_t *src, size_t n)
@@ -133,7 +134,8 @@ static void test_not_sense(void **state)
 	(void)state;
 	cdt_sense_decode(vendor, sizeof(vendor), &s);
 	assert_false(s.valid);
-	assert_int_equal(cdt_sense_classify(&s), CDT_SENSE_FATAL);
+	/* a CHECK CONDITION without usable sense: asked again, then bad */
+	assert_int_equal(cdt_sense_action(&s), CDT_ACT_RETRY);
 	cdt_sense_decode(zero, sizeof(zero), &s);
 	assert_false(s.valid);
 	cdt_sense_decode(NULL, 0, &s);
@@ -168,40 +170,47 @@ static void test_truncated(void **state)
 	}
 }
 
-static enum cdt_sense_class cls(uint8_t key, uint8_t asc, uint8_t ascq)
+static enum cdt_action cls(uint8_t key, uint8_t asc, uint8_t ascq)
 {
 	struct cdt_sense s = { .valid = true, .key = key, .asc = asc,
 			       .ascq = ascq };
 
-	return cdt_sense_classify(&s);
+	return cdt_sense_action(&s);
 }
 
+/*
+ * Issue 22 changed what several answers mean: a block-level failure of
+ * any kind (HARDWARE ERROR, NOT READY other than 3A, ILLEGAL REQUEST
+ * other than the end, any other key) is a bad block, no longer fatal;
+ * 05/64/xx has its own class; 06/28 is a medium change, not a retry.
+ */
 static void test_classify(void **state)
 {
 	(void)state;
-	assert_int_equal(cls(0x00, 0x00, 0x00), CDT_SENSE_NONE);
-	assert_int_equal(cls(0x01, 0x17, 0x01), CDT_SENSE_NONE);
-	assert_int_equal(cls(0x05, 0x21, 0x00), CDT_SENSE_END);
-	assert_int_equal(cls(0x05, 0x63, 0x00), CDT_SENSE_END);
-	assert_int_equal(cls(0x05, 0x64, 0x00), CDT_SENSE_END);
-	assert_int_equal(cls(0x05, 0x64, 0x01), CDT_SENSE_END);
-	assert_int_equal(cls(0x05, 0x24, 0x00), CDT_SENSE_FATAL);
-	assert_int_equal(cls(0x05, 0x20, 0x00), CDT_SENSE_FATAL);
-	assert_int_equal(cls(0x03, 0x11, 0x00), CDT_SENSE_MEDIUM);
-	assert_int_equal(cls(0x03, 0x02, 0x00), CDT_SENSE_MEDIUM);
-	assert_int_equal(cls(0x06, 0x29, 0x00), CDT_SENSE_RETRY);
-	assert_int_equal(cls(0x06, 0x28, 0x00), CDT_SENSE_RETRY);
-	assert_int_equal(cls(0x0b, 0x00, 0x00), CDT_SENSE_RETRY);
-	assert_int_equal(cls(0x02, 0x04, 0x01), CDT_SENSE_RETRY);
-	assert_int_equal(cls(0x02, 0x04, 0x00), CDT_SENSE_RETRY);
-	assert_int_equal(cls(0x02, 0x04, 0x03), CDT_SENSE_FATAL);
-	assert_int_equal(cls(0x02, 0x3a, 0x00), CDT_SENSE_NO_MEDIUM);
-	assert_int_equal(cls(0x02, 0x3a, 0x02), CDT_SENSE_NO_MEDIUM);
-	assert_int_equal(cls(0x02, 0x30, 0x00), CDT_SENSE_FATAL);
-	assert_int_equal(cls(0x04, 0x44, 0x00), CDT_SENSE_FATAL);
-	assert_int_equal(cls(0x07, 0x27, 0x00), CDT_SENSE_FATAL);
-	assert_int_equal(cls(0x08, 0x00, 0x00), CDT_SENSE_FATAL);
-	assert_int_equal(cls(0x0e, 0x1d, 0x00), CDT_SENSE_FATAL);
+	assert_int_equal(cls(0x00, 0x00, 0x00), CDT_ACT_OK);
+	assert_int_equal(cls(0x01, 0x17, 0x01), CDT_ACT_OK);
+	assert_int_equal(cls(0x05, 0x21, 0x00), CDT_ACT_END);
+	assert_int_equal(cls(0x05, 0x63, 0x00), CDT_ACT_END);
+	assert_int_equal(cls(0x05, 0x64, 0x00), CDT_ACT_WRONG_MODE);
+	assert_int_equal(cls(0x05, 0x64, 0x01), CDT_ACT_WRONG_MODE);
+	assert_int_equal(cls(0x05, 0x24, 0x00), CDT_ACT_BAD_BLOCK);
+	assert_int_equal(cls(0x05, 0x20, 0x00), CDT_ACT_REFUSED);
+	assert_int_equal(cls(0x03, 0x11, 0x00), CDT_ACT_BAD_BLOCK);
+	assert_int_equal(cls(0x03, 0x02, 0x00), CDT_ACT_BAD_BLOCK);
+	assert_int_equal(cls(0x06, 0x29, 0x00), CDT_ACT_RETRY);
+	assert_int_equal(cls(0x06, 0x28, 0x00), CDT_ACT_CHANGED);
+	assert_int_equal(cls(0x0b, 0x00, 0x00), CDT_ACT_RETRY);
+	assert_int_equal(cls(0x02, 0x04, 0x01), CDT_ACT_BECOMING_READY);
+	assert_int_equal(cls(0x02, 0x04, 0x00), CDT_ACT_BECOMING_READY);
+	assert_int_equal(cls(0x02, 0x04, 0x03), CDT_ACT_BAD_BLOCK);
+	assert_int_equal(cls(0x02, 0x3a, 0x00), CDT_ACT_NO_MEDIUM);
+	assert_int_equal(cls(0x02, 0x3a, 0x02), CDT_ACT_NO_MEDIUM);
+	assert_int_equal(cls(0x02, 0x30, 0x00), CDT_ACT_BAD_BLOCK);
+	assert_int_equal(cls(0x04, 0x44, 0x00), CDT_ACT_BAD_BLOCK);
+	assert_int_equal(cls(0x04, 0x09, 0x01), CDT_ACT_BAD_BLOCK);
+	assert_int_equal(cls(0x07, 0x27, 0x00), CDT_ACT_BAD_BLOCK);
+	assert_int_equal(cls(0x08, 0x00, 0x00), CDT_ACT_BAD_BLOCK);
+	assert_int_equal(cls(0x0e, 0x1d, 0x00), CDT_ACT_BAD_BLOCK);
 }
 
 static void test_text(void **state)
@@ -256,7 +265,7 @@ static void test_random_sense(void **state)
 			src[7] = (uint8_t)(src[7] % 40);
 		p = exact(src, len);
 		cdt_sense_decode(p, len, &s);
-		cdt_sense_classify(&s);
+		assert_string_not_equal(cdt_action_name(cdt_sense_action(&s)), "?");
 		cdt_sense_describe(&s, text, sizeof(text));
 		free(p);
 	}

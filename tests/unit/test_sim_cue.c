@@ -351,6 +351,35 @@ static void test_bad_key(void **state)
 	t->ops->close(t);
 }
 
+/* fault= on READ CD: as on READ(10), but form2, which only READ(10) meets. */
+static void test_fault_key(void **state)
+{
+	uint8_t buf[3 * CD_RAW], want[CD_RAW];
+	struct cdt_cmd cmd;
+	struct cdt_transport *t = open_cue("iso", "fault=hwerr@5-5:form2@7-7:short@9-9");
+	struct layout l;
+
+	(void)state;
+	read_layout("iso", &l);
+	read_cd(t, &cmd, 4, 2, MMC_ST_ANY, MMC_RCD_RAW, 0, buf, sizeof(buf));
+	th_expect_sense(&cmd, 0x04, 0x09, 0x01);
+	read10(t, &cmd, 7, 1, buf);
+	assert_int_equal(cmd.status, CDT_STATUS_CHECK);
+	assert_int_equal(cmd.sense[2] & 0x0f, 0x05);
+	assert_int_equal(cmd.sense[12], 0x64);
+	read_cd(t, &cmd, 7, 1, MMC_ST_ANY, MMC_RCD_RAW, 0, buf, sizeof(buf));
+	th_expect_good(&cmd);
+	expected_raw("iso", &l.t[0], 7, want);
+	assert_memory_equal(buf, want, CD_RAW);
+	/* short: GOOD, the sectors before 9 moved, the rest the residual */
+	read_cd(t, &cmd, 8, 3, MMC_ST_ANY, MMC_RCD_RAW, 0, buf, sizeof(buf));
+	th_expect_good(&cmd);
+	assert_int_equal(cmd.resid, 2 * CD_RAW);
+	expected_raw("iso", &l.t[0], 8, want);
+	assert_memory_equal(buf, want, CD_RAW);
+	t->ops->close(t);
+}
+
 /* Formatted Q and raw P-W of every block of each kind, against its layout. */
 static void test_subchannel(void **state)
 {
@@ -572,6 +601,140 @@ static void test_raw_caps(void **state)
 	cdt_close(dev);
 }
 
+static enum cdt_sector_mode want_mode(const struct lt *t)
+{
+	if (!strcmp(t->mode, "AUDIO"))
+		return CDT_SECTOR_AUDIO;
+	if (!strcmp(t->mode, "MODE2/2352"))
+		/* the model's Video CD: Form 1 track 1, Form 2 video from track 2 */
+		return t->number == 1 ? CDT_SECTOR_MODE2_FORM1 : CDT_SECTOR_MODE2_FORM2;
+	return CDT_SECTOR_MODE1;
+}
+
+/* cdt_probe() of every kind: the layout the sheet describes, each track's mode, raw. */
+static void test_probe_every_kind(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < TH_N(kinds); k++) {
+		struct cdt_probe_result res = CDT_INIT(res);
+		const struct cdt_layout *pl;
+		struct layout l;
+		char img[128], name[32];
+		struct cdt_dev *dev;
+
+		read_layout(kinds[k], &l);
+		snprintf(name, sizeof(name), "%s.cue", kinds[k]);
+		th_path(img, sizeof(img), dir, name);
+		dev = th_open_sim(img, "");
+		assert_int_equal(cdt_probe(dev, NULL, &res), 0);
+		assert_int_equal(res.true_blocks, l.end);
+		assert_int_equal(res.verdict, CDT_VERDICT_OK);
+		assert_true(res.raw.sectors && res.raw.c2 && res.raw.subq && res.raw.subpw);
+		assert_true(res.raw.declared);
+		pl = cdt_dev_layout(dev);
+		assert_non_null(pl);
+		assert_int_equal(pl->n_tracks, l.n);
+		assert_int_equal(pl->sessions, l.t[l.n - 1].session);
+		for (unsigned int i = 0; i < l.n; i++) {
+			assert_int_equal(pl->tracks[i].start, l.t[i].start);
+			assert_int_equal(pl->tracks[i].session, l.t[i].session);
+			assert_int_equal(pl->tracks[i].sector_mode, want_mode(&l.t[i]));
+		}
+		cdt_close(dev);
+	}
+}
+
+/*
+ * The header decides past the reported end: a drive that answers reads
+ * past the end with its last sector again (past=repeat) or zeros
+ * (past=zero) fools the search on a plain image, not on a CUE disc, where
+ * READ CD's header must name the block.
+ */
+static void test_probe_header_witness(void **state)
+{
+	static const char *const past[] = { "hide=10,past=repeat", "hide=10,past=zero",
+					     "hide=10" };
+	char img[128];
+
+	(void)state;
+	th_path(img, sizeof(img), dir, "iso.cue");
+	for (size_t i = 0; i < TH_N(past); i++) {
+		struct cdt_probe_result res = CDT_INIT(res);
+		struct cdt_dev *dev = th_open_sim(img, past[i]);
+
+		assert_int_equal(cdt_probe(dev, NULL, &res), 0);
+		assert_int_equal(res.reported_blocks, 290);
+		assert_int_equal(res.true_blocks, 300);
+		assert_int_equal(res.verdict, CDT_VERDICT_HIDDEN_TAIL);
+		cdt_close(dev);
+	}
+	/* the same drive over the ISO alone reads no header: it is fooled */
+	{
+		struct cdt_probe_result res = CDT_INIT(res);
+		struct cdt_dev *dev;
+
+		th_path(img, sizeof(img), dir, "iso (Track 1).iso");
+		dev = th_open_sim(img, "hide=10,past=repeat");
+		assert_int_equal(cdt_probe(dev, NULL, &res), 0);
+		assert_false(res.raw.sectors);
+		assert_true(res.true_blocks > 300);
+		assert_string_equal(cdt_sector_mode_name(dev ? cdt_dev_layout(dev)->tracks[0].sector_mode : 0), "");
+		cdt_close(dev);
+	}
+}
+
+/*
+ * readcd=ide: READ CD as QEMU's ide-cd answers it (hw/ide/atapi.c): 0x10
+ * and 0xF8 only, a made-up Mode 1 sector with a binary M:S:F and zero
+ * EDC/ECC, the subchannel ignored.  cdt_raw_caps() says raw sectors, no
+ * C2, no Q, EDC/ECC not right; probe then takes no header as a witness.
+ */
+static void test_readcd_ide(void **state)
+{
+	struct cdt_raw_caps caps = CDT_INIT(caps);
+	struct cdt_probe_result res = CDT_INIT(res);
+	struct cdt_transport *t = NULL;
+	uint8_t buf[2 * CD_RAW], data[2048];
+	struct cdt_cmd cmd;
+	struct cdt_dev *dev;
+	char err[256], img[128];
+
+	(void)state;
+	th_path(img, sizeof(img), dir, "iso (Track 1).iso");
+	assert_int_equal(th_sim_open(&t, err, sizeof(err), "%s,readcd=ide", img), 0);
+	read_cd(t, &cmd, 16, 2, MMC_ST_MODE2, MMC_RCD_RAW, MMC_SUB_Q, buf, sizeof(buf));
+	th_expect_good(&cmd);
+	assert_int_equal(cmd.resid, 0);
+	file_bytes("iso (Track 1).iso", 16 * 2048, data, sizeof(data));
+	/* LBA 16 = 166 frames = 0:2:16, written 00 02 10 (binary), mode 1 */
+	TH_EXPECT_AT(buf, { 0, 0x00 }, { 1, 0xff }, { 11, 0x00 }, { 12, 0x00 },
+		     { 13, 0x02 }, { 14, 0x10 }, { 15, 0x01 });
+	assert_memory_equal(buf + 16, data, sizeof(data));
+	for (unsigned int i = 2064; i < CD_RAW; i++)
+		assert_int_equal(buf[i], 0);
+	read_cd(t, &cmd, 16, 1, MMC_ST_ANY, MMC_RCD_USER, 0, buf, sizeof(buf));
+	th_expect_good(&cmd);
+	assert_memory_equal(buf, data, sizeof(data));
+	read_cd(t, &cmd, 16, 1, MMC_ST_ANY, MMC_RCD_RAW | MMC_RCD_C2, 0, buf, sizeof(buf));
+	th_expect_sense(&cmd, 0x05, 0x24, 0x00);
+	read_cd(t, &cmd, 300, 1, MMC_ST_ANY, MMC_RCD_RAW, 0, buf, sizeof(buf));
+	th_expect_sense(&cmd, 0x05, 0x21, 0x00);
+	t->ops->close(t);
+
+	dev = th_open_sim(img, "readcd=ide");
+	assert_int_equal(cdt_raw_caps(dev, 0, &caps), 0);
+	assert_true(caps.sectors);
+	assert_false(caps.declared || caps.c2 || caps.subq || caps.subpw || caps.edc_ok);
+	cdt_close(dev);
+	/* its headers witness nothing: past=repeat fools the search as without READ CD */
+	dev = th_open_sim(img, "readcd=ide,hide=10,past=repeat");
+	assert_int_equal(cdt_probe(dev, NULL, &res), 0);
+	assert_true(res.raw.sectors && !res.raw.edc_ok);
+	assert_true(res.true_blocks > 300);
+	assert_int_equal(cdt_dev_layout(dev)->tracks[0].sector_mode, CDT_SECTOR_MODE1);
+	cdt_close(dev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -579,12 +742,16 @@ int main(void)
 		cmocka_unit_test(test_read10_by_sector_kind),
 		cmocka_unit_test(test_wrong_edc),
 		cmocka_unit_test(test_bad_key),
+		cmocka_unit_test(test_fault_key),
 		cmocka_unit_test(test_subchannel),
 		cmocka_unit_test(test_toc_and_config),
 		cmocka_unit_test(test_plain_image_refuses),
 		cmocka_unit_test(test_bad_sheets),
 		cmocka_unit_test(test_bad_discs),
 		cmocka_unit_test(test_raw_caps),
+		cmocka_unit_test(test_probe_every_kind),
+		cmocka_unit_test(test_probe_header_witness),
+		cmocka_unit_test(test_readcd_ide),
 	};
 
 	return cmocka_run_group_tests_name("sim_cue", tests, group_setup, group_teardown);

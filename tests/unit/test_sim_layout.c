@@ -693,6 +693,11 @@ static void test_usage_errors(void **state)
 	bad_spec(small_img, "runout=2,profile=dvd+rw,formatted=500", "runout= and formatted=");
 	bad_spec(small_img, "profile=bd-re,formatted=500,runout=1", "runout= and formatted=");
 	bad_spec(small_img, "open=1,profile=cd-rom", "recordable");
+	/* written in place, never appended to (issue 28, G) */
+	bad_spec(small_img, "open=1,profile=dvd+rw", "recordable");
+	bad_spec(small_img, "open=1,profile=dvd-ram", "recordable");
+	bad_spec(small_img, "open=1,profile=bd-re", "recordable");
+	bad_spec(small_img, "open=1,profile=bd-rom", "recordable");
 	bad_spec(small_img, "layout=audio:100,profile=dvd-r", "CD profile");
 	bad_spec(mixed_img, "layout=data:1000+audio:500,hide=500", "last track");
 	bad_spec(mixed_img, "layout=data:1000+audio:500,runout=501", "last track");

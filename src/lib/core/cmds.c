@@ -194,27 +194,42 @@ int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
 	return rc;
 }
 
-static enum cdt_read_class read_class(enum cdt_sense_class sc)
+/*
+ * A read's failure as the engines see it, from the table's action
+ * (scsi/answer.c).  A block-level failure of any kind is MEDIUM: the
+ * block is bad; 05/64/xx stays END here, where the structure decides.
+ */
+static enum cdt_read_class read_class(enum cdt_action a)
 {
-	switch (sc) {
-	case CDT_SENSE_NONE:
+	switch (a) {
+	case CDT_ACT_OK:
+	case CDT_ACT_SHORT:
 		return CDT_READ_OK;
-	case CDT_SENSE_END:
+	case CDT_ACT_END:
+	case CDT_ACT_WRONG_MODE:
 		return CDT_READ_END;
-	case CDT_SENSE_MEDIUM:
+	case CDT_ACT_BAD_BLOCK:
 		return CDT_READ_MEDIUM;
+	case CDT_ACT_TIMEOUT:
+		return CDT_READ_TIMEOUT;
+	case CDT_ACT_CHANGED:
+		return CDT_READ_CHANGED;
 	default:
 		return CDT_READ_FATAL;
 	}
 }
 
-static int read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
-		       void *buf, size_t buf_len, struct cdt_read_result *res)
+/* Actions that end the read call itself: the run cannot go on. */
+static bool read_stops(enum cdt_action a)
+{
+	return a == CDT_ACT_NO_MEDIUM || a == CDT_ACT_DEVICE_GONE ||
+	       a == CDT_ACT_INTERRUPTED;
+}
+
+static int check_read_args(struct cdt_dev *dev, uint32_t nblocks,
+			   const void *buf, size_t buf_len)
 {
 	uint64_t bytes = (uint64_t)nblocks * dev->block_size;
-	struct cdt_sense sense;
-	struct cdt_cmd cmd;
-	int rc;
 
 	if (!dev->block_size) {
 		cdt_dev_seterr(dev, "the block size is not known yet: cdt_read_sizes() or cdt_probe() first");
@@ -229,27 +244,87 @@ static int read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 			       nblocks, (unsigned long long)bytes, buf ? buf_len : 0);
 		return CDT_EUSAGE;
 	}
-	rc = cdt_cmd_read(dev, lba, nblocks, buf, (uint32_t)bytes, &cmd, &sense);
+	return 0;
+}
+
+/* One READ command, its answer into res. */
+static int read_once(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+		     uint8_t *buf, struct cdt_read_result *res)
+{
+	uint32_t bytes = nblocks * dev->block_size;
+	struct cdt_sense sense;
+	struct cdt_cmd cmd;
+	int rc;
+
+	rc = cdt_cmd_read(dev, lba, nblocks, buf, bytes, &cmd, &sense);
 	dev->stats.reads++;
-	res->ms = cmd.ms;
-	res->resid = cmd.resid;
-	if (rc == 0)
+	res->ms += cmd.ms;
+	res->resid = cmd.resid > bytes ? bytes : cmd.resid;
+	res->cls = read_class(dev->last_action);
+	if (rc == 0 && res->resid == 0)
 		return 0;
 	dev->stats.failed_reads++;
-	if (rc == CDT_ETIMEOUT) {
-		res->cls = CDT_READ_TIMEOUT;
-		return 0;
-	}
-	if (rc != CDT_ECHECK)
-		return rc;
-	res->cls = cdt_sense_medium_changed(&sense) ? CDT_READ_CHANGED :
-		   read_class(cdt_sense_classify(&sense));
+	if (read_stops(dev->last_action) ||
+	    (rc && rc != CDT_ECHECK && rc != CDT_ETIMEOUT &&
+	     dev->last_action == CDT_ACT_REFUSED))
+		return rc ? rc : CDT_ETRANSPORT;
 	res->sense_key = sense.key;
 	res->asc = sense.asc;
 	res->ascq = sense.ascq;
 	res->info_valid = sense.info_valid;
 	res->info = sense.info;
 	return 0;
+}
+
+/*
+ * The device said the transfer is too long (EINVAL from SG_IO mid-run:
+ * the queue's limits shrank, or were never what sysfs said): lower the
+ * device's largest read to half of this one and read the span again in
+ * pieces, halving again while the device still refuses.  The pieces'
+ * answers sum into res, up to the first piece that does not arrive whole.
+ */
+static int read_smaller(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+			uint8_t *buf, struct cdt_read_result *res)
+{
+	uint32_t bs = dev->block_size, done = 0;
+	int rc;
+
+	dev->max_blocks = nblocks / 2;
+	while (done < nblocks) {
+		uint32_t n = nblocks - done;
+		struct cdt_read_result piece = { .size = res->size };
+
+		if (n > dev->max_blocks)
+			n = dev->max_blocks;
+		rc = read_once(dev, lba + done, n, buf + (size_t)done * bs, &piece);
+		res->ms += piece.ms;
+		if (!rc && dev->last_action == CDT_ACT_TOO_LONG && n > 1) {
+			dev->max_blocks = n / 2;
+			continue;
+		}
+		piece.ms = res->ms;
+		*res = piece;
+		if (rc || piece.cls != CDT_READ_OK || piece.resid) {
+			res->resid = (nblocks - done - n) * bs + piece.resid;
+			return rc;
+		}
+		done += n;
+	}
+	return 0;
+}
+
+static int read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+		       void *buf, size_t buf_len, struct cdt_read_result *res)
+{
+	int rc = check_read_args(dev, nblocks, buf, buf_len);
+
+	if (rc)
+		return rc;
+	res->ms = 0;
+	rc = read_once(dev, lba, nblocks, buf, res);
+	if (!rc && dev->last_action == CDT_ACT_TOO_LONG && nblocks > 1)
+		return read_smaller(dev, lba, nblocks, buf, res);
+	return rc;
 }
 
 int cdt_read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,

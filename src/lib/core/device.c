@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The one command path above the transports: the read-only allow-list,
- * retries on UNIT ATTENTION and NOT READY, the timeout, statistics, the
+ * what to do with each answer (scsi/answer.c's table: bounded retries
+ * with a back-off, waiting up to 20 s for a drive becoming ready, sending
+ * again a command that met deferred sense), the timeout, statistics, the
  * log callback; and the device's state (block size, peripheral type).
  * The commands themselves are in core/cmds.c.
  */
@@ -15,7 +17,10 @@
 #include "scsi/readcd.h"
 
 #define DEV_MAX_RETRIES 5
-#define DEV_NOT_READY_WAIT_MS 200
+/* sr_ioctl.c polls a drive becoming ready every 2 s, 10 times */
+#define DEV_READY_POLL_MS 2000
+/* the first back-off of a retry; doubled each time, up to 16 times it */
+#define DEV_BACKOFF_MS 100
 
 void cdt_dev_seterr(struct cdt_dev *dev, const char *fmt, ...)
 {
@@ -86,11 +91,24 @@ bool cdt_cdb_allowed(const uint8_t *cdb, unsigned int cdb_len)
 	return false;
 }
 
-static void sleep_ms(unsigned int ms)
+/*
+ * Let ms pass: the emulated drive's virtual clock advances (and counts in
+ * virtual_ms); a real drive is waited for.  False when a signal cut the
+ * wait short: the caller asked to stop.
+ */
+static bool dev_pause(struct cdt_dev *dev, unsigned int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
-	nanosleep(&ts, NULL);
+	dev->stats.device_ms += ms;
+	if (dev->t->ops->pause)
+		dev->t->ops->pause(dev->t, ms);
+	/* a virtual clock's wait is counted, never slept */
+	if (dev->t->virtual_time) {
+		dev->stats.virtual_ms += ms;
+		return true;
+	}
+	return nanosleep(&ts, NULL) == 0;
 }
 
 static void account(struct cdt_dev *dev, const struct cdt_cmd *cmd, int rc)
@@ -121,6 +139,9 @@ static void reset_answer(struct cdt_cmd *cmd)
 	cmd->resid = 0;
 	cmd->sense_len = 0;
 	cmd->status = 0;
+	cmd->host_status = 0;
+	cmd->driver_status = 0;
+	cmd->sys_errno = 0;
 	cmd->ms = 0;
 }
 
@@ -143,16 +164,133 @@ static bool known_mmc(struct cdt_dev *dev)
 	return dev->peripheral_type == 5;
 }
 
+/* What the transport left in cmd, for the table (scsi/answer.c). */
+static void answer_of(const struct cdt_dev *dev, const struct cdt_cmd *cmd,
+		      int rc, struct cdt_answer *a)
+{
+	*a = (struct cdt_answer){
+		.transport_rc = rc,
+		.sys_errno = rc ? cmd->sys_errno : 0,
+		.status = cmd->status,
+		.host = rc ? cmd->host_status : 0,
+		.driver = cmd->driver_status,
+		.sense = cmd->sense,
+		.sense_len = rc ? 0 : cmd->sense_len,
+		.data_len = cmd->data_len,
+		.resid = cmd->resid,
+		.block_size = is_read(cmd->cdb[0]) ? dev->block_size : 0,
+	};
+}
+
+/* The tries so far of each bounded action in one cdt_dev_exec. */
+struct dev_tries {
+	unsigned int retry, resend, ready;
+};
+
+/*
+ * Before trying again: how long to wait.  A UNIT ATTENTION is reported
+ * once per event and a deferred error is already told, so at once; other
+ * retries back off (100, 200, 400 ms: the drive or the bus is busy);
+ * a drive becoming ready is polled every 2 s, as sr_ioctl.c does.
+ */
+static unsigned int wait_before(const struct cdt_disposition *v, unsigned int n)
+{
+	if (v->action == CDT_ACT_BECOMING_READY)
+		return DEV_READY_POLL_MS;
+	if (v->action == CDT_ACT_RESEND ||
+	    (v->sense.valid && v->sense.key == 0x06))
+		return 0;
+	return DEV_BACKOFF_MS << (n < 4 ? n : 4);
+}
+
+/* The counter of v's action, or NULL when it is not tried again. */
+static unsigned int *tries_of(struct dev_tries *t, enum cdt_action a)
+{
+	switch (a) {
+	case CDT_ACT_RETRY:
+		return &t->retry;
+	case CDT_ACT_RESEND:
+		return &t->resend;
+	case CDT_ACT_BECOMING_READY:
+		return &t->ready;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * A medium change is not a plain UNIT ATTENTION: a read that met it goes
+ * back to the caller at once, whose data may now be another disc's; other
+ * commands are asked again, and the count tells the layers above either way.
+ */
+static void note_change(struct cdt_dev *dev, const struct cdt_cmd *cmd,
+			struct cdt_disposition *v)
+{
+	if (v->action != CDT_ACT_CHANGED)
+		return;
+	dev->medium_changes++;
+	if (!is_read(cmd->cdb[0])) {
+		v->action = CDT_ACT_RETRY;
+		v->budget = DEV_MAX_RETRIES;
+		v->spent = CDT_ACT_REFUSED;
+	}
+}
+
+/* The message and return code of an answer that is not tried again. */
+static int dev_result(struct cdt_dev *dev, const struct cdt_cmd *cmd, int rc,
+		      const struct cdt_disposition *v)
+{
+	const char *why;
+
+	switch (v->action) {
+	case CDT_ACT_OK:
+	case CDT_ACT_SHORT:
+		return 0;
+	case CDT_ACT_TIMEOUT:
+		cdt_dev_seterr(dev, "command 0x%02x timed out after %u ms",
+			       cmd->cdb[0], cmd->timeout_ms);
+		return CDT_ETIMEOUT;
+	case CDT_ACT_NO_MEDIUM:
+		cdt_dev_seterr(dev, "no medium in the drive");
+		return CDT_ENOMEDIUM;
+	case CDT_ACT_INTERRUPTED:
+		cdt_dev_seterr(dev, "command 0x%02x interrupted by a signal (not sent again)",
+			       cmd->cdb[0]);
+		return CDT_EINTR;
+	case CDT_ACT_CHANGED:
+		cdt_dev_seterr(dev, "the medium changed (sense 06/28/%02x)",
+			       v->sense.ascq);
+		return CDT_ECHECK;
+	default:
+		break;
+	}
+	if (!rc)
+		return CDT_ECHECK;
+	why = dev->t->ops->errmsg ? dev->t->ops->errmsg(dev->t) : NULL;
+	if (v->action == CDT_ACT_TOO_LONG)
+		cdt_dev_seterr(dev, "command 0x%02x: the transfer of %u bytes is too long for the device (%s)",
+			       cmd->cdb[0], cmd->data_len, why ? why : v->what);
+	else if (v->action == CDT_ACT_DEVICE_GONE)
+		cdt_dev_seterr(dev, "command 0x%02x: the device is gone (%s)",
+			       cmd->cdb[0], why ? why : v->what);
+	else
+		cdt_dev_seterr(dev, "command 0x%02x: %s", cmd->cdb[0],
+			       why ? why : cdt_strerror(rc));
+	return rc;
+}
+
 int cdt_dev_exec(struct cdt_dev *dev, struct cdt_cmd *cmd,
 		 struct cdt_sense *sense)
 {
-	struct cdt_sense local;
-	enum cdt_sense_class cls;
-	int attempt, rc;
+	struct dev_tries tries = { 0, 0, 0 };
+	struct cdt_answer answer;
+	struct cdt_disposition v;
+	unsigned int *n;
+	int rc;
 
-	if (!sense)
-		sense = &local;
-	memset(sense, 0, sizeof(*sense));
+	if (sense)
+		memset(sense, 0, sizeof(*sense));
+	dev->last_action = CDT_ACT_REFUSED;
 	if (!cdt_cdb_allowed(cmd->cdb, cmd->cdb_len)) {
 		cdt_dev_seterr(dev, "refused opcode 0x%02x: not a read-only command",
 			       cmd->cdb_len ? cmd->cdb[0] : 0);
@@ -167,63 +305,29 @@ int cdt_dev_exec(struct cdt_dev *dev, struct cdt_cmd *cmd,
 		cmd->timeout_ms = dev->timeout_ms;
 	/* an old message must not explain a new failure */
 	dev->errmsg[0] = '\0';
-	for (attempt = 0;; attempt++) {
+	for (;;) {
 		reset_answer(cmd);
 		rc = dev->t->ops->exec(dev->t, cmd);
 		account(dev, cmd, rc);
-		if (rc == CDT_ETIMEOUT) {
-			cdt_dev_seterr(dev, "command 0x%02x timed out after %u ms",
-				       cmd->cdb[0], cmd->timeout_ms);
-			return rc;
-		}
-		if (rc) {
-			const char *why = dev->t->ops->errmsg ?
-				dev->t->ops->errmsg(dev->t) : NULL;
-
-			cdt_dev_seterr(dev, "command 0x%02x: %s", cmd->cdb[0],
-				       why ? why : cdt_strerror(rc));
-			return rc;
-		}
-		if (cmd->status == CDT_STATUS_GOOD)
-			return 0;
-		if (cmd->status != CDT_STATUS_CHECK) {
-			/* BUSY, TASK SET FULL: the drive asks to be asked again */
-			if (attempt < DEV_MAX_RETRIES) {
-				sleep_ms(DEV_NOT_READY_WAIT_MS);
-				continue;
+		answer_of(dev, cmd, rc, &answer);
+		cdt_answer_classify(&answer, &v);
+		note_change(dev, cmd, &v);
+		if (sense)
+			*sense = v.sense;
+		n = tries_of(&tries, v.action);
+		if (n && *n < v.budget) {
+			if (!dev_pause(dev, wait_before(&v, (*n)++))) {
+				v.action = CDT_ACT_INTERRUPTED;
+				break;
 			}
-			cdt_dev_seterr(dev, "command 0x%02x: SCSI status 0x%02x",
-				       cmd->cdb[0], cmd->status);
-			return CDT_ETRANSPORT;
-		}
-		cdt_sense_decode(cmd->sense, cmd->sense_len, sense);
-		cls = cdt_sense_classify(sense);
-		/*
-		 * A medium change is not a plain UNIT ATTENTION: a read that
-		 * met it goes back to the caller at once, whose data may now
-		 * be another disc's; other commands are asked again, and the
-		 * count tells the layers above either way.
-		 */
-		if (cdt_sense_medium_changed(sense)) {
-			dev->medium_changes++;
-			if (is_read(cmd->cdb[0])) {
-				cdt_dev_seterr(dev, "the medium changed (sense 06/28/%02x)",
-					       sense->ascq);
-				return CDT_ECHECK;
-			}
-		}
-		if (cls == CDT_SENSE_RETRY && attempt < DEV_MAX_RETRIES) {
-			/* a UNIT ATTENTION is reported once; NOT READY needs time */
-			if (sense->key == 0x02 && !dev->t->virtual_time)
-				sleep_ms(DEV_NOT_READY_WAIT_MS);
 			continue;
 		}
-		if (cls == CDT_SENSE_NO_MEDIUM) {
-			cdt_dev_seterr(dev, "no medium in the drive");
-			return CDT_ENOMEDIUM;
-		}
-		return CDT_ECHECK;
+		if (n)
+			v.action = v.spent;
+		break;
 	}
+	dev->last_action = v.action;
+	return dev_result(dev, cmd, rc, &v);
 }
 
 /* Build a data-in command around cdb and buf and run it. */
@@ -316,6 +420,9 @@ uint32_t cdt_max_read_blocks(const struct cdt_dev *dev)
 		bytes = dev->t->ops->max_transfer(dev->t);
 	if (bytes < bs)
 		return 1;
+	/* a read refused as too long mid-run lowered it (core/cmds.c) */
+	if (dev->max_blocks && dev->max_blocks < bytes / bs)
+		return dev->max_blocks;
 	return bytes / bs;
 }
 

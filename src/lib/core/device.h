@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include "cdtail.h"
 #include "transport/transport.h"
+#include "scsi/answer.h"
 #include "scsi/sense.h"
 
 struct cdt_dev {
@@ -20,6 +21,10 @@ struct cdt_dev {
 	char errmsg[512];
 	/* 06/28/00 answers seen: the medium may have changed */
 	unsigned int medium_changes;
+	/* the largest read the device took after refusing one as too long; 0: none */
+	uint32_t max_blocks;
+	/* what the table made of the last command's answer (scsi/answer.h) */
+	enum cdt_action last_action;
 	/*
 	 * The disc's structure the last probe read (probe/layout.c builds
 	 * it; core only keeps and frees it), or NULL: cdt_dev_layout().
@@ -33,10 +38,12 @@ void cdt_dev_set_layout(struct cdt_dev *dev, struct cdt_layout *l);
 void cdt_layout_free(struct cdt_layout *l);
 
 /*
- * Send cmd through the allow-list, the transport, the retry policy for
- * UNIT ATTENTION and NOT READY, the statistics and the log callback.
- * Returns 0 when the drive answered GOOD, CDT_ECHECK with *sense decoded
- * when it answered CHECK CONDITION, or a negative transport error.
+ * Send cmd through the allow-list, the transport, the table's retries
+ * (scsi/answer.c), the statistics and the log callback.  Returns 0 when
+ * the data arrived (GOOD; cmd->resid says how much), CDT_ECHECK with
+ * *sense decoded when the drive answered with an error, CDT_ETIMEOUT,
+ * CDT_ENOMEDIUM, CDT_EINTR (a signal: never sent again), or a negative
+ * transport error.  dev->last_action says what the answer means.
  */
 int cdt_dev_exec(struct cdt_dev *dev, struct cdt_cmd *cmd,
 		 struct cdt_sense *sense);

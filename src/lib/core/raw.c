@@ -12,6 +12,7 @@
 #include <string.h>
 #include "core/abi.h"
 #include "core/cmds.h"
+#include "core/raw.h"
 #include "scsi/readcd.h"
 #include "scsi/sector.h"
 #include "scsi/subq.h"
@@ -19,7 +20,7 @@
 #define GETCONF_ALLOC 64
 #define TRY_MAX (CD_RAW + MMC_C2_BLOCK_LEN + CD_PW_LEN)
 
-static void declared(struct cdt_dev *dev, struct cdt_raw_caps *caps)
+void raw_caps_declared(struct cdt_dev *dev, struct cdt_raw_caps *caps)
 {
 	uint8_t buf[GETCONF_ALLOC];
 	struct mmc_cd_read_feature f;
@@ -75,7 +76,7 @@ static bool believable_q(const uint8_t *q, int64_t lba)
 	return sq.adr != 1 || (sq.bcd_ok && sq.lba == lba);
 }
 
-static void tried(struct cdt_dev *dev, int64_t lba, struct cdt_raw_caps *caps)
+void raw_caps_try(struct cdt_dev *dev, int64_t lba, struct cdt_raw_caps *caps)
 {
 	uint8_t buf[TRY_MAX], q[CD_Q_LEN];
 
@@ -103,8 +104,8 @@ int cdt_raw_caps(struct cdt_dev *dev, int64_t lba, struct cdt_raw_caps *caps)
 	if (rc)
 		return rc;
 	full.tried_lba = CDT_SIZE_ABSENT;
-	declared(dev, &full);
-	tried(dev, lba, &full);
+	raw_caps_declared(dev, &full);
+	raw_caps_try(dev, lba, &full);
 	cdt_abi_out(caps, &full, sizeof(full));
 	return 0;
 }

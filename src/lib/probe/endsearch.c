@@ -35,7 +35,13 @@
  * A MEDIUM ERROR may be a bad block rather than the end, so an end found at
  * one is confirmed by reads beyond it before it is accepted; a read there
  * that succeeds reopens the search above it, which checks the candidates
- * above it again (step 1) before it climbs.
+ * above it again (step 1) before it climbs.  Every block-level failure is
+ * such a failure: a timeout, a hardware error (the device layer's table
+ * makes it MEDIUM), and a GOOD read whose residual says blocks did not
+ * arrive (drives and USB bridges answer so at the end of a disc; sg_dd
+ * counts only what arrived): only the blocks that arrived count, the first
+ * one missing failed.  Only CDT_TIMEOUTS_IN_ROW timeouts in a row end
+ * the search: the drive stopped answering.
  *
  * No read touches an LBA at or past the window, reported + max_extra: that
  * is what --max-extra promises, whatever failures cost.  An end exactly at
@@ -94,17 +100,37 @@ struct es_state {
 	double good_ms;		/* measured cost of a one-block good read */
 	int info_trust;		/* 1 consistent INFORMATION seen, -1 bogus seen */
 	bool lo_from_info;	/* lo was raised on the drive's word alone */
+	unsigned int timeouts_in_row;
 };
 
+/* A block failed: END-class, or a block-level failure (MEDIUM, timeout). */
 static bool is_failure(enum cdt_read_class cls)
 {
-	return cls == CDT_READ_END || cls == CDT_READ_MEDIUM;
+	return cls == CDT_READ_END || cls == CDT_READ_MEDIUM ||
+	       cls == CDT_READ_TIMEOUT;
+}
+
+/*
+ * A GOOD read of n blocks at lba with some missing: the first block that
+ * did not arrive failed, and the ones before it read, as a MEDIUM ERROR
+ * whose INFORMATION is certain.
+ */
+static void short_as_failure(struct es_state *s, uint64_t lba, uint32_t n,
+			     struct es_outcome *out)
+{
+	uint32_t got = out->missing >= n ? 0 : n - out->missing;
+
+	s->res->short_reads++;
+	out->cls = CDT_READ_MEDIUM;
+	out->info_valid = true;
+	out->info_exact = true;
+	out->info = lba + got;
 }
 
 /*
  * One read, with the bookkeeping every step needs.  Returns 0 with *out
  * filled, or a negative error for an outcome the search cannot interpret
- * (timeout, fatal sense, transport failure).
+ * (fatal sense, transport failure, a drive that stopped answering).
  */
 static int es_read(struct es_state *s, uint64_t lba, uint32_t n,
 		   struct es_outcome *out)
@@ -117,14 +143,23 @@ static int es_read(struct es_state *s, uint64_t lba, uint32_t n,
 		return rc;
 	s->res->reads++;
 	s->res->ms += out->ms;
+	s->timeouts_in_row = out->cls == CDT_READ_TIMEOUT ? s->timeouts_in_row + 1 : 0;
+	if (out->cls == CDT_READ_OK && out->missing) {
+		s->res->failed_reads++;
+		short_as_failure(s, lba, n, out);
+		return 0;
+	}
 	if (out->cls == CDT_READ_OK) {
 		if (n == 1)
 			s->good_ms = s->good_ms < 0 ? out->ms : (s->good_ms + out->ms) / 2;
 		return 0;
 	}
 	s->res->failed_reads++;
-	if (out->cls == CDT_READ_TIMEOUT)
-		return CDT_ETIMEOUT;
+	if (out->cls == CDT_READ_TIMEOUT) {
+		s->res->timeouts++;
+		if (s->timeouts_in_row >= CDT_TIMEOUTS_IN_ROW)
+			return CDT_ETIMEOUT;
+	}
 	if (!is_failure(out->cls))
 		return CDT_ECHECK;
 	s->fail_ms = s->fail_ms < 0 ? out->ms : (s->fail_ms + out->ms) / 2;
@@ -142,6 +177,11 @@ static int es_read(struct es_state *s, uint64_t lba, uint32_t n,
 static bool usable_info(struct es_state *s, uint64_t lba, uint32_t n,
 			const struct es_outcome *o, uint64_t *info)
 {
+	/* what arrived is no drive's word: it needs no trust, earns none */
+	if (o->info_exact) {
+		*info = o->info;
+		return true;
+	}
 	if (!o->info_valid || s->info_trust < 0)
 		return false;
 	if (o->info < lba || o->info >= lba + n) {
@@ -174,7 +214,8 @@ static void set_hi(struct es_state *s, uint64_t hi, enum cdt_read_class cls,
 		return;
 	s->hi = hi;
 	s->hi_known = true;
-	s->hi_medium = cls == CDT_READ_MEDIUM;
+	/* a block-level failure (MEDIUM, timeout) may be damage, not the end */
+	s->hi_medium = cls != CDT_READ_END;
 	s->hi_exact = exact;
 }
 
@@ -197,11 +238,12 @@ static void learn_failure(struct es_state *s, uint64_t lba, uint32_t n,
 		 * below it.
 		 */
 		if (info > lba) {
-			if (info > s->lo)
+			if (info > s->lo && !o->info_exact)
 				s->lo_from_info = true;
 			set_lo(s, info);
 		}
-		set_hi(s, info, o->cls, true);
+		/* a block missing from a longer GOOD read: read it alone */
+		set_hi(s, info, o->cls, !o->info_exact || n == 1);
 		return;
 	}
 	set_hi(s, lba + n - 1, o->cls, n == 1);

@@ -13,12 +13,19 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cdtail.h"
+#include "scsi/answer.h"
 
 struct es_outcome {
 	enum cdt_read_class cls;
 	bool info_valid;
 	uint64_t info;		/* first unreadable LBA, if info_valid */
 	double ms;		/* how long the read took */
+	/*
+	 * Blocks of a CDT_READ_OK read that did not arrive (the residual,
+	 * rounded up to whole blocks): only the blocks before them count.
+	 */
+	uint32_t missing;
+	bool info_exact;	/* info is known, not the drive's word (es_read) */
 };
 
 /* Read [lba, lba + n); fill *out; return 0, or <0 to abort the search. */
@@ -26,6 +33,7 @@ typedef int (*es_read_fn)(void *ctx, uint64_t lba, uint32_t n,
 			  struct es_outcome *out);
 
 #define ES_MAX_CANDIDATES 8
+/* CDT_TIMEOUTS_IN_ROW timeouts in a row end the search with CDT_ETIMEOUT. */
 
 struct es_params {
 	uint64_t reported;		/* READ CAPACITY's count */
@@ -43,10 +51,13 @@ struct es_params {
 struct es_result {
 	uint64_t end;
 	bool window_limit;	/* reads still succeeded at reported+max_extra */
-	bool medium_end;	/* the block at end failed with MEDIUM, not END */
+	bool medium_end;	/* the block at end failed with MEDIUM (or timed
+				 * out), not END */
 	bool end_seen;		/* some read failed END-class (05/21, 05/63, 05/64) */
 	bool nothing_readable;	/* LBA 0 failed */
 	uint64_t reads, failed_reads;
+	uint64_t timeouts;	/* reads that timed out, each a failed block */
+	uint64_t short_reads;	/* GOOD reads with blocks missing */
 	double ms;
 };
 

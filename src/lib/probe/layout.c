@@ -21,6 +21,7 @@
 #include "core/device.h"
 #include "probe/fsize.h"
 #include "probe/layout.h"
+#include "probe/head.h"
 #include "scsi/mmc.h"
 
 #define FULLTOC_ALLOC (4 + 11 * 3 * MMC_TOC_MAX)
@@ -318,23 +319,37 @@ static uint32_t iso_head_blocks(const struct cdt_track *t, bool last)
  * absolute end (mkisofs -C).  A size smaller than the descriptors' own
  * place cannot be absolute: it counts from the session start.
  */
-static void last_session_filesystem(struct cdt_dev *dev, const struct cdt_layout *l,
-				    struct cdt_sizes *sz)
+static const struct cdt_track *last_session_first_data(const struct cdt_layout *l)
 {
 	const struct cdt_track *first = NULL;
-	uint32_t bs = dev->block_size, n;
-	uint64_t blocks = 0;
-	uint8_t *buf;
-	struct cdt_read_result rr = CDT_INIT(rr);
 	size_t i;
 
-	for (i = l->n_tracks; i-- > 0;) {
+	for (i = l ? l->n_tracks : 0; i-- > 0;) {
 		if (l->tracks[i].mode != CDT_TRACK_DATA)
 			continue;
 		if (first && l->tracks[i].session != first->session)
 			break;
 		first = &l->tracks[i];
 	}
+	return first;
+}
+
+uint64_t layout_last_session_start(const struct cdt_layout *l)
+{
+	const struct cdt_track *first = last_session_first_data(l);
+
+	return first ? first->start : 0;
+}
+
+static void last_session_filesystem(struct cdt_dev *dev, const struct cdt_layout *l,
+				    struct cdt_sizes *sz)
+{
+	const struct cdt_track *first = last_session_first_data(l);
+	unsigned int fails = PROBE_HEAD_BAD_MAX;
+	uint32_t bs = dev->block_size, n;
+	uint64_t blocks = 0;
+	uint8_t *buf;
+
 	/* the session at LBA 0: cdt_read_sizes() reads the head, with libblkid */
 	if (!first || !first->start || !bs)
 		return;
@@ -345,8 +360,12 @@ static void last_session_filesystem(struct cdt_dev *dev, const struct cdt_layout
 	buf = malloc((size_t)ISO_HEAD_BLOCKS * bs);
 	if (!buf)
 		return;
-	if (cdt_read_blocks(dev, first->start, n, buf, (size_t)n * bs, &rr) ||
-	    rr.cls != CDT_READ_OK)
+	/*
+	 * A bad block in the session's head costs the head read again
+	 * block by block, as at LBA 0, not the descriptors after it.
+	 */
+	n = probe_read_piece(dev, first->start, n, buf, &fails);
+	if (n < ISO_HEAD_MIN)
 		goto out;
 	if (cdt_iso9660_size(buf, (size_t)n * bs, bs, &blocks) || !blocks)
 		goto out;

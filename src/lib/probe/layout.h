@@ -27,6 +27,12 @@ struct layout_answers {
 int layout_read(struct cdt_dev *dev, struct cdt_sizes *sz,
 		const struct layout_answers *a);
 
+/*
+ * Where the last data session's first data track starts (its volume
+ * descriptors are 16 blocks on): 0 for the session at LBA 0, or no layout.
+ */
+uint64_t layout_last_session_start(const struct cdt_layout *l);
+
 /* The disc's last track, or NULL when the layout has none. */
 const struct cdt_track *layout_last_track(const struct cdt_layout *l);
 

@@ -7,6 +7,7 @@
 #include "probe/endsearch.h"
 #include "probe/layout.h"
 #include "probe/probe.h"
+#include "probe/raw.h"
 #include "probe/sizes.h"
 
 #define PROBE_FAILS_KEPT 64
@@ -16,12 +17,14 @@ struct probe_failure {
 	uint64_t lba;
 	uint32_t n;
 	uint8_t key, asc;
+	enum cdt_read_class cls;
 };
 
 struct probe_reader {
 	struct cdt_dev *dev;
 	const struct cdt_probe_opts *opts;	/* for the progress hook */
 	uint64_t reported, reads, failed_reads;
+	bool raw;		/* the drive reads true raw sectors: headers witness reads */
 	double ms;
 	uint8_t *buf;
 	uint32_t buf_blocks;
@@ -47,7 +50,7 @@ static void keep_failure(struct probe_reader *r, uint64_t lba, uint32_t n,
 	if (rr->cls == CDT_READ_OK)
 		return;
 	f = &r->fails[r->nfails++ % PROBE_FAILS_KEPT];
-	*f = (struct probe_failure){ lba, n, rr->sense_key, rr->asc };
+	*f = (struct probe_failure){ lba, n, rr->sense_key, rr->asc, rr->cls };
 }
 
 /* The narrowest kept failed read that covered lba, or NULL. */
@@ -89,6 +92,42 @@ static bool stopped(const struct probe_reader *r)
 	return r->opts && r->opts->stop && *r->opts->stop;
 }
 
+/* 05/64/00: ILLEGAL MODE FOR THIS TRACK (audio, Form 2, a TAO run-out) */
+static bool illegal_mode(const struct cdt_read_result *rr)
+{
+	return rr->sense_key == 0x05 && rr->asc == 0x64;
+}
+
+/*
+ * Where the drive reads raw, the sectors' headers say what a read meant
+ * (probe/raw.c): blocks past the reported end that READ(10) returned are
+ * data only if their headers name them (not a cached sector again, not
+ * the lead-out); blocks READ(10) refuses with 05/64/00 are data of the
+ * disc when they are Mode 2 sectors that name themselves (Form 2: a Video
+ * CD's last track).  Each changes the read's class as the headers say;
+ * a block the headers deny reads as out of range (05/21/00), so the
+ * boundary search takes it for the end, not for damage.
+ */
+static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
+		    struct cdt_read_result *rr)
+{
+	uint64_t from = lba > r->reported ? lba : r->reported, first;
+
+	if (rr->cls == CDT_READ_OK && lba + n > r->reported &&
+	    !probe_raw_confirm(r->dev, from, (uint32_t)(lba + n - from), &first)) {
+		rr->cls = CDT_READ_END;
+		rr->info_valid = true;
+		rr->info = first;
+		rr->sense_key = 0x05;
+		rr->asc = 0x21;
+		rr->ascq = 0;
+	} else if (rr->cls == CDT_READ_END && illegal_mode(rr) &&
+		   probe_raw_confirm(r->dev, lba, n, &first)) {
+		rr->cls = CDT_READ_OK;
+		rr->info_valid = false;
+	}
+}
+
 static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 		      struct es_outcome *out)
 {
@@ -105,6 +144,8 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 		return rc;
 	if (rr.cls == CDT_READ_CHANGED)
 		return CDT_ECHANGED;
+	if (r->raw)
+		witness(r, lba, n, &rr);
 	keep_failure(r, lba, n, &rr);
 	note_good(r, lba, n, rr.cls);
 	tell_progress(r, lba, &rr);
@@ -112,6 +153,10 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 	out->info_valid = rr.info_valid;
 	out->info = rr.info;
 	out->ms = rr.ms;
+	/* a GOOD read's residual: whole blocks that did not arrive */
+	if (rr.cls == CDT_READ_OK && rr.resid)
+		out->missing = (uint32_t)((rr.resid + r->dev->block_size - 1) /
+					  r->dev->block_size);
 	if (rr.cls == CDT_READ_TIMEOUT)
 		cdt_dev_seterr(r->dev, "READ at LBA %llu did not complete within the timeout",
 			       (unsigned long long)lba);
@@ -211,11 +256,15 @@ static int end_class_at(struct probe_reader *r, uint64_t lba)
 		return rc;
 	if (rr.cls == CDT_READ_CHANGED)
 		return CDT_ECHANGED;
+	if (r->raw)
+		witness(r, lba, 1, &rr);
 	keep_failure(r, lba, 1, &rr);
 	note_good(r, lba, 1, rr.cls);
 	if (rr.cls == CDT_READ_END)
 		return 1;
-	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_MEDIUM)
+	/* a block that failed or timed out is there, unreadable */
+	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_MEDIUM ||
+	    rr.cls == CDT_READ_TIMEOUT)
 		return 0;
 	return CDT_ECHECK;
 }
@@ -289,7 +338,8 @@ static bool end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported
 	for (i = 0; i < n; i++) {
 		const struct probe_failure *f = &r->fails[i];
 
-		if (f->n == 1 && f->key == 0x03 && f->lba > lo && f->lba < hi)
+		if (f->n == 1 && (f->key == 0x03 || f->cls == CDT_READ_TIMEOUT) &&
+		    f->lba > lo && f->lba < hi)
 			lo = f->lba;
 	}
 	if (hi == UINT64_MAX) {
@@ -353,9 +403,14 @@ static int needs_boundary(struct probe_reader *r, uint64_t end, uint64_t window)
 	/* the search reached the window: nothing past it is read */
 	if (end >= window)
 		return 0;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (r->fails[i].lba == end && sense_is_end(&r->fails[i]))
 			return 0;
+		/* timed out on its own: there, and never worth a second wait */
+		if (r->fails[i].lba == end && r->fails[i].n == 1 &&
+		    r->fails[i].cls == CDT_READ_TIMEOUT)
+			return 1;
+	}
 	rc = end_class_at(r, end);
 	return rc < 0 ? 0 : !rc;
 }
@@ -411,7 +466,10 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		      struct cdt_probe_result *res, struct es_result *er)
 {
 	struct probe_reader r = { .dev = dev, .opts = opts,
-				  .reported = (uint64_t)res->sizes.read_capacity };
+				  .reported = (uint64_t)res->sizes.read_capacity,
+				  /* made-up sectors (QEMU's ide-cd: zero EDC/ECC,
+				   * and its header M:S:F binary, not BCD) witness nothing */
+				  .raw = res->raw.sectors && res->raw.edc_ok };
 	struct es_params p;
 	bool window_limit = false;
 	int rc;
@@ -432,7 +490,10 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	if (!rc && stopped(&r))
 		rc = CDT_EINTR;
 	free(r.buf);
-	if (rc && !dev->errmsg[0])
+	if (rc == CDT_ETIMEOUT)
+		cdt_dev_seterr(dev, "the drive stopped answering: %d reads in a row did not complete within the timeout",
+			       CDT_TIMEOUTS_IN_ROW);
+	else if (rc && !dev->errmsg[0])
 		cdt_dev_seterr(dev, "end search failed: %s", cdt_strerror(rc));
 	return rc;
 }
@@ -570,6 +631,7 @@ static int begin_once(struct cdt_dev *dev, struct cdt_probe_result *res)
 	if (rc)
 		return rc;
 	res->reported_blocks = (uint64_t)res->sizes.read_capacity;
+	probe_raw(dev, res);
 	return 0;
 }
 

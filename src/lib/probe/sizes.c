@@ -16,6 +16,7 @@
 #include "core/cmds.h"
 #include "core/device.h"
 #include "probe/fsize.h"
+#include "probe/head.h"
 #include "probe/layout.h"
 #include "probe/sizes.h"
 #include "scsi/mmc.h"
@@ -23,8 +24,6 @@
 #define TOC_ALLOC (4 + MMC_TOC_MAX * 8)
 /* 16 system blocks, then the volume descriptors */
 #define ISO_HEAD_READ 32u
-/* bad blocks the head read passes over (zeros) before it gives up */
-#define HEAD_BAD_MAX 4u
 
 static bool sane_block_size(uint32_t bs)
 {
@@ -126,47 +125,6 @@ static uint16_t current_profile(struct cdt_dev *dev)
 	return profile;
 }
 
-/* A bad block of the head, while *fails allows: zeros, one allowance less. */
-static bool pass_bad(uint8_t *block, uint32_t bs, unsigned int *fails)
-{
-	if (!*fails)
-		return false;
-	(*fails)--;
-	memset(block, 0, bs);
-	return true;
-}
-
-/*
- * One piece of the head, [lba, lba + n): in one read or, when that fails
- * with a medium error (a bad block somewhere in it), again block by block,
- * a bad block left as zeros, while *fails allows.  Returns the blocks
- * kept from lba: n, or fewer where a read answers anything else (the end,
- * a run-out, a timeout) or the failures allowed run out.
- */
-static uint32_t read_piece(struct cdt_dev *dev, uint64_t lba, uint32_t n,
-			   uint8_t *buf, unsigned int *fails)
-{
-	struct cdt_read_result rr = CDT_INIT(rr);
-	uint32_t bs = dev->block_size, i;
-
-	if (cdt_read_blocks(dev, lba, n, buf, (size_t)n * bs, &rr))
-		return 0;
-	if (rr.cls == CDT_READ_OK)
-		return n;
-	if (rr.cls != CDT_READ_MEDIUM)
-		return 0;
-	if (n == 1)
-		return pass_bad(buf, bs, fails) ? 1 : 0;
-	for (i = 0; i < n; i++) {
-		if (cdt_read_blocks(dev, lba + i, 1, buf + (size_t)i * bs, bs, &rr))
-			return i;
-		if (rr.cls != CDT_READ_OK &&
-		    (rr.cls != CDT_READ_MEDIUM || !pass_bad(buf + (size_t)i * bs, bs, fails)))
-			return i;
-	}
-	return n;
-}
-
 /*
  * Read up to CDT_FS_PROBE_BYTES, and no more than limit blocks, from LBA
  * 0; returns bytes read.  A bad block in a piece costs that piece read
@@ -177,7 +135,7 @@ static size_t read_head(struct cdt_dev *dev, uint64_t limit, uint8_t *buf)
 {
 	uint32_t bs = dev->block_size, chunk = cdt_max_read_blocks(dev);
 	uint64_t want = CDT_FS_PROBE_BYTES / bs, lba = 0;
-	unsigned int fails = HEAD_BAD_MAX;
+	unsigned int fails = PROBE_HEAD_BAD_MAX;
 
 	if (want > limit)
 		want = limit;
@@ -191,7 +149,7 @@ static size_t read_head(struct cdt_dev *dev, uint64_t limit, uint8_t *buf)
 		 */
 		uint32_t step = lba ? chunk : (chunk < ISO_HEAD_READ ? chunk : ISO_HEAD_READ);
 		uint32_t n = want - lba < step ? (uint32_t)(want - lba) : step;
-		uint32_t got = read_piece(dev, lba, n, buf + lba * bs, &fails);
+		uint32_t got = probe_read_piece(dev, lba, n, buf + lba * bs, &fails);
 
 		lba += got;
 		if (got < n)
@@ -366,8 +324,14 @@ static int read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 	free(a);
 	if (rc)
 		return rc;
-	/* the last data session's volume descriptor said nothing: the head */
-	if (sz->filesystem < 0)
+	/*
+	 * The last data session's volume descriptor said nothing: the head,
+	 * when that session is the one at LBA 0.  Another session's
+	 * descriptor is never this disc's size (issue 28: session 1's 90
+	 * blocks once stood for a disc of 11700 whose last descriptor had a
+	 * bad block).
+	 */
+	if (sz->filesystem < 0 && !layout_last_session_start(dev->layout))
 		filesystem_size(dev, head_blocks(dev->layout, blocks), sz);
 	return 0;
 }

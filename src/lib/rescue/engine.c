@@ -13,6 +13,7 @@
 #include <time.h>
 #include "core/device.h"
 #include "rescue/engine.h"
+#include "scsi/answer.h"
 
 #define RESCUE_PROGRESS_MS 250
 #define RESCUE_DEFAULT_SAVE_MS 5000
@@ -191,6 +192,13 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 	}
 	if (rr.cls == CDT_READ_FATAL)
 		return rescue_read_fatal(r->dev, lba, &rr);
+	/*
+	 * Timeouts in a row over untried blocks mean the drive stopped
+	 * answering; the later passes read blocks known to have failed,
+	 * where timeouts are expected and bounded by the passes.
+	 */
+	r->timeouts_in_row = rr.cls == CDT_READ_TIMEOUT && r->phase == CDT_PHASE_COPY ?
+			     r->timeouts_in_row + 1 : 0;
 	if (rr.cls != CDT_READ_OK || rr.resid) {
 		if (r->sink.failed)
 			r->sink.failed(r->sink.ctx, lba, n);
@@ -205,6 +213,19 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 	return SPAN_GOOD;
 }
 
+/*
+ * The drive stopped answering: the blocks that timed out are marked as
+ * their pass marks a failure, so a resume goes past them and tries them
+ * in a later pass; the run ends (the job saves the map).
+ */
+static int stopped_answering(struct rescue *r, uint64_t lba)
+{
+	cdt_dev_seterr(r->dev, "the drive stopped answering: %d reads of untried blocks in a row did not complete within the timeout (the last at LBA %" PRIu64
+		       "); run the same command again when it answers: the resume goes past those blocks and tries them last",
+		       CDT_TIMEOUTS_IN_ROW, lba);
+	return CDT_ETIMEOUT;
+}
+
 int rescue_try(struct rescue *r, uint64_t lba, uint32_t n, char bad_status)
 {
 	int got = read_span(r, lba, n);
@@ -216,6 +237,8 @@ int rescue_try(struct rescue *r, uint64_t lba, uint32_t n, char bad_status)
 		     got == SPAN_GOOD ? MAP_FINISHED : bad_status);
 	if (rc)
 		return rc;
+	if (r->timeouts_in_row >= CDT_TIMEOUTS_IN_ROW)
+		return stopped_answering(r, lba);
 	rescue_progress(r, false);
 	rc = maybe_save(r);
 	return rc ? rc : got;

@@ -65,6 +65,7 @@ struct rescue {
 	unsigned int pass;
 	double last_progress_ms;
 	double last_save_ms;
+	unsigned int timeouts_in_row;	/* CDT_TIMEOUTS_IN_ROW: stop */
 };
 
 /* What a read of a span came to (rescue_try). */

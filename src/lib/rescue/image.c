@@ -19,11 +19,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include "core/abi.h"
 #include "core/device.h"
 #include "probe/probe.h"
@@ -105,6 +107,9 @@ static int lock_existing(struct image_job *j)
 			cdt_dev_seterr(j->dev, "map %s: %s", mp, strerror(errno));
 			return errno == EISDIR ? CDT_EUSAGE : CDT_EIO;
 		}
+		/* ours now: what a killed run of it left is not in use */
+		if (!rc)
+			map_remove_stale(mp);
 	}
 	if (!stat(j->out_path, &st)) {
 		if (j->dev->t->ops->is_source && j->dev->t->ops->is_source(j->dev->t, &st)) {
@@ -346,13 +351,27 @@ static int check_against_out(struct image_job *j)
 }
 
 /* The last byte the map says holds good data, +1. */
-static uint64_t finished_end(const struct cdt_map *m)
+/*
+ * Where the blocks the map says were read end, in bytes: its finished
+ * areas but the skipped ones, which the first save already marks finished
+ * and which are zeros whatever OUT holds.  A run killed before OUT existed,
+ * or before its size was set, leaves a map whose only finished areas are
+ * skipped: OUT then holds nothing the resume needs (issue 28, A).
+ */
+static uint64_t read_end(const struct image_job *j)
 {
-	uint64_t start, len;
+	uint64_t end = j->map.size, start, len, b;
+	const struct cdt_skip *k;
 
-	if (!map_find_back(m, MAP_FINISHED, m->size, &start, &len))
-		return 0;
-	return start + len;
+	while (map_find_back(&j->map, MAP_FINISHED, end, &start, &len)) {
+		b = (start + len + j->bs - 1) / j->bs;
+		while (b > start / j->bs && (k = skip_at(&j->skip, b - 1)))
+			b = k->start;
+		if (b > start / j->bs)
+			return b * j->bs < start + len ? b * j->bs : start + len;
+		end = start;
+	}
+	return 0;
 }
 
 /* OUT, created (exclusively unless force) and locked; or the one we hold. */
@@ -392,7 +411,7 @@ static int size_out(struct image_job *j)
 
 static int open_resumed(struct image_job *j)
 {
-	uint64_t need = finished_end(&j->map);
+	uint64_t need = read_end(j);
 	struct stat st;
 	int rc;
 
@@ -506,6 +525,38 @@ static int note_from_out(struct image_job *j)
 	return 0;
 }
 
+/*
+ * Free space up front (statvfs): a disk too small for OUT is found before
+ * the first block is read, not when it fills.  What OUT already holds on
+ * disk counts; where statvfs cannot tell, the writes will.
+ */
+static int check_space(struct image_job *j)
+{
+	uint64_t have = 0, need, avail;
+	struct statvfs sv;
+	struct stat st;
+	char *copy;
+	int rc;
+
+	if (j->fd >= 0 && !fstat(j->fd, &st))
+		have = (uint64_t)st.st_blocks * 512;
+	need = j->extent_bytes > have ? j->extent_bytes - have : 0;
+	copy = strdup(j->out_path);
+	if (!copy)
+		return CDT_ENOMEM;
+	rc = statvfs(dirname(copy), &sv);
+	free(copy);
+	if (rc)
+		return 0;
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (avail >= need)
+		return 0;
+	cdt_dev_seterr(j->dev, "not enough free space for %s: %" PRIu64 " more bytes are needed, %"
+		       PRIu64 " are free: free space and run the same command again",
+		       j->out_path, need, avail);
+	return CDT_EIO;
+}
+
 static int prepare(struct image_job *j)
 {
 	bool verified = false;
@@ -537,7 +588,9 @@ static int prepare(struct image_job *j)
 		if (rc)
 			return rc;
 	}
-	rc = make_comment(j);
+	rc = check_space(j);
+	if (!rc)
+		rc = make_comment(j);
 	if (!rc && !j->loaded)
 		rc = create_fresh(j);
 	if (!rc)
@@ -695,6 +748,30 @@ static int copy_then_search(struct image_job *j, struct rescue *r)
 	return rc ? rc : rescue_copy(r, first, UINT64_MAX);
 }
 
+/*
+ * The map saved after the run, whatever ended it.  After an error the
+ * first error is the one reported: a save that fails too (a full disk
+ * fails both) adds its words to the first message, never replaces it.
+ */
+static int save_after(struct image_job *j, struct rescue *r, int rc)
+{
+	char first[sizeof(j->dev->errmsg)], second[sizeof(j->dev->errmsg)];
+	int rc2;
+
+	if (!rc)
+		return rescue_save(r);
+	snprintf(first, sizeof(first), "%s", cdt_errmsg(j->dev));
+	j->dev->errmsg[0] = '\0';
+	rc2 = rescue_save(r);
+	snprintf(second, sizeof(second), "%s", cdt_errmsg(j->dev));
+	if (rc2)
+		cdt_dev_seterr(j->dev, "%s; and the map could not be saved: %s (it holds the last save)",
+			       first, second[0] ? second : cdt_strerror(rc2));
+	else
+		cdt_dev_seterr(j->dev, "%s", first);
+	return rc2;
+}
+
 static int run_job(struct image_job *j)
 {
 	struct cdt_image_result *res = j->res;
@@ -741,7 +818,7 @@ static int run_job(struct image_job *j)
 		rc = rescue_rest(&r);
 	res->sum.blocks_read = r.blocks_read;
 	/* save whatever happened: an interrupted run resumes from here */
-	rc2 = rescue_save(&r);
+	rc2 = save_after(j, &r, rc);
 	if (!rc)
 		rc = rc2;
 	if (!rc)

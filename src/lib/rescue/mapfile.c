@@ -5,6 +5,8 @@
  * lines, the "current_pos current_status current_pass" line, then one
  * "pos size status" line per run, numbers as 0x-prefixed hex.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -601,12 +603,103 @@ static int make_temp(const char *path, char **tmp)
 	return fd;
 }
 
+/* Is name the temporary of a save of the map named base (make_temp)? */
+static bool temp_of(const char *name, const char *base)
+{
+	static const char infix[] = ".cdtail-";
+	size_t blen = strlen(base), i;
+
+	if (strlen(name) != blen + sizeof(infix) - 1 + 6 ||
+	    strncmp(name, base, blen) || strncmp(name + blen, infix, sizeof(infix) - 1))
+		return false;
+	for (i = blen + sizeof(infix) - 1; name[i]; i++)
+		if (!isalnum((unsigned char)name[i]))
+			return false;
+	return true;
+}
+
+void map_remove_stale(const char *path)
+{
+	char *dcopy = strdup(path), *bcopy = strdup(path);
+	const char *base;
+	struct dirent *e;
+	struct stat st;
+	DIR *d = NULL;
+	int fd;
+
+	if (!dcopy || !bcopy)
+		goto out;
+	base = basename(bcopy);
+	d = opendir(dirname(dcopy));
+	if (!d)
+		goto out;
+	while ((e = readdir(d))) {
+		if (!temp_of(e->d_name, base))
+			continue;
+		fd = openat(dirfd(d), e->d_name, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		/* a temporary some live run still holds is its own */
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && !lock_fd(fd))
+			unlinkat(dirfd(d), e->d_name, 0);
+		close(fd);
+	}
+out:
+	if (d)
+		closedir(d);
+	free(dcopy);
+	free(bcopy);
+}
+
+/* The file system refuses the call itself, not this rename. */
+static bool refused_here(int e)
+{
+	return e == EINVAL || e == ENOSYS || e == EOPNOTSUPP || e == EPERM;
+}
+
+/*
+ * Without renameat2's flags (NFS answers EINVAL, fs/nfs/dir.c nfs_rename;
+ * some FUSE file systems too): give the name once, as only one creator
+ * can.  link() fails with EEXIST when the name is taken, as
+ * RENAME_NOREPLACE does; where links are refused too (EPERM: vfat, many
+ * FUSE), an O_EXCL placeholder takes the name first and a rename puts the
+ * map over it.  The placeholder is locked while it stands, so a second
+ * run that opens it meanwhile finds it in use.
+ */
+static int give_name_once(const char *tmp, const char *path)
+{
+	int fd, rc;
+
+	if (!link(tmp, path)) {
+		/* the map has its name; a temp name left over is only litter */
+		unlink(tmp);
+		return 0;
+	}
+	if (errno == EEXIST || !refused_here(errno))
+		return -1;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	lock_fd(fd);
+	rc = rename(tmp, path);
+	if (rc) {
+		int e = errno;
+
+		unlink(path);
+		errno = e;
+	}
+	close(fd);
+	return rc;
+}
+
 /* rename, or (without replace) only when nothing has that name yet */
 static int put_in_place(const char *tmp, const char *path, bool replace)
 {
 	if (replace)
 		return rename(tmp, path);
-	return renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE);
+	if (!renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE))
+		return 0;
+	return refused_here(errno) ? give_name_once(tmp, path) : -1;
 }
 
 int map_save_locked(const char *path, const struct cdt_map *m, const char *comment,
@@ -636,12 +729,12 @@ int map_save_locked(const char *path, const struct cdt_map *m, const char *comme
 		goto fail;
 	}
 	if (map_write(f, m, comment) || fflush(f) || fsync(fd)) {
-		snprintf(err, errlen, "cannot write map %s: %s", tmp, strerror(errno));
+		snprintf(err, errlen, "cannot write map %s: %s", path, strerror(errno));
 		fclose(f);
 		goto fail;
 	}
 	if (fclose(f)) {
-		snprintf(err, errlen, "cannot write map %s: %s", tmp, strerror(errno));
+		snprintf(err, errlen, "cannot write map %s: %s", path, strerror(errno));
 		goto fail;
 	}
 	if (put_in_place(tmp, path, replace)) {

@@ -114,6 +114,14 @@ int map_save(const char *path, const struct cdt_map *m, const char *comment,
 	     char *err, size_t errlen);
 
 /*
+ * Remove the temporaries of path's saves (path.cdtail-XXXXXX) that no
+ * process holds locked: a run killed between creating one and renaming it
+ * over path leaves it (issue 28, I).  Call it holding path's lock, so that
+ * no run of this map is saving meanwhile (image's saves lock theirs).
+ */
+void map_remove_stale(const char *path);
+
+/*
  * map_save for a run that holds the map locked (lock.h): the new file is
  * locked before it takes the name, then *lock (the old file's fd, or -1)
  * is closed and becomes the new file's.  Without replace an existing

@@ -74,8 +74,12 @@ static int sink_put(void *ctx, uint64_t lba, uint32_t n, const uint8_t *buf)
 
 	rc = rescue_pwrite(s->fd, buf, len, lba * s->bs);
 	if (rc) {
-		cdt_dev_seterr(s->dev, "cannot write the output at byte %" PRIu64 ": %s",
-			       lba * s->bs, strerror(errno));
+		int e = errno;
+
+		cdt_dev_seterr(s->dev, "cannot write the output at byte %" PRIu64 ": %s%s",
+			       lba * s->bs, strerror(e),
+			       (e == ENOSPC || e == EDQUOT) && s->map_path ?
+			       ": free space and run the same command again" : "");
 		return rc;
 	}
 	feed_stream(s, buf, lba * s->bs, len);

@@ -58,10 +58,11 @@ struct verify_job {
 	bool *bad_block;	/* per block of the current chunk */
 };
 
-static int range_add(struct ranges *r, uint64_t lba)
+/* Add the blocks [first, last] to r. */
+static int range_add_span(struct ranges *r, uint64_t first, uint64_t last)
 {
-	if (r->n && r->v[r->n - 1].last + 1 == lba) {
-		r->v[r->n - 1].last = lba;
+	if (r->n && r->v[r->n - 1].last + 1 == first) {
+		r->v[r->n - 1].last = last;
 		return 0;
 	}
 	if (r->n == r->cap) {
@@ -73,8 +74,13 @@ static int range_add(struct ranges *r, uint64_t lba)
 		r->v = v;
 		r->cap = cap;
 	}
-	r->v[r->n++] = (struct cdt_range){ lba, lba };
+	r->v[r->n++] = (struct cdt_range){ first, last };
 	return 0;
+}
+
+static int range_add(struct ranges *r, uint64_t lba)
+{
+	return range_add_span(r, lba, lba);
 }
 
 /* 1 read good, 0 unreadable, <0 error that ends the run. */
@@ -397,6 +403,28 @@ static int open_image(struct verify_job *j)
 }
 
 /*
+ * An image longer than the disc: each block it holds past the end differs
+ * (a part of one counting whole), counted as the compare counts the blocks
+ * a shorter one lacks, every one with --all, else the first (issue 28, H:
+ * one block longer said diff_count 0 beside a first_diff_lba).
+ */
+static int past_the_disc(struct verify_job *j)
+{
+	struct cdt_verify_result *res = j->res;
+	uint64_t end = j->extent * j->bs, past;
+
+	if (!res->complete || j->fd < 0 || res->image_bytes <= end)
+		return 0;
+	past = j->opts->all ? (res->image_bytes - end + j->bs - 1) / j->bs : 1;
+	if (!res->have_diff) {
+		res->have_diff = true;
+		res->first_diff_lba = j->extent;
+	}
+	res->diff_blocks += past;
+	return range_add_span(&j->diff, j->extent, j->extent + past - 1);
+}
+
+/*
  * After reading: an image longer than the disc differs past the end, one
  * shorter at the first block it lacks (found by the compare unless all
  * it lacks is skipped, never compared).
@@ -419,24 +447,25 @@ static bool judge_lengths(struct verify_job *j)
 	return res->matched_blocks != 0;
 }
 
-static void judge(struct verify_job *j)
+static int judge(struct verify_job *j)
 {
 	struct cdt_verify_result *res = j->res;
 	const struct cdt_verify_opts *o = j->opts;
-	uint64_t extent = j->extent;
 	bool digest_differs = false;
+	int rc = past_the_disc(j);
 
+	if (rc)
+		return rc;
 	/* data follows a short FILE that matches: FILE is the disc's start */
 	if (j->file_short && res->have_diff && !j->diff_inside) {
 		res->verdict = CDT_VERIFY_PREFIX;
-		return;
+		return 0;
 	}
 	/* a short FILE followed by padding alone is what the disc holds */
 	if (res->complete && j->fd >= 0 && res->length_differs && !res->have_diff &&
 	    !j->file_short) {
 		res->have_diff = true;
-		res->first_diff_lba = res->image_bytes > extent * j->bs ? extent :
-				      res->image_bytes / j->bs;
+		res->first_diff_lba = res->image_bytes / j->bs;
 	}
 	if (res->complete && (o->md5 || o->sha256))
 		digest_differs = !judge_lengths(j);
@@ -446,6 +475,7 @@ static void judge(struct verify_job *j)
 		res->verdict = CDT_VERIFY_UNREADABLE;
 	else
 		res->verdict = CDT_VERIFY_IDENTICAL;
+	return 0;
 }
 
 static int run(struct verify_job *j)
@@ -468,7 +498,7 @@ static int run(struct verify_job *j)
 		rc = dg_final(&j->dg, &res->sum.digests);
 	dg_free(&j->dg);
 	if (!rc)
-		judge(j);
+		rc = judge(j);
 	cand_free(j);
 	return rc;
 }

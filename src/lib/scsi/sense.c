@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Sense data decoding and classification (see sense.h), and the short
- * names of the library's error codes.
+ * Sense data decoding (see sense.h), and the short names of the library's
+ * error codes.  What an answer means for the run is answer.c's table.
  */
 #include <stdio.h>
 #include <string.h>
@@ -84,36 +84,7 @@ void cdt_sense_decode(const uint8_t *buf, size_t len, struct cdt_sense *out)
 		out->valid = true;
 		decode_fixed(buf, len, out);
 	}
-}
-
-enum cdt_sense_class cdt_sense_classify(const struct cdt_sense *s)
-{
-	/* a CHECK CONDITION without usable sense tells nothing to act on */
-	if (!s->valid)
-		return CDT_SENSE_FATAL;
-	switch (s->key) {
-	case 0x00:
-	case 0x01:
-		return CDT_SENSE_NONE;
-	case 0x02:
-		if (s->asc == 0x3a)
-			return CDT_SENSE_NO_MEDIUM;
-		/* 04/03: manual intervention required, waiting will not help */
-		if (s->asc == 0x04 && s->ascq != 0x03)
-			return CDT_SENSE_RETRY;
-		return CDT_SENSE_FATAL;
-	case 0x03:
-		return CDT_SENSE_MEDIUM;
-	case 0x05:
-		if (s->asc == 0x21 || s->asc == 0x63 || s->asc == 0x64)
-			return CDT_SENSE_END;
-		return CDT_SENSE_FATAL;
-	case 0x06:
-	case 0x0b:
-		return CDT_SENSE_RETRY;
-	default:
-		return CDT_SENSE_FATAL;
-	}
+	out->deferred = out->valid && (rc == 0x71 || rc == 0x73);
 }
 
 /* sg_lib words the ASC as "Additional sense: ..."; the key names it here */

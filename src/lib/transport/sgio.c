@@ -2,7 +2,13 @@
 /*
  * Linux SG_IO through libsgutils2's pass-through layer (sg_pt).  The node
  * is opened read-only and non-blocking, so a drive without a medium can
- * still be asked what it is.
+ * still be asked what it is.  It hands over the answer as the kernel gave
+ * it (status, sense, residual, host and driver bytes, errno); what they
+ * mean is scsi/answer.c's table.
+ *
+ * The timeout: SG_IO on a block node (/dev/srN, block/scsi_ioctl.c sg_io)
+ * never waits less than BLK_MIN_SG_TIMEOUT, 7 s, whatever is asked; on a
+ * /dev/sgN node (sg.c) the asked timeout holds.  cdtail(1) says so.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,9 +25,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "cdtail.h"
+#include "scsi/answer.h"
 #include "transport/transport.h"
 
 #define SGIO_DID_TIME_OUT 0x03
+#define SGIO_DRIVER_TIMEOUT 0x06
 #define SGIO_DEFAULT_MAX_XFER 65536u
 #define SGIO_MAX_XFER_CAP (1u << 20)
 
@@ -39,46 +47,56 @@ static struct sgio_transport *to_sgio(struct cdt_transport *t)
 	return (struct sgio_transport *)t;
 }
 
-/* Linux's host and driver bytes (include/scsi/scsi_status.h), in words. */
-static const char *host_byte_name(unsigned int b)
+/*
+ * The byte after "NAME=0x" in sg_pt's transport error string, or 0.  The
+ * string is the one place sg_pt gives both bytes in every version:
+ * get_scsi_pt_transport_err() is (host << 8) + driver in the sg v3 era
+ * and the host byte alone with the v4 header (sg3_utils 1.45 on), whose
+ * driver byte has no getter.
+ */
+static uint8_t status_byte_in(const char *str, const char *name)
 {
-	static const char *const names[] = {
-		"ok", "no connection", "bus busy", "timed out", "bad target",
-		"aborted", "parity error", "internal error", "reset",
-		"bad interrupt", "passed through", "soft error, retry",
-		"requeue", "transport disrupted", "transport failfast",
-		"target failure", "nexus failure", "allocation failure",
-		"medium error",
-	};
+	const char *p = strstr(str, name);
+	unsigned long v;
+	char *end;
 
-	return b < sizeof(names) / sizeof(names[0]) ? names[b] : "unknown";
+	if (!p)
+		return 0;
+	v = strtoul(p + strlen(name), &end, 16);
+	return end == p + strlen(name) || v > 0xff ? 0 : (uint8_t)v;
 }
 
-static const char *driver_byte_name(unsigned int b)
+static void set_transport_err(struct sgio_transport *st, struct sg_pt_base *pt,
+			      struct cdt_cmd *cmd)
 {
-	static const char *const names[] = {
-		"ok", "busy", "soft", "media", "error", "invalid", "timeout",
-		"hard", "sense",
-	};
+	char words[256] = "";
+	const char *host, *drv;
 
-	return b < sizeof(names) / sizeof(names[0]) ? names[b] : "unknown";
-}
-
-static void set_transport_err(struct sgio_transport *st, int terr)
-{
-	unsigned int host = (unsigned int)terr & 0xff;
-	unsigned int drv = ((unsigned int)terr >> 8) & 0xff;
-
+	get_scsi_pt_transport_err_str(pt, sizeof(words), words);
+	cmd->host_status = status_byte_in(words, "Host_status=0x");
+	cmd->driver_status = status_byte_in(words, "Driver_status=0x");
+	/* a string without the bytes: the host byte from the number */
+	if (!cmd->host_status && !cmd->driver_status)
+		cmd->host_status = (uint8_t)get_scsi_pt_transport_err(pt);
+	host = cdt_host_byte_name(cmd->host_status);
+	drv = cdt_driver_byte_name(cmd->driver_status);
 	snprintf(st->err, sizeof(st->err),
 		 "SG_IO transport failure: host status 0x%02x (%s), driver status 0x%02x (%s)",
-		 host, host_byte_name(host), drv, driver_byte_name(drv & 0x0f));
+		 cmd->host_status, host ? host : "unknown", cmd->driver_status,
+		 drv ? drv : "unknown");
+}
+
+/* The kernel gave up waiting: DID_TIME_OUT, DRIVER_TIMEOUT, or the clock. */
+static bool timed_out(const struct cdt_cmd *cmd, double ms)
+{
+	return cmd->host_status == SGIO_DID_TIME_OUT ||
+	       (cmd->driver_status & 0x0f) == SGIO_DRIVER_TIMEOUT ||
+	       ms >= 0.95 * cmd->timeout_ms;
 }
 
 static int sgio_status(struct sgio_transport *st, struct sg_pt_base *pt,
 		       struct cdt_cmd *cmd, double ms)
 {
-	int terr;
-
 	switch (get_scsi_pt_result_category(pt)) {
 	case SCSI_PT_RESULT_GOOD:
 		cmd->status = CDT_STATUS_GOOD;
@@ -93,14 +111,8 @@ static int sgio_status(struct sgio_transport *st, struct sg_pt_base *pt,
 			cmd->sense_len = sizeof(cmd->sense);
 		return 0;
 	case SCSI_PT_RESULT_TRANSPORT_ERR:
-		terr = get_scsi_pt_transport_err(pt);
-		/* the host byte says DID_TIME_OUT when the kernel gave up */
-		if ((terr & 0xff) == SGIO_DID_TIME_OUT ||
-		    ((terr >> 8) & 0xff) == SGIO_DID_TIME_OUT ||
-		    ms >= 0.95 * cmd->timeout_ms)
-			return CDT_ETIMEOUT;
-		set_transport_err(st, terr);
-		return CDT_ETRANSPORT;
+		set_transport_err(st, pt, cmd);
+		return timed_out(cmd, ms) ? CDT_ETIMEOUT : CDT_ETRANSPORT;
 	default:
 		snprintf(st->err, sizeof(st->err),
 			 "SG_IO: an answer of an unknown kind (sg_pt category %d)",
@@ -131,9 +143,16 @@ static int sgio_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 	if (res == SCSI_PT_DO_TIMEOUT) {
 		rc = CDT_ETIMEOUT;
 	} else if (res < 0) {
+		/*
+		 * The table (scsi/answer.c) reads the errno: EINTR (a signal;
+		 * the CLI's handlers have no SA_RESTART, so sg.c's wait is
+		 * never restarted and the READ never sent twice), EINVAL on a
+		 * long read (too long for the queue), ENODEV (unplugged).
+		 */
+		cmd->sys_errno = -res;
 		snprintf(st->err, sizeof(st->err), "SG_IO on %s failed: %s",
 			 st->path, strerror(-res));
-		rc = (-res == ENOTTY || -res == EINVAL) ? CDT_ENOTSCSI : CDT_ETRANSPORT;
+		rc = -res == ENOTTY ? CDT_ENOTSCSI : CDT_ETRANSPORT;
 	} else if (res) {
 		snprintf(st->err, sizeof(st->err), "SG_IO on %s failed (sg_pt error %d)",
 			 st->path, res);

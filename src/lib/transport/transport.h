@@ -32,6 +32,7 @@ struct cdt_cmd {
 	 * CDT_ETRANSPORT; 0 otherwise.
 	 */
 	uint8_t host_status, driver_status;
+	int sys_errno;		/* errno of a failed SG_IO ioctl, else 0 */
 	unsigned int timeout_ms;
 	double ms;		/* duration, set by the transport */
 };

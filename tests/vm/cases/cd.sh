@@ -27,6 +27,11 @@ for d in /dev/sr0 /dev/sg0; do
 		"1 1 data 0 $ISO_BLOCKS"
 	expect_json "probe $d: no gaps" '.gaps | tostring' '[]'
 	note "probe $d: $(jq -c '{sources,reads,failed_reads,notes,verdict}' <"$T/out" 2>&1)"
+	# READ CD (issue 25): scsi-cd refuses it, ide-cd makes Mode 1 sectors up
+	# with zero EDC/ECC (REAL-DISCS.md): either way never trusted
+	note "probe $d raw: $(jq -c '{raw, sector_mode: [.tracks[].sector_mode]}' <"$T/out" 2>&1)"
+	expect_json "probe $d: no raw sector with a right EDC/ECC from QEMU" \
+		'.raw.edc_ok // false' false
 done
 run probe --json /dev/sr0
 expect_json "probe sr0: kernel source == /sys/block/sr0/size/4" .sources.kernel $((KSIZE / 4))

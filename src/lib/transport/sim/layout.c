@@ -132,6 +132,9 @@ uint16_t sim_profile(const struct sim *s)
 
 	if (s->cfg.profile)
 		return s->cfg.profile;
+	/* an appendable disc is a recordable one: CD-R, or DVD-R above a CD */
+	if (s->cfg.open)
+		return bytes <= SIM_CD_MAX_BYTES ? 0x0009 : 0x0011;
 	return bytes <= SIM_CD_MAX_BYTES ? 0x0008 : 0x0010;
 }
 
@@ -254,7 +257,12 @@ static int check_kind(struct sim *s, char *err, size_t errlen)
 
 	if (rc)
 		return rc;
-	if (c->open && c->profile && !profile_recordable(p)) {
+	/*
+	 * Only a disc written session by session can be left open: the
+	 * read-only profiles hold none, and DVD+RW, DVD-RAM and BD-RE are
+	 * written in place, never appended to: no open session on them.
+	 */
+	if (c->open && !profile_recordable(p)) {
 		snprintf(err, errlen, "sim: open=1 needs a recordable profile "
 			 "(cd-r, cd-rw or dvd-r)");
 		return CDT_EUSAGE;

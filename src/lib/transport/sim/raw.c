@@ -579,6 +579,23 @@ static bool unreadable(struct sim *s, uint64_t b)
 	return false;
 }
 
+/* tao=1: a data track's last 2 blocks are run-out, link blocks with no sector */
+static bool in_runout(const struct sim *s, uint64_t b)
+{
+	uint32_t i;
+
+	if ((uint64_t)b >= s->n_blocks - s->cfg.runout)
+		return true;
+	/* the table's own walk, not sim_track_at(): layout.c calls into here */
+	for (i = 0; s->cfg.tao && i < s->n_tracks; i++) {
+		const struct sim_track *t = &s->tracks[i];
+
+		if (!t->audio && b >= t->start && b < t->start + t->blocks)
+			return b - t->start >= t->blocks - 2;
+	}
+	return false;
+}
+
 /* Why block lba cannot be answered at all (o filled), or false. */
 static bool read_cd_fails(struct sim *s, int64_t lba, const struct mmc_read_cd *rq,
 			  const struct sim_sector *sec, struct sim_outcome *o)
@@ -591,29 +608,42 @@ static bool read_cd_fails(struct sim *s, int64_t lba, const struct mmc_read_cd *
 		sim_check(o, s->cfg.gap_key, s->cfg.gap_asc, s->cfg.gap_ascq);
 		return true;
 	}
-	if ((uint64_t)lba >= s->n_blocks - s->cfg.runout ||
-	    (rq->type && rq->type != sec->kind)) {
+	if (in_runout(s, (uint64_t)lba) || (rq->type && rq->type != sec->kind)) {
 		sim_check(o, SK_ILLEGAL_REQUEST, ASC_END_OF_USER_AREA, 0);
 		return true;
 	}
 	return false;
 }
 
-/* One sector's answer at p; 0 with o filled when it fails. */
+/*
+ * fault= at lba: true when the read stops there (o filled, or GOOD for
+ * short).  form2 is READ(10)'s answer to a Form 2 sector, which READ CD
+ * reads: not applied here.
+ */
+static bool read_cd_fault(struct sim *s, int64_t lba, struct sim_outcome *o)
+{
+	const struct sim_fault *f = sim_fault_at(s, (uint64_t)lba);
+
+	return f && f->kind != SIM_FAULT_FORM2 && sim_fault_answer(f, o);
+}
+
+/* One sector's answer at p; 0 with *stop (and o filled, but for short) when it fails. */
 static size_t read_cd_one(struct sim *s, int64_t lba, const struct mmc_read_cd *rq,
-			  struct sim_sector *sec, uint8_t *p, struct sim_outcome *o)
+			  struct sim_sector *sec, uint8_t *p, struct sim_outcome *o,
+			  bool *stop)
 {
 	bool c2 = rq->fields & (MMC_RCD_C2 | MMC_RCD_C2_BLOCK);
 	bool bad;
 	size_t n;
 
+	*stop = true;
 	if (lba >= 0 && (uint64_t)lba < s->n_blocks && !load_sector(s, lba, sec)) {
 		sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
 		return 0;
 	}
 	if (lba < 0 || (uint64_t)lba >= s->n_blocks)
 		sec->ct = NULL;
-	if (read_cd_fails(s, lba, rq, sec, o))
+	if (read_cd_fails(s, lba, rq, sec, o) || read_cd_fault(s, lba, o))
 		return 0;
 	bad = unreadable(s, (uint64_t)lba);
 	/* without C2 pointers a drive can only fail an unreadable sector */
@@ -624,6 +654,7 @@ static size_t read_cd_one(struct sim *s, int64_t lba, const struct mmc_read_cd *
 	n = put_main(sec, rq->fields, p);
 	n += put_c2(rq->fields, bad || sec->edc_bad, p + n);
 	n += put_sub(sec, lba, rq->sub, p + n);
+	*stop = false;
 	return n;
 }
 
@@ -638,8 +669,7 @@ void sim_do_read_cd(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 	size_t moved = 0;
 	int64_t lba;
 
-	/* an image without a CUE sheet: a drive that refuses READ CD (QEMU scsi-cd, tgt) */
-	if (!s->cue || mmc_parse_read_cd_cdb(cmd->cdb, cmd->cdb_len, &lba, &nblocks, &rq)) {
+	if (mmc_parse_read_cd_cdb(cmd->cdb, cmd->cdb_len, &lba, &nblocks, &rq)) {
 		sim_check(o, SK_ILLEGAL_REQUEST, ASC_INVALID_OPCODE, 0);
 		return;
 	}
@@ -658,9 +688,10 @@ void sim_do_read_cd(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 	}
 	for (i = 0; i < nblocks; i++) {
 		uint8_t one[READ_CD_MAX];
-		size_t n = read_cd_one(s, lba + i, &rq, sec, one, o);
+		bool stop;
+		size_t n = read_cd_one(s, lba + i, &rq, sec, one, o, &stop);
 
-		if (o->check)
+		if (stop)
 			break;
 		/* never past the initiator's buffer: as a drive, refuse the CDB */
 		if (!cmd->data || n > cmd->data_len - moved) {
@@ -672,7 +703,10 @@ void sim_do_read_cd(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 		o->blocks_moved++;
 	}
 	free(sec);
+	/* no answer, or no SCSI status: nothing moved (as sim_do_read) */
+	if (o->timeout || o->host_error)
+		moved = 0;
 	cmd->resid = cmd->data_len - (uint32_t)moved;
-	if (o->check && o->asc != ASC_INVALID_FIELD)
+	if ((o->check || o->timeout) && o->asc != ASC_INVALID_FIELD)
 		o->failed_read = true;
 }

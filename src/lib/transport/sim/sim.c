@@ -255,8 +255,8 @@ static const struct {
 	{ MMC_READ_DISC_INFO, sim_do_read_disc_info },
 	{ MMC_READ_TRACK_INFO, sim_do_read_track_info },
 	{ MMC_MODE_SENSE10, sim_do_mode_sense10 },
-	{ MMC_READ_CD, sim_do_read_cd },
-	{ MMC_READ_CD_MSF, sim_do_read_cd },
+	{ MMC_READ_CD, sim_do_read_cd_any },
+	{ MMC_READ_CD_MSF, sim_do_read_cd_any },
 };
 
 static void dispatch(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)

@@ -18,6 +18,7 @@
  *   cue.c     a CUE sheet's text into tracks (pure)
  *   raw.c     the disc of sim:FILE.cue: its sectors, READ CD, and what
  *             READ(10) gets from sectors that are not 2048-byte data
+ *   ide.c     READ CD of a plain image: refused, or readcd=ide (QEMU)
  */
 #ifndef CDT_SIM_H
 #define CDT_SIM_H
@@ -163,6 +164,7 @@ struct sim_config {
 	bool getconf_full;	/* GET CONFIGURATION pads to the allocation */
 	bool stale;		/* failing reads still move a whole buffer */
 	bool cdb16;		/* READ(16), READ CAPACITY(16) answered */
+	bool readcd_ide;	/* readcd=ide: READ CD as QEMU's ide-cd (ide.c) */
 	uint64_t change_at;	/* change=N: the Nth command meets 06/28/00 */
 	char *change_image;	/* change=N:IMAGE2, or NULL: the same image */
 	/* the disc's kind (issue 12) */
@@ -332,6 +334,8 @@ void sim_cue_tracks(struct sim *s);
 bool sim_cue_block_fails(struct sim *s, uint64_t b, struct sim_outcome *o);
 bool sim_cue_copy_user(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst);
 sim_handler sim_do_read_cd;
+/* ide.c: READ CD of any disc: raw.c's, readcd=ide's, or 05/20/00 */
+sim_handler sim_do_read_cd_any;
 /* Is st the sheet's file or one of its FILEs? */
 bool sim_cue_serves(const struct sim *s, const struct stat *st);
 

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Raw sectors in the probe (probe/raw.c): what the drive reads raw, each
+ * track's sector mode from its first sector's header, and the header's
+ * address as a witness of what a READ(10) past the reported end returned.
+ */
+#ifndef CDT_PROBE_RAW_H
+#define CDT_PROBE_RAW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "cdtail.h"
+
+/* res->raw, and sector_mode of dev->layout's tracks (CD profiles only). */
+void probe_raw(struct cdt_dev *dev, struct cdt_probe_result *res);
+
+/*
+ * Blocks lba..lba+n-1 read raw: each a data sector (not audio, not Mode 0)
+ * whose header names its own address.  False at the first that is not,
+ * *first its LBA (a READ CD that fails counts as not).
+ */
+bool probe_raw_confirm(struct cdt_dev *dev, uint64_t lba, uint32_t n,
+		       uint64_t *first);
+
+#endif

@@ -1,0 +1,123 @@
+#!/bin/sh
+# Real drives fail in many ways (issue 22): every kind of the emulated
+# drive's fault= key, its ready= and past= values, a drive that stops
+# answering, a disk too small or filling up.  For each run: the exit
+# status, OUT's bytes against the disc with zeros exactly where blocks
+# never read, and the map's '-' runs exactly those blocks (mapcheck.awk).
+. "$(dirname "$0")/lib.sh"
+
+FAULTS="$ROOT/tests/faults"
+N=2000
+IMG=$T/disc.img
+mkimage "$IMG" $N
+
+# want_out RANGES: $T/want is the disc with the blocks of RANGES ("A-B ...") zero
+want_out() {
+	cp "$IMG" "$T/want"
+	for r in "$@"; do
+		dd if=/dev/zero of="$T/want" bs=2048 seek=${r%-*} count=$((${r#*-} - ${r%-*} + 1)) \
+			conv=notrunc 2>/dev/null
+	done
+}
+
+# image_case NAME KEYS RC BADJSON [RANGES...]: a fresh image of sim:IMG,KEYS
+image_case() {
+	name=$1 keys=$2 want_rc=$3 badjson=$4
+	shift 4
+	rm -f "$T/o" "$T/m" "$T/o.log"
+	run image --json --timeout 2 --map "$T/m" "sim:$IMG,cost=0/0,$keys" "$T/o"
+	expect_rc "$name: exit" "$want_rc"
+	expect_json "$name: bad blocks" '.bad_blocks | tostring' "$badjson"
+	want_out "$@"
+	if cmp -s "$T/want" "$T/o"; then ok "$name: OUT is the disc, zeros where blocks never read"; else
+		not_ok "$name: OUT" "$(cmp "$T/want" "$T/o" 2>&1)"; fi
+	got=$(awk -v bs=2048 -v final=1 -f "$FAULTS/mapcheck.awk" "$T/m" 2>&1)
+	if [ "$got" = "OK $((N * 2048)) $badjson" ]; then ok "$name: the map marks exactly those blocks"; else
+		not_ok "$name: the map" "$got, wanted OK $((N * 2048)) $badjson"; fi
+}
+
+# --- each kind, permanent: the blocks are bad, nothing else is ------------------
+image_case "hwerr" "fault=hwerr@300-309" 4 '[[300,309]]' 300-309
+image_case "nosense" "fault=nosense@300-309" 4 '[[300,309]]' 300-309
+image_case "aborted" "fault=aborted@300-309" 4 '[[300,309]]' 300-309
+image_case "host" "fault=host@300-309" 4 '[[300,309]]' 300-309
+image_case "short" "fault=short@300-309" 4 '[[300,309]]' 300-309
+image_case "timeout" "fault=timeout@300-303,ready=0" 4 '[[300,303]]' 300-303
+image_case "timeout, reset and becoming ready" "fault=timeout@300-300" 4 '[[300,300]]' 300-300
+image_case "mixed" "fault=hwerr@100-100:nosense@200-201:host@900-900:short@1500-1503,bad=50-52" 4 \
+	'[[50,52],[100,100],[200,201],[900,900],[1500,1503]]' 50-52 100-100 200-201 900-900 1500-1503
+# --- transient (xT): read on a later try; deferred errors are never the read's -----
+image_case "hwerr x1" "fault=hwerr@300-309x1" 0 '[]'
+image_case "nosense x2" "fault=nosense@300-309x2" 0 '[]'
+image_case "aborted x2" "fault=aborted@300-309x2" 0 '[]'
+image_case "host x2" "fault=host@300-309x2" 0 '[]'
+image_case "short x1" "fault=short@300-309x1" 0 '[]'
+image_case "timeout x1" "fault=timeout@300-300x1" 0 '[]'
+image_case "deferred" "fault=deferred@300-309" 0 '[]'
+image_case "deferred everywhere" "fault=deferred@0-1999" 0 '[]'
+
+# --- a drive becoming ready after insertion: waited for, as sr_ioctl.c ---------
+run probe --json "sim:$IMG,cost=0/0,ready=15000@0"
+expect_rc "ready=15000@0: probe right after insertion -> 0" 0
+expect_json "ready=15000@0: the true end" .true_blocks $N
+image_case "ready=15000@0" "ready=15000@0" 0 '[]'
+
+# --- the end: only blocks that arrived count ------------------------------------
+for h in 1 7 150; do
+	run probe --json "sim:$IMG,cost=0/0,hide=$h,past=short"
+	expect_rc "past=short, hide=$h: probe -> 10" 10
+	expect_json "past=short, hide=$h: the true end" .true_blocks $N
+done
+image_case "past=short, hide=150" "hide=150,past=short" 0 '[]'
+run probe --json "sim:$IMG,cost=0/0,hide=40,fault=short@1990-1999"
+expect_json "short reads in the hidden tail are not its end" .true_blocks $N
+
+# --- a drive that stops answering: stop, save, resume past it -------------------
+rm -f "$T/o" "$T/m" "$T/o.log"
+run image --map "$T/m" "sim:$IMG,cost=0/0,fault=timeout@500-1999,ready=0" "$T/o"
+expect_rc "stops answering: exit 3" 3
+expect_grep "stops answering: says so" "$T/err" 'the drive stopped answering'
+expect_grep "stops answering: says what to do" "$T/err" 'run the same command again'
+left1=$(grep -c '  ?$' "$T/m")
+untried1=$(awk '/^0x/ && NF == 3 && $3 == "?" { print }' "$T/m" | wc -l)
+ddrescuelog -t "$T/m" >/dev/null 2>&1 && ok "stops answering: the map is saved" ||
+	not_ok "stops answering: the map is saved"
+first_bad=$(grep -v '^#' "$T/m" | awk 'NF == 3 && $3 == "*" { print $1; exit }')
+run image --map "$T/m" "sim:$IMG,cost=0/0,fault=timeout@500-1999,ready=0" "$T/o"
+expect_rc "stops answering again: exit 3" 3
+last1=$(sed -n 's/.*(the last at LBA \([0-9]*\)).*/\1/p' "$T/err")
+[ -n "$first_bad" ] && [ -n "$last1" ] && [ $((first_bad / 2048)) -lt "$last1" ] &&
+	ok "the resume went past where the first run stopped (LBA $((first_bad / 2048)) -> $last1)" ||
+	not_ok "the resume went past where the first run stopped" "first '*' at $first_bad, last timeout at $last1"
+run image --json --map "$T/m" "sim:$IMG,cost=0/0" "$T/o"
+expect_rc "the drive answers again: the resume -> 0" 0
+if cmp -s "$IMG" "$T/o"; then ok "the chain of resumes ends with the whole disc"; else
+	not_ok "the chain of resumes ends with the whole disc" "$(cmp "$IMG" "$T/o" 2>&1)"; fi
+: "$left1" "$untried1"
+
+# --- free space: checked up front; a disk that fills: the first error told -------
+cc -shared -fPIC -o "$T/full.so" "$ROOT/tests/shim/full_disk.c" -ldl 2>"$T/cc.err" ||
+	not_ok "build the full-disk shim" "$(head -c 300 "$T/cc.err")"
+shim() { CDT_SHIM_FREE=${FREE:-} CDT_SHIM_FULL_AFTER=${AFTER:-} LD_PRELOAD=$T/full.so \
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 "$@"; }
+rm -f "$T/o" "$T/m" "$T/o.log"
+FREE=102400 AFTER= shim run image --map "$T/m" "sim:$IMG,cost=0/0" "$T/o"
+expect_rc "too little free space: exit 3" 3
+expect_grep "too little free space: the bytes needed" "$T/err" \
+	"not enough free space for .*: $((N * 2048)) more bytes are needed, 102400 are free"
+[ -e "$T/o" ] || [ -e "$T/m" ] && not_ok "too little free space: nothing created" "$(ls "$T")" ||
+	ok "too little free space: nothing created"
+rm -f "$T/o" "$T/m" "$T/o.log"
+FREE= AFTER=1048576 shim run image --map "$T/m" --map-interval 1 "sim:$IMG,cost=0/0" "$T/o"
+expect_rc "the disk fills: exit 3" 3
+expect_grep "the disk fills: the write error is the one told" "$T/err" \
+	'image: cannot write the output at byte [0-9]*: No space left on device: free space and run the same command again'
+expect_grep "the disk fills: the failed save is told after it" "$T/err" \
+	'and the map could not be saved: cannot write map .*/m: No space left on device'
+ddrescuelog -t "$T/m" >/dev/null 2>&1 && ok "the disk fills: the last saved map stands" ||
+	not_ok "the disk fills: the last saved map stands"
+run image --json --map "$T/m" "sim:$IMG,cost=0/0" "$T/o"
+expect_rc "space freed: the same command again -> 0" 0
+if cmp -s "$IMG" "$T/o"; then ok "space freed: OUT is the whole disc"; else
+	not_ok "space freed: OUT is the whole disc" "$(cmp "$IMG" "$T/o" 2>&1)"; fi
+finish
