@@ -81,6 +81,13 @@ enum cdt_error {
 /* A short English name for an error code ("no medium", ...). */
 const char *cdt_strerror(int err);
 
+/*
+ * The name of names[0..n) nearest word, when close enough to be a typo of
+ * it (one edit for words up to 4 letters, else two; a swap of neighbours
+ * is one edit), else NULL: for "did you mean" in messages.
+ */
+const char *cdt_nearest_name(const char *word, const char *const *names, size_t n);
+
 /* The library's version at run time ("0.1.0"); CDT_VERSION is the header's. */
 const char *cdt_version(void);
 
@@ -111,6 +118,14 @@ struct cdt_cmd_log {
 };
 
 typedef void (*cdt_log_fn)(void *ctx, const struct cdt_cmd_log *log);
+
+/*
+ * A logged command in one line, as sg3_utils' -v words it: "Read(10)
+ * lba=100 len=1: Check Condition, Medium Error, Unrecovered read error,
+ * Info fld=0x64" (names from libsgutils2; LBA and length for the reads).
+ * Never reads past cdb_len or sense_len; buf is always terminated.
+ */
+void cdt_cmd_text(const struct cdt_cmd_log *log, char *buf, size_t len);
 
 struct cdt_open_opts {
 	size_t size;			/* sizeof, set by CDT_INIT() */
@@ -466,6 +481,10 @@ struct cdt_progress {
 	uint64_t bytes_read;		/* read from the drive by this run */
 	double elapsed_ms;
 	uint64_t bad_areas;		/* runs of failed blocks so far */
+	/* of total, as ddrescue counts them (image, tail; 0 in verify):
+	 * blocks not tried yet, failed blocks still to be trimmed or scraped;
+	 * bad - non_trimmed - non_scraped are the bad-sector blocks */
+	uint64_t non_tried, non_trimmed, non_scraped;
 };
 
 /*
@@ -649,12 +668,15 @@ struct cdt_verify_opts {
 	void *diff_ctx;
 	enum cdt_formatted_policy formatted;	/* as cdt_image_opts': the extent
 					 * and skip list image made; 0 = SKIP */
+	uint64_t length_blocks;		/* with a digest: one more length to
+					 * try (0: none) */
 };
 
 enum cdt_verify_verdict {
 	CDT_VERIFY_IDENTICAL = 0,
 	CDT_VERIFY_DIFFERENT,
 	CDT_VERIFY_UNREADABLE,		/* no difference seen, some blocks unreadable */
+	CDT_VERIFY_PREFIX,		/* FILE is the disc's start; data follows it */
 };
 
 struct cdt_verify_result {
@@ -676,6 +698,17 @@ struct cdt_verify_result {
 	uint64_t extent_blocks;		/* what was verified: the probe's extent,
 					 * cut at the filesystem by
 					 * CDT_FORMATTED_CUT */
+	/* image_path shorter than the disc: the blocks past it that are
+	 * padding (zeros, a TAO run-out, unwritten formatted space); the
+	 * verdict is IDENTICAL when all are, PREFIX when data follows */
+	uint64_t padding_blocks;
+	/* with a digest: the lengths it was checked at (the true end's
+	 * extent first, then READ CAPACITY, the filesystem's size and
+	 * length_blocks where they are shorter and differ) and the one whose
+	 * digest matched, 0 if none */
+	uint64_t lengths[4];
+	size_t n_lengths;
+	uint64_t matched_blocks;
 };
 
 int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,

@@ -27,6 +27,7 @@ struct cli_common {
 	int verbose;
 	unsigned int timeout_ms;
 	uint64_t max_extra;
+	unsigned int status_every_s;	/* stderr not a terminal: a status line this often */
 };
 
 /*
@@ -43,16 +44,25 @@ struct cli_opt {
 #define CLI_K_JSON 0x1000
 #define CLI_K_TIMEOUT 0x1001
 #define CLI_K_MAX_EXTRA 0x1002
+#define CLI_K_STATUS_EVERY 0x1003
+/*
+ * nohup cdtail image ... 2>log: half a minute between lines tells a reader
+ * of the log the run is alive without drowning the report in it.
+ */
+#define CLI_STATUS_EVERY_DEFAULT 30
 #define CLI_OPT_JSON { "json", CLI_K_JSON, NULL, \
 	"one JSON object on stdout, also on failure ({\"device\", \"error\"})" }
 #define CLI_OPT_QUIET { "quiet", 'q', NULL, \
-	"no progress screen; the text report keeps only its result lines" }
+	"no progress screen; the text report keeps only its result lines (the " \
+	"verdict, digests)" }
 #define CLI_OPT_VERBOSE { "verbose", 'v', NULL, \
-	"every SCSI command with its status and sense on stderr" }
+	"every SCSI command decoded on stderr; -vv adds its CDB and sense bytes" }
 #define CLI_OPT_TIMEOUT { "timeout", CLI_K_TIMEOUT, "SECONDS", \
 	"bound every SCSI command, 1 to 3600 (default 30)" }
 #define CLI_OPT_MAX_EXTRA { "max-extra", CLI_K_MAX_EXTRA, "BLOCKS", \
 	"search at most BLOCKS past the reported end (default 16384)" }
+#define CLI_OPT_STATUS_EVERY { "status-every", CLI_K_STATUS_EVERY, "SECONDS", \
+	"stderr not a terminal: a status line every SECONDS (default 30, 0 none)" }
 #define CLI_OPT_HELP { "help", 'h', NULL, "show this help and exit" }
 /* what every subcommand takes; end a table with these */
 #define CLI_OPTS_COMMON CLI_OPT_JSON, CLI_OPT_QUIET, CLI_OPT_VERBOSE, \
@@ -175,13 +185,37 @@ json_object *cli_json_total(const struct cdt_stats *st, double elapsed_ms, bool 
  * "57 ms", "8.0 s (8003.15 ms)", "82 min (4944713 ms)".
  */
 void cli_duration(char *out, size_t len, double ms);
+/*
+ * Every line cdtail writes for people fits 80 columns (a terminal's
+ * default, the width of a mail or a log viewer): CLI_COLUMNS is the last
+ * column text may use.
+ */
+#define CLI_COLUMNS 80
+/*
+ * text after what is already on the line (col columns), its words wrapped
+ * at CLI_COLUMNS, each further line indented by indent; ends the line.
+ */
+void cli_wrap(FILE *f, size_t col, size_t indent, const char *text);
 /* Wall clock in ms, for elapsed times. */
 double cli_now_ms(void);
+
+/*
+ * Blocks the filesystem declares past the true end (a burn that stopped
+ * early: the files stored there are not on the disc), 0 when it fits.
+ */
+uint64_t cli_fs_past_end(const struct cdt_probe_result *p);
+/* Note filesystem-past-end: into notes (JSON) and o's count key, if any. */
+void cli_json_fs_past_end(json_object *o, json_object *notes, const struct cdt_probe_result *p);
+/* The text note, with what it means for what (an image, the disc) */
+void cli_print_fs_past_end(const struct cdt_probe_result *p, const char *lost);
 
 /* A block count or JSON null for CDT_SIZE_ABSENT. */
 json_object *cli_json_count(int64_t v);
 
-/* -v: one line per command on stderr. */
+/*
+ * -v: one line per command on stderr, as sg3_utils' -v words it; with
+ * -vv (ctx points at the verbose count) also the CDB's and sense bytes.
+ */
 void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log);
 
 /* A probe result rendered (probe_render.c): the probe and probe --all. */

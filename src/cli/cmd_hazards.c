@@ -14,7 +14,6 @@
 #define CMD "hazards"
 #define OPT_SYSFS 0x2001
 #define OPT_NO_MODE_SENSE 0x2002
-#define WRAP 76
 /* hazards found: the same number as probe's hidden tail, by contract */
 #define EX_HAZARDS EX_HIDDEN_TAIL
 
@@ -73,36 +72,6 @@ static const char *str_or(const char *s, const char *none)
 	return s && *s ? s : none;
 }
 
-/* Print text wrapped at WRAP columns, every line indented by two. */
-static void print_wrapped(const char *text)
-{
-	const char *p = text;
-	size_t col = 0;
-
-	while (*p) {
-		size_t w = strcspn(p, " ");
-
-		if (col && col + 1 + w > WRAP) {
-			putchar('\n');
-			col = 0;
-		}
-		if (!col) {
-			fputs("  ", stdout);
-			col = 2;
-		} else {
-			putchar(' ');
-			col++;
-		}
-		fwrite(p, 1, w, stdout);
-		col += w;
-		p += w;
-		while (*p == ' ')
-			p++;
-	}
-	if (col)
-		putchar('\n');
-}
-
 static void print_summary(const char *dev, const struct cdt_hazard_list *l)
 {
 	const struct cdt_hazard_node *top = &l->nodes[0];
@@ -116,9 +85,9 @@ static void print_summary(const char *dev, const struct cdt_hazard_list *l)
 		printf("%s: %s, multipath map '%s', %zu path%s\n", dev, top->name,
 		       top->dm_name, paths, paths == 1 ? "" : "s");
 	else if (top->is_dm)
-		printf("%s: %s, dm device '%s' (dm/uuid '%s'), %zu slave%s\n", dev,
-		       top->name, top->dm_name, top->dm_uuid, paths,
-		       paths == 1 ? "" : "s");
+		/* an LVM uuid is 68 characters: a line of its own */
+		printf("%s: %s, dm device '%s', %zu slave%s\n  dm/uuid '%s'\n", dev,
+		       top->name, top->dm_name, paths, paths == 1 ? "" : "s", top->dm_uuid);
 	else
 		printf("%s: %s\n", dev, top->name);
 }
@@ -137,54 +106,73 @@ static void print_findings(const struct cdt_hazard_list *l, bool quiet)
 	for (i = 0; i < l->n_hazards; i++) {
 		printf("\n%s (%s, %s):\n", l->hazards[i].id, l->hazards[i].where,
 		       cdt_hazard_severity_name(l->hazards[i].severity));
-		print_wrapped(l->hazards[i].detail);
+		fputs("  ", stdout);
+		cli_wrap(stdout, 2, 2, l->hazards[i].detail);
 	}
 }
 
-/* "-": not applicable (a dm map has no device/, sim: has no sysfs) */
-static void print_node(const struct cdt_hazard_node *n, bool sysfs)
+/*
+ * The node facts in two tables of one row a node each, so that each fits
+ * 80 columns: the queue (state, rotational, depth), then the cache (the
+ * kernel's write_cache and FUA, the disk's cache_type, the caching page's
+ * WCE and DPOFUA).  "-": not applicable (a dm map has no device/, sim:
+ * has no sysfs).
+ */
+static void print_queue(const struct cdt_hazard_node *n, bool sysfs)
 {
-	char qd[24], wce[12], dpofua[12];
 	const char *na = n->is_dm || !sysfs ? "-" : "unknown";
-	const char *unk = sysfs ? "unknown" : "-";
+	char qd[24];
 
 	if (n->queue_depth >= 0)
 		snprintf(qd, sizeof(qd), "%ld", n->queue_depth);
 	else
 		snprintf(qd, sizeof(qd), "%s", na);
+	printf("%-10s %-9s %-17s %-3s %s\n", n->name, role_name(n->role),
+	       str_or(n->state, na),
+	       sysfs ? cdt_hazard_tri_text(n->rotational, "1", "0") : "-", qd);
+}
+
+static void print_cache(const struct cdt_hazard_node *n, bool sysfs)
+{
+	const char *na = n->is_dm || !sysfs ? "-" : "unknown";
+	const char *unk = sysfs ? "unknown" : "-";
+	char wce[12], dpofua[12];
+
 	snprintf(wce, sizeof(wce), "%s", !n->mode_sense_done ? "-" :
 		 n->wce < 0 ? "no-page" : n->wce ? "1" : "0");
 	snprintf(dpofua, sizeof(dpofua), "%s",
 		 !n->mode_sense_done ? "-" : n->dpofua ? "1" : "0");
-	printf("%-10s %-9s %-17s %-13s %-7s %-3s %-6s %-26s %-7s %s\n",
-	       n->name, role_name(n->role), str_or(n->state, na),
-	       str_or(n->write_cache, unk), sysfs ? cdt_hazard_tri_text(n->fua, "1", "0") : "-",
-	       sysfs ? cdt_hazard_tri_text(n->rotational, "1", "0") : "-", qd,
-	       str_or(n->cache_type, na),
-	       wce, dpofua);
+	printf("%-10s %-13s %-3s %-26s %-7s %s\n", n->name, str_or(n->write_cache, unk),
+	       sysfs ? cdt_hazard_tri_text(n->fua, "1", "0") : "-",
+	       str_or(n->cache_type, na), wce, dpofua);
 }
 
 /* why_not: why no caching page was read at all, or NULL when asked for */
 static void print_nodes(const struct cdt_hazard_list *l, bool verbose,
 			const char *why_not)
 {
+	bool sysfs = l->node[0] != '\0';
 	size_t i;
 
-	printf("\n%-10s %-9s %-17s %-13s %-7s %-3s %-6s %-26s %-7s %s\n",
-	       "NODE", "ROLE", "STATE", "WRITE_CACHE", "FUA", "ROT", "QDEPTH",
+	printf("\n%-10s %-9s %-17s %-3s %s\n", "NODE", "ROLE", "STATE", "ROT", "QDEPTH");
+	for (i = 0; i < l->n_nodes; i++)
+		print_queue(&l->nodes[i], sysfs);
+	printf("\n%-10s %-13s %-3s %-26s %-7s %s\n", "NODE", "WRITE_CACHE", "FUA",
 	       "CACHE_TYPE", "WCE", "DPOFUA");
 	for (i = 0; i < l->n_nodes; i++)
-		print_node(&l->nodes[i], l->node[0] != '\0');
+		print_cache(&l->nodes[i], sysfs);
 	if (!verbose)
 		return;
 	if (why_not && l->node[0]) {
-		printf("caching pages not read: %s\n", why_not);
+		fputs("caching pages not read: ", stdout);
+		cli_wrap(stdout, 24, 2, why_not);
 		return;
 	}
 	for (i = 0; i < l->n_nodes; i++)
 		if (l->nodes[i].mode_sense_note[0])
-			printf("%s: caching page: %s\n", l->nodes[i].name,
-			       l->nodes[i].mode_sense_note);
+			cli_wrap(stdout, (size_t)printf("%s: caching page: ",
+							l->nodes[i].name), 2,
+				 l->nodes[i].mode_sense_note);
 }
 
 static void print_text(const struct hz_args *a, const struct cdt_hazard_list *l,
@@ -299,6 +287,7 @@ static int scan(const struct hz_args *a, struct cdt_dev *dev,
 		.size = sizeof(oo),
 		.timeout_ms = a->co.timeout_ms,
 		.log = a->co.verbose ? cli_log_cmd : NULL,
+		.log_ctx = (void *)&a->co.verbose,
 	};
 	struct cdt_hazard_opts ho = {
 		.size = sizeof(ho),

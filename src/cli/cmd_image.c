@@ -192,7 +192,7 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 		       const struct cdt_image_result *r, bool virt, bool interrupted)
 {
 	static const char *const src[] = { NULL, "stream", "file" };
-	json_object *o = json_object_new_object();
+	json_object *o = json_object_new_object(), *notes;
 
 	rui_json_summary(o, addr, &r->sum, virt);
 	/* what the image covers: --formatted cut ends it before the probe's extent */
@@ -210,6 +210,9 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
 	json_object_object_add(o, "form2_blocks",
 			       json_object_new_int64((int64_t)rui_form2_blocks(r->skipped, r->n_skipped)));
+	notes = json_object_new_array();
+	cli_json_fs_past_end(o, notes, &r->sum.probe);
+	json_object_object_add(o, "notes", notes);
 	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
 								    verdict_name(r)));
 	if (interrupted)
@@ -229,8 +232,8 @@ static void print_next(const char *addr, const char *out, const struct cdt_image
 			"OUT holds zeros there");
 	if (!io->map_path) {
 		printf("next:      without --map a new run reads the whole disc again; to keep\n"
-		       "           what it reads and resume after: cdtail image --force --map %s.map %s %s\n",
-		       out, addr, out);
+		       "           what it reads and resume after:\n"
+		       "           cdtail image --force --map %s.map %s %s\n", out, addr, out);
 		return;
 	}
 	printf("next:      run the same command again: it retries only the bad areas\n"
@@ -252,6 +255,8 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, "zeros in OUT");
 	rui_print_form2(r->skipped, r->n_skipped, "OUT");
 	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
+	cli_print_fs_past_end(&r->sum.probe, "the files stored past the disc's end are lost:"
+			      " OUT holds what the disc holds, and no drive reads more");
 	print_next(addr, out, io, r);
 	printf("verdict:   %s\n", verdict_name(r));
 }
@@ -322,8 +327,10 @@ static int run(int argc, char **argv)
 		rui_end_line(&c.ui);
 		if (c.ui.co.json)
 			print_json(addr, out, &c.io, &res, cdt_is_virtual_time(dev), false);
-		else if (c.ui.co.quiet)
+		else if (c.ui.co.quiet) {
+			rui_print_digests(&res.sum);
 			printf("verdict:   %s\n", verdict_name(&res));
+		}
 		else
 			print_text(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
 		rc = rui_window_status(&res.sum, c.io.rd.max_extra,

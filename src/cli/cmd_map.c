@@ -87,6 +87,16 @@ static int parse_args(int argc, char **argv, struct map_args *a)
 	return 0;
 }
 
+/* A terminal's width, 0 when stdout is none (a file keeps whole lines). */
+static size_t terminal_width(void)
+{
+	struct winsize ws;
+
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col;
+	return 0;
+}
+
 /* Cells a row on the terminal: its width less the grid's indent. */
 static unsigned int terminal_cols(void)
 {
@@ -100,6 +110,30 @@ static unsigned int terminal_cols(void)
 	else if (env && !cli_parse_u64(env, &v) && v >= 10 && v <= 1000)
 		w = (unsigned int)v;
 	return w > 10 ? w - 2 : 8;
+}
+
+/*
+ * Rows of cells that keep the whole picture on one screen: the terminal's
+ * height (or LINES) less the header (4 lines at most), the legend (7) and
+ * the shell's next prompt; MAPDRAW_TEXT_ROWS at most, 2 at least.  The
+ * library then scales the cells so the disc fits in them.
+ */
+#define MAP_TEXT_LINES (4 + 7 + 1)
+
+static unsigned int terminal_rows(void)
+{
+	struct winsize ws;
+	const char *env = getenv("LINES");
+	uint64_t v;
+	unsigned int h = 0;
+
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_row)
+		h = ws.ws_row;
+	else if (env && !cli_parse_u64(env, &v) && v >= 1 && v <= 1000)
+		h = (unsigned int)v;
+	if (!h || h >= MAPDRAW_TEXT_ROWS + MAP_TEXT_LINES)
+		return MAPDRAW_TEXT_ROWS;
+	return h > MAP_TEXT_LINES + 2 ? h - MAP_TEXT_LINES : 2;
 }
 
 static bool use_color(int how)
@@ -177,7 +211,7 @@ static int draw(const struct map_args *a, unsigned int cols, unsigned int rows)
 	if (a->co.json)
 		print_json(a, &v);
 	else
-		rc = mapdraw_text(stdout, &v, a->map, cols, use_color(a->color));
+		rc = mapdraw_text(stdout, &v, a->map, cols, use_color(a->color), terminal_width());
 	cdt_mapview_free(&v);
 	if (rc || fflush(stdout)) {
 		cli_err("%s: cannot write the picture", CMD);
@@ -220,7 +254,7 @@ static int run(int argc, char **argv)
 			return rc;
 		return draw(&a, a.width ? a.width : MAPDRAW_SVG_COLS, MAPDRAW_SVG_ROWS);
 	}
-	return draw(&a, a.width ? a.width : terminal_cols(), MAPDRAW_TEXT_ROWS);
+	return draw(&a, a.width ? a.width : terminal_cols(), terminal_rows());
 }
 
 static const struct cli_opt map_opts[] = {

@@ -141,8 +141,10 @@ static int run(int argc, char **argv)
 		rui_end_line(&ui);
 		if (ui.co.json)
 			print_json(a.op[0], a.op[1], &res, cdt_is_virtual_time(dev));
-		else if (ui.co.quiet)
+		else if (ui.co.quiet) {
+			rui_print_digests(&res.sum);
 			printf("verdict:   %s\n", verdict_names[res.verdict]);
+		}
 		else
 			print_text(a.op[0], &res, cdt_is_virtual_time(dev));
 		rc = rui_window_status(&res.sum, ui.rd.max_extra, status_for(&res));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* cdtail verify: is the disc, to its true end, this image or digest? */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "readui.h"
@@ -10,11 +11,16 @@
 #define OPT_MD5 0x1303
 #define OPT_ALL 0x1304
 #define OPT_FORMATTED 0x1305
+#define OPT_SHA256_FILE 0x1306
+#define OPT_MD5_FILE 0x1307
+#define OPT_NAME 0x1308
+#define OPT_LENGTH 0x1309
 
 static const char *const verdict_names[] = {
 	[CDT_VERIFY_IDENTICAL] = "identical",
 	[CDT_VERIFY_DIFFERENT] = "different",
 	[CDT_VERIFY_UNREADABLE] = "unreadable",
+	[CDT_VERIFY_PREFIX] = "prefix",
 };
 
 static bool is_hex(const char *s, size_t len)
@@ -53,7 +59,84 @@ static void hex_diff(void *ctx, uint64_t lba, const uint8_t *disc,
 struct verify_cli {
 	struct rui ui;
 	struct cdt_verify_opts vo;
+	char sha256[65], md5[33];	/* the digest given, as hex */
+	const char *sha256_file, *md5_file, *name;
 };
+
+/*
+ * A digest as people paste it: the hex alone, or a sha256sum/md5sum line
+ * ("HEX  NAME", "HEX *NAME"): the first word, when it is hex digits of
+ * the length.  0 with out filled, -1 when the first word is no digest.
+ */
+static int digest_word(const char *arg, size_t digits, char *out)
+{
+	size_t n;
+
+	arg += strspn(arg, " \t");
+	n = strcspn(arg, " \t\r\n");
+	if (n != digits)
+		return -1;
+	memcpy(out, arg, n);
+	out[n] = '\0';
+	return is_hex(out, digits) ? 0 : -1;
+}
+
+/* The name a checksum line is about: after "HEX  " or "HEX *"; "" if none. */
+static const char *line_name(const char *line, size_t digits)
+{
+	const char *p = line + strspn(line, " \t") + digits;
+
+	p += strspn(p, " \t");
+	return *p == '*' ? p + 1 : p;
+}
+
+static const char *last_part(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* the entry's name and NAME are the same file name, or end in the same one */
+static bool same_name(const char *entry, const char *want)
+{
+	return !strcmp(entry, want) || !strcmp(last_part(entry), last_part(want));
+}
+
+/*
+ * --sha256-file F / --md5-file F: a sha256sum/md5sum file; the entry
+ * --name names (its path or its last component), or the only one.
+ */
+static int digest_file(struct verify_cli *c, const char *opt, const char *path,
+		       size_t digits, char *out)
+{
+	char line[4096], hex[65];
+	unsigned int found = 0, lines = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return cli_usage("verify", "--%s: cannot read %s: %s", opt, path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || line[0] == '#' || digest_word(line, digits, hex))
+			continue;
+		lines++;
+		if (c->name && !same_name(line_name(line, digits), c->name))
+			continue;
+		if (!found++)
+			memcpy(out, hex, digits + 1);
+	}
+	fclose(f);
+	if (found == 1)
+		return 0;
+	if (found > 1)
+		return cli_usage("verify", "--%s: %s has %u entries%s%s: say which with --name",
+				 opt, path, found, c->name ? " named " : "", c->name ? c->name : "");
+	if (c->name)
+		return cli_usage("verify", "--%s: no entry for '%s' in %s", opt, c->name, path);
+	return cli_usage("verify", "--%s: no %zu-digit digest in %s%s", opt, digits, path,
+			 lines ? "" : " (not a checksum file?)");
+}
 
 static int verify_opt(void *ctx, int key, const char *arg)
 {
@@ -64,15 +147,27 @@ static int verify_opt(void *ctx, int key, const char *arg)
 		c->vo.image_path = arg;
 		return 0;
 	case OPT_SHA256:
-		if (!is_hex(arg, 64))
-			return cli_usage("verify", "--sha256 wants 64 hex digits, not '%s'", arg);
-		c->vo.sha256 = arg;
+		if (digest_word(arg, 64, c->sha256))
+			return cli_usage("verify", "--sha256 wants 64 hex digits (or a sha256sum"
+					 " line), not '%s'", arg);
+		c->vo.sha256 = c->sha256;
 		return 0;
 	case OPT_MD5:
-		if (!is_hex(arg, 32))
-			return cli_usage("verify", "--md5 wants 32 hex digits, not '%s'", arg);
-		c->vo.md5 = arg;
+		if (digest_word(arg, 32, c->md5))
+			return cli_usage("verify", "--md5 wants 32 hex digits (or an md5sum"
+					 " line), not '%s'", arg);
+		c->vo.md5 = c->md5;
 		return 0;
+	case OPT_SHA256_FILE:
+		return cli_opt_file("verify", "sha256-file", arg, &c->sha256_file);
+	case OPT_MD5_FILE:
+		return cli_opt_file("verify", "md5-file", arg, &c->md5_file);
+	case OPT_NAME:
+		c->name = arg;
+		return 0;
+	case OPT_LENGTH:
+		return cli_opt_u64("verify", "length", "a block count", arg, 1, 1ull << 40,
+				   &c->vo.length_blocks);
 	case OPT_ALL:
 		c->vo.all = true;
 		return 0;
@@ -89,9 +184,19 @@ static int parse(struct verify_cli *c, struct cli_args *a, int argc, char **argv
 
 	if (rc)
 		return rc;
-	if (!!vo->image_path + !!vo->sha256 + !!vo->md5 != 1)
-		return cli_usage("verify", "give exactly one of --image, --sha256, --md5");
-	return 0;
+	if (!!vo->image_path + !!vo->sha256 + !!vo->md5 + !!c->sha256_file + !!c->md5_file != 1)
+		return cli_usage("verify", "give exactly one of --image, --sha256, --md5,"
+				 " --sha256-file, --md5-file");
+	if (c->name && !c->sha256_file && !c->md5_file)
+		return cli_usage("verify", "--name goes with --sha256-file or --md5-file");
+	if (c->sha256_file) {
+		rc = digest_file(c, "sha256-file", c->sha256_file, 64, c->sha256);
+		c->vo.sha256 = c->sha256;
+	} else if (c->md5_file) {
+		rc = digest_file(c, "md5-file", c->md5_file, 32, c->md5);
+		c->vo.md5 = c->md5;
+	}
+	return rc;
 }
 
 static const char *mode_name(const struct cdt_verify_opts *vo)
@@ -99,12 +204,39 @@ static const char *mode_name(const struct cdt_verify_opts *vo)
 	return vo->image_path ? "image" : vo->sha256 ? "sha256" : "md5";
 }
 
+static json_object *lengths_json(const struct cdt_verify_result *r)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < r->n_lengths; i++)
+		json_object_array_add(a, json_object_new_int64((int64_t)r->lengths[i]));
+	return a;
+}
+
+/* With a digest: the lengths it was checked at, and the one that matched. */
+static void print_lengths(const struct cdt_verify_result *r)
+{
+	size_t i;
+
+	if (r->n_lengths < 2 && r->matched_blocks == r->extent_blocks)
+		return;
+	fputs("lengths:   tried", stdout);
+	for (i = 0; i < r->n_lengths; i++)
+		printf("%s %llu", i ? "," : "", (unsigned long long)r->lengths[i]);
+	if (r->matched_blocks)
+		printf(" blocks; the digest is the first %llu blocks'\n",
+		       (unsigned long long)r->matched_blocks);
+	else
+		fputs(" blocks; none matched\n", stdout);
+}
+
 static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 		       const struct cdt_verify_result *r, bool virt)
 {
 	json_object *o = json_object_new_object();
 
-	json_object *fs;
+	json_object *fs, *notes;
 
 	rui_json_summary(o, addr, &r->sum, virt);
 	/* what was verified: --formatted cut ends it before the probe's extent */
@@ -127,6 +259,15 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	if (json_object_object_get_ex(o, "filesystem", &fs))
 		json_object_object_add(fs, "fits", r->fs_fits < 0 ? NULL :
 				       json_object_new_boolean(r->fs_fits));
+	json_object_object_add(o, "lengths_tried", vo->image_path ? NULL : lengths_json(r));
+	json_object_object_add(o, "matched_blocks", vo->image_path || !r->matched_blocks ? NULL :
+			       json_object_new_int64((int64_t)r->matched_blocks));
+	json_object_object_add(o, "padding_blocks", vo->image_path ?
+			       json_object_new_int64((int64_t)r->padding_blocks) : NULL);
+	notes = json_object_new_array();
+	if (r->padding_blocks && r->verdict != CDT_VERIFY_PREFIX)
+		json_object_array_add(notes, json_object_new_string("padding"));
+	json_object_object_add(o, "notes", notes);
 	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[r->verdict]));
 	cli_json_out(o);
 }
@@ -164,6 +305,34 @@ static void print_diff(const struct cdt_verify_opts *vo, const struct cdt_verify
 	putchar('\n');
 }
 
+/*
+ * FILE shorter than the disc (a burned ISO): what follows it.  Padding is
+ * what a burn adds (wodim -pad, mkisofs padding, a TAO run-out, a DVD's
+ * ECC block, unwritten formatted space): FILE is on the disc intact.
+ */
+static void print_burn(const char *addr, const struct cdt_verify_opts *vo,
+		       const struct cdt_verify_result *r)
+{
+	uint64_t bs = r->sum.block_size, file_blocks = bs ? r->image_bytes / bs : 0;
+
+	if (!vo->image_path)
+		return;
+	if (r->verdict == CDT_VERIFY_PREFIX) {
+		printf("prefix:    FILE is the disc's first %llu blocks; the disc holds data\n"
+		       "           past it (from LBA %llu)\n", (unsigned long long)file_blocks,
+		       (unsigned long long)r->first_diff_lba);
+		if (file_blocks == r->sum.probe.reported_blocks)
+			printf("next:      FILE stops at the reported length (a dd copy): append\n"
+			       "           the rest with: cdtail tail %s %s\n", addr, vo->image_path);
+		return;
+	}
+	if (r->padding_blocks && r->verdict != CDT_VERIFY_DIFFERENT)
+		printf("note:      padding: the %llu block%s past FILE %s zeros, run-out or\n"
+		       "           unwritten space, as a burn pads: FILE is on the disc intact\n",
+		       (unsigned long long)r->padding_blocks, r->padding_blocks == 1 ? "" : "s",
+		       r->padding_blocks == 1 ? "is" : "are");
+}
+
 static void print_text(const char *addr, const struct cdt_verify_opts *vo,
 		       const struct cdt_verify_result *r, bool virt)
 {
@@ -176,7 +345,11 @@ static void print_text(const char *addr, const struct cdt_verify_opts *vo,
 		printf("expected:  %s %s (%s)\n", mode_name(vo), vo->sha256 ? vo->sha256 : vo->md5,
 		       r->verdict == CDT_VERIFY_DIFFERENT ? "the disc's does not match" :
 		       r->verdict == CDT_VERIFY_IDENTICAL ? "matches" : "not all blocks read");
-	print_diff(vo, r);
+	print_burn(addr, vo, r);
+	if (!vo->image_path && r->complete)
+		print_lengths(r);
+	if (r->verdict != CDT_VERIFY_PREFIX)
+		print_diff(vo, r);
 	if (r->n_diffs > 1)
 		rui_print_ranges("ranges:", r->diffs, r->n_diffs);
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks,
@@ -190,6 +363,7 @@ static const int verdict_status[] = {
 	[CDT_VERIFY_IDENTICAL] = EX_SAME,
 	[CDT_VERIFY_DIFFERENT] = EX_DIFFERENT,
 	[CDT_VERIFY_UNREADABLE] = EX_UNREADABLE,
+	[CDT_VERIFY_PREFIX] = EX_DIFFERENT,
 };
 
 static int run(int argc, char **argv)
@@ -234,8 +408,14 @@ static int run(int argc, char **argv)
 
 static const struct cli_opt verify_opts[] = {
 	{ "image", OPT_IMAGE, "FILE", "compare with FILE, stopping at the first differing block" },
-	{ "sha256", OPT_SHA256, "HEX", "compare with this SHA-256 digest (64 hex digits)" },
+	{ "sha256", OPT_SHA256, "HEX", "compare with this SHA-256 digest (64 hex digits, "
+	  "or a sha256sum line)" },
 	{ "md5", OPT_MD5, "HEX", "compare with this MD5 digest (32 hex digits)" },
+	{ "sha256-file", OPT_SHA256_FILE, "F", "compare with the SHA-256 in sha256sum's file F" },
+	{ "md5-file", OPT_MD5_FILE, "F", "compare with the MD5 in md5sum's file F" },
+	{ "length", OPT_LENGTH, "BLOCKS", "with a digest: also try the first BLOCKS blocks" },
+	{ "name", OPT_NAME, "NAME", "with --sha256-file/--md5-file: the entry for NAME "
+	  "(default: the only one)" },
 	{ "all", OPT_ALL, NULL, "with --image, read on past differences and list them all" },
 	{ "formatted", OPT_FORMATTED, "HOW", CLI_FORMATTED_HELP },
 	RUI_OPTS,
@@ -244,7 +424,8 @@ static const struct cli_opt verify_opts[] = {
 
 const struct cli_cmd cli_cmd_verify = {
 	.name = "verify",
-	.operands = "DEV (--image FILE | --sha256 HEX | --md5 HEX)",
+	.operands = "DEV (--image FILE | --sha256 HEX | --md5 HEX |\n"
+		    "       --sha256-file F | --md5-file F [--name NAME])",
 	.about = "compare the disc with an image or a digest\n"
 		 "\n"
 		 "Read the whole disc to its true end and compare it with FILE or a\n"

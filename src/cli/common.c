@@ -53,7 +53,7 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "cdtail %s: ", cmd);
+	fprintf(stderr, "cdtail: %s: ", cmd);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -159,7 +159,7 @@ int cli_open(const char *addr, const struct cli_common *co,
 		.size = sizeof(oo),
 		.timeout_ms = co->timeout_ms,
 		.log = co->verbose ? cli_log_cmd : NULL,
-		.log_ctx = NULL,
+		.log_ctx = (void *)&co->verbose,
 	};
 	char msg[512], path[4096];
 	int rc;
@@ -254,6 +254,33 @@ int cli_finish(int status)
 	return EX_DEVICE_ERR;
 }
 
+void cli_wrap(FILE *f, size_t col, size_t indent, const char *text)
+{
+	const char *p = text;
+	bool line_start = true;
+
+	while (*p) {
+		size_t w = strcspn(p, " ");
+
+		if (!line_start && col + 1 + w > CLI_COLUMNS) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+			line_start = true;
+		}
+		if (!line_start) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, w, f);
+		col += w;
+		line_start = false;
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
 void cli_duration(char *out, size_t len, double ms)
 {
 	double s = ms / 1000;
@@ -276,36 +303,61 @@ double cli_now_ms(void)
 	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
+uint64_t cli_fs_past_end(const struct cdt_probe_result *p)
+{
+	int64_t fs = p->sizes.filesystem;
+
+	return fs > 0 && (uint64_t)fs > p->true_blocks ? (uint64_t)fs - p->true_blocks : 0;
+}
+
+void cli_json_fs_past_end(json_object *o, json_object *notes, const struct cdt_probe_result *p)
+{
+	uint64_t past = cli_fs_past_end(p);
+
+	if (past)
+		json_object_array_add(notes, json_object_new_string("filesystem-past-end"));
+	json_object_object_add(o, "filesystem_past_end_blocks", json_object_new_int64((int64_t)past));
+}
+
+void cli_print_fs_past_end(const struct cdt_probe_result *p, const char *lost)
+{
+	char text[400];
+	uint64_t past = cli_fs_past_end(p);
+
+	if (!past)
+		return;
+	snprintf(text, sizeof(text), "filesystem-past-end: the %s declares %" PRIu64 " block%s"
+		 " more than the disc holds (a burn that stopped early?): %s", p->sizes.fs_type,
+		 past, past == 1 ? "" : "s", lost);
+	cli_wrap(stdout, (size_t)printf("note:      "), 11, text);
+}
+
 json_object *cli_json_count(int64_t v)
 {
 	return v < 0 ? NULL : json_object_new_int64(v);
 }
 
-void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log)
+static void log_bytes(const char *label, const uint8_t *b, unsigned int n)
 {
-	char text[320];
 	unsigned int i;
 
-	(void)ctx;
-	fputs("cdtail: cdb", stderr);
-	for (i = 0; i < log->cdb_len; i++)
-		fprintf(stderr, " %02x", log->cdb[i]);
-	if (log->transport_result == CDT_ETIMEOUT) {
-		fprintf(stderr, " -> timeout (%.0f ms)\n", log->ms);
-		return;
-	}
-	if (log->transport_result) {
-		fprintf(stderr, " -> transport error (%s)\n",
-			cdt_strerror(log->transport_result));
-		return;
-	}
-	if (log->status == 0) {
-		fprintf(stderr, " -> good (%.1f ms)\n", log->ms);
-		return;
-	}
-	fprintf(stderr, " -> status 0x%02x (%.1f ms)", log->status, log->ms);
-	if (log->sense_len &&
-	    !cdt_sense_text(log->sense, log->sense_len, text, sizeof(text)))
-		fprintf(stderr, " %s", text);
+	fprintf(stderr, "cdtail:   %s", label);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, " %02x", b[i]);
 	fputc('\n', stderr);
+}
+
+void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log)
+{
+	const int *verbose = ctx;
+	char text[400];
+
+	cdt_cmd_text(log, text, sizeof(text));
+	fprintf(stderr, "cdtail: %s (%.1f ms)\n", text, log->ms);
+	if (!verbose || *verbose < 2)
+		return;
+	if (log->cdb && log->cdb_len)
+		log_bytes("cdb:", log->cdb, log->cdb_len);
+	if (log->sense && log->sense_len)
+		log_bytes("sense:", log->sense, log->sense_len);
 }

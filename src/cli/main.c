@@ -35,6 +35,27 @@ static void usage(FILE *f)
 	      "cdtail-COMMAND(1); cdtail(1) has the overview.\n", f);
 }
 
+/*
+ * One line, as git and apt say it: the whole usage would push the
+ * mistake off a small screen.
+ */
+static int unknown_command(const char *word)
+{
+	const char *names[sizeof(cli_commands) / sizeof(cli_commands[0])], *near;
+	size_t n;
+
+	for (n = 0; cli_commands[n]; n++)
+		names[n] = cli_commands[n]->name;
+	names[n++] = "help";
+	near = cdt_nearest_name(word, names, n);
+	if (near)
+		cli_err("unknown command '%s' (did you mean '%s'?); 'cdtail --help' lists them",
+			word, near);
+	else
+		cli_err("unknown command '%s'; 'cdtail --help' lists the commands", word);
+	return EX_USAGE_ERR;
+}
+
 /* cdtail help [COMMAND]: the commands, or COMMAND's page (help.c) */
 static int help(int argc, char **argv)
 {
@@ -47,9 +68,8 @@ static int help(int argc, char **argv)
 	c = cli_find_command(argv[1]);
 	if (!c || argc > 2) {
 		if (!c)
-			cli_err("help: unknown command '%s'", argv[1]);
-		else
-			cli_err("help: one COMMAND at most");
+			return unknown_command(argv[1]);
+		cli_err("help: one COMMAND at most");
 		usage(stderr);
 		return EX_USAGE_ERR;
 	}
@@ -77,9 +97,7 @@ static int dispatch(int argc, char **argv)
 	c = cli_find_command(argv[1]);
 	if (c)
 		return c->run(argc - 1, argv + 1);
-	cli_err("unknown command '%s'", argv[1]);
-	usage(stderr);
-	return EX_USAGE_ERR;
+	return unknown_command(argv[1]);
 }
 
 int main(int argc, char **argv)

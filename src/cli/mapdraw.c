@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* A map view drawn as a terminal grid or as SVG. */
 #include <errno.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -73,21 +74,39 @@ static double percent(const struct cdt_mapview *v, enum cdt_area a)
 	return v->bytes ? 100.0 * (double)v->area_bytes[a] / (double)v->bytes : 0;
 }
 
-static void text_header(FILE *f, const struct cdt_mapview *v, const char *map_path)
+/* One header line, cut to cut columns when cut is not 0. */
+static void header_line(FILE *f, size_t cut, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void header_line(FILE *f, size_t cut, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (cut && strlen(line) > cut)
+		line[cut] = '\0';
+	fprintf(f, "%s\n", line);
+}
+
+static void text_header(FILE *f, const struct cdt_mapview *v, const char *map_path,
+			size_t cut)
 {
 	char name[256], when[64];
 
 	mapdraw_name(v, map_path, name, sizeof(name));
 	when_of(v, map_path, when, sizeof(when));
-	fprintf(f, "map:      %s (%s%s%s)\n", map_path,
-		v->tool[0] ? v->tool : "unknown tool", when[0] ? ", " : "", when);
-	fprintf(f, "image:    %s\n", name);
+	header_line(f, cut, "map:      %s (%s%s%s)", map_path,
+		    v->tool[0] ? v->tool : "unknown tool", when[0] ? ", " : "", when);
+	header_line(f, cut, "image:    %s", name);
 	if (v->command[0])
-		fprintf(f, "command:  %s\n", v->command);
-	fprintf(f, "size:     %llu blocks of %u bytes (%llu bytes); 1 cell = %llu block%s\n",
-		(unsigned long long)v->blocks, v->block_size,
-		(unsigned long long)v->bytes, (unsigned long long)v->blocks_per_cell,
-		v->blocks_per_cell == 1 ? "" : "s");
+		header_line(f, cut, "command:  %s", v->command);
+	header_line(f, cut, "size:     %llu blocks of %u bytes (%llu bytes); 1 cell = %llu block%s",
+		    (unsigned long long)v->blocks, v->block_size,
+		    (unsigned long long)v->bytes, (unsigned long long)v->blocks_per_cell,
+		    v->blocks_per_cell == 1 ? "" : "s");
 }
 
 static void text_grid(FILE *f, const struct cdt_mapview *v, unsigned int cols,
@@ -121,11 +140,11 @@ static void text_grid(FILE *f, const struct cdt_mapview *v, unsigned int cols,
 }
 
 int mapdraw_text(FILE *f, const struct cdt_mapview *v, const char *map_path,
-		 unsigned int cols, bool color)
+		 unsigned int cols, bool color, size_t cut)
 {
 	unsigned int a;
 
-	text_header(f, v, map_path);
+	text_header(f, v, map_path, cut);
 	text_grid(f, v, cols, color);
 	fprintf(f, "legend:   %-12s %12s %14s %7s\n", "", "blocks", "bytes", "");
 	for (a = 0; a < CDT_AREA_COUNT; a++) {
@@ -145,7 +164,15 @@ int mapdraw_text(FILE *f, const struct cdt_mapview *v, const char *map_path,
 
 #define CELL 8		/* px per cell */
 #define MARGIN 16
-#define GRID_TOP 76
+/*
+ * A picture rendered to PNG has no tooltips: each 4th row is labelled with
+ * its first LBA on the left, and a ruler above the grid gives the blocks
+ * from a row's start, so any cell's LBA can be read off the image.
+ */
+#define LABEL_W 88	/* "LBA 4294967295" at 10 px */
+#define GRID_LEFT (MARGIN + LABEL_W)
+#define GRID_TOP 96
+#define LABEL_EVERY 4	/* rows: 32 px between labels of 10 px */
 #define LEGEND_ROW 20
 
 static void xml_text(FILE *f, const char *s)
@@ -177,7 +204,7 @@ static void svg_run(FILE *f, const struct cdt_cell_run *r, unsigned int cols)
 		uint64_t n = cols - col < end - c ? cols - col : end - c;
 
 		fprintf(f, "<rect x=\"%llu\" y=\"%llu\" width=\"%llu\" height=\"%d\"/>",
-			(unsigned long long)(MARGIN + col * CELL),
+			(unsigned long long)(GRID_LEFT + col * CELL),
 			(unsigned long long)(GRID_TOP + row * CELL),
 			(unsigned long long)(n * CELL), CELL);
 		c += n;
@@ -201,12 +228,45 @@ static void svg_legend(FILE *f, const struct cdt_mapview *v, uint64_t top)
 	}
 }
 
+/* Every LABEL_EVERY-th row's first LBA, right-aligned left of the grid. */
+static void svg_row_labels(FILE *f, const struct cdt_mapview *v, unsigned int cols,
+			   uint64_t rows)
+{
+	uint64_t r;
+
+	fputs("<g font-size=\"10\" text-anchor=\"end\" fill=\"#333\">", f);
+	for (r = 0; r < rows; r += LABEL_EVERY)
+		fprintf(f, "<text class=\"row-lba\" x=\"%d\" y=\"%llu\">LBA %llu</text>",
+			GRID_LEFT - 6, (unsigned long long)(GRID_TOP + r * CELL + CELL),
+			(unsigned long long)(r * cols * v->blocks_per_cell));
+	fputs("</g>\n", f);
+}
+
+/* Ticks every 10 cells above the grid, labelled with blocks from the row's start. */
+static void svg_ruler(FILE *f, const struct cdt_mapview *v, unsigned int cols)
+{
+	unsigned int c, every = cols > 60 ? 20 : 10;
+
+	fprintf(f, "<g font-size=\"10\" text-anchor=\"middle\" fill=\"#333\" stroke-width=\"1\">"
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">+blocks</text>",
+		GRID_LEFT - 14, GRID_TOP - 8);
+	for (c = 0; c <= cols; c += every) {
+		unsigned int x = GRID_LEFT + c * CELL;
+
+		fprintf(f, "<line x1=\"%u\" y1=\"%d\" x2=\"%u\" y2=\"%d\" stroke=\"#333\"/>"
+			"<text class=\"ruler\" x=\"%u\" y=\"%d\">+%llu</text>", x, GRID_TOP - 6, x,
+			GRID_TOP - 1, x, GRID_TOP - 8,
+			(unsigned long long)c * v->blocks_per_cell);
+	}
+	fputs("</g>\n", f);
+}
+
 int mapdraw_svg(FILE *f, const struct cdt_mapview *v, const char *map_path,
 		unsigned int cols)
 {
 	uint64_t rows = (v->cells + cols - 1) / cols;
 	uint64_t legend_top = GRID_TOP + rows * CELL + 16;
-	uint64_t width = 2 * MARGIN + (uint64_t)cols * CELL;
+	uint64_t width = GRID_LEFT + 2 * MARGIN + (uint64_t)cols * CELL;
 	uint64_t height = legend_top + CDT_AREA_COUNT * LEGEND_ROW + MARGIN;
 	char name[256], when[64];
 	size_t i;
@@ -232,6 +292,8 @@ int mapdraw_svg(FILE *f, const struct cdt_mapview *v, const char *map_path,
 	fputs(" \xc2\xb7 ", f);
 	xml_text(f, v->tool[0] ? v->tool : "unknown tool");
 	fputs("</text>\n", f);
+	svg_ruler(f, v, cols);
+	svg_row_labels(f, v, cols, rows);
 	for (i = 0; i < v->n_runs; i++)
 		svg_run(f, &v->runs[i], cols);
 	svg_legend(f, v, legend_top);

@@ -21,9 +21,13 @@
 void mapdraw_name(const struct cdt_mapview *v, const char *map_path,
 		  char *out, size_t len);
 
-/* The grid, cols cells a row, with header, legend and totals. */
+/*
+ * The grid, cols cells a row, with header, legend and totals; header lines
+ * cut to cut columns (0: whole), so that on a terminal none wraps and the
+ * picture keeps the height it was sized for.
+ */
 int mapdraw_text(FILE *f, const struct cdt_mapview *v, const char *map_path,
-		 unsigned int cols, bool color);
+		 unsigned int cols, bool color, size_t cut);
 
 /* The same as an SVG document. */
 int mapdraw_svg(FILE *f, const struct cdt_mapview *v, const char *map_path,

@@ -112,6 +112,10 @@ static int common_opt(struct cli_common *co, const char *cmd, int key,
 		rc = cli_opt_u64(cmd, "timeout", "seconds", arg, 1, 3600, &v);
 		co->timeout_ms = (unsigned int)v * 1000;
 		return rc;
+	case CLI_K_STATUS_EVERY:
+		rc = cli_opt_u64(cmd, "status-every", "seconds", arg, 0, 86400, &v);
+		co->status_every_s = (unsigned int)v;
+		return rc;
 	case CLI_K_MAX_EXTRA:
 		return cli_opt_u64(cmd, "max-extra", "a block count", arg, 1, 1u << 24,
 				   &co->max_extra);
@@ -188,6 +192,7 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
 	memset(co, 0, sizeof(*co));
 	co->timeout_ms = 30000;
 	co->max_extra = CDT_DEFAULT_MAX_EXTRA;
+	co->status_every_s = CLI_STATUS_EVERY_DEFAULT;
 	a->n = 0;
 	build(cmd->opts, lo, shorts);
 	cli_note_json(wants_json(cmd, argc, argv));
@@ -237,7 +242,8 @@ void cli_help(const struct cli_cmd *cmd, FILE *f)
 		snprintf(left, sizeof(left), "%c%c%c --%s%s%s", is_short(o->key) ? '-' : ' ',
 			 is_short(o->key) ? o->key : ' ', is_short(o->key) ? ',' : ' ',
 			 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(f, "  %-26s %s\n", left, o->help);
+		fprintf(f, "  %-26s ", left);
+		cli_wrap(f, strlen(left) > 26 ? strlen(left) + 3 : 29, 29, o->help);
 	}
 	fprintf(f, "\n%s", cmd->exits);
 }

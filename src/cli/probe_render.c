@@ -36,7 +36,7 @@ static const struct {
 	const char *text;
 } notes[] = {
 	{ CDT_NOTE_TAO_RUNOUT, "tao-runout",
-	  "the last 2 reported blocks do not read: the run-out of a TAO-written CD, harmless (no data is there), yet the disc holds 2 blocks less than the drive reports: hence verdict short, exit 11; images stop before them" },
+	  "a TAO-written CD's run-out, harmless: the last 2 reported blocks do not read (no data is there); the verdict is ok (hidden stays -2: the disc holds 2 blocks less than the drive reports) and images stop before them" },
 	{ CDT_NOTE_CAPACITY_CHANGED, "capacity-changed",
 	  "the drive's READ CAPACITY answer changed after reads past the reported end" },
 	{ CDT_NOTE_WINDOW_LIMIT, "window-limit",
@@ -150,6 +150,17 @@ static int64_t dd_loses_512(const struct cdt_probe_result *r)
 	return true_512 - node_512;
 }
 
+/*
+ * A filesystem that ends before the true end is not wrong: a burn pads past
+ * it (wodim -pad, mkisofs padding, a DVD's ECC block) or a later session
+ * follows; only one that declares more than the disc holds is.
+ */
+static bool fs_fits(const struct source_row *row, const struct cdt_probe_result *r)
+{
+	return !strcmp(row->key, "filesystem") && row->blocks >= 0 &&
+	       (uint64_t)row->blocks < r->true_blocks;
+}
+
 static json_object *json_sources(const struct cdt_probe_result *r,
 				 json_object **wrong)
 {
@@ -160,7 +171,8 @@ static json_object *json_sources(const struct cdt_probe_result *r,
 	*wrong = json_object_new_array();
 	for (i = 0; i < n; i++) {
 		json_object_object_add(o, rows[i].key, cli_json_count(rows[i].blocks));
-		if (rows[i].blocks >= 0 && (uint64_t)rows[i].blocks != r->true_blocks)
+		if (rows[i].blocks >= 0 && (uint64_t)rows[i].blocks != r->true_blocks &&
+		    !fs_fits(&rows[i], r))
 			json_object_array_add(*wrong, json_object_new_string(rows[i].key));
 	}
 	return o;
@@ -240,6 +252,7 @@ json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, 
 	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
 		if (r->notes & notes[i].bit)
 			json_object_array_add(nt, json_object_new_string(notes[i].id));
+	cli_json_fs_past_end(o, nt, r);
 	json_object_object_add(o, "notes", nt);
 	add_layout(o, lay);
 	json_object_object_add(o, "raw", json_raw(&r->raw));
@@ -256,12 +269,49 @@ static void print_source(const struct source_row *row, const struct cdt_probe_re
 		return;
 	}
 	diff = row->blocks - (int64_t)r->true_blocks;
-	if (!diff)
+	if (fs_fits(row, r))
+		printf("  %-18s %12lld  fits (%lld blocks after it)\n", row->label,
+		       (long long)row->blocks, (long long)-diff);
+	else if (!diff)
 		printf("  %-18s %12lld  right\n", row->label, (long long)row->blocks);
 	else
 		printf("  %-18s %12lld  wrong (%lld %s)\n", row->label,
 		       (long long)row->blocks, (long long)(diff < 0 ? -diff : diff),
 		       diff < 0 ? "short" : "too many");
+}
+
+/* Why the disc needs more than dd, and the command that copies it. */
+static const char *next_reason(const struct cdt_probe_result *r)
+{
+	if (r->notes & CDT_NOTE_NO_READABLE)
+		return NULL;
+	if (r->verdict == CDT_VERDICT_HIDDEN_TAIL)
+		return "dd of the kernel node stops at the reported end and misses the hidden"
+		       " tail; image the whole disc with a map (or complete a dd copy with"
+		       " cdtail tail DEV COPY):";
+	if (r->verdict == CDT_VERDICT_SHORT)
+		return "dd of the kernel node would fail on the blocks past the true end;"
+		       " image to the true end with a map:";
+	if (r->notes & CDT_NOTE_TRAILING_MEDIUM)
+		return "the last blocks fail with MEDIUM ERROR, the drive's end or damage;"
+		       " image with a map, so that bad blocks are retried and a resume (on"
+		       " another drive too) reads only what is missing:";
+	return NULL;
+}
+
+static void print_next(const char *addr, const struct cdt_probe_result *r)
+{
+	const char *why = next_reason(r);
+
+	if (r->notes & CDT_NOTE_NO_READABLE) {
+		cli_wrap(stdout, (size_t)printf("next:      "), 11,
+			 "nothing reads: clean the disc or try another drive, then probe again");
+		return;
+	}
+	if (!why)
+		return;
+	cli_wrap(stdout, (size_t)printf("next:      "), 11, why);
+	printf("           cdtail image --map disc.map %s disc.iso\n", addr);
 }
 
 void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool virt,
@@ -304,7 +354,10 @@ void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool vir
 	       dt, virt ? " (virtual)" : "");
 	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
 		if (r->notes & notes[i].bit)
-			printf("note:      %s\n", notes[i].text);
+			cli_wrap(stdout, (size_t)printf("note:      "), 11, notes[i].text);
+	cli_print_fs_past_end(r, "the files stored there are not on the disc, and no copy"
+			      " of it holds them");
+	print_next(addr, r);
 	printf("verdict:   %s\n", cdt_verdict_name(r->verdict));
 }
 

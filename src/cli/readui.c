@@ -78,20 +78,38 @@ int rui_opt(struct rui *u, int key, const char *arg)
 	return 1;
 }
 
+/*
+ * What the handler writes at Ctrl-C.  On the progress screen it takes the
+ * place of the screen's last line (the cursor's line), so the screen keeps
+ * its height and the next redraw, or the last status at the end, covers it
+ * cleanly; elsewhere it is a line of its own.
+ */
+static void stop_message(const struct rui *u)
+{
+	unsigned int secs = (u->co.timeout_ms ? u->co.timeout_ms : 30000) / 1000;
+
+	if (u->screen.mode == SCREEN_TERM)
+		snprintf(stop_msg, sizeof(stop_msg), "\r\033[Kcdtail %s: stopping after the current"
+			 " read (up to %u s)", u->cmd, secs);
+	else
+		snprintf(stop_msg, sizeof(stop_msg), "%scdtail: stopping after the current read"
+			 " (up to %u s)\n", isatty(STDERR_FILENO) ? "\n" : "", secs);
+	stop_msg_len = (sig_atomic_t)strlen(stop_msg);
+}
+
 void rui_start(struct rui *u, struct cdt_dev *dev)
 {
 	u->rd.max_extra = u->co.max_extra;
-	/* a read in flight is not cut short: it ends within the timeout */
-	snprintf(stop_msg, sizeof(stop_msg),
-		 "\ncdtail: stopping after the current read (up to %u s)\n",
-		 (u->co.timeout_ms ? u->co.timeout_ms : 30000) / 1000);
-	stop_msg_len = (sig_atomic_t)strlen(stop_msg);
 	if (screen_start(&u->screen, u->cmd, &u->co)) {
 		u->screen.dev = dev;
-		u->screen.stop_hint = u->stop_hint;
+		/* a log is read afterwards: how to stop is for the terminal */
+		if (u->screen.mode == SCREEN_TERM)
+			u->screen.stop_hint = u->stop_hint;
 		u->rd.progress = screen_draw;
 		u->rd.progress_ctx = &u->screen;
 	}
+	/* a read in flight is not cut short: it ends within the timeout */
+	stop_message(u);
 }
 
 void rui_end_line(struct rui *u)
@@ -108,11 +126,12 @@ int rui_fail(struct rui *u, struct cdt_dev *dev, const char *what, int rc)
 {
 	const char *msg = cdt_errmsg(dev);
 
-	rui_end_line(u);
 	if (rc == CDT_EINTR) {
+		screen_stop(&u->screen);
 		cli_err("%s: interrupted", what);
 		return rui_interrupted_status();
 	}
+	rui_end_line(u);
 	cli_err("%s: %s", what, msg[0] ? msg : cdt_strerror(rc));
 	if (rc == CDT_EUSAGE || rc == CDT_EFORMAT || rc == CDT_EBUSY ||
 	    rc == CDT_EOTHERDISC)
@@ -263,6 +282,15 @@ void rui_print_lost(const struct cdt_read_summary *s, const char *label, const c
 		printf("           %s\n", holds);
 }
 
+void rui_print_digests(const struct cdt_read_summary *s)
+{
+	/* a digest not computed (image --digest) is left out */
+	if (s->digests.md5[0])
+		printf("md5:       %s\n", s->digests.md5);
+	if (s->digests.sha256[0])
+		printf("sha256:    %s\n", s->digests.sha256);
+}
+
 void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 		       bool virt)
 {
@@ -277,11 +305,7 @@ void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 		       p->extent_blocks);
 	printf("read:      %" PRIu64 " blocks by this run, %" PRIu64 " unreadable\n",
 	       s->blocks_read, s->bad_blocks);
-	/* a digest not computed (image --digest) is left out */
-	if (s->digests.md5[0])
-		printf("md5:       %s\n", s->digests.md5);
-	if (s->digests.sha256[0])
-		printf("sha256:    %s\n", s->digests.sha256);
+	rui_print_digests(s);
 	cli_duration(el, sizeof(el), s->elapsed_ms);
 	printf("elapsed:   %s", el);
 	if (virt) {
@@ -293,12 +317,15 @@ void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 
 int rui_window_status(const struct cdt_read_summary *s, uint64_t max_extra, int rc)
 {
+	char msg[256];
+
 	/* what was compared or read stops short of the disc: nothing else holds */
 	if (!(s->probe.notes & CDT_NOTE_WINDOW_LIMIT))
 		return rc;
-	cli_err("note: the end search stopped at the --max-extra window (%" PRIu64
-		" blocks past the reported %" PRIu64 "): the disc may hold more than was read;"
-		" run again with a larger --max-extra",
-		max_extra ? max_extra : (uint64_t)CDT_DEFAULT_MAX_EXTRA, s->probe.reported_blocks);
+	snprintf(msg, sizeof(msg), "note: the end search stopped at the --max-extra window"
+		 " (%" PRIu64 " blocks past the reported %" PRIu64 "): the disc may hold more than"
+		 " was read; run again with a larger --max-extra",
+		 max_extra ? max_extra : (uint64_t)CDT_DEFAULT_MAX_EXTRA, s->probe.reported_blocks);
+	cli_wrap(stderr, (size_t)fprintf(stderr, "cdtail: "), 2, msg);
 	return EX_WINDOW;
 }

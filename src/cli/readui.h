@@ -16,7 +16,7 @@
 #define RUI_OPTS \
 	{ "chunk", RUI_K_CHUNK, "BLOCKS", "read at most BLOCKS per command, 1 to 65535" }, \
 	{ "retries", RUI_K_RETRIES, "N", "try blocks still bad N more times, 0 to 1000 (default 2)" }, \
-	CLI_OPT_MAX_EXTRA
+	CLI_OPT_MAX_EXTRA, CLI_OPT_STATUS_EVERY
 
 struct rui {
 	const char *cmd;
@@ -77,6 +77,11 @@ void rui_print_form2(const struct cdt_skip *v, size_t n, const char *what);
 void rui_print_skipped(const struct cdt_skip *v, size_t n, uint64_t blocks,
 		       const char *holds);
 
+/*
+ * The md5: and sha256: lines of the digests computed.  -q prints them too:
+ * they are results an examiner logs, not progress.
+ */
+void rui_print_digests(const struct cdt_read_summary *s);
 void rui_print_lost(const struct cdt_read_summary *s, const char *label, const char *holds);
 void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 		       bool virt);

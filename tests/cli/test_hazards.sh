@@ -61,7 +61,8 @@ run hazards --sysfs "$S/mpath-cache-mismatch" /dev/mapper/mpatha
 expect_rc "text exit" 10
 expect_grep "text table row" "$T/out" '^cache-mode-mismatch +warning +dm-0$'
 expect_grep "text detail" "$T/out" "sdb 'write through'; queue/fua: dm-0 1"
-expect_grep "text facts row" "$T/out" '^sdb +path +running +write through'
+expect_grep "text facts row: the queue" "$T/out" '^sdb +path +running +1 +128$'
+expect_grep "text facts row: the cache" "$T/out" '^sdb +write through +0 +write through '
 run hazards --sysfs "$S/sr0-plain" /dev/sr0
 expect_rc "text no hazard exit" 0
 expect_grep "text no hazard" "$T/out" 'no ordering hazard found'

@@ -383,6 +383,16 @@ run image --json --map "$T/d3.map" \
 expect_rc "the issue's change=12 (in the head read) -> 0" 0
 expect_json "change=12: the filesystem is disc 2's" .filesystem.blocks 400
 
+# --- a filesystem that declares more than the disc holds (issue 24, item 4) ----
+head -c $((80 * 2048)) "$FIX/iso9660.iso" >"$T/cut.img"
+run image --json "sim:$T/cut.img" "$T/cut.out"
+expect_rc "filesystem past the end: image complete, exit 0" 0
+expect_json "filesystem past the end: image's note and count" '[(.notes | join(",")), .filesystem_past_end_blocks, .verdict] | map(tostring) | join(" ")' "filesystem-past-end 32 complete"
+run image --force "sim:$T/cut.img" "$T/cut.out"
+expect_grep "filesystem past the end: the report says the files past the end are lost" "$T/out" 'the files stored past the$'
+expect_grep "filesystem past the end: ... lost" "$T/out" "disc's end are lost"
+run image --force --json "sim:$FIX/iso9660.iso" "$T/whole.out"
+expect_json "a filesystem that fits: no note" '[(.notes | length), .filesystem_past_end_blocks] | map(tostring) | join(" ")' "0 0"
 
 # --- issue 28 I: stale map temporaries, signal handlers first -------------------
 # what a killed run leaves beside its map (MAP.cdtail-XXXXXX) goes at the

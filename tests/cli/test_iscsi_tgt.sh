@@ -84,9 +84,9 @@ expect_rc "honest: probe -v exit 0" 0
 expect_grep "probe text names the drive" "$T/out" "IET +VIRTUAL-CDROM"
 # c. reads past the end fail with MEDIUM ERROR, not ILLEGAL REQUEST
 expect_grep "tgt quirk: a read past the end is a MEDIUM ERROR" "$T/err" \
-	"cdb 28 .* -> status 0x02 .*Medium Error"
-if grep -E "cdb 28 .*Illegal Request" "$T/err" >/dev/null; then
-	not_ok "tgt quirk: no read answered ILLEGAL REQUEST" "$(grep 'cdb 28' "$T/err" | head -3)"
+	"Read\(10\) .*: Check Condition, Medium Error"
+if grep -E "Read\(10\) .*Illegal Request" "$T/err" >/dev/null; then
+	not_ok "tgt quirk: no read answered ILLEGAL REQUEST" "$(grep 'Read(10)' "$T/err" | head -3)"
 else
 	ok "tgt quirk: no read answered ILLEGAL REQUEST"
 fi

@@ -82,7 +82,8 @@ pixel() {
 	cells=$(jq -r .cells "$T/pj")
 	bpc=$(jq -r .blocks_per_cell "$T/pj")
 	c=$(($3 / bpc))
-	python3 "$H/pngpix.py" "$T/p.png" "$((16 + (c % $2) * 8 + 4)),$((76 + (c / $2) * 8 + 4))" |
+	# the grid's corner: 16 px margin and 88 px of row labels; 96 px of title and ruler
+	python3 "$H/pngpix.py" "$T/p.png" "$((104 + (c % $2) * 8 + 4)),$((96 + (c / $2) * 8 + 4))" |
 		cut -d' ' -f2
 }
 # svg NAME MAP COLS LBA:COLOUR...: render and check the colours
@@ -115,6 +116,13 @@ if command -v rsvg-convert >/dev/null && command -v python3 >/dev/null; then
 	expect_grep "svg: its date" "$T/p.svg" '2026-12-03 12:00:00'
 	expect_grep "svg: its size" "$T/p.svg" '700 blocks of 2048 bytes'
 	expect_grep "svg: the legend" "$T/p.svg" 'id="legend-non-scraped"'
+	# rendered to PNG a picture has no tooltips: rows say their LBA, a ruler the offsets
+	# (all.map: 700 blocks in 40 columns, 1 block a cell; a label every 4th row)
+	expect_grep "svg: the first row's LBA label" "$T/p.svg" '<text class="row-lba" x="98" y="104">LBA 0</text>'
+	expect_grep "svg: the fifth row's LBA label" "$T/p.svg" '<text class="row-lba" x="98" y="136">LBA 160</text>'
+	if [ "$(grep -o 'class="row-lba"' "$T/p.svg" | wc -l)" = 5 ]; then ok "svg: a label every 4th of 18 rows"; else
+		not_ok "svg: a label every 4th of 18 rows" "$(grep -o '>LBA [0-9]*<' "$T/p.svg")"; fi
+	expect_grep "svg: the ruler's last tick" "$T/p.svg" '<text class="ruler" x="424" y="88">\+40</text>'
 	n=$(grep -c '<title>LBA' "$T/p.svg")
 	want=$(jq '.runs | length' "$T/pj")
 	if [ "$n" = "$want" ]; then ok "svg: one group per run of cells ($n)"; else
@@ -141,9 +149,34 @@ if command -v tmux >/dev/null; then
 	expect_grep "tmux: bad cells on red" "$T/pane.e" "$(printf '\033')\\[[0-9;]*41m-"
 	expect_grep "tmux: finished cells on green" "$T/pane.e" "$(printf '\033')\\[[0-9;]*42m\\+"
 	expect_grep "tmux: the legend's swatches are coloured" "$T/pane.e" "41m-.* bad "
+	# a 24-line terminal: the grid's rows shrink (and its cells grow) so that
+	# header, grid and legend stay on one screen above the next prompt
+	# (5000 blocks in 58 columns: 15 rows of 6 blocks a cell would not fit)
+	mkimage "$T/big.img" 5000
+	"$CDTAIL" image -q --map "$T/big.map" "sim:$T/big.img,bad=3000-3100,cost=0/0" "$T/big.iso" >/dev/null 2>&1
+	rm -f "$T/tmux.done"
+	tmux -L "$S" -f /dev/null new-session -d -x 60 -y 24 \
+		"TERM=xterm '$CDTAIL' map --color never '$T/big.map' >/dev/tty 2>&1; touch '$T/tmux.done'; sleep 30"
+	i=0
+	while [ ! -e "$T/tmux.done" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	tmux -L "$S" capture-pane -p >"$T/pane24"
+	tmux -L "$S" kill-server 2>/dev/null
+	awk -v cols=58 -v rows=12 -f "$H/mapmodel.awk" "$T/big.map" >"$T/want"
+	grep '^  [-+?*/.]*$' "$T/pane24" >"$T/got"
+	if cmp -s "$T/got" "$T/want"; then ok "tmux 60x24: 12 rows at most, the model's grid"; else
+		not_ok "tmux 60x24: 12 rows at most, the model's grid" "$(diff "$T/want" "$T/got" | head -6)"; fi
+	if head -1 "$T/pane24" | grep -q '^map: ' && grep -q '^  - .* bad ' "$T/pane24"; then
+		ok "tmux 60x24: header to legend on one screen, long header lines cut"; else
+		not_ok "tmux 60x24: header to legend on one screen, long header lines cut" "$(cat "$T/pane24")"; fi
 else
 	not_ok "tmux is installed (make test-deps)"
 fi
+# a pipe has no height: LINES gives it (a pager's screen)
+LINES=20 "$CDTAIL" map --color never --width 38 "$T/disc.map" >"$T/l20"
+awk -v cols=38 -v rows=8 -f "$H/mapmodel.awk" "$T/disc.map" >"$T/want"
+grep '^  [-+?*/.]*$' "$T/l20" >"$T/got"
+if cmp -s "$T/got" "$T/want" && [ "$(wc -l <"$T/l20")" -le 19 ]; then ok "LINES=20: 8 rows, 19 lines at most"; else
+	not_ok "LINES=20: 8 rows, 19 lines at most" "$(cat "$T/l20")"; fi
 run map --color always --width 20 "$T/disc.map"
 expect_grep "--color always colours a pipe" "$T/out" "$(printf '\033')\\[30;41m"
 run map --width 20 "$T/disc.map"

@@ -88,7 +88,7 @@ if [ "$(cat "$T/out")" = "verdict:   hidden-tail" ]; then ok "probe -q: the verd
 	not_ok "probe -q: the verdict line only" "$(cat "$T/out")"; fi
 for cmd in "probe $DEV" "image --force $DEV $T/o5" "tail $DEV $T/t1" "verify $DEV --image $IMG"; do
 	run $cmd -v
-	expect_grep "'$cmd -v': the command log" "$T/err" '^cdtail: cdb 28 '
+	expect_grep "'$cmd -v': the command log" "$T/err" '^cdtail: Read\(10\) lba=[0-9]+ len=[0-9]+: Good '
 done
 run image -q "$DEV" "$T/o6"
 expect_rc "image -q: 0" 0
@@ -115,7 +115,7 @@ expect_grep "usage error with --json: text on stderr" "$T/err" 'too many argumen
 run probe --bogus --json "$DEV"
 expect_json "--json after the bad option: still JSON" .error.status 2
 run verify --json "$DEV"
-expect_json "verify without a mode, --json" .error.message 'give exactly one of --image, --sha256, --md5'
+expect_json "verify without a mode, --json" .error.message 'give exactly one of --image, --sha256, --md5, --sha256-file, --md5-file'
 run probe --json /dev/null
 expect_rc "device error with --json -> 3" 3
 expect_json "device error with --json: error.status" .error.status 3

@@ -84,7 +84,11 @@ expect_json "extra=2: verdict short" .verdict short
 run probe --json "sim:$RND,extra=1"
 expect_json "extra=1: one failure" .failed_reads 1
 run probe --json "sim:$RND,runout=2"
-expect_rc "runout=2 -> 11" 11
+# issue 24: a TAO run-out the structure explains is how a TAO CD-R ends,
+# not a short disc: verdict ok, exit 0 (it was short, 11, on every such
+# disc); hidden_blocks stays -2 for scripts that look
+expect_rc "runout=2 -> 0 (a TAO run-out is ok)" 0
+expect_json "runout=2: verdict ok, hidden_blocks -2" '[.verdict, .hidden_blocks] | map(tostring) | join(" ")' "ok -2"
 expect_json "runout=2: true end" .true_blocks 2998
 expect_json "runout=2: named TAO run-out" '.notes | index("tao-runout") != null' true
 run probe "sim:$RND,runout=2"
@@ -132,8 +136,18 @@ expect_grep "trace: READ(10) lines" "$T/trace" "^28 lba=2999 blocks=1 sense=00/0
 expect_grep "trace: READ CAPACITY line" "$T/trace" "^25 "
 if grep -vqE '^[0-9a-f]{2} ' "$T/trace"; then not_ok "trace: every line starts with an opcode"; else ok "trace: every line starts with an opcode"; fi
 run probe -v "sim:$RND,hide=1"
-expect_grep "-v: CDBs on stderr" "$T/err" "cdb 28 .* -> good"
-expect_grep "-v: sense decoded" "$T/err" "cdb 28 .*(out of range|Illegal Request|ILLEGAL)"
+# -v words every command as sg3_utils' -v does; -vv adds the bytes
+expect_grep "-v: a good read decoded" "$T/err" "^cdtail: Read\(10\) lba=2999 len=1: Good \([0-9.]+ ms\)$"
+expect_grep "-v: the read past the end decoded" "$T/err" \
+	"^cdtail: Read\(10\) lba=3000 len=1: Check Condition, Illegal Request, Logical block address out of range \("
+expect_grep "-v: READ CAPACITY named" "$T/err" "^cdtail: Read capacity\(10\): Good"
+expect_no_grep "-v: no raw bytes" "$T/err" "^cdtail: +(cdb|sense):"
+run probe -v "sim:$RND,bad=100-101,info=1"
+expect_grep "-v: a medium error with its INFORMATION" "$T/err" \
+	"^cdtail: Read\(10\) lba=100 len=1: Check Condition, Medium Error, Unrecovered read error, Info fld=0x64 \("
+run probe -vv "sim:$RND,bad=100-101,info=1"
+expect_grep "-vv: the CDB's bytes under the line" "$T/err" "^cdtail:   cdb: 28 00 00 00 00 64 00 00 01 00$"
+expect_grep "-vv: the sense bytes (valid INFORMATION: 0xf0)" "$T/err" "^cdtail:   sense: f0 00 03 00 00 00 64 "
 
 # --- errors: one line, the contract's status ---------------------------------
 run probe "sim:$T/missing.iso"
@@ -241,4 +255,37 @@ done
 if [ -z "$wrong" ]; then ok "a change during the probe: disc 2's sizes and end, 16 places"
 else not_ok "a change during the probe: disc 2's sizes and end" "$wrong"; fi
 
+# --- next: what to run after a probe that found more than dd copies --------
+run probe "sim:$RND,hide=5"
+expect_grep "next: hidden tail, the image command with DEV" "$T/out" "^           cdtail image --map disc.map sim:$RND,hide=5 disc.iso$"
+expect_grep "next: hidden tail names cdtail tail for a dd copy" "$T/out" "cdtail tail DEV COPY"
+if tail -1 "$T/out" | grep -q '^verdict: '; then ok "next: the verdict stays the last line"; else
+	not_ok "next: the verdict stays the last line" "$(tail -3 "$T/out")"; fi
+run probe "sim:$RND,extra=5"
+expect_grep "next: short, image to the true end" "$T/out" '^next: +dd of the kernel node would fail'
+run probe "sim:$RND,runout=2"
+expect_no_grep "next: none for a TAO run-out (verdict ok)" "$T/out" '^next:'
+run probe "sim:$RND,past=medium"
+expect_grep "next: a medium error at the end, image with a map" "$T/out" '^next: +the last blocks fail with MEDIUM ERROR'
+run probe "sim:$RND,bad=0-2999"
+expect_grep "next: nothing reads" "$T/out" '^next: +nothing reads: clean the disc or try another drive'
+run probe "sim:$RND"
+expect_no_grep "next: none for a disc dd copies whole" "$T/out" '^next:'
+run probe -q "sim:$RND,hide=5"
+expect_no_grep "next: none with -q" "$T/out" '^next:'
+# --- the filesystem against the disc (issue 24, item 4) ----------------------
+# a burn that stopped early: the ISO declares 112 blocks, the disc holds 80
+head -c $((80 * 2048)) "$FIX/iso9660.iso" >"$T/cut.img"
+run probe --json "sim:$T/cut.img"
+expect_rc "filesystem past the end: the length is true, exit 0" 0
+expect_json "filesystem past the end: note and count" '[(.notes | join(",")), .filesystem_past_end_blocks, (.wrong_sources | join(","))] | map(tostring) | join(" ")' "filesystem-past-end 32 filesystem"
+run probe "sim:$T/cut.img"
+expect_grep "filesystem past the end: the text note with the count" "$T/out" '^note: +filesystem-past-end: the iso9660 declares 32 blocks more than the$'
+expect_grep "filesystem past the end: the files are not on the disc" "$T/out" 'the files stored there are$'
+# padding past the filesystem: not wrong, and no note
+{ cat "$FIX/iso9660.iso"; head -c $((150 * 2048)) /dev/zero; } >"$T/fspad.img"
+run probe --json "sim:$T/fspad.img"
+expect_json "padding past the filesystem: not a wrong source, no note" '[(.wrong_sources | length), (.notes | length), .filesystem_past_end_blocks] | map(tostring) | join(" ")' "0 0 0"
+run probe "sim:$T/fspad.img"
+expect_grep "padding past the filesystem: the row says it fits" "$T/out" '^  filesystem +112  fits \(150 blocks after it\)$'
 finish

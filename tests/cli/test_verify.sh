@@ -75,6 +75,89 @@ expect_grep "short sha256: says why" "$T/err" "wants 64 hex digits"
 run verify --image "$T/none" "sim:$IMG,cost=0/0"
 expect_rc "missing image file -> 2" 2
 
+# --- the burn question: is my ISO on the disc? (issue 24) ----------------------
+# a burn pads (wodim -pad, mkisofs padding, a DVD's ECC block): zeros past FILE
+mkimage "$T/burn.iso" 800
+{ cat "$T/burn.iso"; head -c $((150 * 2048)) /dev/zero; } >"$T/padded.img"
+run verify --image "$T/burn.iso" "sim:$T/padded.img"
+expect_rc "burn: ISO + 150 zero blocks -> 0" 0
+expect_grep "burn: identical" "$T/out" '^verdict: +identical$'
+expect_grep "burn: a note names the padding and its count" "$T/out" '^note: +padding: the 150 blocks past FILE are zeros'
+run verify --json --image "$T/burn.iso" "sim:$T/padded.img"
+expect_json "burn: JSON verdict, notes, padding_blocks" '[.verdict, (.notes | join(",")), .padding_blocks, .length_differs] | map(tostring) | join(" ")' "identical padding 150 true"
+# ... and a TAO run-out after the padding: never read, padding too
+run verify --json --image "$T/burn.iso" "sim:$T/padded.img,runout=2"
+expect_json "burn + run-out: identical, padding" '[.verdict, (.notes | join(","))] | join(" ")' "identical padding"
+# a FILE of the disc's exact length: no padding note
+run verify --json --image "$T/padded.img" "sim:$T/padded.img"
+expect_json "burn: FILE as long as the disc, no note" '[.verdict, (.notes | length), .padding_blocks] | map(tostring) | join(" ")' "identical 0 0"
+# data past FILE: FILE is the disc's prefix, not the disc
+{ cat "$T/burn.iso"; head -c $((10 * 2048)) /dev/zero; mkimage "$T/more" 5; cat "$T/more"; } >"$T/longer.img"
+run verify --image "$T/burn.iso" "sim:$T/longer.img"
+expect_rc "prefix: data past FILE -> 1" 1
+expect_grep "prefix: verdict" "$T/out" '^verdict: +prefix$'
+expect_grep "prefix: where the data starts" "$T/out" 'past it \(from LBA 810\)$'
+expect_no_grep "prefix: no tail hint when FILE is not at the reported length" "$T/out" 'cdtail tail'
+# a dd copy that stopped at the reported length: cdtail tail completes it
+run verify --json --image "$T/burn.iso" "sim:$T/padded.img,hide=150"
+expect_json "dd copy at the reported length, zeros hidden: identical" .verdict identical
+run verify --image "$T/burn.iso" "sim:$T/longer.img,hide=15"
+expect_rc "prefix at the reported length -> 1" 1
+expect_grep "prefix at the reported length: next names cdtail tail" "$T/out" "cdtail tail sim:$T/longer.img,hide=15 $T/burn.iso"
+# a difference inside FILE stays a difference, padding or not
+cp "$T/burn.iso" "$T/burn2.iso"
+put_byte "$T/burn2.iso" 400 7
+run verify --json --image "$T/burn2.iso" "sim:$T/padded.img"
+expect_rc "burn: a byte changed inside FILE -> 1" 1
+expect_json "burn: different at the changed block" '[.verdict, .first_diff_lba] | map(tostring) | join(" ")' "different 400"
+# --- digests as people have them: a sha256sum line, a checksum file ----------
+(cd "$T" && sha256sum padded.img >SHA256SUMS && sha256sum burn.iso >>SHA256SUMS && md5sum padded.img >MD5SUMS)
+line=$(cd "$T" && sha256sum padded.img)
+run verify -q --sha256 "$line" "sim:$T/padded.img"
+expect_rc "--sha256 'HEX  NAME' (a sha256sum line) -> 0" 0
+run verify -q --sha256 $(cd "$T" && sha256sum padded.img) "sim:$T/padded.img"
+expect_rc "--sha256 \$(sha256sum FILE) word-split: the first word is the digest -> 2 (NAME is an operand)" 2
+run verify -q --md5 "$(cd "$T" && md5sum -b padded.img)" "sim:$T/padded.img"
+expect_rc "--md5 'HEX *NAME' (md5sum -b) -> 0" 0
+run verify -q --sha256 "abc  padded.img" "sim:$T/padded.img"
+expect_rc "--sha256 with a short first word -> 2" 2
+expect_grep "--sha256: the message says what it wants" "$T/err" 'wants 64 hex digits \(or a sha256sum line\)'
+run verify -q --sha256-file "$T/SHA256SUMS" --name padded.img "sim:$T/padded.img"
+expect_rc "--sha256-file F --name NAME -> 0" 0
+run verify -q --sha256-file "$T/SHA256SUMS" --name "$T/padded.img" "sim:$T/padded.img"
+expect_rc "--name with a path: matched by its last component -> 0" 0
+run verify -q --sha256-file "$T/SHA256SUMS" --name burn.iso "sim:$T/padded.img"
+expect_rc "--sha256-file: another entry's digest -> 1" 1
+run verify -q --sha256-file "$T/SHA256SUMS" "sim:$T/padded.img"
+expect_rc "--sha256-file of two entries without --name -> 2" 2
+expect_grep "--sha256-file: two entries, say which" "$T/err" "has 2 entries: say which with --name"
+run verify -q --md5-file "$T/MD5SUMS" "sim:$T/padded.img"
+expect_rc "--md5-file of one entry -> 0" 0
+run verify -q --sha256-file "$T/SHA256SUMS" --name nothere.iso "sim:$T/padded.img"
+expect_rc "--name not in the file -> 2" 2
+run verify -q --sha256-file "$T/missing" "sim:$T/padded.img"
+expect_rc "--sha256-file missing -> 2" 2
+run verify -q --name x --sha256 "$line" "sim:$T/padded.img"
+expect_rc "--name without a checksum file -> 2" 2
+run verify --json --sha256-file "$T/SHA256SUMS" --name padded.img "sim:$T/padded.img"
+expect_json "--sha256-file: expected is the digest read" .expected "$(sha256sum <"$T/padded.img" | cut -c1-64)"
+# --- a digest checked at every length the image can have ------------------------
+ISO9660="$FIX/iso9660.iso"
+{ cat "$ISO9660"; head -c $((150 * 2048)) /dev/zero; } >"$T/fspad.img"
+isosum=$(sha256sum <"$ISO9660" | cut -c1-64)
+run verify --json --sha256 "$isosum" "sim:$T/fspad.img"
+expect_rc "digest of the ISO, disc padded past its filesystem -> 0" 0
+expect_json "the filesystem's size matched" '[.verdict, .matched_blocks, (.lengths_tried | map(tostring) | join(","))] | map(tostring) | join(" ")' "identical 112 262,112"
+run verify --sha256 "$isosum" "sim:$T/fspad.img"
+expect_grep "text: the lengths tried and the one matched" "$T/out" "^lengths: +tried 262, 112 blocks; the digest is the first 112 blocks'$"
+run verify --json --sha256 "$(sha256sum <"$T/burn.iso" | cut -c1-64)" "sim:$T/padded.img,hide=150"
+expect_json "a dd copy's digest: READ CAPACITY's length matched" '[.verdict, .matched_blocks] | map(tostring) | join(" ")' "identical 800"
+run verify --json --sha256 "$(sha256sum <"$T/burn.iso" | cut -c1-64)" "sim:$T/padded.img"
+expect_json "no length matches (no filesystem, READ CAPACITY true): different" '[.verdict, .matched_blocks, (.lengths_tried | length)] | map(tostring) | join(" ")' "different null 1"
+run verify --json --length 800 --md5 "$(md5sum <"$T/burn.iso" | cut -c1-32)" "sim:$T/padded.img"
+expect_json "--length BLOCKS: one more length, matched" '[.verdict, .matched_blocks] | map(tostring) | join(" ")' "identical 800"
+run verify --json --sha256 "$(sha256sum <"$T/fspad.img" | cut -c1-64)" "sim:$T/fspad.img"
+expect_json "the whole disc's digest: the true end matched" .matched_blocks 262
 
 # --- issue 28 H: a FILE longer or shorter than the disc, counted alike ---------
 # with --all every block one holds past the disc, or lacks, is one

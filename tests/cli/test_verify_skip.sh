@@ -132,9 +132,11 @@ expect_json "formatted: the unwritten rest skipped" "$skip_list" "$N+500 unwritt
 no_read "formatted: verify reads nothing past the filesystem" "$FMT" "$T/tr" "$N" $((N + 500))
 run verify --json --image "$T/fmt.iso" "$FMT"
 expect_rc "formatted: --image image's OUT -> 0" 0
+# the ISO burned to a formatted disc: the unwritten rest is padding, FILE is
+# on the disc intact (issue 24: it was "different" at LBA N)
 run verify --json --image "$ISO" "$FMT"
-expect_rc "formatted: --image the filesystem alone -> 1" 1
-expect_json "formatted: FILE ends at the filesystem" .first_diff_lba "$N"
+expect_rc "formatted: --image the filesystem alone -> 0 (padding)" 0
+expect_json "formatted: the unwritten rest is padding" '[.verdict, .padding_blocks, (.notes | join(","))] | join(" ")' "identical 500 padding"
 
 # --- verify --formatted skip|cut|read: what image --formatted made -----------
 # each policy's image digest verifies with the same policy (cdtail(1) VERIFY)

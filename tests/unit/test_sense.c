@@ -284,6 +284,101 @@ static void test_strerror(void **state)
 	assert_string_equal(cdt_strerror(-2147483647 - 1), "unknown error");
 }
 
+
+/* A logged command's words, as sg3_utils' -v has them. */
+static void cmd_text(const uint8_t *cdb, unsigned int cdb_len, uint8_t status,
+		     const uint8_t *sense, unsigned int sense_len, int transport, char *buf,
+		     size_t len)
+{
+	uint8_t *c = exact(cdb, cdb_len), *sn = sense ? exact(sense, sense_len) : NULL;
+	struct cdt_cmd_log log = {
+		.size = sizeof(log), .cdb = c, .cdb_len = cdb_len,
+		.transport_result = transport, .status = status,
+		.sense = sn, .sense_len = sense ? sense_len : 0,
+	};
+
+	cdt_cmd_text(&log, buf, len);
+	free(c);
+	free(sn);
+}
+
+static void test_cmd_text(void **state)
+{
+	static const uint8_t read10[10] = { 0x28, 0, 0, 0, 0, 0x64, 0, 0, 1, 0 };
+	static const uint8_t read12[12] = { 0xa8, 0, 0, 0, 0x01, 0x00, 0, 0, 0, 0x20, 0, 0 };
+	static const uint8_t read16[16] = { 0x88, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0 };
+	static const uint8_t readcd[12] = { 0xbe, 0, 0, 0, 0, 9, 0, 0, 2, 0x10, 0, 0 };
+	static const uint8_t rc16[16] = { 0x9e, 0x10 };
+	static const uint8_t tur[6] = { 0 };
+	/* 03/11/00 with INFORMATION 0x64 valid, as a drive sends it */
+	static const uint8_t medium[18] = { 0xf0, 0, 0x03, 0, 0, 0, 0x64, 0x0a,
+					    0, 0, 0, 0, 0x11, 0, 0, 0, 0, 0 };
+	char t[256];
+	unsigned int n;
+
+	(void)state;
+	cmd_text(read10, 10, 0x02, medium, 18, 0, t, sizeof(t));
+	assert_string_equal(t, "Read(10) lba=100 len=1: Check Condition, Medium Error, "
+			    "Unrecovered read error, Info fld=0x64");
+	cmd_text(read10, 10, 0x02, fixed_lba_oor, 18, 0, t, sizeof(t));
+	assert_string_equal(t, "Read(10) lba=100 len=1: Check Condition, Illegal Request, "
+			    "Logical block address out of range, Info fld=0x463c5");
+	cmd_text(read10, 10, 0, NULL, 0, 0, t, sizeof(t));
+	assert_string_equal(t, "Read(10) lba=100 len=1: Good");
+	cmd_text(read12, 12, 0, NULL, 0, 0, t, sizeof(t));
+	assert_string_equal(t, "Read(12) lba=256 len=32: Good");
+	cmd_text(read16, 16, 0, NULL, 0, 0, t, sizeof(t));
+	assert_string_equal(t, "Read(16) lba=4294967298 len=3: Good");
+	cmd_text(readcd, 12, 0, NULL, 0, CDT_ETIMEOUT, t, sizeof(t));
+	assert_string_equal(t, "Read CD lba=9 len=2: timeout");
+	cmd_text(rc16, 16, 0, NULL, 0, 0, t, sizeof(t));
+	assert_string_equal(t, "Read capacity(16): Good");
+	cmd_text(tur, 6, 0x02, NULL, 0, 0, t, sizeof(t));
+	assert_string_equal(t, "Test Unit Ready: Check Condition, no sense data");
+	/* a READ(10) cut before its length field's end (byte 8) shows no LBA */
+	for (n = 1; n < 9; n++) {
+		cmd_text(read10, n, 0, NULL, 0, 0, t, sizeof(t));
+		assert_string_equal(t, "Read(10): Good");
+	}
+	/* every truncation of the sense and of the buffer stays in bounds */
+	for (n = 0; n <= 18; n++)
+		cmd_text(read10, 10, 0x02, medium, n, 0, t, sizeof(t));
+	for (n = 1; n < 40; n++) {
+		cmd_text(read10, 10, 0x02, medium, 18, 0, t, n);
+		assert_true(strlen(t) < n);
+	}
+	cmd_text(read10, 10, 0, NULL, 0, CDT_ETRANSPORT, t, sizeof(t));
+	assert_non_null(strstr(t, ": transport error ("));
+}
+
+static void test_nearest_name(void **state)
+{
+	static const char *const cmds[] = { "probe", "image", "tail", "verify", "hazards", "map",
+					    "help" };
+	static const char *const keys[] = { "hide", "extra", "toc", "bad", "trace" };
+	const size_t nc = sizeof(cmds) / sizeof(cmds[0]), nk = sizeof(keys) / sizeof(keys[0]);
+
+	(void)state;
+	assert_string_equal(cdt_nearest_name("prob", cmds, nc), "probe");
+	assert_string_equal(cdt_nearest_name("imgae", cmds, nc), "image");	/* a swap */
+	assert_string_equal(cdt_nearest_name("verfiy", cmds, nc), "verify");
+	assert_string_equal(cdt_nearest_name("hlep", cmds, nc), "help");
+	assert_string_equal(cdt_nearest_name("mapp", cmds, nc), "map");
+	assert_null(cdt_nearest_name("frobnicate", cmds, nc));
+	assert_null(cdt_nearest_name("x", cmds, nc));
+	assert_null(cdt_nearest_name("", cmds, nc));
+	assert_null(cdt_nearest_name(NULL, cmds, nc));
+	assert_null(cdt_nearest_name("probe", NULL, 0));
+	/* short words: one edit only ("bd" is "bad", "tx" is nothing) */
+	assert_string_equal(cdt_nearest_name("bd", keys, nk), "bad");
+	assert_null(cdt_nearest_name("tx", keys, nk));
+	assert_string_equal(cdt_nearest_name("hdie", keys, nk), "hide");
+	assert_string_equal(cdt_nearest_name("trce", keys, nk), "trace");
+	assert_null(cdt_nearest_name("colour", keys, nk));
+	/* longer than any name cdtail knows: no guess, no overrun */
+	assert_null(cdt_nearest_name("probeprobeprobeprobeprobeprobeprobe", cmds, nc));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +390,8 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_random_sense),
 		cmocka_unit_test(test_strerror),
+		cmocka_unit_test(test_cmd_text),
+		cmocka_unit_test(test_nearest_name),
 	};
 
 	return cmocka_run_group_tests_name("sense", tests, NULL, NULL);

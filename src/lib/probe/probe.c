@@ -601,8 +601,16 @@ static void judge(struct cdt_probe_result *res, const struct es_result *er)
 		res->notes |= CDT_NOTE_WINDOW_LIMIT;
 	if (er->nothing_readable)
 		res->notes |= CDT_NOTE_NO_READABLE;
+	/*
+	 * A TAO run-out the structure explains (the last 2 reported blocks
+	 * answer 05/64/00, MMC-6 4.2.3.6) is how every TAO CD-R ends: no data
+	 * is missing, so the verdict is ok (hidden_blocks stays -2 for the
+	 * scripts that look); short is kept for a disc that holds less.
+	 */
 	if (res->hidden_blocks > 0)
 		res->verdict = CDT_VERDICT_HIDDEN_TAIL;
+	else if (res->hidden_blocks == -2 && (res->notes & CDT_NOTE_TAO_RUNOUT))
+		res->verdict = CDT_VERDICT_OK;
 	else if (res->hidden_blocks < 0)
 		res->verdict = CDT_VERDICT_SHORT;
 	else

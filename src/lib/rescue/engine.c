@@ -80,6 +80,9 @@ void rescue_progress(struct rescue *r, bool force)
 		.bytes_read = r->bytes_read,
 		.elapsed_ms = now - r->t0,
 		.bad_areas = map_areas(r->map, "-*/"),
+		.non_tried = map_count(r->map, MAP_NONTRIED) / r->bs,
+		.non_trimmed = map_count(r->map, MAP_NONTRIMMED) / r->bs,
+		.non_scraped = map_count(r->map, MAP_NONSCRAPED) / r->bs,
 	};
 	rd->progress(rd->progress_ctx, &p);
 }

@@ -38,6 +38,22 @@ struct verify_job {
 	struct dg dg;
 	int fd;
 	uint32_t bs, chunk;
+	/*
+	 * A FILE of whole blocks shorter than the disc: past file_blocks the
+	 * burn question ("is my ISO on the disc?") asks only whether what
+	 * follows is padding (wodim -pad, mkisofs padding, a DVD's ECC
+	 * block) or data; any diff inside FILE is a difference as ever.
+	 */
+	uint64_t file_blocks;
+	bool file_short, diff_inside, fd_open;
+	/*
+	 * A digest and a disc whose image may be shorter than its extent
+	 * (an ISO of the filesystem's size, a dd copy of READ CAPACITY's):
+	 * the same bytes into one more digest per candidate length, each
+	 * finished where its length ends.
+	 */
+	struct { uint64_t blocks; struct dg dg; bool done; struct cdt_digests out; } cand[3];
+	size_t n_cand;
 	uint8_t *disc, *file;
 	bool *bad_block;	/* per block of the current chunk */
 };
@@ -124,6 +140,11 @@ static int read_chunk(struct verify_job *j, uint64_t lba, uint32_t n)
 	return 0;
 }
 
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	return !n || (!p[0] && !memcmp(p, p + 1, n - 1));
+}
+
 static bool stop_at_diff(const struct verify_job *j)
 {
 	return j->res->have_diff && !j->opts->all;
@@ -141,7 +162,19 @@ static int note_diff(struct verify_job *j, uint64_t lba, const uint8_t *disc,
 			j->opts->diff(j->opts->diff_ctx, lba, disc, file, j->bs);
 	}
 	res->diff_blocks++;
+	if (!j->file_short || lba < j->file_blocks)
+		j->diff_inside = true;
 	return range_add(&j->diff, lba);
+}
+
+/* A block past a short FILE: padding, or data (a difference: FILE is a prefix). */
+static int past_file(struct verify_job *j, uint64_t lba, const uint8_t *disc)
+{
+	if (all_zero(disc, j->bs)) {
+		j->res->padding_blocks++;
+		return 0;
+	}
+	return note_diff(j, lba, NULL, NULL);
 }
 
 /* Compare the chunk just read with the image file; blocks it lacks differ. */
@@ -164,6 +197,12 @@ static int compare_chunk(struct verify_job *j, uint64_t lba, uint32_t n)
 			continue;
 		if (have && !memcmp(j->disc + off, j->file + off, j->bs))
 			continue;
+		if (j->file_short && lba + i >= j->file_blocks) {
+			rc = past_file(j, lba + i, j->disc + off);
+			if (rc)
+				return rc;
+			continue;
+		}
 		rc = note_diff(j, lba + i, j->disc + off, have ? j->file + off : NULL);
 		if (rc)
 			return rc;
@@ -196,6 +235,76 @@ static void progress(struct verify_job *j, uint64_t lba, double t0, double *last
 	rd->progress(rd->progress_ctx, &p);
 }
 
+/* The candidate lengths' digests: buf (NULL: zeros) is [lba, lba + n). */
+static int cand_update(struct verify_job *j, uint64_t lba, uint64_t n, const uint8_t *buf)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < j->n_cand && !rc; i++) {
+		uint64_t end = j->cand[i].blocks, take;
+
+		if (j->cand[i].done || lba >= end)
+			continue;
+		take = end - lba < n ? end - lba : n;
+		rc = buf ? dg_update(&j->cand[i].dg, buf, take * j->bs) :
+			   dg_zeros(&j->cand[i].dg, take * j->bs);
+		if (!rc && lba + take == end) {
+			rc = dg_final(&j->cand[i].dg, &j->cand[i].out);
+			j->cand[i].done = true;
+		}
+	}
+	return rc;
+}
+
+static void cand_add(struct verify_job *j, int64_t blocks)
+{
+	size_t i;
+
+	if (blocks <= 0 || (uint64_t)blocks >= j->extent || j->n_cand == 3)
+		return;
+	for (i = 0; i < j->n_cand; i++)
+		if (j->cand[i].blocks == (uint64_t)blocks)
+			return;
+	j->cand[j->n_cand++].blocks = (uint64_t)blocks;
+}
+
+/* READ CAPACITY, the filesystem's size, --length: those shorter than the extent. */
+static int cand_start(struct verify_job *j)
+{
+	const struct cdt_verify_opts *o = j->opts;
+	unsigned int which = o->sha256 ? CDT_HASH_SHA256 : CDT_HASH_MD5;
+	size_t i;
+	int rc;
+
+	if (o->image_path || (!o->sha256 && !o->md5))
+		return 0;
+	cand_add(j, (int64_t)j->res->sum.probe.reported_blocks);
+	cand_add(j, j->res->sum.probe.sizes.filesystem);
+	cand_add(j, (int64_t)o->length_blocks);
+	for (i = 0; i < j->n_cand; i++) {
+		rc = dg_init(&j->cand[i].dg, which);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static void cand_free(struct verify_job *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->n_cand; i++)
+		dg_free(&j->cand[i].dg);
+}
+
+static bool digest_matches(const struct cdt_verify_opts *o, const struct cdt_digests *d)
+{
+	if (o->sha256)
+		return !strcasecmp(o->sha256, d->sha256);
+	return !strcasecmp(o->md5, d->md5);
+}
+
 /* Read, hash and compare [lba, lba + n): data blocks only. */
 static int data_span(struct verify_job *j, uint64_t lba, uint32_t n)
 {
@@ -203,6 +312,8 @@ static int data_span(struct verify_job *j, uint64_t lba, uint32_t n)
 
 	if (!rc)
 		rc = dg_update(&j->dg, j->disc, (size_t)n * j->bs);
+	if (!rc)
+		rc = cand_update(j, lba, n, j->disc);
 	if (!rc && j->fd >= 0)
 		rc = compare_chunk(j, lba, n);
 	return rc;
@@ -218,11 +329,32 @@ static uint64_t step(struct verify_job *j, uint64_t lba, bool *skipped, int *rc)
 {
 	uint64_t n = skip_step(&j->skip, lba, j->extent, j->chunk, skipped);
 
-	if (*skipped)
+	if (*skipped) {
 		*rc = dg_zeros(&j->dg, n * j->bs);
+		if (!*rc)
+			*rc = cand_update(j, lba, n, NULL);
+	}
 	else
 		*rc = data_span(j, lba, (uint32_t)n);
 	return *rc ? 0 : n;
+}
+
+/*
+ * Skipped blocks past a short FILE: a run-out or unwritten formatted space
+ * is padding; an audio track or a gap there is not (FILE is a prefix of a
+ * longer disc), its first block the first difference.
+ */
+static void skipped_past_file(struct verify_job *j, uint64_t lba, uint64_t n)
+{
+	const struct cdt_skip *k = skip_at(&j->skip, lba);
+	uint64_t from = lba > j->file_blocks ? lba : j->file_blocks;
+
+	if (!j->file_short || !j->fd_open || from >= lba + n)
+		return;
+	if (k && (k->why == CDT_SKIP_RUNOUT || k->why == CDT_SKIP_UNWRITTEN))
+		j->res->padding_blocks += lba + n - from;
+	else if (!j->res->have_diff)
+		note_diff(j, from, NULL, NULL);
 }
 
 static int read_all(struct verify_job *j)
@@ -237,6 +369,8 @@ static int read_all(struct verify_job *j)
 		n = step(j, lba, &was_skip, &rc);
 		if (rc)
 			return rc;
+		if (was_skip)
+			skipped_past_file(j, lba, n);
 		lba += n;
 		skipped += was_skip ? n : 0;
 		j->res->sum.blocks_read = lba - skipped - j->res->sum.bad_blocks;
@@ -262,6 +396,9 @@ static int open_image(struct verify_job *j)
 	}
 	j->res->image_bytes = (uint64_t)st.st_size;
 	j->res->length_differs = j->res->image_bytes != extent_bytes;
+	j->file_blocks = j->res->image_bytes / j->bs;
+	j->file_short = j->res->image_bytes < extent_bytes && !(j->res->image_bytes % j->bs);
+	j->fd_open = true;
 	return 0;
 }
 
@@ -292,6 +429,24 @@ static int past_the_disc(struct verify_job *j)
  * shorter at the first block it lacks (found by the compare unless all
  * it lacks is skipped, never compared).
  */
+/* The lengths tried, the true end's first; true when one matched. */
+static bool judge_lengths(struct verify_job *j)
+{
+	struct cdt_verify_result *res = j->res;
+	size_t i;
+
+	res->lengths[res->n_lengths++] = j->extent;
+	if (digest_matches(j->opts, &res->sum.digests))
+		res->matched_blocks = j->extent;
+	for (i = 0; i < j->n_cand; i++) {
+		res->lengths[res->n_lengths++] = j->cand[i].blocks;
+		if (!res->matched_blocks && j->cand[i].done &&
+		    digest_matches(j->opts, &j->cand[i].out))
+			res->matched_blocks = j->cand[i].blocks;
+	}
+	return res->matched_blocks != 0;
+}
+
 static int judge(struct verify_job *j)
 {
 	struct cdt_verify_result *res = j->res;
@@ -301,14 +456,19 @@ static int judge(struct verify_job *j)
 
 	if (rc)
 		return rc;
-	if (res->complete && j->fd >= 0 && res->length_differs && !res->have_diff) {
+	/* data follows a short FILE that matches: FILE is the disc's start */
+	if (j->file_short && res->have_diff && !j->diff_inside) {
+		res->verdict = CDT_VERIFY_PREFIX;
+		return 0;
+	}
+	/* a short FILE followed by padding alone is what the disc holds */
+	if (res->complete && j->fd >= 0 && res->length_differs && !res->have_diff &&
+	    !j->file_short) {
 		res->have_diff = true;
 		res->first_diff_lba = res->image_bytes / j->bs;
 	}
-	if (res->complete && o->md5 && strcasecmp(o->md5, res->sum.digests.md5))
-		digest_differs = true;
-	if (res->complete && o->sha256 && strcasecmp(o->sha256, res->sum.digests.sha256))
-		digest_differs = true;
+	if (res->complete && (o->md5 || o->sha256))
+		digest_differs = !judge_lengths(j);
 	if (res->have_diff || (digest_differs && !res->sum.bad_blocks))
 		res->verdict = CDT_VERIFY_DIFFERENT;
 	else if (res->sum.bad_blocks)
@@ -331,13 +491,16 @@ static int run(struct verify_job *j)
 	rc = dg_init(&j->dg, CDT_HASH_ALL);
 	if (rc)
 		return rc;
-	rc = read_all(j);
+	rc = cand_start(j);
+	if (!rc)
+		rc = read_all(j);
 	if (!rc && res->complete)
 		rc = dg_final(&j->dg, &res->sum.digests);
 	dg_free(&j->dg);
-	if (rc)
-		return rc;
-	return judge(j);
+	if (!rc)
+		rc = judge(j);
+	cand_free(j);
+	return rc;
 }
 
 static int verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,

@@ -97,6 +97,16 @@ static const char *asc_words(const char *str)
 	return str;
 }
 
+void cdt_sense_words(const struct cdt_sense *s, char *key, size_t key_len, char *asc,
+		     size_t asc_len)
+{
+	char words[160];
+
+	sg_get_sense_key_str(s->key, (int)key_len, key);
+	sg_get_asc_ascq_str(s->asc, s->ascq, (int)sizeof(words), words);
+	snprintf(asc, asc_len, "%s", asc_words(words));
+}
+
 void cdt_sense_describe(const struct cdt_sense *s, char *buf, size_t len)
 {
 	char key[80], asc[160];
@@ -107,9 +117,8 @@ void cdt_sense_describe(const struct cdt_sense *s, char *buf, size_t len)
 		snprintf(buf, len, "no sense data");
 		return;
 	}
-	sg_get_sense_key_str(s->key, (int)sizeof(key), key);
-	sg_get_asc_ascq_str(s->asc, s->ascq, (int)sizeof(asc), asc);
-	snprintf(buf, len, "%s: %s", key, asc_words(asc));
+	cdt_sense_words(s, key, sizeof(key), asc, sizeof(asc));
+	snprintf(buf, len, "%s: %s", key, asc);
 }
 
 int cdt_sense_text(const uint8_t *sense, size_t sense_len, char *buf,

@@ -26,4 +26,8 @@ void cdt_sense_decode(const uint8_t *buf, size_t len, struct cdt_sense *out);
 /* "ILLEGAL REQUEST: Logical block address out of range" from sg_lib. */
 void cdt_sense_describe(const struct cdt_sense *s, char *buf, size_t len);
 
+/* The key's and the ASC/ASCQ's words from sg_lib, apart (lengths >= 1). */
+void cdt_sense_words(const struct cdt_sense *s, char *key, size_t key_len, char *asc,
+		     size_t asc_len);
+
 #endif

@@ -248,6 +248,21 @@ static int parse_key(const struct sim_key *k, struct sim_config *c, const char *
 
 #define N_SIM_KEYS (sizeof(sim_keys) / sizeof(sim_keys[0]))
 
+static int unknown_key(const char *key, char *err, size_t errlen)
+{
+	const char *names[N_SIM_KEYS], *near;
+	size_t i;
+
+	for (i = 0; i < N_SIM_KEYS; i++)
+		names[i] = sim_keys[i].name;
+	near = cdt_nearest_name(key, names, N_SIM_KEYS);
+	if (near)
+		snprintf(err, errlen, "sim: unknown key '%s' (did you mean '%s'?)", key, near);
+	else
+		snprintf(err, errlen, "sim: unknown key '%s'", key);
+	return CDT_EUSAGE;
+}
+
 /* One "key=value" item; item is modified (split at '='). */
 static int parse_item(struct sim_config *c, char *item, bool *seen,
 		      char *err, size_t errlen)
@@ -271,10 +286,8 @@ static int parse_item(struct sim_config *c, char *item, bool *seen,
 	for (i = 0; i < N_SIM_KEYS; i++)
 		if (!strcmp(item, sim_keys[i].name))
 			break;
-	if (i == N_SIM_KEYS) {
-		snprintf(err, errlen, "sim: unknown key '%s'", item);
-		return CDT_EUSAGE;
-	}
+	if (i == N_SIM_KEYS)
+		return unknown_key(item, err, errlen);
 	if (seen[i]) {
 		snprintf(err, errlen, "sim: key '%s' given twice", item);
 		return CDT_EUSAGE;
