@@ -115,14 +115,14 @@ fixtures/udf.img: fixtures/make-fixtures.sh
 	sh fixtures/make-fixtures.sh udf $@
 
 # The unit run also checks that libcdtail(3) documents every public field
-# (a new field goes in its STRUCT FIELDS section), that cdtail(1)'s READING
-# ERRORS table is the library's (scripts/answer-table.py) and the layer rule.
+# (a new field goes in its STRUCT FIELDS section), that cdtail-errors(7)'s
+# table is the library's (scripts/answer-table.py), and the layer rule.
 unit: $(UNIT_BIN) $(FIXTURES)
 	@fail=0; for t in $(UNIT_BIN); do \
 		CDT_FIXTURES=$(CURDIR)/fixtures $(TEST_WRAPPER) ./$$t || fail=1; \
 	done; \
 	python3 tests/abi/check-man-fields.py include/cdtail.h man/libcdtail.3 || fail=1; \
-	python3 scripts/answer-table.py --check man/cdtail.1 || fail=1; \
+	python3 scripts/answer-table.py --check man/cdtail-errors.7 || fail=1; \
 	sh tests/abi/check-layers.sh || fail=1; \
 	exit $$fail
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Print cdtail(1)'s READING ERRORS table from src/lib/scsi/answer.c.
+"""Print cdtail-errors(7)'s table from src/lib/scsi/answer.c.
 
 The table of answers lives once, in answer.c; the manual carries a copy
 between the lines '.\\" BEGIN answer table' and '.\\" END answer table'.
@@ -169,7 +169,7 @@ def main():
         open(path, "w").write(new)
         return 0
     if new != page:
-        print("answer-table: %s's READING ERRORS table is not %s's: run "
+        print("answer-table: %s's answer table is not %s's: run "
               "scripts/answer-table.py --write %s" % (path, SRC, path))
         return 1
     return 0

@@ -240,7 +240,7 @@ FAULT_KINDS = ("hwerr", "nosense", "aborted", "host", "short", "timeout", "defer
 def draw_faults(rng, e):
     """fault= items inside the data [0, e) and the blocks they leave bad
     for sure and perhaps: (items, must, may).  A permanent fault of any
-    kind but deferred is a bad block like bad= (cdtail(1), READING ERRORS);
+    kind but deferred is a bad block like bad= (cdtail-errors(7));
     a transient one (xT) reads on a later try, or stays bad with too few
     tries; a deferred one is never the read's.  One timeout area of at most
     2 blocks: the drive resets after each, and 4 in a row would mean it

@@ -8,7 +8,7 @@
  * and MMC-5.  Where the kernel would fail the block with EIO, GNU ddrescue
  * marks the sector bad and goes on: so does cdtail (CDT_ACT_BAD_BLOCK).
  * The rows are matched in order, first match wins: the specific before
- * the general.  cdtail(1), READING ERRORS, prints the same table.
+ * the general.  cdtail-errors(7) prints the same table.
  */
 #include <errno.h>
 #include <string.h>

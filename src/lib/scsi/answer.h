@@ -20,7 +20,7 @@
 /*
  * Reads in a row that time out: the drive stopped answering.  One timeout
  * is a failed block like any other; this many end the end search and the
- * rescue (cdtail(1), READING ERRORS), with the map saved.
+ * rescue (cdtail-errors(7)), with the map saved.
  */
 #define CDT_TIMEOUTS_IN_ROW 4
 
