@@ -719,7 +719,7 @@ void cdt_verify_result_free(struct cdt_verify_result *res);
 /* ---- hazards ------------------------------------------------------------ */
 /*
  * Ordering hazards of a block device, read from sysfs and, for SCSI
- * disks, from the caching mode page.  See cdtail(1), HAZARDS.
+ * disks, from the caching mode page.  See cdtail-hazards(1).
  *
  * cdt_hazards_scan() resolves DEV (/dev/sdb, /dev/dm-3, /dev/mapper/NAME,
  * /dev/sgN, or a bare block name) to its node under the sysfs root, walks

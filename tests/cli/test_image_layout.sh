@@ -2,7 +2,7 @@
 # cdtail image on every disc kind of doc/disc-kinds.md, each with hide=,
 # extra=, bad= and runout= (issue 12, item 3).  What each case must give is
 # written beside it, from the contract alone (cdtail(1): layout=, gap=,
-# tao=, open=, formatted=; cdtail(1) IMAGE):
+# tao=, open=, formatted=; cdtail-image(1)):
 #   - LBAs are given out from 0; a gap of 11400 blocks after session 1,
 #     6900 after later ones; audio tracks, gaps, the run-outs of TAO data
 #     tracks but the last, and a formatted medium's space past its
@@ -162,7 +162,7 @@ img_case() {
 	# run-out inside the disc at most one block: the layout's one read that
 	# tells a TAO track's run-out from data (probe/layout.c; cdtail(1)
 	# says never, reported in issue 12), and a formatted medium's end
-	# search its last block (cdtail(1) IMAGE)
+	# search its last block (cdtail-image(1))
 	why=
 	pl=$(wc -l <"$T/p.tr")
 	head -n "$pl" "$T/i.tr" >"$T/head.tr"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# What cdtail(1) IMAGE says image does with blocks that are not data: never
+# What cdtail-image(1) says image does with blocks that are not data: never
 # read (READ 10/12/16 in the drive's trace), zeros in OUT, listed as skipped
 # in JSON, not bad; data at its absolute LBAs; --formatted skip|cut|read on
 # a formatted DVD+RW, and any other HOW a usage error.

@@ -110,7 +110,7 @@ only_runout_test "tao: the head read stops before track 1's run-out" 198 200
 # SAO (it counts the run-out in the track either way), so probe tests each
 # inner data track's end with one read of one block, its first run-out
 # block, which fails 05/64/00 there: exactly one failing read per inner
-# track (cdtail(1), PROBE, Track-at-once); the last track's run-out is the
+# track (cdtail-probe(1), Track-at-once); the last track's run-out is the
 # end search's
 TAO3="$T/tao3.img"
 mkimage "$TAO3" $((3 * 400))

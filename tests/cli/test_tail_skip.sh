@@ -1,5 +1,5 @@
 #!/bin/sh
-# What cdtail(1) TAIL says tail does with blocks that are not data: the
+# What cdtail-tail(1) says tail does with blocks that are not data: the
 # comparison takes the last 64 data blocks of IMAGE, passing over audio,
 # gaps and run-outs (never read: READ 10/12/16 in the drive's trace after
 # the probe's; never compared: another tool may hold anything there), and

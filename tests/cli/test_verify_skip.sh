@@ -1,5 +1,5 @@
 #!/bin/sh
-# What cdtail(1) VERIFY says verify does with blocks that are not data:
+# What cdtail-verify(1) says verify does with blocks that are not data:
 # never read (READ 10/12/16 in the drive's trace after the probe's), zeros
 # in the digests (so image's digest verifies), never compared with
 # --image FILE whatever FILE holds there, listed as skipped, not bad.
@@ -139,7 +139,7 @@ expect_rc "formatted: --image the filesystem alone -> 0 (padding)" 0
 expect_json "formatted: the unwritten rest is padding" '[.verdict, .padding_blocks, (.notes | join(","))] | join(" ")' "identical 500 padding"
 
 # --- verify --formatted skip|cut|read: what image --formatted made -----------
-# each policy's image digest verifies with the same policy (cdtail(1) VERIFY)
+# each policy's image digest verifies with the same policy (cdtail-verify(1))
 M=$((N + 500))
 for how in skip cut read; do
 	formatted_policy $how "$N" "$M"

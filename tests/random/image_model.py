@@ -172,7 +172,7 @@ def make_layout_case(rng, idx, max_blocks):
             extra = log_uniform(rng, 1, 5000)
     # bad ranges start inside the image; on a formatted medium past its
     # ISO 9660 descriptors (LBAs 16, 17), which the probe's head read
-    # keeps whatever bad blocks follow them (cdtail(1) PROBE), and inside
+    # keeps whatever bad blocks follow them (cdtail-probe(1)), and inside
     # the filesystem
     lo_bad = 18 if fmt else 0
     bad = []
@@ -189,7 +189,7 @@ def make_layout_case(rng, idx, max_blocks):
     if last[2] == "data":
         # the last data track keeps a readable block for the end search
         bad = [(a, b) for a, b in bad if not a <= last[0] <= b]
-    # cdtail(1) PROBE, note formatted: READ CAPACITY more than 64 KiB past
+    # cdtail-probe(1), note formatted: READ CAPACITY more than 64 KiB past
     # the filesystem makes the medium formatted whatever bad blocks end
     # the filesystem; nearer, a bad filesystem end may be the end itself
     near = fmt and fmt["m"] - n <= 65536 // bs
@@ -454,7 +454,7 @@ def trace_why(reads, skips, e):
         if why == "runout" and (len(hits) > 1 or any(k != 1 for _, k in hits)):
             return "reads %s of run-out %d+%d" % (hits[:3], start, blocks)
         # the probe's head reads for the filesystem (UDF's anchor is at
-        # 256, cdtail(1) PROBE) and the end search's single blocks (the
+        # 256, cdtail-probe(1)) and the end search's single blocks (the
         # filesystem's end, the medium's last block); the copy reads none
         hits = [(a, k) for a, k in hits if a + k > 260]
         if why == "unwritten" and (len(hits) > 4 or any(k != 1 for _, k in hits)):

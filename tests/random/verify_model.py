@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Seeded random disc layouts for `cdtail verify`, checked against a model
 that knows only the contract (cdtail(1)'s layout=, gap=, tao=, bad=,
-hide= keys; cdtail(1) VERIFY), not the library.
+hide= keys; cdtail-verify(1)), not the library.
 
 The model, for a sim: disc laid out as sessions of data and audio tracks:
   - LBAs are given out in order from 0, with a gap of 11400 blocks after

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * change=N[:IMAGE2]: the medium changes before the Nth command since open
- * (cdtail(1), DEVICE ADDRESSES).  That command answers UNIT ATTENTION
+ * (cdtail-sim(7)).  That command answers UNIT ATTENTION
  * 06/28/00 (NOT READY TO READY CHANGE, MEDIUM MAY HAVE CHANGED, as a drive
  * does after a disc is swapped, SPC-4 / MMC-6), and from then on the drive
  * serves IMAGE2, or the same image again.  IMAGE2 is opened with the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The emulated MMC drive ("sim:IMAGE[,key=value...]", its keys in
- * cdtail(1), DEVICE ADDRESSES): a transport that answers CDBs from an
+ * cdtail-sim(7)): a transport that answers CDBs from an
  * image file opened read-only, with the faults real drives show near the end of a
  * disc (hidden tail, run-out, extra block, medium errors, unit attentions,
  * hangs) injected on request, and the quirks measured on real targets (tgt,
