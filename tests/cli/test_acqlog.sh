@@ -76,7 +76,7 @@ expect_grep "it says so" "$T/err" "the log d.map is also d.map"
 run image -q --log l --no-log "sim:$D" x.iso
 expect_rc "--log with --no-log is a usage error" 2
 [ -e x.iso.log ] || [ -e l ] && not_ok "usage errors leave no log" || ok "usage errors leave no log"
-run image -q "sim:$D,runout=400" none.iso
+run image -q "sim:$D,fault=timeout@0-399" none.iso
 [ -e none.iso.log ] && not_ok "a run that removed OUT leaves no log" "exit $RC" || ok "a run that removed OUT leaves no log (exit $RC)"
 if [ -w /dev/full ]; then
 	run image -q --log /dev/full "sim:$D" full.iso

@@ -125,11 +125,19 @@ for K in 1 2 150; do
 		".capacity_after >= $((BASE + K))" true
 
 	# the same LUN again: its READ CAPACITY now over-reports, and every
-	# read past the end is a MEDIUM ERROR; the image is still the file
+	# read from the file's end to the --max-extra window is a MEDIUM ERROR.
+	# Within the window that is damage inside the reported length, and
+	# only a read past the window (which --max-extra forbids, issue 28 C)
+	# could tell tgt's way of ending from it: exit 5, the window's blocks
+	# zeros after the file's (cdtail-probe(1), the window).
 	run image "$URL" "$T/probed$K.out"
-	expect_rc "grown by $K, after probing: image exit 0" 0
-	expect_same "grown by $K, after probing: image equals the grown file" \
-		"$T/probed$K.out" "$FILE"
+	expect_rc "grown by $K, after probing: image stops at the window, exit 5" 5
+	head -c $(($(stat -c %s "$FILE"))) "$T/probed$K.out" >"$T/probed$K.head"
+	expect_same "grown by $K, after probing: the image starts with the grown file" \
+		"$T/probed$K.head" "$FILE"
+	if [ -z "$(tail -c +$(($(stat -c %s "$FILE") + 1)) "$T/probed$K.out" | tr -d '\0' | head -c 1)" ]; then
+		ok "grown by $K, after probing: zeros after it"
+	else not_ok "grown by $K, after probing: zeros after it"; fi
 
 	grown "$K"
 	run image "$URL" "$T/grown$K.out"
