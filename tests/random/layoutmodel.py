@@ -168,8 +168,12 @@ def heads(r, k):
 
 
 def unreadable_tail(k):
-    """Blocks at the end of the last (data) track that do not read."""
-    return max(k["runout"], 2 if k["tao"] else 0)
+    """Blocks at the end of the last (data) track that end the disc: the
+    2 of a run-out (issue 23: 05/64/00 is an end only where a TAO run-out
+    is; the runout= blocks before the last 2 are Form 2, part of the disc)."""
+    tail = max(k["runout"], 2 if k["tao"] else 0)
+    # only where the run-out is the reported end: hide= and extra= move it
+    return min(tail, 2) if not k["hide"] and not k["extra"] else tail
 
 
 def truth(k, tracks, n):
@@ -257,6 +261,9 @@ def expect(k):
         notes.add("appendable")
     if runout_note:
         notes.add("tao-runout")
+    if last[2] == "data" and k["runout"] > 2 and not k["formatted"] and \
+            not k["hide"] and not k["extra"]:
+        notes.add("form2")
     fs = k["fs"] or None
     if fs and k.get("hbad", -1) == k["fs_at"] + 16:
         fs = None   # its descriptor is unreadable: no size, not another's

@@ -609,7 +609,9 @@ static void judge(struct cdt_probe_result *res, const struct es_result *er)
 	 */
 	if (res->hidden_blocks > 0)
 		res->verdict = CDT_VERDICT_HIDDEN_TAIL;
-	else if (res->hidden_blocks == -2 && (res->notes & CDT_NOTE_TAO_RUNOUT))
+	else if (res->hidden_blocks == -2 && (res->notes & CDT_NOTE_TAO_RUNOUT) &&
+		 !(res->notes & CDT_NOTE_TRAILING_MEDIUM))
+		/* MEDIUM ERROR there may be a scratch as well as a run-out */
 		res->verdict = CDT_VERDICT_OK;
 	else if (res->hidden_blocks < 0)
 		res->verdict = CDT_VERDICT_SHORT;
