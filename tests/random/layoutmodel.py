@@ -106,7 +106,12 @@ def gen_one(r):
             elif x < 0.5:
                 k["extra"] = r.randint(1, 8)
             if r.random() < 0.15 and last[4] > 8:
-                k["runout"] = r.randint(1, 4)
+                # over 2, Form 2 blocks below the run-out (issue 23), whose
+                # rule on open discs, toc=none and hide= is still moving:
+                # at most 2 until issue 23 settles it (the model's rule for
+                # more, below, is what probe does where the run-out is the
+                # reported end)
+                k["runout"] = min(r.randint(1, 4), 2)
     # an ISO 9660 volume in the last data session's first data track
     data = [t for t in tracks if t[2] == "data"]
     if data and r.random() < 0.6:
