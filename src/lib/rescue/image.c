@@ -501,6 +501,19 @@ static int make_comment(struct image_job *j)
 	return 0;
 }
 
+/* The map's comment lines made again and handed to the sink that saves them. */
+static int attach_comment(struct image_job *j)
+{
+	int rc = make_comment(j);
+
+	if (rc)
+		return rc;
+	j->out.map_comment = j->base_comment;
+	j->out.comment_buf = j->comment;
+	j->out.comment_cap = j->comment_cap;
+	return 0;
+}
+
 /*
  * A map checked against OUT: the identity's blocks it marks read are
  * recorded from OUT (which was just shown to hold this disc), the others
@@ -686,14 +699,7 @@ static int list_wrong_mode(void *ctx, uint64_t lba)
 	struct image_job *j = ctx;
 	int rc = skip_add(&j->skip, lba, CDT_SKIP_FORM2);
 
-	if (!rc)
-		rc = make_comment(j);
-	if (rc)
-		return rc;
-	j->out.map_comment = j->base_comment;
-	j->out.comment_buf = j->comment;
-	j->out.comment_cap = j->comment_cap;
-	return 0;
+	return rc ? rc : attach_comment(j);
 }
 
 /* The Form 2 blocks of old below extent, into the new plan. */
@@ -755,12 +761,9 @@ static int settle_extent(struct image_job *j, struct rescue *r)
 	id_init(&j->id, j->bs, e, res->sum.probe.true_blocks);
 	rc = note_from_out(j);
 	if (!rc)
-		rc = make_comment(j);
+		rc = attach_comment(j);
 	if (rc)
 		return rc;
-	j->out.map_comment = j->base_comment;
-	j->out.comment_buf = j->comment;
-	j->out.comment_cap = j->comment_cap;
 	rc = rescue_save(r);
 	return rc ? rc : size_out(j);
 }
