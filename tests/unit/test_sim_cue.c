@@ -752,6 +752,31 @@ static void test_read_cd_edges(void **state)
 	free(want);
 }
 
+/* A gap between sessions answers READ CD as it answers READ(10) (gap=). */
+static void test_read_cd_gap(void **state)
+{
+	uint8_t buf[CD_RAW], cdb[12];
+	struct mmc_read_cd rq = { .fields = MMC_RCD_RAW };
+	struct cdt_transport *t;
+	struct cdt_cmd cmd;
+	struct layout l;
+	int64_t gap;
+
+	(void)state;
+	read_layout("multi", &l);
+	gap = l.t[0].start + l.t[0].blocks;	/* session 1's lead-out */
+	t = open_cue("multi", "gap=hang,ready=0");
+	assert_int_equal(th_exec(t, &cmd, cdb, mmc_cdb_read_cd(cdb, (int32_t)gap, 1, &rq), buf,
+				 sizeof(buf)), CDT_ETIMEOUT);
+	read_cd(t, &cmd, l.t[1].start, 1, MMC_ST_ANY, MMC_RCD_RAW, 0, buf, sizeof(buf));
+	th_expect_good(&cmd);
+	t->ops->close(t);
+	t = open_cue("multi", "gap=03/11/05");
+	read_cd(t, &cmd, gap + 100, 1, MMC_ST_ANY, MMC_RCD_RAW, 0, buf, sizeof(buf));
+	th_expect_sense(&cmd, 0x03, 0x11, 0x05);
+	t->ops->close(t);
+}
+
 /*
  * readcd=ide: READ CD as QEMU's ide-cd answers it (hw/ide/atapi.c): 0x10
  * and 0xF8 only, a made-up Mode 1 sector with a binary M:S:F and zero
@@ -831,6 +856,7 @@ int main(void)
 		cmocka_unit_test(test_probe_every_kind),
 		cmocka_unit_test(test_probe_header_witness),
 		cmocka_unit_test(test_read_cd_edges),
+		cmocka_unit_test(test_read_cd_gap),
 		cmocka_unit_test(test_readcd_ide),
 	};
 

@@ -623,7 +623,11 @@ static bool read_cd_fails(struct sim *s, int64_t lba, const struct mmc_read_cd *
 		return true;
 	}
 	if (!sec->ct && !sec->leadout) {
-		sim_check(o, s->cfg.gap_key, s->cfg.gap_asc, s->cfg.gap_ascq);
+		/* a gap answers READ CD as READ(10): gap=hang no answer at all */
+		if (s->cfg.gap == SIM_GAP_HANG)
+			o->timeout = true;
+		else
+			sim_check(o, s->cfg.gap_key, s->cfg.gap_asc, s->cfg.gap_ascq);
 		return true;
 	}
 	/* a Mode 0 sector has no expected type (6 is reserved): only "any" reads it */
