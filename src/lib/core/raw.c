@@ -91,9 +91,10 @@ static bool data_sector_at(const uint8_t *s, int64_t lba)
 }
 
 /*
- * Q that names lba (ADR 1), or a catalogue or ISRC Q (ADR 2, 3: ECMA-130
- * 22.3.3, in at most 1 sector of 100) with its CRC.  Sixteen bytes the drive
- * never wrote (zeros: ADR 0, no CRC) are neither.
+ * Q that names lba (ADR 1), or a catalogue or ISRC Q (ADR 2, 3, which
+ * take the place of the position now and then: ECMA-130 22.3) with its
+ * CRC.  Sixteen bytes the drive never wrote (zeros: ADR 0, no CRC) are
+ * neither.
  */
 static bool believable_q(const uint8_t *q, int64_t lba)
 {
