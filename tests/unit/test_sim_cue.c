@@ -24,7 +24,7 @@
 #include "scsi/readcd.h"
 #include "scsi/sector.h"
 #include "scsi/subq.h"
-#include "transport/sim/cue.h"
+#include "scsi/cue.h"
 #include "transport/transport.h"
 #include "th.h"
 

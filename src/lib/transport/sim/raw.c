@@ -33,7 +33,7 @@
 #include "scsi/readcd.h"
 #include "scsi/sector.h"
 #include "scsi/subq.h"
-#include "transport/sim/cue.h"
+#include "scsi/cue.h"
 #include "transport/sim/sim.h"
 
 #define CUE_MAX_BYTES (1u << 20)	/* a sheet is text: 1 MiB is plenty */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A CUE sheet as the emulated drive reads it (pure: text in, tables out;
- * fuzzed by tests/fuzz/fuzz_cue.c).  What it takes, after the CDRWIN
+ * A CUE sheet as the emulated drive and verify --cue read it (pure: text
+ * in, tables out; fuzzed by tests/fuzz/fuzz_cue.c).  What it takes, after the CDRWIN
  * convention redump.org and cdrdao's toc2cue write (GNU ccd2cue manual;
  * redumper cd/toc.ixx printCUE):
  *   FILE "name" BINARY             the tracks that follow are in this file
@@ -14,8 +14,8 @@
  * lines are accepted and ignored; INDEX 02 and above too.  Anything else is
  * an error naming its line.
  */
-#ifndef CDT_SIM_CUE_H
-#define CDT_SIM_CUE_H
+#ifndef CDT_CUE_H
+#define CDT_CUE_H
 
 #include <stddef.h>
 #include <stdint.h>

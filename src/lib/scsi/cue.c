@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "transport/sim/cue.h"
+#include "scsi/cue.h"
 
 #define MAX_WORDS 4
 #define MAX_LINE 1024
