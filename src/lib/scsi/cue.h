@@ -53,4 +53,27 @@ void cue_free(struct cue_sheet *c);
 /* Bytes a sector of mode takes in its file. */
 unsigned int cue_sector_size(enum cue_mode mode);
 
+/* Where track t starts in its FILE, in sectors: INDEX 00, else INDEX 01. */
+static inline int64_t cue_extent_start(const struct cue_track *t)
+{
+	return t->index0 >= 0 ? t->index0 : t->index1;
+}
+
+/*
+ * The path of FILE name, relative to the sheet at sheet_path (as every
+ * CUE reader takes it; an absolute name as it is), into buf; -1 with
+ * errno ENAMETOOLONG when it does not fit.
+ */
+int cue_file_path(const char *sheet_path, const char *name, char *buf, size_t len);
+
+/*
+ * Sectors track i's FILE, file_bytes long, holds for it from its extent's
+ * start: to the next track's in the same FILE, else to the FILE's end.
+ * 0, or -1 with *why and *track (the track at fault) set: the tracks of
+ * one FILE differ in sector size, or the FILE ends before INDEX 01.
+ */
+int cue_stored_sectors(const struct cue_sheet *c, unsigned int i,
+		       uint64_t file_bytes, uint64_t *n, const char **why,
+		       unsigned int *track);
+
 #endif
