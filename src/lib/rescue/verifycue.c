@@ -283,8 +283,11 @@ static int compare_chunk(struct cue_job *j, const struct cue_track *t,
 		}
 		ct->compared++;
 		j->res->sum.blocks_read++;
-		if (memcmp(ss == CD_RAW ? d : d + MODE1_USER, j->file + (size_t)i * ss, ss))
-			note_diff(j, ct, lba + i, at + i);
+		if (!memcmp(ss == CD_RAW ? d : d + MODE1_USER, j->file + (size_t)i * ss, ss))
+			continue;
+		note_diff(j, ct, lba + i, at + i);
+		if (!j->opts->all)
+			break;	/* the track's first difference: the rest is not compared */
 	}
 	return 0;
 }
