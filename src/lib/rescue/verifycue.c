@@ -236,12 +236,17 @@ static int read_chunk(struct cue_job *j, int64_t lba, uint32_t n)
 	return 0;
 }
 
+/*
+ * The summary's bad blocks and ranges are LBAs from 0; a pregap before it
+ * (a drive that does not read there answers 05/21/00) is the track's only.
+ */
 static int count_bad(struct cue_job *j, struct cdt_cue_track *ct, int64_t lba)
 {
 	ct->bad_sectors++;
+	if (lba < 0)
+		return 0;
 	j->res->sum.bad_blocks++;
-	/* the summary's ranges are of LBAs from 0: a pregap before it is counted only */
-	return lba < 0 ? 0 : cmp_range_add(&j->bad, (uint64_t)lba);
+	return cmp_range_add(&j->bad, (uint64_t)lba);
 }
 
 static void note_diff(struct cue_job *j, struct cdt_cue_track *ct, int64_t lba,
@@ -366,11 +371,13 @@ static void extra_disc_tracks(struct cue_job *j)
 static void judge(struct cue_job *j)
 {
 	struct cdt_verify_result *r = j->res;
+	bool unread = false;
 	size_t i;
 
 	for (i = 0; i < r->n_tracks; i++) {
 		struct cdt_cue_track *ct = &r->tracks[i];
 
+		unread = unread || ct->bad_sectors;
 		if (!ct->length_differs)
 			continue;
 		r->length_differs = true;
@@ -382,7 +389,7 @@ static void judge(struct cue_job *j)
 	}
 	extra_disc_tracks(j);
 	r->verdict = r->have_diff || r->diff_blocks ? CDT_VERIFY_DIFFERENT :
-		     r->sum.bad_blocks ? CDT_VERIFY_UNREADABLE : CDT_VERIFY_IDENTICAL;
+		     unread ? CDT_VERIFY_UNREADABLE : CDT_VERIFY_IDENTICAL;
 	r->complete = true;
 }
 
