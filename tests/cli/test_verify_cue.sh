@@ -60,6 +60,9 @@ expect_json "first_diff_lba of the disc" .first_diff_lba 320
 run verify --cue "$T/c/mixed.cue" "sim:$T/disc/mixed.cue"
 expect_grep "text: where track 2 differs" "$T/out" \
 	'^track  2:  .*: differs, first at sector 200 \(LBA 320\)$'
+run verify -v --cue "$T/c/mixed.cue" "sim:$T/disc/mixed.cue"
+expect_grep "-v: the hex diff of the first differing sector" "$T/err" \
+	'^cdtail: first difference at LBA 320 \(offset: disc \| image\)$'
 # --all: every differing sector counted, not only the first
 flip "$T/c/mixed (Track 2).bin" 201 2352
 flip "$T/c/mixed (Track 3).bin" 7 2352

@@ -288,8 +288,14 @@ static int compare_chunk(struct cue_job *j, const struct cue_track *t,
 		}
 		ct->compared++;
 		j->res->sum.blocks_read++;
-		if (!memcmp(ss == CD_RAW ? d : d + MODE1_USER, j->file + (size_t)i * ss, ss))
+		if (ss != CD_RAW)
+			d += MODE1_USER;
+		if (!memcmp(d, j->file + (size_t)i * ss, ss))
 			continue;
+		/* -v's hex diff: the disc's first differing sector */
+		if (!j->res->have_diff && lba + i >= 0 && j->opts->diff)
+			j->opts->diff(j->opts->diff_ctx, (uint64_t)(lba + i), d,
+				      j->file + (size_t)i * ss, ss);
 		note_diff(j, ct, lba + i, at + i);
 		if (!j->opts->all)
 			break;	/* the track's first difference: the rest is not compared */
