@@ -9,7 +9,7 @@
 MODEL="$ROOT/tests/raw/model.py"
 KINDS="mixed cdextra vcd audio iso multi"
 mkdir "$T/disc"
-for k in $KINDS; do
+for k in $KINDS bad; do
 	python3 "$MODEL" disc "$k" "$T/disc" || { not_ok "model.py disc $k"; finish; exit 1; }
 done
 
@@ -112,6 +112,13 @@ expect_rc "a pregap before LBA 0 the drive does not read -> 4" 4
 expect_json "its 150 sectors the track's bad, the rest compared" \
 	'.tracks[0] | "\(.first_lba) \(.bad_sectors) \(.compared) \(.diff_sectors)"' "-150 150 250 0"
 expect_json "not in bad_count (LBAs from 0)" .bad_count 0
+
+# a sector stored with a wrong EDC: the drive returns its bytes with C2
+# pointers set (cdtail-sim(7)); verify asks for C2 where the drive gives
+# them, so the sector is unreadable, not a match it cannot vouch for
+run verify --json --cue "$T/disc/bad.cue" "sim:$T/disc/bad.cue,cost=0/0"
+expect_rc "C2 pointers set on sector 40 -> 4" 4
+expect_json "sector 40 the bad one" '"\(.tracks[0].bad_sectors) \(.bad_blocks | tojson)"' '1 [[40,40]]'
 
 # --- the sheet: usage errors, exit 2 ------------------------------------------
 copy mixed

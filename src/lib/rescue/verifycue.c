@@ -49,7 +49,9 @@ struct cue_job {
 	int fds[CUE_MAX_FILES];
 	uint64_t extent;
 	struct cmp_ranges bad;
-	uint8_t disc[CHUNK * CD_RAW], file[CHUNK * CD_RAW];
+	bool c2;		/* the drive gives C2 error pointers: asked for */
+	uint32_t stride;	/* bytes a sector takes in disc: 2352, + 294 with c2 */
+	uint8_t disc[CHUNK * (CD_RAW + MMC_C2_LEN)], file[CHUNK * CD_RAW];
 	bool bad_sector[CHUNK];
 	double t0, last_progress;
 	uint64_t done, total;
@@ -198,21 +200,42 @@ static void progress(struct cue_job *j, int64_t lba, bool force)
 	rd->progress(rd->progress_ctx, &p);
 }
 
-/* n raw sectors from lba into buf: 1 good, 0 the drive failed it, <0 error. */
+/* Whether any of the 294 bytes of C2 pointers after a sector is set. */
+static bool c2_set(const uint8_t *sector)
+{
+	const uint8_t *p = sector + CD_RAW;
+	size_t i;
+
+	for (i = 0; i < MMC_C2_LEN; i++)
+		if (p[i])
+			return true;
+	return false;
+}
+
+/*
+ * n raw sectors from lba into buf: 1 good, 0 the drive failed it or set C2
+ * pointers on one of them (bytes it could not correct: an audio sector has
+ * no other check), <0 an error that ends the run.
+ */
 static int read_raw(struct cue_job *j, int64_t lba, uint32_t n, uint8_t *buf)
 {
-	struct mmc_read_cd rq = { .type = MMC_ST_ANY, .fields = MMC_RCD_RAW };
+	struct mmc_read_cd rq = { .type = MMC_ST_ANY,
+				  .fields = MMC_RCD_RAW | (j->c2 ? MMC_RCD_C2 : 0) };
 	struct cdt_sense sense;
 	struct cdt_cmd cmd;
+	uint32_t i;
 	int rc;
 
 	if (j->opts->rd.stop && *j->opts->rd.stop)
 		return CDT_EINTR;
-	rc = cdt_cmd_read_cd(j->dev, lba, n, &rq, buf, n * CD_RAW, &cmd, &sense);
+	rc = cdt_cmd_read_cd(j->dev, lba, n, &rq, buf, n * j->stride, &cmd, &sense);
 	if (rc == CDT_ECHECK)
 		return 0;
 	if (rc)
 		return rc;
+	for (i = 0; j->c2 && i < n; i++)
+		if (c2_set(buf + (size_t)i * j->stride))
+			return 0;
 	return !cmd.resid;
 }
 
@@ -228,7 +251,7 @@ static int read_chunk(struct cue_job *j, int64_t lba, uint32_t n)
 		return rc < 0 ? rc : 0;
 	for (i = 0; i < n; i++) {
 		for (t = 0, rc = 0; t <= tries && !rc; t++)
-			rc = read_raw(j, lba + i, 1, j->disc + (size_t)i * CD_RAW);
+			rc = read_raw(j, lba + i, 1, j->disc + (size_t)i * j->stride);
 		if (rc < 0)
 			return rc;
 		j->bad_sector[i] = !rc;
@@ -236,10 +259,6 @@ static int read_chunk(struct cue_job *j, int64_t lba, uint32_t n)
 	return 0;
 }
 
-/*
- * The summary's bad blocks and ranges are LBAs from 0; a pregap before it
- * (a drive that does not read there answers 05/21/00) is the track's only.
- */
 static int count_bad(struct cue_job *j, struct cdt_cue_track *ct, int64_t lba)
 {
 	ct->bad_sectors++;
@@ -278,7 +297,7 @@ static int compare_chunk(struct cue_job *j, const struct cue_track *t,
 	if (rc)
 		return rc;
 	for (i = 0; i < n; i++) {
-		const uint8_t *d = j->disc + (size_t)i * CD_RAW;
+		const uint8_t *d = j->disc + (size_t)i * j->stride;
 
 		if (j->bad_sector[i]) {
 			rc = count_bad(j, ct, lba + i);
@@ -410,6 +429,8 @@ static int run(struct cue_job *j)
 	if (rc)
 		return rc;
 	j->extent = r->sum.probe.extent_blocks;
+	j->c2 = r->sum.probe.raw.c2;
+	j->stride = CD_RAW + (j->c2 ? MMC_C2_LEN : 0);
 	r->extent_blocks = j->extent;
 	r->tracks = calloc(j->sheet.n_tracks, sizeof(*r->tracks));
 	if (!r->tracks)
