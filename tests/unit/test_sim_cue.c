@@ -11,6 +11,7 @@
  * of the 2048 bytes (model.py mode1); Q is checked against the layout.
  */
 #include <setjmp.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,7 +25,7 @@
 #include "scsi/readcd.h"
 #include "scsi/sector.h"
 #include "scsi/subq.h"
-#include "transport/sim/cue.h"
+#include "scsi/cue.h"
 #include "transport/transport.h"
 #include "th.h"
 
@@ -540,6 +541,50 @@ static void test_bad_sheets(void **state)
 	}
 }
 
+/*
+ * What the sim and verify --cue share of a sheet: FILE paths beside it,
+ * where a track starts in its FILE and the sectors the FILE holds for it.
+ */
+static void test_sheet_helpers(void **state)
+{
+	static const char text[] = "FILE \"a.bin\" BINARY\n"
+		"TRACK 01 MODE1/2352\nINDEX 01 00:00:00\n"
+		"TRACK 02 AUDIO\nINDEX 00 00:00:10\nINDEX 01 00:00:40\n"
+		"FILE \"/abs/b.bin\" BINARY\nTRACK 03 MODE1/2048\nINDEX 01 00:00:00\n";
+	struct cue_sheet c;
+	char err[200], path[16];
+	const char *why = NULL;
+	unsigned int track = 0;
+	uint64_t n = 0;
+
+	(void)state;
+	assert_int_equal(cue_parse(text, strlen(text), &c, err, sizeof(err)), 0);
+	assert_int_equal(cue_extent_start(&c.tracks[0]), 0);
+	assert_int_equal(cue_extent_start(&c.tracks[1]), 10);	/* INDEX 00 */
+	/* track 1 runs to track 2's INDEX 00; track 2 to the FILE's end */
+	assert_int_equal(cue_stored_sectors(&c, 0, 0, &n, &why, &track), 0);
+	assert_int_equal(n, 10);
+	assert_int_equal(cue_stored_sectors(&c, 1, 100 * 2352 + 7, &n, &why, &track), 0);
+	assert_int_equal(n, 90);
+	assert_int_equal(cue_stored_sectors(&c, 2, 5 * 2048, &n, &why, &track), 0);
+	assert_int_equal(n, 5);
+	/* a FILE that ends at track 2's INDEX 01 holds none of it */
+	assert_int_equal(cue_stored_sectors(&c, 1, 40 * 2352, &n, &why, &track), -1);
+	assert_int_equal(track, 2);
+	assert_non_null(strstr(why, "ends before INDEX 01"));
+	/* paths: beside the sheet, as given when absolute, cut -> ENAMETOOLONG */
+	assert_int_equal(cue_file_path("d/x.cue", c.files[0], path, sizeof(path)), 0);
+	assert_string_equal(path, "d/a.bin");
+	assert_int_equal(cue_file_path("x.cue", c.files[0], path, sizeof(path)), 0);
+	assert_string_equal(path, "a.bin");
+	assert_int_equal(cue_file_path("d/x.cue", c.files[1], path, sizeof(path)), 0);
+	assert_string_equal(path, "/abs/b.bin");
+	errno = 0;
+	assert_int_equal(cue_file_path("a/long/folder/x.cue", c.files[0], path, sizeof(path)), -1);
+	assert_int_equal(errno, ENAMETOOLONG);
+	cue_free(&c);
+}
+
 /* Sheets that parse but describe no disc the files hold. */
 static void test_bad_discs(void **state)
 {
@@ -851,6 +896,7 @@ int main(void)
 		cmocka_unit_test(test_toc_and_config),
 		cmocka_unit_test(test_plain_image_refuses),
 		cmocka_unit_test(test_bad_sheets),
+		cmocka_unit_test(test_sheet_helpers),
 		cmocka_unit_test(test_bad_discs),
 		cmocka_unit_test(test_raw_caps),
 		cmocka_unit_test(test_probe_every_kind),

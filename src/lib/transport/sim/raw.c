@@ -34,7 +34,7 @@
 #include "scsi/readcd.h"
 #include "scsi/sector.h"
 #include "scsi/subq.h"
-#include "transport/sim/cue.h"
+#include "scsi/cue.h"
 #include "transport/sim/sim.h"
 
 #define CUE_MAX_BYTES (1u << 20)	/* a sheet is text: 1 MiB is plenty */
@@ -104,20 +104,14 @@ fail:
 /* FILE names are relative to the sheet's folder (as every CUE reader takes them). */
 static int open_files(struct sim_cue *c, const char *sheet, char *err, size_t errlen)
 {
-	const char *slash = strrchr(sheet, '/');
-	size_t dir = slash ? (size_t)(slash - sheet) + 1 : 0;
 	unsigned int i;
 
 	for (i = 0; i < c->sheet.n_files; i++) {
-		const char *name = c->sheet.files[i];
 		char path[4096];
 
-		if (name[0] == '/')
-			snprintf(path, sizeof(path), "%s", name);
-		else if ((size_t)snprintf(path, sizeof(path), "%.*s%s", (int)dir,
-					  sheet, name) >= sizeof(path))
-			errno = ENAMETOOLONG;
-		c->fds[i] = open(path, O_RDONLY | O_CLOEXEC);
+		c->fds[i] = -1;
+		if (!cue_file_path(sheet, c->sheet.files[i], path, sizeof(path)))
+			c->fds[i] = open(path, O_RDONLY | O_CLOEXEC);
 		if (c->fds[i] < 0) {
 			snprintf(err, errlen, "sim: %s: cannot open its FILE %s: %s",
 				 sheet, path, strerror(errno));
@@ -125,11 +119,6 @@ static int open_files(struct sim_cue *c, const char *sheet, char *err, size_t er
 		}
 	}
 	return 0;
-}
-
-static int64_t extent_start(const struct cue_track *t)
-{
-	return t->index0 >= 0 ? t->index0 : t->index1;
 }
 
 static int cue_error(char *err, size_t errlen, const char *sheet,
@@ -144,25 +133,14 @@ static int stored_sectors(const struct sim_cue *c, unsigned int i, uint64_t *n,
 			  const char *sheet, char *err, size_t errlen)
 {
 	const struct cue_track *t = &c->sheet.tracks[i];
-	const struct cue_track *next = i + 1 < c->sheet.n_tracks ? t + 1 : NULL;
-	unsigned int ss = cue_sector_size(t->mode);
 	off_t size = lseek(c->fds[t->file], 0, SEEK_END);
-	int64_t end;
+	const char *why;
+	unsigned int track;
 
 	if (size < 0)
 		return cue_error(err, errlen, sheet, t->number, "its FILE cannot be sized");
-	if (next && next->file == t->file) {
-		if (cue_sector_size(next->mode) != ss)
-			return cue_error(err, errlen, sheet, next->number,
-					 "tracks of one FILE must have one sector size");
-		end = extent_start(next);
-	} else {
-		end = (int64_t)(size / ss);
-	}
-	if (end <= t->index1)
-		return cue_error(err, errlen, sheet, t->number,
-				 "its FILE ends before INDEX 01, or holds no sector of it");
-	*n = (uint64_t)(end - extent_start(t));
+	if (cue_stored_sectors(&c->sheet, i, (uint64_t)size, n, &why, &track))
+		return cue_error(err, errlen, sheet, track, why);
 	return 0;
 }
 
@@ -177,7 +155,7 @@ static int place_tracks(struct sim_cue *c, uint64_t *end, const char *sheet,
 	for (i = 0; i < c->sheet.n_tracks; i++) {
 		const struct cue_track *t = &c->sheet.tracks[i];
 		struct sim_cue_track *ct = &c->t[i];
-		int64_t stored_pregap = t->index1 - extent_start(t);
+		int64_t stored_pregap = t->index1 - cue_extent_start(t);
 		int64_t pregap = stored_pregap + (int64_t)t->pregap;
 
 		rc = stored_sectors(c, i, &ct->n_stored, sheet, err, errlen);
@@ -199,7 +177,7 @@ static int place_tracks(struct sim_cue *c, uint64_t *end, const char *sheet,
 		}
 		ct->first = ct->index1 - pregap;
 		ct->stored = ct->index1 - stored_pregap;
-		ct->offset = (off_t)extent_start(t) * ct->ssize;
+		ct->offset = (off_t)cue_extent_start(t) * ct->ssize;
 		cursor = ct->stored + (int64_t)ct->n_stored;
 	}
 	c->n = c->sheet.n_tracks;

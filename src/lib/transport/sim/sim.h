@@ -15,7 +15,7 @@
  *             information
  *   config.c  what the drive is: INQUIRY, REQUEST SENSE, GET CONFIGURATION,
  *             MODE SENSE
- *   cue.c     a CUE sheet's text into tracks (pure)
+ *   (scsi/cue.c: a CUE sheet's text into tracks, pure; shared with verify)
  *   raw.c     the disc of sim:FILE.cue: its sectors, READ CD, and what
  *             READ(10) gets from sectors that are not 2048-byte data
  *   ide.c     READ CD of a plain image: refused, or readcd=ide (QEMU)
