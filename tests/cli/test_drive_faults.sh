@@ -69,6 +69,11 @@ for h in 1 7 150; do
 	expect_json "past=short, hide=$h: the true end" .true_blocks $N
 done
 image_case "past=short, hide=150" "hide=150,past=short" 0 '[]'
+# blocks that never arrive are failed blocks: the end below them, the
+# extent up to where the drive says out of range
+run probe --json "sim:$IMG,cost=0/0,hide=40,fault=short@1990-1999"
+expect_json "short reads at the end: the true end below them" .true_blocks 1990
+expect_json "short reads at the end: the extent holds them" .extent_blocks $N
 run probe --json "sim:$IMG,cost=0/0,hide=40,fault=short@1970-1979"
 expect_json "short reads in the hidden tail are not its end" .true_blocks $N
 
