@@ -100,6 +100,28 @@ if cmp -s "$IMG" "$T/o"; then ok "the chain of resumes ends with the whole disc"
 	not_ok "the chain of resumes ends with the whole disc" "$(cmp "$IMG" "$T/o" 2>&1)"; fi
 : "$left1" "$untried1"
 
+# --- verify: the same rule, without a later pass (engine.h timeout_row) --------
+# verify reads in order, a failed chunk again block by block: a block's
+# own retries count once, so CDT_TIMEOUTS_IN_ROW (4) blocks in a row that
+# never answer end it, at the 4th; fewer are bad blocks like any other.
+verify_case() {
+	name=$1 keys=$2 want_rc=$3 badjson=$4
+	run verify --json --timeout 2 --retries 5 --image "$IMG" "sim:$IMG,cost=0/0,ready=0,$keys"
+	expect_rc "verify, $name: exit" "$want_rc"
+	[ "$want_rc" -eq 4 ] && expect_json "verify, $name: bad blocks" '.bad_blocks | tostring' "$badjson"
+}
+verify_case "one block times out 6 times in a row" "fault=timeout@300-300" 4 '[[300,300]]'
+verify_case "3 blocks time out" "fault=timeout@300-302" 4 '[[300,302]]'
+verify_case "3 blocks time out twice each" "fault=timeout@300-302x2" 0 '[]'
+verify_case "4 blocks time out" "fault=timeout@300-303" 3
+expect_json "verify, 4 blocks time out: the JSON error says so" .error.message \
+	"verify: the drive stopped answering: 4 reads of different blocks in a row did not complete within the timeout (the last at LBA 303); run the same command again when it answers"
+verify_case "the drive stops answering" "fault=timeout@500-1500" 3
+expect_grep "verify, the drive stops answering: at the 4th block" "$T/err" \
+	'the drive stopped answering: .*\(the last at LBA 503\); run the same command again when it answers$'
+run verify --json --timeout 2 --image "$IMG" "sim:$IMG,cost=0/0"
+expect_rc "verify, the drive answers again: identical" 0
+
 # --- free space: checked up front; a disk that fills: the first error told -------
 cc -shared -fPIC -o "$T/full.so" "$ROOT/tests/shim/full_disk.c" -ldl 2>"$T/cc.err" ||
 	not_ok "build the full-disk shim" "$(head -c 300 "$T/cc.err")"
