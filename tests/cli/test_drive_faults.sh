@@ -147,4 +147,29 @@ run image --json --map "$T/m" "sim:$IMG,cost=0/0" "$T/o"
 expect_rc "space freed: the same command again -> 0" 0
 if cmp -s "$IMG" "$T/o"; then ok "space freed: OUT is the whole disc"; else
 	not_ok "space freed: OUT is the whole disc" "$(cmp "$IMG" "$T/o" 2>&1)"; fi
+# --- a filesystem without holes: warned once, by the CLI ------------------------
+cc -shared -fPIC -o "$T/noholes.so" "$ROOT/tests/shim/no_holes.c" -ldl 2>"$T/cc.err" ||
+	not_ok "build the no-holes shim" "$(head -c 300 "$T/cc.err")"
+noholes() { LD_PRELOAD=$T/noholes.so \
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 "$@"; }
+hole_warning='image: warning: .*/o is on a filesystem without sparse files'
+rm -f "$T/o" "$T/m" "$T/o.log"
+noholes run image --map "$T/m" "sim:$IMG,cost=0/0" "$T/o"
+expect_rc "no holes: the image is made -> 0" 0
+expect_grep "no holes: warned" "$T/err" "$hole_warning"
+[ "$(grep -c 'warning' "$T/err")" -eq 1 ] && ok "no holes: warned once" ||
+	not_ok "no holes: warned once" "$(cat "$T/err")"
+cmp -s "$IMG" "$T/o" && ok "no holes: OUT is the disc" || not_ok "no holes: OUT is the disc"
+noholes run image --map "$T/m" "sim:$IMG,cost=0/0" "$T/o"
+expect_rc "no holes, a resume that does not grow OUT -> 0" 0
+expect_no_grep "no holes, a resume that does not grow OUT: no warning" "$T/err" 'warning'
+rm -f "$T/o" "$T/m" "$T/o.log"
+run image --map "$T/m" "sim:$IMG,cost=0/0" "$T/o"
+expect_no_grep "holes kept (the test's filesystem): no warning" "$T/err" 'warning'
+rm -f "$T/o" "$T/m" "$T/o.log"
+noholes run image --json --map "$T/m" "sim:$IMG,cost=0/0,hide=40" "$T/o"
+expect_json "no holes, --json: stdout is the JSON" .verdict complete
+expect_grep "no holes, --json: warned on stderr" "$T/err" "$hole_warning"
+[ -z "$(ls -A "$T" | grep '^\.cdtail-holes')" ] && ok "no holes: no scratch file left" ||
+	not_ok "no holes: no scratch file left" "$(ls -A "$T")"
 finish

@@ -570,6 +570,61 @@ static int check_space(struct image_job *j)
 	return CDT_EIO;
 }
 
+/*
+ * Does OUT's filesystem keep holes?  image sizes OUT with ftruncate and
+ * leaves what it has not read (and never reads: audio, gaps) unwritten,
+ * which on vfat or exFAT (no sparse files: fat_cont_expand in
+ * fs/fat/file.c, exfat_cont_expand in fs/exfat/file.c zero every new
+ * cluster) writes zeros over the whole extent at once and takes all its
+ * space.  A scratch file in OUT's directory, never named where O_TMPFILE
+ * works, grown by SPARSE_PROBE_BYTES: a filesystem that allocated most of
+ * them keeps no holes.  True only when the test says so; any failure is
+ * "can't tell" (false).  NFS reports what the server allocated.
+ */
+#define SPARSE_PROBE_BYTES (1u << 20)
+
+static int scratch_in_dir_of(const char *path)
+{
+	char *copy = strdup(path), *dir, *name = NULL;
+	int fd = -1;
+
+	if (!copy)
+		return -1;
+	dir = dirname(copy);
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0 && asprintf(&name, "%s/.cdtail-holes-XXXXXX", dir) > 0) {
+		fd = mkostemp(name, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(name);
+	}
+	free(name);
+	free(copy);
+	return fd;
+}
+
+static bool keeps_no_holes(const char *out_path)
+{
+	int fd = scratch_in_dir_of(out_path);
+	struct stat st;
+	bool none = false;
+
+	if (fd < 0)
+		return false;
+	if (!ftruncate(fd, SPARSE_PROBE_BYTES) && !fstat(fd, &st))
+		none = (uint64_t)st.st_blocks * 512 >= SPARSE_PROBE_BYTES / 2;
+	close(fd);
+	return none;
+}
+
+/* Only a run that grows OUT relies on holes: told in res->no_holes. */
+static void check_holes(struct image_job *j)
+{
+	struct stat st;
+
+	if (j->fd >= 0 && !fstat(j->fd, &st) && (uint64_t)st.st_size < j->extent_bytes)
+		j->res->no_holes = keeps_no_holes(j->out_path);
+}
+
 static int prepare(struct image_job *j)
 {
 	bool verified = false;
@@ -606,6 +661,8 @@ static int prepare(struct image_job *j)
 		rc = make_comment(j);
 	if (!rc && !j->loaded)
 		rc = create_fresh(j);
+	if (!rc)
+		check_holes(j);
 	if (!rc)
 		rc = size_out(j);
 	return rc;
