@@ -100,6 +100,47 @@ if cmp -s "$IMG" "$T/o"; then ok "the chain of resumes ends with the whole disc"
 	not_ok "the chain of resumes ends with the whole disc" "$(cmp "$IMG" "$T/o" 2>&1)"; fi
 : "$left1" "$untried1"
 
+# --- a run-out that timed out, then answers: the resume ends at the true end -----
+# The first run's search meets a block that never answers (hang=) where a
+# run-out lies: a failed block, not the end, so the extent takes it in.
+# A resume where the run-out answers at once searches again and ends where
+# a fresh run of that drive ends: the same exit, extent, bad blocks,
+# skipped areas and OUT.
+# runout_case NAME FIRST-KEYS THEN-KEYS FIRST-EXTENT FIRST-BAD
+runout_case() {
+	name=$1 first=$2 then=$3
+	rm -f "$T/o" "$T/m" "$T/o.log" "$T/f" "$T/fm" "$T/f.log"
+	run image --json --timeout 1 --map "$T/m" "sim:$IMG,cost=0/0,$first" "$T/o"
+	expect_json "$name, first run: the extent takes the hung block in" .extent_blocks "$4"
+	expect_json "$name, first run: the hung block is bad" '.bad_blocks | tostring' "$5"
+	run image --json --timeout 1 --map "$T/fm" "sim:$IMG,cost=0/0,$then" "$T/f"
+	frc=$RC
+	jq -c '[.extent_blocks, .bad_blocks, .skipped, .verdict]' "$T/out" >"$T/fresh"
+	run image --json --timeout 1 --map "$T/m" "sim:$IMG,cost=0/0,$then" "$T/o"
+	expect_rc "$name, the resume: exit as a fresh run's" "$frc"
+	jq -c '[.extent_blocks, .bad_blocks, .skipped, .verdict]' "$T/out" >"$T/resumed"
+	if cmp -s "$T/fresh" "$T/resumed"; then ok "$name, the resume: extent, bad, skipped, verdict as a fresh run's"; else
+		not_ok "$name, the resume: as a fresh run" "resumed $(cat "$T/resumed"), fresh $(cat "$T/fresh")"; fi
+	if cmp -s "$T/f" "$T/o"; then ok "$name, the resume: OUT as a fresh run's"; else
+		not_ok "$name, the resume: OUT as a fresh run's" "$(ls -l "$T/f" "$T/o")"; fi
+	got=$(awk -v bs=2048 -v final=1 -f "$FAULTS/mapcheck.awk" "$T/m" 2>&1)
+	want=$(awk -v bs=2048 -v final=1 -f "$FAULTS/mapcheck.awk" "$T/fm" 2>&1)
+	[ "$got" = "$want" ] && ok "$name, the resume: the map as a fresh run's ($got)" ||
+		not_ok "$name, the resume: the map as a fresh run's" "$got, wanted $want"
+}
+runout_case "TAO run-out hung" "runout=2,hang=$((N - 2))" "runout=2" $((N - 1)) "[[$((N - 2)),$((N - 2))]]"
+expect_json "TAO run-out hung, the resume: the true end" .extent_blocks $((N - 2))
+runout_case "TAO run-out hung, hidden tail" "hide=40,runout=2,hang=$((N - 2))" "hide=40,runout=2" \
+	$((N - 1)) "[[$((N - 2)),$((N - 2))]]"
+expect_json "TAO run-out hung, hidden tail, the resume: the true end" .extent_blocks $((N - 2))
+runout_case "Form 2 before a run-out, one hung" "runout=20,hang=$((N - 15))" "runout=20" \
+	$((N - 2)) "[[$((N - 15)),$((N - 15))]]"
+expect_json "Form 2 before a run-out, one hung, the resume: no bad block" '.bad_blocks | length' 0
+# still no answer: the resume keeps the extent and the bad block
+runout_case "TAO run-out still hung" "runout=2,hang=$((N - 2))" "runout=2,hang=$((N - 2))" \
+	$((N - 1)) "[[$((N - 2)),$((N - 2))]]"
+expect_json "TAO run-out still hung, the resume: the extent stays" .extent_blocks $((N - 1))
+
 # --- verify: the same rule, without a later pass (engine.h timeout_row) --------
 # verify reads in order, a failed chunk again block by block: a block's
 # own retries count once, so CDT_TIMEOUTS_IN_ROW (4) blocks in a row that

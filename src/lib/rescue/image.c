@@ -232,9 +232,30 @@ static int known_extent(struct image_job *j)
 }
 
 /*
+ * A finished search can leave blocks undecided past the true end it
+ * found: blocks that never answered (a run-out or the lead-out that timed
+ * out, a hang) are failed blocks, not the end, so the extent took them
+ * in.  Where a resume finds such a block neither read nor skipped in the
+ * map, the search runs again after the copy, as a pending one does: where
+ * those blocks now answer as the end (a run-out's 05/64/00 at once), the
+ * extent shrinks to the true end (settle_extent, shrink_out).
+ */
+static bool undecided_tail(const struct image_job *j)
+{
+	uint64_t bs = j->id.block_size, b;
+
+	if (!bs || j->id.extent <= j->id.true_blocks)
+		return false;
+	for (b = j->id.true_blocks; b < j->id.extent; b++)
+		if (!skip_at(&j->skip, b) && map_status_at(&j->map, b * bs) != MAP_FINISHED)
+			return true;
+	return false;
+}
+
+/*
  * The probe up to the end search; then the search, unless the data comes
- * first (a fresh run that may, a resume of a map whose search is pending:
- * its provisional extent stands).
+ * first (a fresh run that may, a resume of a map whose search is pending
+ * or left blocks undecided: its provisional extent stands).
  */
 static int find_extent_once(struct image_job *j)
 {
@@ -245,7 +266,7 @@ static int find_extent_once(struct image_job *j)
 	sum->size = sizeof(*sum);
 	sum->probe.size = sizeof(sum->probe);
 	sum->stats.size = sizeof(sum->stats);
-	if (j->id.present && !j->id.pending)
+	if (j->id.present && !j->id.pending && !undecided_tail(j))
 		return known_extent(j);
 	rc = probe_begin(j->dev, &sum->probe);
 	if (rc)
@@ -754,7 +775,13 @@ static int shrink_out(struct image_job *j, struct rescue *r, uint64_t e, uint64_
 static int list_wrong_mode(void *ctx, uint64_t lba)
 {
 	struct image_job *j = ctx;
-	int rc = skip_add(&j->skip, lba, CDT_SKIP_FORM2);
+	const struct cdt_skip *k = skip_at(&j->skip, lba);
+	int rc;
+
+	/* listed by an earlier read of it: the map marks it finished again */
+	if (k)
+		return k->why == CDT_SKIP_FORM2 ? 0 : CDT_EFORMAT;
+	rc = skip_add(&j->skip, lba, CDT_SKIP_FORM2);
 
 	return rc ? rc : attach_comment(j);
 }
