@@ -61,6 +61,12 @@ run probe --json "sim:$IMG,cost=0/0,ready=15000@0"
 expect_rc "ready=15000@0: probe right after insertion -> 0" 0
 expect_json "ready=15000@0: the true end" .true_blocks $N
 image_case "ready=15000@0" "ready=15000@0" 0 '[]'
+# a drive that answers its own commands while the medium spins up (MMC-5
+# 4.1.8, cdtail-sim(7) notready=mmc): the same waits, the same result
+run probe --json "sim:$IMG,cost=0/0,ready=15000@0,notready=mmc"
+expect_rc "ready=15000@0,notready=mmc: probe right after insertion -> 0" 0
+expect_json "ready=15000@0,notready=mmc: the true end" .true_blocks $N
+image_case "ready=15000@0,notready=mmc" "ready=15000@0,notready=mmc" 0 '[]'
 
 # --- the end: only blocks that arrived count ------------------------------------
 for h in 1 7 150; do

@@ -160,6 +160,7 @@ struct sim_config {
 	size_t n_faults;
 	uint64_t ready_ms;	/* NOT READY this long after a reset */
 	bool ready_at_insert;	/* ready=MS@0: and after insertion */
+	bool notready_mmc;	/* notready=mmc: only medium access refused */
 	enum sim_past past;
 	/* quirks of real targets */
 	bool reveal;		/* READ CAPACITY grows to what reads touched */

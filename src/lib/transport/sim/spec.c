@@ -217,6 +217,7 @@ static const struct sim_key sim_keys[] = {
 	SIM_KEY("past", sim_key_past, "end, medium, zero, repeat or short"),
 	SIM_KEY("fault", sim_key_fault, "KIND@A-B[xT][:KIND@A-B[xT]...] with KIND timeout, hwerr, nosense, aborted, host, short, form2 or deferred, A <= B and T >= 1"),
 	SIM_KEY("ready", sim_key_ready, "MS or MS@0, milliseconds"),
+	SIM_FLAG("notready", notready_mmc, "all", "mmc"),
 	SIM_FLAG("reveal", reveal, "0", "1"),
 	SIM_FLAG("getconf", getconf_full, "exact", "full"),
 	SIM_FLAG("stale", stale, "0", "1"),
