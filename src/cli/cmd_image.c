@@ -326,6 +326,9 @@ static int run(int argc, char **argv)
 				c.io.map_path ? " and " : "", c.io.map_path ? c.io.map_path : "");
 		else if (c.io.map_path && res.extent_blocks &&
 			 (err == CDT_EINTR || err == CDT_ECHANGED || err == CDT_ETIMEOUT ||
+			  /* the disc taken out, the drive unplugged: the map
+			   * was saved all the same (issue 22) */
+			  err == CDT_ENOMEDIUM || err == CDT_ETRANSPORT ||
 			  rc != EX_DEVICE_ERR) &&
 			 rc != EX_USAGE_ERR)
 			cli_err("the map %s is saved: run the same command again to resume",

@@ -147,6 +147,42 @@ runout_case "TAO run-out still hung" "runout=2,hang=$((N - 2))" "runout=2,hang=$
 	$((N - 1)) "[[$((N - 2)),$((N - 2))]]"
 expect_json "TAO run-out still hung, the resume: the extent stays" .extent_blocks $((N - 1))
 
+# --- the device or the medium gone: stop, save, say so; a resume finishes -------
+# gone_case KIND PATTERN MESSAGE: fault=KIND at LBA 500 (gone: DID_NO_CONNECT to every
+# command from then on; eject: 02/3A/00), then the drive back
+gone_case() {
+	rm -f "$T/o" "$T/m" "$T/o.log"
+	run image --map "$T/m" "sim:$IMG,cost=0/0,fault=$1@500-500" "$T/o"
+	expect_rc "$1: image -> 3" 3
+	expect_grep "$1: image says so" "$T/err" "^cdtail: image: $2"
+	expect_grep "$1: image says the map is saved and what to do" "$T/err" \
+		"the map .*/m is saved: run the same command again to resume"
+	ddrescuelog -t "$T/m" >/dev/null 2>&1 && ok "$1: the map is a valid map" ||
+		not_ok "$1: the map is a valid map"
+	got=$(grep -v '^#' "$T/m" | awk 'NF == 3 && $3 == "+" { print $1, $2; exit }')
+	[ "$got" = "0x00000000 0x000F0000" ] && ok "$1: the map holds blocks 0-499 read" ||
+		not_ok "$1: the map holds blocks 0-499 read" "first + run: $got"
+	run image --json --map "$T/m" "sim:$IMG,cost=0/0" "$T/o"
+	expect_rc "$1: the drive back, the resume -> 0" 0
+	cmp -s "$IMG" "$T/o" && ok "$1: the resume ends with the whole disc" ||
+		not_ok "$1: the resume ends with the whole disc" "$(cmp "$IMG" "$T/o" 2>&1)"
+	run verify --json --image "$IMG" "sim:$IMG,cost=0/0,fault=$1@500-500"
+	expect_rc "$1: verify -> 3" 3
+	expect_json "$1: verify's JSON error" .error.message "verify: $3"
+	run probe "sim:$IMG,cost=0/0,hide=40,fault=$1@1959-1959"
+	expect_rc "$1 in the end search: probe -> 3" 3
+	expect_grep "$1 in the end search: probe says so" "$T/err" ": $2"
+}
+gone_case gone 'command 0x28: the device is gone \(host status 0x01 \(DID_NO_CONNECT, the device was unplugged\)\)' \
+	'command 0x28: the device is gone (host status 0x01 (DID_NO_CONNECT, the device was unplugged))'
+gone_case eject 'no medium in the drive' 'no medium in the drive'
+
+# --- a drive that never answers the end search: probe stops, says what to do ---
+run probe --json --timeout 1 "sim:$IMG,cost=0/0,fault=timeout@1500-1999,ready=0"
+expect_rc "the end search meets a dead drive: probe -> 3" 3
+expect_json "the end search meets a dead drive: the JSON error" .error.message \
+	"sim:$IMG,cost=0/0,fault=timeout@1500-1999,ready=0: the drive stopped answering: 4 reads in a row did not complete within the timeout in the end search; run the same command again when it answers"
+
 # --- verify: the same rule, without a later pass (engine.h timeout_row) --------
 # verify reads in order, a failed chunk again block by block: a block's
 # own retries count once, so CDT_TIMEOUTS_IN_ROW (4) blocks in a row that

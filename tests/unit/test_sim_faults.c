@@ -383,6 +383,36 @@ static void test_past(void **state)
 	t->ops->close(t);
 }
 
+/* gone: DID_NO_CONNECT from the faulting read on; eject: 02/3A/00 */
+static void test_gone_eject(void **state)
+{
+	struct cdt_transport *t = open_disc("fault=gone@50-50,cost=0/0");
+	struct cdt_cmd cmd;
+
+	(void)state;
+	assert_int_equal(rd(t, &cmd, 40, 4), 0);
+	th_expect_good(&cmd);
+	assert_int_equal(rd(t, &cmd, 48, 4), CDT_ETRANSPORT);
+	assert_int_equal(cmd.host_status, 0x01);
+	/* every command from now on, INQUIRY and reads elsewhere too */
+	assert_int_equal(inquiry(t, &cmd), CDT_ETRANSPORT);
+	assert_int_equal(cmd.host_status, 0x01);
+	assert_int_equal(rd(t, &cmd, 0, 1), CDT_ETRANSPORT);
+	assert_non_null(strstr(t->ops->errmsg(t), "DID_NO_CONNECT"));
+	t->ops->close(t);
+
+	t = open_disc("fault=eject@50-50,cost=0/0");
+	assert_int_equal(rd(t, &cmd, 50, 1), 0);
+	th_expect_sense(&cmd, 0x02, 0x3a, 0x00);
+	assert_int_equal(tur(t, &cmd), 0);
+	th_expect_sense(&cmd, 0x02, 0x3a, 0x00);
+	assert_int_equal(rd(t, &cmd, 0, 1), 0);
+	th_expect_sense(&cmd, 0x02, 0x3a, 0x00);
+	assert_int_equal(inquiry(t, &cmd), 0);
+	th_expect_good(&cmd);
+	t->ops->close(t);
+}
+
 /* Each command's answer while becoming ready: 1 NOT READY, 0 answered. */
 static int refused_while_not_ready(const char *keys, uint8_t opcode)
 {
@@ -480,6 +510,7 @@ int main(void)
 		cmocka_unit_test(test_past),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_not_ready_commands),
+		cmocka_unit_test(test_gone_eject),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -574,7 +574,7 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		rc = CDT_EINTR;
 	free(r.buf);
 	if (rc == CDT_ETIMEOUT)
-		cdt_dev_seterr(dev, "the drive stopped answering: %d reads in a row did not complete within the timeout",
+		cdt_dev_seterr(dev, "the drive stopped answering: %d reads in a row did not complete within the timeout in the end search; run the same command again when it answers",
 			       CDT_TIMEOUTS_IN_ROW);
 	else if (rc && !dev->errmsg[0])
 		cdt_dev_seterr(dev, "end search failed: %s", cdt_strerror(rc));

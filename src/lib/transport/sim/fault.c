@@ -21,7 +21,7 @@
 /* In enum sim_fault_kind's order. */
 static const char *const kind_words[] = {
 	"timeout", "hwerr", "nosense", "aborted", "host", "short", "form2",
-	"deferred",
+	"deferred", "gone", "eject",
 };
 
 #define N_KINDS (sizeof(kind_words) / sizeof(kind_words[0]))
@@ -253,6 +253,14 @@ bool sim_fault_answer(const struct sim_fault *f, struct sim_outcome *o)
 	case SIM_FAULT_HOST:
 		o->host_error = true;
 		break;
+	case SIM_FAULT_GONE:
+		o->host_error = true;
+		o->gone = true;
+		break;
+	case SIM_FAULT_EJECT:
+		sim_check(o, SK_NOT_READY, ASC_NO_MEDIUM, 0);
+		o->eject = true;
+		break;
 	case SIM_FAULT_SHORT:
 		/* GOOD: nothing in o; the read stops here all the same */
 		break;
@@ -321,8 +329,19 @@ static bool refused_not_ready(const struct sim *s, uint8_t opcode)
 bool sim_fault_preempts(struct sim *s, const struct cdt_cmd *cmd,
 			struct sim_outcome *o)
 {
+	/* an unplugged drive answers nothing (scsi_error.c: DID_NO_CONNECT) */
+	if (s->gone) {
+		o->host_error = true;
+		o->gone = true;
+		return true;
+	}
 	if (always_answered(cmd->cdb[0]))
 		return false;
+	/* the disc is out: MMC-5 F.2 02/3A/00 to all but the drive's own */
+	if (s->ejected) {
+		sim_check(o, SK_NOT_READY, ASC_NO_MEDIUM, 0);
+		return true;
+	}
 	/*
 	 * A deferred error is reported on the next command, which is not
 	 * carried out (SPC-4 4.5.5): it must be sent again.
@@ -343,6 +362,8 @@ bool sim_fault_preempts(struct sim *s, const struct cdt_cmd *cmd,
 void sim_fault_after(struct sim *s, const struct sim_outcome *o, double ms)
 {
 	s->clock_ms += ms;
+	s->gone |= o->gone;
+	s->ejected |= o->eject;
 	/* the host's error handler resets a drive that timed out (scsi_error.c) */
 	if (o->reset)
 		s->ready_at_ms = s->clock_ms + (double)s->cfg.ready_ms;

@@ -215,7 +215,7 @@ static const struct sim_key sim_keys[] = {
 	SIM_FLAG("sleep", sleep, "0", "1"),
 	SIM_KEY("trace", key_trace, "a file name"),
 	SIM_KEY("past", sim_key_past, "end, medium, zero, repeat or short"),
-	SIM_KEY("fault", sim_key_fault, "KIND@A-B[xT][:KIND@A-B[xT]...] with KIND timeout, hwerr, nosense, aborted, host, short, form2 or deferred, A <= B and T >= 1"),
+	SIM_KEY("fault", sim_key_fault, "KIND@A-B[xT][:KIND@A-B[xT]...] with KIND timeout, hwerr, nosense, aborted, host, short, form2, deferred, gone or eject, A <= B and T >= 1"),
 	SIM_KEY("ready", sim_key_ready, "MS or MS@0, milliseconds"),
 	SIM_FLAG("notready", notready_mmc, "all", "mmc"),
 	SIM_FLAG("reveal", reveal, "0", "1"),
