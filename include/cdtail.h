@@ -589,6 +589,9 @@ struct cdt_image_result {
 	struct cdt_skip *skipped;	/* n_skipped areas not read: not data */
 	size_t n_skipped;
 	uint64_t skipped_blocks;	/* their blocks, never in bad_blocks */
+	bool no_holes;			/* OUT's filesystem keeps no holes
+					 * (vfat, exFAT) and this run grew
+					 * OUT: its whole size was written */
 };
 
 /*

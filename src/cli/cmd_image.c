@@ -273,6 +273,18 @@ static void make_comment(struct image_cli *c, int argc, char **argv)
 	c->io.map_comment = c->comment;
 }
 
+
+/*
+ * The library tells, once a run grew OUT, that OUT's filesystem keeps no
+ * holes (cdt_image_result.no_holes): said once, on stderr, whatever the
+ * run's end, since it explains a slow start and a full disk.
+ */
+static void warn_no_holes(const struct cdt_image_result *res, const char *out)
+{
+	if (res->no_holes)
+		fprintf(stderr, "cdtail: image: warning: %s is on a filesystem without sparse files (holes; vfat and exFAT have none): it takes its whole size on disk from the start, zeros where nothing was read yet\n",
+			out);
+}
 static int run(int argc, char **argv)
 {
 	struct cli_args a;
@@ -306,6 +318,7 @@ static int run(int argc, char **argv)
 		int err = rc;
 
 		rc = rui_fail(&c.ui, dev, "image", rc);
+		warn_no_holes(&res, out);
 		if (err == CDT_EINTR && c.ui.co.json)
 			print_json(addr, out, &c.io, &res, cdt_is_virtual_time(dev), true);
 		if (res.removed)
@@ -313,6 +326,9 @@ static int run(int argc, char **argv)
 				c.io.map_path ? " and " : "", c.io.map_path ? c.io.map_path : "");
 		else if (c.io.map_path && res.extent_blocks &&
 			 (err == CDT_EINTR || err == CDT_ECHANGED || err == CDT_ETIMEOUT ||
+			  /* the disc taken out, the drive unplugged: the map
+			   * was saved all the same (issue 22) */
+			  err == CDT_ENOMEDIUM || err == CDT_ETRANSPORT ||
 			  rc != EX_DEVICE_ERR) &&
 			 rc != EX_USAGE_ERR)
 			cli_err("the map %s is saved: run the same command again to resume",
@@ -325,6 +341,7 @@ static int run(int argc, char **argv)
 		rc = write_log(&c, dev, addr, out, &res, err, rc);
 	} else {
 		rui_end_line(&c.ui);
+		warn_no_holes(&res, out);
 		if (c.ui.co.json)
 			print_json(addr, out, &c.io, &res, cdt_is_virtual_time(dev), false);
 		else if (c.ui.co.quiet) {

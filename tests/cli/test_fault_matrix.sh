@@ -21,7 +21,7 @@
 #      or in the gap, which are never read: neither bad nor hung.  With
 #      toc=none the drive's disc and track information give the layout.
 #   F  the ways real drives fail a read (issue 22): the bad range (middle,
-#      last 8; short: the middle only) answered as each fault= kind (hwerr, nosense, aborted, host,
+#      last 8) answered as each fault= kind (hwerr, nosense, aborted, host,
 #      short, timeout, deferred; a timeout over its first 2 blocks only,
 #      ready=0), with hide, toc, info and block size rotated (14): every
 #      kind but deferred is a bad block as bad= is, deferred none.
@@ -151,8 +151,6 @@ while read -r set h x r b f u k i c g l fk; do
 		kind=$(echo hwerr nosense aborted host short timeout deferred | cut -d' ' -f"$fk")
 		case $kind in
 		timeout) bad="${bad%-*}-$((${bad%-*} + 1))" fault="timeout@$bad" ;;
-		# short at the disc's end: see issue 22's report (note_good)
-		short) bad="$q-$((q + 9))" fault="short@$bad" ;;
 		*) fault="$kind@$bad" ;;
 		esac
 		[ "$kind" = deferred ] && bad=

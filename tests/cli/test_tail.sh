@@ -26,6 +26,20 @@ expect_json "second run: nothing to add" .verdict nothing-to-add
 expect_json "second run: nothing appended" .appended_blocks 0
 same_file "second run: unchanged" "$T/dd" "$IMG"
 
+# the progress note cannot be written (issue 22): nothing appended, said so
+head -c $(((N - 7) * 2048)) "$IMG" >"$T/nn"
+mkdir "$T/nn.cdtail-tail"
+run tail "sim:$IMG,cost=0/0,hide=7" "$T/nn"
+expect_rc "the note cannot be written -> 3" 3
+expect_grep "the note cannot be written: says which and why" "$T/err" \
+	"^cdtail: tail: cannot write .*/nn.cdtail-tail: Is a directory$"
+[ "$(stat -c %s "$T/nn")" -eq $(((N - 7) * 2048)) ] && ok "the note cannot be written: IMAGE untouched" ||
+	not_ok "the note cannot be written: IMAGE untouched" "$(stat -c %s "$T/nn") bytes"
+rmdir "$T/nn.cdtail-tail"
+run tail "sim:$IMG,cost=0/0,hide=7" "$T/nn"
+expect_rc "the note can be written again -> 0" 0
+same_file "the note can be written again: the whole disc" "$T/nn" "$IMG"
+
 for k in 1 300; do
 	head -c $(((N - k) * 2048)) "$IMG" >"$T/dd"
 	run tail --json "sim:$IMG,cost=0/0,hide=$k" "$T/dd"

@@ -383,6 +383,103 @@ static void test_past(void **state)
 	t->ops->close(t);
 }
 
+/* gone: DID_NO_CONNECT from the faulting read on; eject: 02/3A/00 */
+static void test_gone_eject(void **state)
+{
+	struct cdt_transport *t = open_disc("fault=gone@50-50,cost=0/0");
+	struct cdt_cmd cmd;
+
+	(void)state;
+	assert_int_equal(rd(t, &cmd, 40, 4), 0);
+	th_expect_good(&cmd);
+	assert_int_equal(rd(t, &cmd, 48, 4), CDT_ETRANSPORT);
+	assert_int_equal(cmd.host_status, 0x01);
+	/* every command from now on, INQUIRY and reads elsewhere too */
+	assert_int_equal(inquiry(t, &cmd), CDT_ETRANSPORT);
+	assert_int_equal(cmd.host_status, 0x01);
+	assert_int_equal(rd(t, &cmd, 0, 1), CDT_ETRANSPORT);
+	assert_non_null(strstr(t->ops->errmsg(t), "DID_NO_CONNECT"));
+	t->ops->close(t);
+
+	t = open_disc("fault=eject@50-50,cost=0/0");
+	assert_int_equal(rd(t, &cmd, 50, 1), 0);
+	th_expect_sense(&cmd, 0x02, 0x3a, 0x00);
+	assert_int_equal(tur(t, &cmd), 0);
+	th_expect_sense(&cmd, 0x02, 0x3a, 0x00);
+	assert_int_equal(rd(t, &cmd, 0, 1), 0);
+	th_expect_sense(&cmd, 0x02, 0x3a, 0x00);
+	assert_int_equal(inquiry(t, &cmd), 0);
+	th_expect_good(&cmd);
+	t->ops->close(t);
+}
+
+/* Each command's answer while becoming ready: 1 NOT READY, 0 answered. */
+static int refused_while_not_ready(const char *keys, uint8_t opcode)
+{
+	struct cdt_transport *t = open_disc(keys);
+	uint8_t cdb[16] = { opcode }, ans[64];
+	struct cdt_cmd cmd;
+	unsigned int len = 10;
+	int refused;
+
+	if (opcode == MMC_READ10)
+		len = mmc_cdb_read10(cdb, 0, 0);
+	else if (opcode == MMC_GET_CONFIGURATION)
+		len = mmc_cdb_get_configuration(cdb, 0, 0, sizeof(ans));
+	else if (opcode == MMC_MODE_SENSE10)
+		len = mmc_cdb_mode_sense10(cdb, 0x2a, sizeof(ans));
+	else if (opcode == MMC_READ_CAPACITY10)
+		len = mmc_cdb_read_capacity10(cdb);
+	else if (opcode == MMC_READ_TOC)
+		len = mmc_cdb_read_toc(cdb, 0, false, 1, sizeof(ans));
+	else if (opcode == MMC_INQUIRY)
+		len = mmc_cdb_inquiry(cdb, 36);
+	else if (opcode == MMC_TEST_UNIT_READY)
+		len = mmc_cdb_test_unit_ready(cdb);
+	else if (opcode == MMC_READ_DISC_INFO)
+		len = mmc_cdb_read_disc_info(cdb, 34);
+	else
+		fail_msg("no CDB for opcode %02x", opcode);
+	assert_int_equal(th_exec(t, &cmd, cdb, len, ans,
+				 opcode == MMC_TEST_UNIT_READY ? 0 : sizeof(ans)), 0);
+	refused = cmd.status != CDT_STATUS_GOOD;
+	if (refused)
+		th_expect_sense(&cmd, 0x02, 0x04, 0x01);
+	t->ops->close(t);
+	return refused;
+}
+
+/*
+ * notready=all (the default): every command but INQUIRY and REQUEST
+ * SENSE; notready=mmc: only the medium's (MMC-5 4.1.8, QEMU's ATAPI).
+ */
+static void test_not_ready_commands(void **state)
+{
+	static const struct { uint8_t op; int all, mmc; } want[] = {
+		{ MMC_INQUIRY, 0, 0 },
+		{ MMC_GET_CONFIGURATION, 1, 0 },
+		{ MMC_MODE_SENSE10, 1, 0 },
+		{ MMC_TEST_UNIT_READY, 1, 1 },
+		{ MMC_READ_CAPACITY10, 1, 1 },
+		{ MMC_READ_TOC, 1, 1 },
+		{ MMC_READ_DISC_INFO, 1, 1 },
+		{ MMC_READ10, 1, 1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		if (refused_while_not_ready("ready=5000@0,cost=0/0", want[i].op) != want[i].all)
+			fail_msg("notready=all: opcode %02x", want[i].op);
+		if (refused_while_not_ready("ready=5000@0,notready=mmc,cost=0/0",
+					    want[i].op) != want[i].mmc)
+			fail_msg("notready=mmc: opcode %02x", want[i].op);
+		/* once ready, every one answers */
+		assert_int_equal(refused_while_not_ready("ready=0@0,cost=0/0", want[i].op), 0);
+	}
+	expect_refused("notready=some", "all or mmc");
+}
+
 /* Kinds that share a range: the first listed that still fires answers. */
 static void test_order(void **state)
 {
@@ -412,6 +509,8 @@ int main(void)
 		cmocka_unit_test(test_timeout_reset),
 		cmocka_unit_test(test_past),
 		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_not_ready_commands),
+		cmocka_unit_test(test_gone_eject),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -36,14 +36,17 @@ struct probe_reader {
 
 /*
  * A read of [lba, lba+n) answered: remember how high the disc reads.
- * (A GOOD read with a residual counts whole here: counting only what
- * arrived broke the CUE discs of test_sim_cue.c; see issue 22's report.)
+ * Only the blocks that arrived count: a GOOD read's residual is not data.
  */
 static void note_good(struct probe_reader *r, uint64_t lba, uint32_t n,
 		      const struct cdt_read_result *rr)
 {
-	if (rr->cls == CDT_READ_OK && lba + n > r->good_end)
-		r->good_end = lba + n;
+	uint32_t bs = r->dev->block_size ? r->dev->block_size : 1;
+	uint64_t missing = ((uint64_t)rr->resid + bs - 1) / bs;
+	uint64_t got = missing >= n ? 0 : n - missing;
+
+	if (rr->cls == CDT_READ_OK && got && lba + got > r->good_end)
+		r->good_end = lba + got;
 }
 
 static void keep_failure(struct probe_reader *r, uint64_t lba, uint32_t n,
@@ -127,8 +130,15 @@ static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
 		rr->ascq = 0;
 	} else if (rr->cls == CDT_READ_END && illegal_mode(rr) &&
 		   probe_raw_confirm(r->dev, lba, n, &first)) {
+		/*
+		 * The refused READ moved nothing (its residual is the whole
+		 * transfer); the headers say every block is there, so none
+		 * is missing: without this note_good counted none of them
+		 * and a Video CD's Form 2 track was not the disc's end.
+		 */
 		rr->cls = CDT_READ_OK;
 		rr->info_valid = false;
+		rr->resid = 0;
 	}
 }
 
@@ -564,7 +574,7 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		rc = CDT_EINTR;
 	free(r.buf);
 	if (rc == CDT_ETIMEOUT)
-		cdt_dev_seterr(dev, "the drive stopped answering: %d reads in a row did not complete within the timeout",
+		cdt_dev_seterr(dev, "the drive stopped answering: %d reads in a row did not complete within the timeout in the end search; run the same command again when it answers",
 			       CDT_TIMEOUTS_IN_ROW);
 	else if (rc && !dev->errmsg[0])
 		cdt_dev_seterr(dev, "end search failed: %s", cdt_strerror(rc));

@@ -211,8 +211,8 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 	 * answering; the later passes read blocks known to have failed,
 	 * where timeouts are expected and bounded by the passes.
 	 */
-	r->timeouts_in_row = rr.cls == CDT_READ_TIMEOUT && r->phase == CDT_PHASE_COPY ?
-			     r->timeouts_in_row + 1 : 0;
+	r->drive_silent = timeout_row_note(&r->timeouts, lba, rr.cls,
+					   r->phase == CDT_PHASE_COPY);
 	if (n == 1 && wrong_mode(&rr) && r->sink.wrong_mode) {
 		if (r->sink.failed)
 			r->sink.failed(r->sink.ctx, lba, n);
@@ -237,16 +237,25 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 	return SPAN_GOOD;
 }
 
-/*
- * The drive stopped answering: the blocks that timed out are marked as
- * their pass marks a failure, so a resume goes past them and tries them
- * in a later pass; the run ends (the job saves the map).
- */
-static int stopped_answering(struct rescue *r, uint64_t lba)
+bool timeout_row_note(struct timeout_row *t, uint64_t lba,
+		      enum cdt_read_class cls, bool counts)
 {
-	cdt_dev_seterr(r->dev, "the drive stopped answering: %d reads of untried blocks in a row did not complete within the timeout (the last at LBA %" PRIu64
-		       "); run the same command again when it answers: the resume goes past those blocks and tries them last",
-		       CDT_TIMEOUTS_IN_ROW, lba);
+	if (cls != CDT_READ_TIMEOUT || !counts) {
+		t->n = 0;
+		return false;
+	}
+	if (t->n && t->last_lba == lba)
+		return false;
+	t->last_lba = lba;
+	return ++t->n >= CDT_TIMEOUTS_IN_ROW;
+}
+
+int rescue_stopped_answering(struct cdt_dev *dev, uint64_t lba, bool resumable)
+{
+	cdt_dev_seterr(dev, "the drive stopped answering: %d reads of %s blocks in a row did not complete within the timeout (the last at LBA %" PRIu64
+		       "); run the same command again when it answers%s",
+		       CDT_TIMEOUTS_IN_ROW, resumable ? "untried" : "different", lba,
+		       resumable ? ": the resume goes past those blocks and tries them last" : "");
 	return CDT_ETIMEOUT;
 }
 
@@ -261,8 +270,9 @@ int rescue_try(struct rescue *r, uint64_t lba, uint32_t n, char bad_status)
 		     got == SPAN_BAD ? bad_status : MAP_FINISHED);
 	if (rc)
 		return rc;
-	if (r->timeouts_in_row >= CDT_TIMEOUTS_IN_ROW)
-		return stopped_answering(r, lba);
+	/* the blocks that timed out are marked first: a resume goes past them */
+	if (r->drive_silent)
+		return rescue_stopped_answering(r->dev, lba, true);
 	rescue_progress(r, false);
 	rc = maybe_save(r);
 	return rc ? rc : got;

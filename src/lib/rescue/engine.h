@@ -25,6 +25,34 @@
 #include "cdtail.h"
 #include "rescue/mapfile.h"
 
+/*
+ * The drive stopped answering (scsi/answer.h CDT_TIMEOUTS_IN_ROW): reads
+ * in a row that time out, each of a block no counted timeout started at,
+ * so a block's own retries count once and one block that never answers
+ * (a timeout-prone scratch) costs its retries, not the run.  Every job
+ * that reads the disc in order (image's copy pass, verify) keeps one.
+ */
+struct timeout_row {
+	unsigned int n;		/* timeouts in the row so far */
+	uint64_t last_lba;	/* the first block of the last counted one */
+};
+
+/*
+ * A read of [lba, ...) answered cls: true when the row reached
+ * CDT_TIMEOUTS_IN_ROW.  A read that does not count (a later pass over
+ * blocks known to fail, where timeouts are expected and the passes bound
+ * them) ends the row, as any answer does.
+ */
+bool timeout_row_note(struct timeout_row *t, uint64_t lba,
+		      enum cdt_read_class cls, bool counts);
+
+/*
+ * The run's end when the row is full: the message (the last LBA, and
+ * "run the same command again when it answers", with what a resume does
+ * when the job has a map) and CDT_ETIMEOUT.
+ */
+int rescue_stopped_answering(struct cdt_dev *dev, uint64_t lba, bool resumable);
+
 /* Where the blocks the engine reads go; every callback may be NULL. */
 struct rescue_sink {
 	/* [lba, lba + n) read good, in buf: keep them.  0 or an error
@@ -73,7 +101,8 @@ struct rescue {
 	unsigned int pass;
 	double last_progress_ms;
 	double last_save_ms;
-	unsigned int timeouts_in_row;	/* CDT_TIMEOUTS_IN_ROW: stop */
+	struct timeout_row timeouts;	/* CDT_TIMEOUTS_IN_ROW: stop */
+	bool drive_silent;		/* the row is full: stop after marking */
 };
 
 /* What a read of a span came to (rescue_try). */

@@ -232,9 +232,30 @@ static int known_extent(struct image_job *j)
 }
 
 /*
+ * A finished search can leave blocks undecided past the true end it
+ * found: blocks that never answered (a run-out or the lead-out that timed
+ * out, a hang) are failed blocks, not the end, so the extent took them
+ * in.  Where a resume finds such a block neither read nor skipped in the
+ * map, the search runs again after the copy, as a pending one does: where
+ * those blocks now answer as the end (a run-out's 05/64/00 at once), the
+ * extent shrinks to the true end (settle_extent, shrink_out).
+ */
+static bool undecided_tail(const struct image_job *j)
+{
+	uint64_t bs = j->id.block_size, b;
+
+	if (!bs || j->id.extent <= j->id.true_blocks)
+		return false;
+	for (b = j->id.true_blocks; b < j->id.extent; b++)
+		if (!skip_at(&j->skip, b) && map_status_at(&j->map, b * bs) != MAP_FINISHED)
+			return true;
+	return false;
+}
+
+/*
  * The probe up to the end search; then the search, unless the data comes
- * first (a fresh run that may, a resume of a map whose search is pending:
- * its provisional extent stands).
+ * first (a fresh run that may, a resume of a map whose search is pending
+ * or left blocks undecided: its provisional extent stands).
  */
 static int find_extent_once(struct image_job *j)
 {
@@ -245,7 +266,7 @@ static int find_extent_once(struct image_job *j)
 	sum->size = sizeof(*sum);
 	sum->probe.size = sizeof(sum->probe);
 	sum->stats.size = sizeof(sum->stats);
-	if (j->id.present && !j->id.pending)
+	if (j->id.present && !j->id.pending && !undecided_tail(j))
 		return known_extent(j);
 	rc = probe_begin(j->dev, &sum->probe);
 	if (rc)
@@ -570,6 +591,61 @@ static int check_space(struct image_job *j)
 	return CDT_EIO;
 }
 
+/*
+ * Does OUT's filesystem keep holes?  image sizes OUT with ftruncate and
+ * leaves what it has not read (and never reads: audio, gaps) unwritten,
+ * which on vfat or exFAT (no sparse files: fat_cont_expand in
+ * fs/fat/file.c, exfat_cont_expand in fs/exfat/file.c zero every new
+ * cluster) writes zeros over the whole extent at once and takes all its
+ * space.  A scratch file in OUT's directory, never named where O_TMPFILE
+ * works, grown by SPARSE_PROBE_BYTES: a filesystem that allocated most of
+ * them keeps no holes.  True only when the test says so; any failure is
+ * "can't tell" (false).  NFS reports what the server allocated.
+ */
+#define SPARSE_PROBE_BYTES (1u << 20)
+
+static int scratch_in_dir_of(const char *path)
+{
+	char *copy = strdup(path), *dir, *name = NULL;
+	int fd = -1;
+
+	if (!copy)
+		return -1;
+	dir = dirname(copy);
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0 && asprintf(&name, "%s/.cdtail-holes-XXXXXX", dir) > 0) {
+		fd = mkostemp(name, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(name);
+	}
+	free(name);
+	free(copy);
+	return fd;
+}
+
+static bool keeps_no_holes(const char *out_path)
+{
+	int fd = scratch_in_dir_of(out_path);
+	struct stat st;
+	bool none = false;
+
+	if (fd < 0)
+		return false;
+	if (!ftruncate(fd, SPARSE_PROBE_BYTES) && !fstat(fd, &st))
+		none = (uint64_t)st.st_blocks * 512 >= SPARSE_PROBE_BYTES / 2;
+	close(fd);
+	return none;
+}
+
+/* Only a run that grows OUT relies on holes: told in res->no_holes. */
+static void check_holes(struct image_job *j)
+{
+	struct stat st;
+
+	if (j->fd >= 0 && !fstat(j->fd, &st) && (uint64_t)st.st_size < j->extent_bytes)
+		j->res->no_holes = keeps_no_holes(j->out_path);
+}
+
 static int prepare(struct image_job *j)
 {
 	bool verified = false;
@@ -606,6 +682,8 @@ static int prepare(struct image_job *j)
 		rc = make_comment(j);
 	if (!rc && !j->loaded)
 		rc = create_fresh(j);
+	if (!rc)
+		check_holes(j);
 	if (!rc)
 		rc = size_out(j);
 	return rc;
@@ -697,7 +775,13 @@ static int shrink_out(struct image_job *j, struct rescue *r, uint64_t e, uint64_
 static int list_wrong_mode(void *ctx, uint64_t lba)
 {
 	struct image_job *j = ctx;
-	int rc = skip_add(&j->skip, lba, CDT_SKIP_FORM2);
+	const struct cdt_skip *k = skip_at(&j->skip, lba);
+	int rc;
+
+	/* listed by an earlier read of it: the map marks it finished again */
+	if (k)
+		return k->why == CDT_SKIP_FORM2 ? 0 : CDT_EFORMAT;
+	rc = skip_add(&j->skip, lba, CDT_SKIP_FORM2);
 
 	return rc ? rc : attach_comment(j);
 }

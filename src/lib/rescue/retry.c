@@ -130,7 +130,9 @@ static int sample_area(struct rescue *r, const struct retry_plan *pl,
 		if (got < 0)
 			return got;
 		ar->recovered = got == SPAN_GOOD;
-	} while (!ar->recovered && ++tries < CDT_DEFAULT_RETRIES + 1);
+		/* a Form 2 block is listed, not damaged: nothing to retry */
+	} while (!ar->recovered && got != SPAN_WRONG_MODE &&
+		 ++tries < CDT_DEFAULT_RETRIES + 1);
 	return 0;
 }
 

@@ -52,6 +52,13 @@ struct verify_job {
 	size_t n_cand;
 	uint8_t *disc, *file;
 	bool *bad_block;	/* per block of the current chunk */
+	/*
+	 * Verify has no later pass to come back to a block: every read,
+	 * the chunk's and each block's alone, counts, a block's own retries
+	 * once (engine.h), so a drive that stopped answering ends the run
+	 * after CDT_TIMEOUTS_IN_ROW blocks, not a chunk's worth of retries.
+	 */
+	struct timeout_row timeouts;
 };
 
 /* 1 read good, 0 unreadable, <0 error that ends the run. */
@@ -69,6 +76,8 @@ static int read_into(struct verify_job *j, uint64_t lba, uint32_t n, uint8_t *bu
 		return rc;
 	if (rr.cls == CDT_READ_FATAL)
 		return rescue_read_fatal(j->dev, lba, &rr);
+	if (timeout_row_note(&j->timeouts, lba, rr.cls, true))
+		return rescue_stopped_answering(j->dev, lba, false);
 	return rr.cls == CDT_READ_OK && !rr.resid;
 }
 

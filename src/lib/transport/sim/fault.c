@@ -15,12 +15,13 @@
 #include <inttypes.h>
 #include "cdtail.h"
 #include "scsi/mmc.h"
+#include "scsi/readcd.h"
 #include "transport/sim/sim.h"
 
 /* In enum sim_fault_kind's order. */
 static const char *const kind_words[] = {
 	"timeout", "hwerr", "nosense", "aborted", "host", "short", "form2",
-	"deferred",
+	"deferred", "gone", "eject",
 };
 
 #define N_KINDS (sizeof(kind_words) / sizeof(kind_words[0]))
@@ -252,6 +253,14 @@ bool sim_fault_answer(const struct sim_fault *f, struct sim_outcome *o)
 	case SIM_FAULT_HOST:
 		o->host_error = true;
 		break;
+	case SIM_FAULT_GONE:
+		o->host_error = true;
+		o->gone = true;
+		break;
+	case SIM_FAULT_EJECT:
+		sim_check(o, SK_NOT_READY, ASC_NO_MEDIUM, 0);
+		o->eject = true;
+		break;
 	case SIM_FAULT_SHORT:
 		/* GOOD: nothing in o; the read stops here all the same */
 		break;
@@ -275,11 +284,64 @@ static bool always_answered(uint8_t opcode)
 	return opcode == MMC_INQUIRY || opcode == MMC_REQUEST_SENSE;
 }
 
+/*
+ * While the drive is becoming ready, which commands answer NOT READY.
+ * notready=all (the default, CONTRACT.md's ready=): every one but
+ * INQUIRY and REQUEST SENSE, the hardest drive for the layers above.
+ * notready=mmc: as MMC-5 4.1.8 has a drive report the Not Ready condition
+ * only to commands that need the medium, and as QEMU's ATAPI drive does
+ * (hw/ide/atapi.c atapi_cmd_table: CHECK_READY on TEST UNIT READY, READ
+ * CAPACITY, READ(10)/(12), READ TOC, READ DISC INFORMATION, READ DVD
+ * STRUCTURE, READ CD; GET CONFIGURATION, GET EVENT STATUS NOTIFICATION,
+ * MODE SENSE, MECHANISM STATUS answered): the medium's commands below
+ * are refused, the drive's own answered (REPORT LUNS is SPC-4's, 6.33).
+ * READ FORMAT CAPACITIES and READ TRACK INFORMATION describe the medium,
+ * so they wait for it too.
+ */
+static bool needs_medium(uint8_t opcode)
+{
+	switch (opcode) {
+	case MMC_TEST_UNIT_READY:
+	case MMC_READ_FORMAT_CAPACITIES:
+	case MMC_READ_CAPACITY10:
+	case MMC_READ10:
+	case MMC_READ_TOC:
+	case MMC_READ_DISC_INFO:
+	case MMC_READ_TRACK_INFO:
+	case MMC_READ16:
+	case MMC_SERVICE_ACTION_IN16:
+	case MMC_READ12:
+	case MMC_READ_DVD_STRUCTURE:
+	case MMC_READ_CD:
+	case MMC_READ_CD_MSF:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool refused_not_ready(const struct sim *s, uint8_t opcode)
+{
+	return s->clock_ms < s->ready_at_ms &&
+	       (!s->cfg.notready_mmc || needs_medium(opcode));
+}
+
 bool sim_fault_preempts(struct sim *s, const struct cdt_cmd *cmd,
 			struct sim_outcome *o)
 {
+	/* an unplugged drive answers nothing (scsi_error.c: DID_NO_CONNECT) */
+	if (s->gone) {
+		o->host_error = true;
+		o->gone = true;
+		return true;
+	}
 	if (always_answered(cmd->cdb[0]))
 		return false;
+	/* the disc is out: MMC-5 F.2 02/3A/00 to all but the drive's own */
+	if (s->ejected) {
+		sim_check(o, SK_NOT_READY, ASC_NO_MEDIUM, 0);
+		return true;
+	}
 	/*
 	 * A deferred error is reported on the next command, which is not
 	 * carried out (SPC-4 4.5.5): it must be sent again.
@@ -290,7 +352,7 @@ bool sim_fault_preempts(struct sim *s, const struct cdt_cmd *cmd,
 		o->deferred = true;
 		return true;
 	}
-	if (s->clock_ms < s->ready_at_ms) {
+	if (refused_not_ready(s, cmd->cdb[0])) {
 		sim_check(o, SK_NOT_READY, ASC_NOT_READY, ASCQ_BECOMING_READY);
 		return true;
 	}
@@ -300,6 +362,8 @@ bool sim_fault_preempts(struct sim *s, const struct cdt_cmd *cmd,
 void sim_fault_after(struct sim *s, const struct sim_outcome *o, double ms)
 {
 	s->clock_ms += ms;
+	s->gone |= o->gone;
+	s->ejected |= o->eject;
 	/* the host's error handler resets a drive that timed out (scsi_error.c) */
 	if (o->reset)
 		s->ready_at_ms = s->clock_ms + (double)s->cfg.ready_ms;

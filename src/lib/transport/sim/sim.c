@@ -360,7 +360,7 @@ static void trace_line(struct sim *s, const struct cdt_cmd *cmd,
 	if (o->timeout)
 		snprintf(sense, sizeof(sense), "timeout");
 	else if (o->host_error)
-		snprintf(sense, sizeof(sense), "host");
+		snprintf(sense, sizeof(sense), o->gone ? "gone" : "host");
 	else if (o->no_sense)
 		snprintf(sense, sizeof(sense), "none");
 	else
@@ -417,7 +417,7 @@ static int sim_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 		return CDT_ETIMEOUT;
 	if (o.host_error) {
 		/* no SCSI status: what SG_IO reports as a transport error */
-		cmd->host_status = SIM_DID_ERROR;
+		cmd->host_status = o.gone ? SIM_DID_NO_CONNECT : SIM_DID_ERROR;
 		cmd->status = CDT_STATUS_GOOD;
 		return CDT_ETRANSPORT;
 	}
@@ -435,8 +435,9 @@ static void sim_pause(struct cdt_transport *t, unsigned int ms)
 
 static const char *sim_errmsg(struct cdt_transport *t)
 {
-	(void)t;
-	/* the only way an emulated command fails to be delivered */
+	/* the two ways an emulated command fails to be delivered */
+	if (((const struct sim *)t)->gone)
+		return "host status 0x01 (DID_NO_CONNECT, the device was unplugged)";
 	return "host status 0x07 (DID_ERROR, internal error)";
 }
 

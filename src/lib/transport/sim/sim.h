@@ -43,6 +43,7 @@
 #define SK_UNIT_ATTENTION 0x06
 #define SK_ABORTED_COMMAND 0x0b
 #define ASC_NOT_READY 0x04
+#define ASC_NO_MEDIUM 0x3a
 #define ASCQ_BECOMING_READY 0x01
 #define ASC_TRACKING_ERROR 0x09
 #define ASCQ_TRACKING_SERVO 0x01
@@ -86,6 +87,10 @@ enum sim_fault_kind {
 	SIM_FAULT_SHORT,	/* GOOD, only the blocks before the fault move */
 	SIM_FAULT_FORM2,	/* 05/64/00 with ILI: a Mode 2 Form 2 sector */
 	SIM_FAULT_DEFERRED,	/* GOOD; the next command gets deferred sense */
+	SIM_FAULT_GONE,		/* host byte DID_NO_CONNECT, to every later
+				 * command too: the drive was unplugged */
+	SIM_FAULT_EJECT,	/* NOT READY 02/3A/00, to every later command
+				 * but INQUIRY, REQUEST SENSE: the disc is out */
 };
 
 struct sim_fault {
@@ -105,6 +110,8 @@ enum sim_past {
 
 /* DID_ERROR of Linux's include/scsi/scsi_status.h: what fault=host sets */
 #define SIM_DID_ERROR 0x07
+/* DID_NO_CONNECT: what fault=gone sets */
+#define SIM_DID_NO_CONNECT 0x01
 /* ready= when not given: NOT READY for 5 s after a reset */
 #define SIM_READY_DEFAULT_MS 5000
 
@@ -160,6 +167,7 @@ struct sim_config {
 	size_t n_faults;
 	uint64_t ready_ms;	/* NOT READY this long after a reset */
 	bool ready_at_insert;	/* ready=MS@0: and after insertion */
+	bool notready_mmc;	/* notready=mmc: only medium access refused */
 	enum sim_past past;
 	/* quirks of real targets */
 	bool reveal;		/* READ CAPACITY grows to what reads touched */
@@ -205,6 +213,7 @@ struct sim {
 	double clock_ms;	/* virtual time since open: costs and pauses */
 	double ready_at_ms;	/* NOT READY until the clock reaches this */
 	bool deferred_pending;	/* the next command gets deferred sense */
+	bool gone, ejected;	/* fault=gone, fault=eject happened */
 	struct sim_cue *cue;	/* sim:FILE.cue: the sheet's disc (raw.c), or NULL */
 };
 
@@ -217,6 +226,8 @@ struct sim_outcome {
 	bool deferred;		/* sense response code 71h */
 	bool ili;		/* the ILI bit of the sense key byte */
 	bool host_error;	/* no SCSI status: host byte DID_ERROR */
+	bool gone;		/* fault=gone: DID_NO_CONNECT, from now on */
+	bool eject;		/* fault=eject: no medium, from now on */
 	bool failed_read;	/* costs FAIL_MS rather than 1 ms */
 	uint8_t key, asc, ascq;
 	bool info_valid;
