@@ -263,6 +263,7 @@ expect_grep "window: its verdict is window-limited, not complete" "$T/out" '^ver
 expect_grep "window: the map records the window" "$WM" \
 	'^# cdtail identity: block_size=2048 extent=908 true_blocks=908 max_extra=8 search=window$'
 same_as "window: OUT is the window's blocks" "$WO" "$T/wb.908"
+expect_grep "window: the acquisition log says window-limited" "$WO.log" '^verdict: window-limited$'
 for again in 8 4; do
 	run image --json --max-extra $again --map "$WM" "$WDEV" "$WO"
 	expect_rc "window: again with --max-extra $again -> 5, not 0" 5
