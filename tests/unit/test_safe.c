@@ -271,6 +271,11 @@ static void test_identity_window(void **state)
 				  " max_extra=8x search=window\n", &b), CDT_EFORMAT);
 	assert_int_equal(id_parse("# cdtail identity: block_size=2048 extent=9 true_blocks=9"
 				  " max_extra=8 search=window search=pending\n", &b), CDT_EFORMAT);
+	/* a --max-extra without its window means nothing (fuzz_identity) */
+	assert_int_equal(id_parse("# cdtail identity: block_size=2048 extent=9 true_blocks=9"
+				  " max_extra=8\n", &b), 0);
+	assert_false(b.window);
+	assert_int_equal(b.max_extra, 0);
 	/* the words of the next line are not this one's */
 	assert_int_equal(id_parse("# cdtail identity: block_size=2048 extent=9 true_blocks=9\n"
 				  "# search=window\n", &b), 0);

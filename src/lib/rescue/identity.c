@@ -200,6 +200,8 @@ static int parse_state(const char *p, struct disc_id *id)
 				return -1;
 		}
 	}
+	if (!id->window)
+		id->max_extra = 0;	/* the window's, and there is none */
 	return (id->window && !id->max_extra) || (id->window && id->pending) ? -1 : 0;
 }
 
