@@ -132,6 +132,21 @@ static int check_log(struct image_cli *c, const char *out, int argc, char **argv
 }
 
 /*
+ * "complete" (exit 0), "unreadable" (exit 4), "incomplete" (exit 4: no
+ * block is bad, but Form 2 blocks hold what READ(10) cannot give), or
+ * "window-limited" (exit 5, whatever else holds: the end search stopped
+ * at the --max-extra window, so the disc may hold more than OUT).
+ */
+static const char *verdict_name(const struct cdt_image_result *r)
+{
+	if (r->sum.probe.notes & CDT_NOTE_WINDOW_LIMIT)
+		return "window-limited";
+	if (r->sum.bad_blocks)
+		return "unreadable";
+	return rui_form2_blocks(r->skipped, r->n_skipped) ? "incomplete" : "complete";
+}
+
+/*
  * One entry in the acquisition log for a run that left an image (a run
  * that removed OUT, or never made it, leaves no log either).  Returns the
  * run's status, 3 when the log could not be written.
@@ -142,7 +157,7 @@ static int write_log(struct image_cli *c, struct cdt_dev *dev, const char *addr,
 	struct acqlog_run run = {
 		.addr = addr, .out = out, .io = &c->io, .res = res, .status = status,
 		.verdict = err == CDT_EINTR ? "interrupted" : err ? "failed" :
-			   res->sum.bad_blocks ? "unreadable" : "complete",
+			   verdict_name(res),
 		.error = err ? cdt_errmsg(dev) : NULL,
 	};
 	struct stat st;
@@ -170,17 +185,6 @@ static int parse(struct image_cli *c, struct cli_args *a, int argc, char **argv)
 	if (!rc)
 		rc = check_log(c, a->op[1], argc, argv);
 	return rc;
-}
-
-/*
- * "complete" (exit 0), "unreadable" (exit 4), or "incomplete" (exit 4):
- * no block is bad, but Form 2 blocks hold what READ(10) cannot give.
- */
-static const char *verdict_name(const struct cdt_image_result *r)
-{
-	if (r->sum.bad_blocks)
-		return "unreadable";
-	return rui_form2_blocks(r->skipped, r->n_skipped) ? "incomplete" : "complete";
 }
 
 /*
@@ -386,8 +390,10 @@ const struct cli_cmd cli_cmd_image = {
 		 "Find the true end as probe does and write every block up to it to OUT.\n"
 		 "With --map, progress is kept in a GNU ddrescue mapfile and a second run\n"
 		 "with the same map reads only what is not finished yet.\n",
-	.exits = "Exit: 0 every block read, 4 finished with unreadable blocks, 2 usage\n"
-		 "error, 3 device error, 130/143 interrupted (the map is saved).\n",
+	.exits = "Exit: 0 every block read, 4 finished with unreadable blocks, 5 the\n"
+		 "end search stopped at the --max-extra window (the map records it: run\n"
+		 "again with a larger --max-extra), 2 usage error, 3 device error,\n"
+		 "130/143 interrupted (the map is saved).\n",
 	.opts = image_opts,
 	.min_operands = 2,
 	.max_operands = 2,

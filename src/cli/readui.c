@@ -317,15 +317,19 @@ void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 
 int rui_window_status(const struct cdt_read_summary *s, uint64_t max_extra, int rc)
 {
+	const struct cdt_probe_result *p = &s->probe;
 	char msg[256];
 
 	/* what was compared or read stops short of the disc: nothing else holds */
-	if (!(s->probe.notes & CDT_NOTE_WINDOW_LIMIT))
+	if (!(p->notes & CDT_NOTE_WINDOW_LIMIT))
 		return rc;
+	/* the window's edge is the extent: a resumed image's may be an earlier run's */
+	if (p->extent_blocks > p->reported_blocks)
+		max_extra = p->extent_blocks - p->reported_blocks;
 	snprintf(msg, sizeof(msg), "note: the end search stopped at the --max-extra window"
 		 " (%" PRIu64 " blocks past the reported %" PRIu64 "): the disc may hold more than"
 		 " was read; run again with a larger --max-extra",
-		 max_extra ? max_extra : (uint64_t)CDT_DEFAULT_MAX_EXTRA, s->probe.reported_blocks);
+		 max_extra ? max_extra : (uint64_t)CDT_DEFAULT_MAX_EXTRA, p->reported_blocks);
 	cli_wrap(stderr, (size_t)fprintf(stderr, "cdtail: "), 2, msg);
 	return EX_WINDOW;
 }

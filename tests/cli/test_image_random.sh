@@ -4,7 +4,9 @@
 # OUT's bytes, the map's '-' blocks, ddrescuelog -t, the extent; a third of
 # the discs have a layout (sessions, audio, gaps, TAO run-outs, open=,
 # formatted=): the skipped list in JSON and the map, zeros there, no read
-# of it in the drive's trace.
+# of it in the drive's trace; a sixth of the plain discs are imaged again
+# window-limited and resumed with the same, a smaller and a larger
+# --max-extra (issue 28, B).
 # RANDOM_SEED and RANDOM_CASES override the defaults; under TEST_WRAPPER
 # (valgrind) a few small discs only.
 . "$(dirname "$0")/lib.sh"

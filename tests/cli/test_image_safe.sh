@@ -243,4 +243,137 @@ done
 run image --json "sim:$A,cost=0/0,hide=2000" "$T/w2.iso"
 expect_rc "image within the default window -> 0" 0
 expect_json "image within the window: window_limit false" .window_limit false
+
+# --- issue 28 B: a window-limited image resumed: its map records the window -------
+# 1000 blocks, READ CAPACITY 900: --max-extra 8 stops at 908.  The map's
+# identity keeps "max_extra=8 search=window"; the same command again stays
+# exit 5 (never 0, never "complete"), a larger window searches on from 908
+# and grows OUT, to the true end once the window reaches it.
+W="$T/wb.img"
+WO="$T/wb.out"
+WM="$T/wb.map"
+mkimage "$W" 1000
+head -c $((908 * 2048)) "$W" >"$T/wb.908"
+head -c $((950 * 2048)) "$W" >"$T/wb.950"
+WDEV="sim:$W,hide=100,cost=0/0"
+rm -f "$WO" "$WM"
+run image -q --max-extra 8 --map "$WM" "$WDEV" "$WO"
+expect_rc "window: the first run stops at the window -> 5" 5
+expect_grep "window: its verdict is window-limited, not complete" "$T/out" '^verdict: +window-limited$'
+expect_grep "window: the map records the window" "$WM" \
+	'^# cdtail identity: block_size=2048 extent=908 true_blocks=908 max_extra=8 search=window$'
+same_as "window: OUT is the window's blocks" "$WO" "$T/wb.908"
+expect_grep "window: the acquisition log says window-limited" "$WO.log" '^verdict: window-limited$'
+for again in 8 4; do
+	run image --json --max-extra $again --map "$WM" "$WDEV" "$WO"
+	expect_rc "window: again with --max-extra $again -> 5, not 0" 5
+	expect_json "window: again with $again: window_limit" .window_limit true
+	expect_json "window: again with $again: verdict" .verdict window-limited
+	expect_json "window: again with $again: the extent stays" .extent_blocks 908
+	expect_json "window: again with $again: nothing read" .blocks_read 0
+	expect_grep "window: again with $again: the note names the window it stopped at" "$T/err" \
+		'max-extra window \(8 blocks past'
+	expect_grep "window: again with $again: the record keeps --max-extra 8" "$WM" \
+		'^# cdtail identity: .* extent=908 .* max_extra=8 search=window$'
+done
+run image --json --max-extra 50 --map "$WM" "$WDEV,trace=$T/wb.tr" "$WO"
+expect_rc "window: --max-extra 50 grows to the new window, still 5" 5
+expect_json "window: --max-extra 50: extent 950" .extent_blocks 950
+expect_json "window: --max-extra 50: the 42 blocks past the old extent read" .blocks_read 42
+same_as "window: --max-extra 50: OUT grew by the disc's blocks" "$WO" "$T/wb.950"
+expect_grep "window: --max-extra 50: the record says so" "$WM" \
+	'^# cdtail identity: .* extent=950 true_blocks=950 max_extra=50 search=window$'
+# the search went on from the old window: past the probe's head read
+# (LBAs below 260) only the identity's single blocks lie below 907
+got=$(reads_in "$T/wb.tr" 260 907 | awk '$3 != "blocks=1" { print; exit }')
+if [ -z "$got" ] && [ "$(reads_in "$T/wb.tr" 260 907 | wc -l)" -le 16 ]; then
+	ok "window: --max-extra 50 searched on from 908, nothing below read again"
+else not_ok "window: --max-extra 50 searched on from 908, nothing below read again" "$got"; fi
+run image --json --max-extra 200 --map "$WM" "$WDEV" "$WO"
+expect_rc "window: --max-extra 200 reaches the true end -> 0" 0
+expect_json "window: --max-extra 200: extent 1000" .extent_blocks 1000
+expect_json "window: --max-extra 200: window_limit false" .window_limit false
+expect_json "window: --max-extra 200: verdict complete" .verdict complete
+same_as "window: --max-extra 200: OUT is the whole disc" "$WO" "$W"
+expect_grep "window: --max-extra 200: the record has no window any more" "$WM" \
+	'^# cdtail identity: block_size=2048 extent=1000 true_blocks=1000$'
+run image --json --max-extra 8 --map "$WM" "$WDEV" "$WO"
+expect_rc "window: the found end stands, even with --max-extra 8 -> 0" 0
+
+# an older cdtail's map (no window words) and GNU ddrescue's (no record)
+for kind in older ddrescue; do
+	rm -f "$WO" "$WM"
+	run image -q --max-extra 8 --map "$WM" "$WDEV" "$WO"
+	case $kind in
+	older) sed -i 's/ max_extra=8 search=window$//' "$WM" ;;
+	ddrescue) sed -i '/^# cdtail /d' "$WM" ;;
+	esac
+	run image --json --max-extra 8 --map "$WM" "$WDEV" "$WO"
+	if [ $kind = older ]; then
+		expect_rc "window: an older cdtail's map resumes (no window recorded) -> 0" 0
+		expect_json "window: an older cdtail's map keeps its extent" .extent_blocks 908
+	else
+		expect_rc "window: a ddrescue map of the window resumes, searched again -> 5" 5
+		expect_json "window: a ddrescue map: window_limit" .window_limit true
+	fi
+	run image --json --max-extra 200 --map "$WM" "$WDEV" "$WO"
+	if [ $kind = ddrescue ]; then
+		expect_rc "window: a ddrescue map grows to the true end -> 0" 0
+		same_as "window: a ddrescue map: OUT is the whole disc" "$WO" "$W"
+	else
+		expect_rc "window: an older cdtail's map still resumes -> 0" 0
+	fi
+done
+# a damaged window: words a cdtail never writes
+rm -f "$WO" "$WM"
+run image -q --max-extra 8 --map "$WM" "$WDEV" "$WO"
+sed -i 's/ max_extra=8 search=window$/ search=window/' "$WM"
+O=$WO M=$WM keep
+run image --max-extra 8 --map "$WM" "$WDEV" "$WO"
+expect_rc "window: search=window without its --max-extra is a damaged record -> 2" 2
+expect_err_line "window: damaged: one line" 'damaged cdtail identity record'
+O=$WO M=$WM unchanged "window: damaged"
+
+# a drive answering MEDIUM ERROR from its last 5 reported blocks to past
+# the window: the resumed growth gives what a fresh run with that window does
+mkimage "$T/wm.img" 300
+rm -f "$WO" "$WM" "$T/wm2.out"
+run image --json --max-extra 20 --map "$WM" "sim:$T/wm.img,extra=5,past=medium,cost=0/0" "$WO"
+expect_rc "window, medium errors to it: -> 5" 5
+expect_json "window, medium errors to it: extent 325" .extent_blocks 325
+run image --json --max-extra 60 --map "$WM" "sim:$T/wm.img,extra=5,past=medium,cost=0/0" "$WO"
+expect_rc "window, medium errors to it: --max-extra 60 -> 5" 5
+run image --json --max-extra 60 "sim:$T/wm.img,extra=5,past=medium,cost=0/0" "$T/wm2.out"
+got=$(jq -c '[.extent_blocks, .bad_count, .true_blocks]' "$T/out")
+run image --json --max-extra 60 --map "$WM" "sim:$T/wm.img,extra=5,past=medium,cost=0/0" "$WO"
+expect_json "window, medium errors to it: the grown map is a fresh run's" \
+	'[.extent_blocks, .bad_count, .true_blocks] | tostring' "$got"
+same_as "window, medium errors to it: the grown OUT is a fresh run's" "$WO" "$T/wm2.out"
+
+# kill -9 during a window-limited run (200 blocks, READ CAPACITY 180,
+# --max-extra 8: window 188), at trace lines through its copy (14-19), its
+# search (20-28) and after it settled (29, 30); then the same command (5,
+# the window's blocks) and a larger window (0, the whole disc)
+mkimage "$T/wk.img" 200
+head -c $((188 * 2048)) "$T/wk.img" >"$T/wk.188"
+for k in 14 16 19 21 24 27 29 30; do
+	rm -f "$WO" "$WM" "$T/wk.tr"
+	"$CDTAIL" image -q --max-extra 8 --map "$WM" --map-interval 1 \
+		"sim:$T/wk.img,hide=20,cost=5000/300,sleep=1,trace=$T/wk.tr" "$WO" >/dev/null 2>&1 &
+	pid=$!
+	i=0
+	while [ $i -lt 2000 ] && kill -0 $pid 2>/dev/null &&
+		[ "$(cat "$T/wk.tr" 2>/dev/null | wc -l)" -lt $k ]; do
+		sleep 0.005; i=$((i + 1)); done
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	run image -q --max-extra 8 --map "$WM" "sim:$T/wk.img,hide=20,cost=0/0" "$WO"
+	expect_rc "window: killed at trace line $k, resumed with the same window -> 5" 5
+	same_as "window: killed at $k: OUT is the window's blocks" "$WO" "$T/wk.188"
+	expect_grep "window: killed at $k: the map records the window" "$WM" \
+		'^# cdtail identity: .* extent=188 true_blocks=188 max_extra=8 search=window$'
+	run image -q --max-extra 200 --map "$WM" "sim:$T/wk.img,hide=20,cost=0/0" "$WO"
+	expect_rc "window: killed at $k, then --max-extra 200 -> 0" 0
+	same_as "window: killed at $k: OUT is the whole disc" "$WO" "$T/wk.img"
+done
 finish

@@ -50,6 +50,15 @@ without the hang then resumes it, retries the block (unless --retries 0,
 which leaves it bad), and reaches the answer above.  The hang is drawn
 only on a block of data.
 
+A sixth of the plain discs (without the hang) are imaged again with
+their tail hidden and windows (issue 28, B; cdtail-image(1), The window):
+READ CAPACITY C below the true end E, bad blocks only below C - 2; with
+--max-extra M and C + M <= E the run is exit 5, verdict window-limited,
+extent C + M, the map's identity ending in "max_extra=M search=window";
+resumed with the same M or a smaller one the same again; with a larger M
+the extent grows to E (exit 0 or 4) or to C + M (5 again), OUT holding
+the disc's blocks up to it and the map's '-' blocks the bad ones.
+
 Usage: image_model.py CDTAIL WORKDIR [--seed S] [--cases N] [--max-blocks B]
 Prints "ok N cases" or one "FAIL case ..." line per failing case (and the
 command to replay it); exits 1 when any case failed.
@@ -331,6 +340,7 @@ def make_case(rng, idx, max_blocks):
         "flaky": flaky, "keys": keys,
         "opts": opts, "digest": digest, "hang": hang,
         "fault_must": fault_must, "fault_may": fault_may,
+        "reported": reported,
     }
 
 
@@ -589,7 +599,8 @@ def check(case, disc, work, cdtail, wrapper, bufs):
     t = subprocess.run(["ddrescuelog", "-t", mp], capture_output=True)
     if t.returncode:
         return fail("ddrescuelog -t refuses the map")
-    return killed_early(case, argv, out, mp, skips, e, p.returncode)
+    return killed_early(case, argv, out, mp, skips, e, p.returncode) or \
+        window_resumes(case, disc, work, wrapper + [cdtail], bufs)
 
 
 def killed_early(case, argv, out, mp, skips, e, rc):
@@ -637,6 +648,116 @@ def killed_early(case, argv, out, mp, skips, e, rc):
         return "case %d: killed after the first save: the resumed OUT differs\n    %s" % (
             case["idx"], replay)
     return None
+
+
+def window_case(case):
+    """The disc of the window resumes (issue 28, B), or None: a plain disc
+    (a sixth of them, from its own generator) made to hide a tail, its
+    READ CAPACITY C drawn below its true end E = N - R (hide=N-C, no
+    extra=), keeping only the bad, flaky and faulty blocks below C - 2 (the
+    end search's reads are the plain runs' to judge); with the windows: a
+    first one reaching at most E, perhaps a smaller one, and a larger one
+    (C + M past E or not)."""
+    r = random.Random("window-%d" % case["idx"])
+    e = case["n"] - case["runout"]
+    if case.get("layout") or case["hang"] is not None or e < 8 or r.random() >= 0.17:
+        return None
+    c = r.randint(3, e - 1)
+    low = lambda b: b < c - 2
+    bad = [(a, b) for a, b in case["bad"] if low(b)]
+    flaky = case["flaky"] if case["flaky"] and low(case["flaky"][1]) else None
+    faults = [k for k in case["keys"] if k.startswith("fault=")]
+    faults = faults[0][6:].split(":") if faults else []
+    # (kind, first, last, times) of each fault= item, as draw_faults wrote it
+    items = [(f.split("@")[0],) + tuple(int(x) for x in f.split("@")[1].replace(
+        "x", "-").split("-")) + (0,) for f in faults]
+    faults = [f for f, it in zip(faults, items) if low(it[2])]
+    items = [it for it in items if low(it[2]) and it[0] != "deferred"]
+    fault_must = {b for it in items if not it[3] for b in range(it[1], it[2] + 1)}
+    fault_may = {b for it in items if it[3] for b in range(it[1], it[2] + 1)} - fault_must
+    keys = [k for k in case["keys"] if k.split("=")[0] not in
+            ("hide", "extra", "bad", "flaky", "fault")] + ["hide=%d" % (case["n"] - c)]
+    if bad:
+        keys.append("bad=" + ":".join("%d-%d" % k for k in bad))
+    if flaky:
+        keys.append("flaky=%d-%d:%d" % flaky)
+    if faults:
+        keys.append("fault=" + ":".join(faults))
+    first = r.randint(1, e - c)
+    return dict(case, keys=keys, bad=bad, flaky=flaky, reported=c,
+                fault_must=fault_must, fault_may=fault_may,
+                windows=[first, first] + ([r.randint(1, first)] if r.random() < 0.5 else []) +
+                [first + log_uniform(r, 1, 2 * (e - c))])
+
+
+def window_resumes(case, disc, work, argv0, bufs):
+    """cdtail-image(1), The window: with --max-extra M the search stops at
+    C + M when the disc goes on to there (an end exactly at the edge
+    included): exit 5, verdict window-limited, window_limit true, the
+    extent C + M, its blocks in OUT and the map, and the map's identity
+    ending in "max_extra=M search=window".  The same command again, or one
+    with a smaller window, gives the same again (never 0); a larger one
+    grows the extent to the true end E (exit 0 or 4, complete or
+    unreadable, the window words gone) or to its own window's edge (exit 5
+    again, its M recorded), OUT then holding every block up to it."""
+    case = window_case(case)
+    if not case:
+        return None
+    bs, c = case["bs"], case["reported"]
+    e0, must0, may0, _ = model(case)
+    out = os.path.join(work, "w.out")
+    mp = os.path.join(work, "w.map")
+    for f in (out, mp):
+        if os.path.exists(f):
+            os.unlink(f)
+    dev = "sim:%s,%s" % (os.path.join(work, "disc.img"), ",".join(case["keys"]))
+    recorded = case["windows"][0]
+    for m in case["windows"]:
+        argv = argv0 + ["image", "--json", "-q", "--map", mp, "--max-extra", str(m)] + \
+            case["opts"] + [dev, out]
+        p = subprocess.run(argv, capture_output=True, text=True)
+        replay = " ".join(shlex.quote(a) for a in argv)
+        # a window at or short of the recorded one keeps it
+        limited = c + max(m, recorded) <= e0
+        e = c + max(m, recorded) if limited else e0
+        if limited:
+            recorded = max(m, recorded)
+        why = window_run(p, mp, out, e, bs, {x for x in must0 if x < e},
+                         {x for x in may0 if x < e}, disc, bufs, limited, recorded)
+        if why:
+            return "case %d: window runs %s, --max-extra %d: %s\n    %s\n    stderr: %s" % (
+                case["idx"], case["windows"], m, why, replay, p.stderr.strip()[:300])
+    return None
+
+
+def window_run(p, mp, out, e, bs, must, may, disc, bufs, limited, recorded):
+    """Why one run of window_resumes breaks the model, or None."""
+    try:
+        size, runs = parse_map(open(mp).read(), bs)
+        js = json.loads(p.stdout)
+    except (OSError, ValueError) as ex:
+        return "map or JSON: %s" % ex
+    if size != e * bs or js.get("extent_blocks") != e:
+        return "extent %s, map %d blocks, wanted %d" % (js.get("extent_blocks"), size // bs, e)
+    bad = {b for pos, sz, st in runs if st == "-" for b in range(pos // bs, (pos + sz) // bs)}
+    if any(st not in "+-" for _, _, st in runs):
+        return "the map is not finished"
+    if not must <= bad or not bad <= must | may:
+        return "bad blocks %s, wanted %s (or also %s)" % (
+            sorted(bad)[:5], sorted(must)[:5], sorted(may)[:5])
+    want_rc = 5 if limited else 4 if bad else 0
+    want_verdict = "window-limited" if limited else "unreadable" if bad else "complete"
+    if p.returncode != want_rc or js.get("verdict") != want_verdict or \
+            js.get("window_limit") is not limited:
+        return "exit %d verdict %s window_limit %s, wanted %d %s %s" % (
+            p.returncode, js.get("verdict"), js.get("window_limit"), want_rc,
+            want_verdict, limited)
+    ident = [ln for ln in open(mp).read().splitlines() if ln.startswith("# cdtail identity:")]
+    tail = " max_extra=%d search=window" % recorded
+    if not ident or ident[0].endswith(tail) is not limited or \
+            (not limited and "search=" in ident[0]):
+        return "identity %r, wanted %s" % (ident[:1], tail if limited else "no window words")
+    return compare_out(out, disc, runs, e * bs, bufs, [])
 
 
 def main():

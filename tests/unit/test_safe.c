@@ -225,9 +225,61 @@ static void test_identity_text(void **state)
 	assert_int_equal(b.n, 2);
 	assert_int_equal(b.lba[1], 2999);
 	assert_memory_equal(b.sha256[1], a.sha256[1], 32);
+	assert_false(b.window);
+	assert_false(b.pending);
 	assert_int_equal(id_parse("# cdtail identity: block_size=x\n", &b), CDT_EFORMAT);
 	assert_int_equal(id_parse("0x0 ?\n", &b), 0);
 	assert_false(b.present);
+}
+
+/*
+ * The window state (issue 28 B): written after the counts and read back;
+ * a record without it (an older cdtail's) is a search that found its end;
+ * words a later cdtail may add are left alone; a window without its
+ * --max-extra, or one that is also pending, is damage.
+ */
+static void test_identity_window(void **state)
+{
+	struct disc_id a = { .present = true, .block_size = 2048, .extent = 908,
+			     .true_blocks = 908, .window = true, .max_extra = 8 };
+	struct disc_id b;
+	char line[ID_TEXT_MAX], text[ID_TEXT_MAX + 4];
+
+	(void)state;
+	id_format(&a, line, sizeof(line));
+	assert_string_equal(line, "cdtail identity: block_size=2048 extent=908 true_blocks=908"
+			    " max_extra=8 search=window");
+	snprintf(text, sizeof(text), "# %s\n", line);
+	assert_int_equal(id_parse(text, &b), 0);
+	assert_true(b.window);
+	assert_false(b.pending);
+	assert_int_equal(b.max_extra, 8);
+	assert_int_equal(b.extent, 908);
+	a.pending = true;
+	id_format(&a, line, sizeof(line));
+	assert_string_equal(line, "cdtail identity: block_size=2048 extent=908 true_blocks=908"
+			    " search=pending");
+	assert_int_equal(id_parse("# cdtail identity: block_size=2048 extent=9 true_blocks=9\n", &b), 0);
+	assert_true(b.present);
+	assert_false(b.window);
+	assert_int_equal(id_parse("# cdtail identity: block_size=2048 extent=9 true_blocks=9"
+				  " colour=blue search=pending\n", &b), 0);
+	assert_true(b.pending);
+	assert_int_equal(id_parse("# cdtail identity: block_size=2048 extent=9 true_blocks=9"
+				  " search=window\n", &b), CDT_EFORMAT);
+	assert_int_equal(id_parse("# cdtail identity: block_size=2048 extent=9 true_blocks=9"
+				  " max_extra=8x search=window\n", &b), CDT_EFORMAT);
+	assert_int_equal(id_parse("# cdtail identity: block_size=2048 extent=9 true_blocks=9"
+				  " max_extra=8 search=window search=pending\n", &b), CDT_EFORMAT);
+	/* a --max-extra without its window means nothing (fuzz_identity) */
+	assert_int_equal(id_parse("# cdtail identity: block_size=2048 extent=9 true_blocks=9"
+				  " max_extra=8\n", &b), 0);
+	assert_false(b.window);
+	assert_int_equal(b.max_extra, 0);
+	/* the words of the next line are not this one's */
+	assert_int_equal(id_parse("# cdtail identity: block_size=2048 extent=9 true_blocks=9\n"
+				  "# search=window\n", &b), 0);
+	assert_false(b.window);
 }
 
 /* A map held by another run: refused at once, nothing created. */
@@ -343,6 +395,7 @@ int main(void)
 		cmocka_unit_test_setup(test_flaky_end, fresh),
 		cmocka_unit_test_setup(test_identity, fresh),
 		cmocka_unit_test(test_identity_text),
+		cmocka_unit_test(test_identity_window),
 		cmocka_unit_test_setup(test_lock, fresh),
 		cmocka_unit_test_setup(test_out_is_source, fresh),
 		cmocka_unit_test_setup(test_medium_change, fresh),

@@ -540,7 +540,7 @@ static int form2_below_runout(struct probe_reader *r, const struct cdt_probe_res
 }
 
 static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
-		      struct cdt_probe_result *res, struct es_result *er)
+		      uint64_t above, struct cdt_probe_result *res, struct es_result *er)
 {
 	struct probe_reader r = { .dev = dev, .opts = opts,
 				  .reported = (uint64_t)res->sizes.read_capacity,
@@ -557,6 +557,8 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	if (!r.buf)
 		return CDT_ENOMEM;
 	fill_params(&p, &res->sizes, dev->layout, opts->max_extra, r.buf_blocks);
+	if (above > p.floor)
+		p.floor = above;
 	dev->errmsg[0] = '\0';
 	rc = search_rounds(&r, &p, er, &res->extent_blocks, &window_limit);
 	if (!rc && !stopped(&r)) {
@@ -734,8 +736,8 @@ int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res)
 	return kept_changing(dev);
 }
 
-int probe_end(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
-	      struct cdt_probe_result *res)
+int probe_end_above(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
+		    uint64_t above, struct cdt_probe_result *res)
 {
 	unsigned int seen = dev->medium_changes;
 	struct es_result er;
@@ -745,7 +747,7 @@ int probe_end(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		res->notes |= CDT_NOTE_LAST_TRACK_AUDIO;
 		res->extent_blocks = er.end;
 	} else {
-		rc = run_search(dev, opts, res, &er);
+		rc = run_search(dev, opts, above, res, &er);
 	}
 	if (!rc)
 		rc = probe_finish(dev, res, &er);
@@ -755,6 +757,12 @@ int probe_end(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		return CDT_ECHANGED;
 	}
 	return rc;
+}
+
+int probe_end(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
+	      struct cdt_probe_result *res)
+{
+	return probe_end_above(dev, opts, 0, res);
 }
 
 /* The whole probe, again from the start while the medium changes under it. */

@@ -24,4 +24,13 @@ int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res);
 int probe_end(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	      struct cdt_probe_result *res);
 
+/*
+ * probe_end() for a disc known to read up to above blocks (a resumed
+ * image whose last search stopped at its --max-extra window, issue 28 B):
+ * the search starts there, as search_rounds starts each round above the
+ * blocks the last one read good.
+ */
+int probe_end_above(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
+		    uint64_t above, struct cdt_probe_result *res);
+
 #endif

@@ -11,7 +11,9 @@
 #define ID_SPREAD 10
 #define ID_HEAD "cdtail identity: "
 #define ID_BLOCK "cdtail identity block "
-#define ID_PENDING " search=pending"
+#define ID_PENDING "search=pending"
+#define ID_WINDOW "search=window"
+#define ID_MAX_EXTRA "max_extra="
 
 static void add_lba(uint64_t *lba, unsigned int *n, uint64_t v, uint64_t extent)
 {
@@ -129,8 +131,13 @@ void id_format(const struct disc_id *id, char *out, size_t len)
 	int k;
 
 	used = (size_t)snprintf(out, len, ID_HEAD "block_size=%" PRIu32 " extent=%" PRIu64
-				" true_blocks=%" PRIu64 "%s", id->block_size, id->extent,
-				id->true_blocks, id->pending ? ID_PENDING : "");
+				" true_blocks=%" PRIu64, id->block_size, id->extent,
+				id->true_blocks);
+	if (id->pending && used < len)
+		used += (size_t)snprintf(out + used, len - used, " " ID_PENDING);
+	else if (id->window && used < len)
+		used += (size_t)snprintf(out + used, len - used, " " ID_MAX_EXTRA "%" PRIu64
+					 " " ID_WINDOW, id->max_extra);
 	for (i = 0; i < id->n && used < len; i++) {
 		for (k = 0; k < 32; k++)
 			sprintf(hex + 2 * k, "%02x", id->sha256[i][k]);
@@ -168,12 +175,34 @@ static int parse_block(const char *p, struct disc_id *id)
 	return 0;
 }
 
-/* Does the line at p (up to its newline) end in the pending mark? */
-static bool line_pending(const char *p)
+/*
+ * The words after the first line's three counts: the search's state.
+ * Words it does not know are left for a later cdtail; a window without
+ * its --max-extra, or a search both pending and done, is damage.
+ */
+static int parse_state(const char *p, struct disc_id *id)
 {
-	size_t len = strcspn(p, "\n"), plen = strlen(ID_PENDING);
+	size_t len = strcspn(p, "\n"), n;
+	const char *end = p + len;
+	char *stop;
 
-	return len >= plen && !strncmp(p + len - plen, ID_PENDING, plen);
+	for (; p < end; p += n) {
+		p += strspn(p, " ");
+		n = strcspn(p, " \n");
+		if (n == strlen(ID_PENDING) && !strncmp(p, ID_PENDING, n)) {
+			id->pending = true;
+		} else if (n == strlen(ID_WINDOW) && !strncmp(p, ID_WINDOW, n)) {
+			id->window = true;
+		} else if (!strncmp(p, ID_MAX_EXTRA, strlen(ID_MAX_EXTRA)) &&
+			   p[strlen(ID_MAX_EXTRA)] >= '0' && p[strlen(ID_MAX_EXTRA)] <= '9') {
+			id->max_extra = strtoull(p + strlen(ID_MAX_EXTRA), &stop, 10);
+			if (stop != p + n)
+				return -1;
+		}
+	}
+	if (!id->window)
+		id->max_extra = 0;	/* the window's, and there is none */
+	return (id->window && !id->max_extra) || (id->window && id->pending) ? -1 : 0;
 }
 
 /* The text after "# " + prefix on a line of its own, or NULL. */
@@ -188,17 +217,17 @@ static const char *after(const char *line, const char *prefix)
 int id_parse(const char *text, struct disc_id *id)
 {
 	const char *line = text, *p;
+	int used = 0;
 
 	memset(id, 0, sizeof(*id));
 	while (line && *line) {
 		if ((p = after(line, ID_HEAD))) {
 			if (id->present ||
-			    sscanf(p, "block_size=%" SCNu32 " extent=%" SCNu64 " true_blocks=%" SCNu64,
-				   &id->block_size, &id->extent, &id->true_blocks) != 3 ||
-			    !id->block_size || !id->extent)
+			    sscanf(p, "block_size=%" SCNu32 " extent=%" SCNu64 " true_blocks=%" SCNu64 "%n",
+				   &id->block_size, &id->extent, &id->true_blocks, &used) != 3 ||
+			    !id->block_size || !id->extent || parse_state(p + used, id))
 				return CDT_EFORMAT;
 			id->present = true;
-			id->pending = line_pending(p);
 		} else if ((p = after(line, ID_BLOCK))) {
 			if (!id->present || parse_block(p, id))
 				return CDT_EFORMAT;

@@ -14,6 +14,11 @@
  * While image copies the reported extent before its end search, the first
  * line ends in " search=pending": the extent is provisional, the true end
  * not yet known, and a resume runs the search (image.c, data first).
+ * A search that stopped at the --max-extra window, not at an end it found,
+ * ends the line in " max_extra=M search=window" (M the window used): the
+ * extent is the window's edge, and a resume whose window reaches further
+ * searches on from the record's true_blocks (issue 28, B).  A record
+ * without either (an older cdtail's) is a search that found its end.
  */
 #ifndef CDT_IDENTITY_H
 #define CDT_IDENTITY_H
@@ -29,6 +34,8 @@
 struct disc_id {
 	bool present;
 	bool pending;		/* the end search is still to come */
+	bool window;		/* the search stopped at the window, max_extra */
+	uint64_t max_extra;	/* the window's --max-extra, with window */
 	uint32_t block_size;
 	uint64_t extent, true_blocks;
 	unsigned int n;

@@ -49,6 +49,8 @@ struct image_job {
 	char *base_comment;	/* the caller's line and the skip list */
 	bool loaded;		/* a map was read */
 	bool data_first;	/* copy the agreed extent, then search */
+	uint64_t search_above;	/* the search starts here (a window resumed) */
+	uint64_t window_extra;	/* the --max-extra of the search the record keeps */
 	bool created_out, created_map;
 	struct disc_id id;	/* the disc's, recorded or read from the map */
 	struct file_sink out;	/* the engine's sink while it runs */
@@ -231,6 +233,34 @@ static int known_extent(struct image_job *j)
 	return check_block_size(j);
 }
 
+/* This run's --max-extra, its default made explicit. */
+static uint64_t run_max_extra(const struct image_job *j)
+{
+	return j->opts->rd.max_extra ? j->opts->rd.max_extra : CDT_DEFAULT_MAX_EXTRA;
+}
+
+/*
+ * A record whose search stopped at the --max-extra window (issue 28 B):
+ * the disc may hold more than its extent.  While this run's window ends
+ * there too (the same --max-extra, or a smaller one), the extent stands and
+ * so does the window limit: exit 5 again, never "complete".  A window that
+ * reaches further searches on, data first, from the record's true end (the
+ * block before it read good in that search; none above it did): the
+ * extent grows to the end found, or to the new window's edge.
+ */
+static void window_resume(struct image_job *j)
+{
+	struct cdt_probe_result *p = &j->res->sum.probe;
+
+	if (p->reported_blocks + run_max_extra(j) <= j->id.extent) {
+		p->notes |= CDT_NOTE_WINDOW_LIMIT;
+		j->window_extra = j->id.max_extra;
+		return;
+	}
+	j->search_above = j->id.true_blocks;
+	j->data_first = true;
+}
+
 /*
  * A finished search can leave blocks undecided past the true end it
  * found: blocks that never answered (a run-out or the lead-out that timed
@@ -266,8 +296,13 @@ static int find_extent_once(struct image_job *j)
 	sum->size = sizeof(*sum);
 	sum->probe.size = sizeof(sum->probe);
 	sum->stats.size = sizeof(sum->stats);
-	if (j->id.present && !j->id.pending && !undecided_tail(j))
-		return known_extent(j);
+	j->window_extra = run_max_extra(j);
+	if (j->id.present && !j->id.pending && !undecided_tail(j)) {
+		rc = known_extent(j);
+		if (!rc && j->id.window)
+			window_resume(j);
+		return rc;
+	}
 	rc = probe_begin(j->dev, &sum->probe);
 	if (rc)
 		return rc;
@@ -309,6 +344,17 @@ static int find_extent(struct image_job *j)
 			break;
 	}
 	return rc;
+}
+
+/*
+ * The record says whether the search stopped at the window, and of which
+ * --max-extra: a resume must know the disc may go on (issue 28 B).
+ */
+static void record_window(struct image_job *j)
+{
+	j->id.window = !j->id.pending &&
+		       (j->res->sum.probe.notes & CDT_NOTE_WINDOW_LIMIT);
+	j->id.max_extra = j->id.window ? j->window_extra : 0;
 }
 
 /* A resume: the recorded blocks read back as recorded. */
@@ -673,6 +719,7 @@ static int prepare(struct image_job *j)
 		id_init(&j->id, j->bs, j->res->extent_blocks, j->data_first ?
 			j->res->extent_blocks : j->res->sum.probe.true_blocks);
 		j->id.pending = j->data_first;
+		record_window(j);
 		rc = j->loaded ? note_from_out(j) : 0;
 		if (rc)
 			return rc;
@@ -843,6 +890,7 @@ static int settle_extent(struct image_job *j, struct rescue *r)
 	res->extent_blocks = e;
 	j->extent_bytes = e * j->bs;
 	id_init(&j->id, j->bs, e, res->sum.probe.true_blocks);
+	record_window(j);
 	rc = note_from_out(j);
 	if (!rc)
 		rc = attach_comment(j);
@@ -871,7 +919,7 @@ static int copy_then_search(struct image_job *j, struct rescue *r)
 	if (rc)
 		return rc;
 	rescue_probe_opts(&j->opts->rd, &po);
-	rc = probe_end(j->dev, &po, &j->res->sum.probe);
+	rc = probe_end_above(j->dev, &po, j->search_above, &j->res->sum.probe);
 	if (!rc)
 		rc = settle_extent(j, r);
 	return rc ? rc : rescue_copy(r, first, UINT64_MAX);
