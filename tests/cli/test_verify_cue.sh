@@ -102,12 +102,14 @@ flip "$T/c/cdextra (Track 1).bin" 3 2352
 run verify --json --cue "$T/c/cdextra.cue" "sim:$T/disc/cdextra.cue,cost=0/0,bad=310-310"
 expect_rc "a difference and a bad sector -> 1" 1
 
-# --- track 1's pregap before LBA 0, which this drive does not read (05/21/00)
+# --- track 1's pregap before LBA 0: read (CDEmu), or refused with 05/21/00 (pregap1=refuse)
 mkdir "$T/p1"
 mkimage "$T/p1/a.bin" 400 2352
 printf 'FILE "a.bin" BINARY\n  TRACK 01 AUDIO\n    INDEX 00 00:00:00\n    INDEX 01 00:02:00\n' \
 	>"$T/p1/a.cue"
 run verify --json --cue "$T/p1/a.cue" "sim:$T/p1/a.cue,cost=0/0"
+expect_rc "a pregap before LBA 0 the drive reads -> 0" 0
+run verify --json --cue "$T/p1/a.cue" "sim:$T/p1/a.cue,cost=0/0,pregap1=refuse"
 expect_rc "a pregap before LBA 0 the drive does not read -> 4" 4
 expect_json "its 150 sectors the track's bad, the rest compared" \
 	'.tracks[0] | "\(.first_lba) \(.bad_sectors) \(.compared) \(.diff_sectors)"' "-150 150 250 0"

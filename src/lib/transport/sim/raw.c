@@ -580,6 +580,15 @@ static bool in_runout(const struct sim *s, uint64_t b)
 static bool read_cd_fails(struct sim *s, int64_t lba, const struct mmc_read_cd *rq,
 			  const struct sim_sector *sec, struct sim_outcome *o)
 {
+	/*
+	 * Track 1's pregap is where drives differ: CDEmu reads it
+	 * (REAL-DISCS.md), others answer 05/21/00 at LBA -1
+	 * (DiscImageCreator issue #1): pregap1=refuse is the latter.
+	 */
+	if (lba < 0 && s->cfg.pregap1_refuse) {
+		sim_check(o, SK_ILLEGAL_REQUEST, ASC_LBA_OUT_OF_RANGE, 0);
+		return true;
+	}
 	if (!sec->ct && !sec->leadout && (lba < 0 || (uint64_t)lba >= s->n_blocks)) {
 		sim_check(o, SK_ILLEGAL_REQUEST, ASC_LBA_OUT_OF_RANGE, 0);
 		return true;
