@@ -287,6 +287,18 @@ def draw_faults(rng, e):
     return items, must, may - must
 
 
+def deferred_blocks(items):
+    """The blocks of the deferred fault= items: never the read's own
+    failure, but the next command's, so nothing is sure there."""
+    out = set()
+    for it in items:
+        kind, rng_ = it.split("@")
+        if kind == "deferred":
+            a, b = rng_.split("x")[0].split("-")
+            out.update(range(int(a), int(b) + 1))
+    return out
+
+
 def make_case(rng, idx, max_blocks):
     """One disc: its sim keys and what the model needs to judge the run."""
     if rng.random() < 0.33:
@@ -340,6 +352,7 @@ def make_case(rng, idx, max_blocks):
         "flaky": flaky, "keys": keys,
         "opts": opts, "digest": digest, "hang": hang,
         "fault_must": fault_must, "fault_may": fault_may,
+        "fault_deferred": deferred_blocks(faults),
         "reported": reported,
     }
 
@@ -372,25 +385,38 @@ def layout_model(case):
     return e, skips
 
 
-def plain_model(case):
+def plain_model(case, got=None):
     """A plain disc's extent and skipped list.  A run-out at READ
     CAPACITY's end is the 2 blocks of a TAO run-out; the 05/64/00 blocks
-    before them sit inside the data track, so they are Form 2 (issue 23).
-    Where hide= or extra= move READ CAPACITY off the run-out, nothing
-    explains it: every run-out block ends the disc."""
+    before them sit inside the data track, so they are Form 2 (issue 23),
+    where the block below them reads: a MEDIUM ERROR there may be a
+    scratch running into the run-out, and every run-out block ends the
+    disc (cdtail-probe(1)).  A block there that may read or fail (flaky=,
+    a transient or deferred fault=) allows either: GOT, the extent the
+    run's map has, picks.  Where hide= or extra= move READ CAPACITY off the
+    run-out, nothing explains it: every run-out block ends the disc."""
     n, r = case["n"], case["runout"]
-    if r > 2 and not case["moved"]:
-        return n - 2, [(n - r, r - 2, "form2")]
-    return n - r, []
+    end = (n - r, [])
+    if r <= 2 or case["moved"]:
+        return end
+    form2 = (n - 2, [(n - r, r - 2, "form2")])
+    below = n - r - 1
+    if any(a <= below <= b for a, b in case["bad"]) or below in case["fault_must"]:
+        return end
+    fl = case["flaky"]
+    if (fl and fl[0] <= below <= fl[1]) or below in case["fault_may"] or \
+            below in case["fault_deferred"]:
+        return form2 if got == n - 2 else end
+    return form2
 
 
-def model(case):
+def model(case, got=None):
     """Extent, the blocks that must be bad, the blocks that may be, and the
     skipped list."""
     if case.get("layout"):
         e, skips = layout_model(case)
     else:
-        e, skips = plain_model(case)
+        e, skips = plain_model(case, got)
     nondata = set()
     for a, k, _ in skips:
         nondata.update(range(a, a + k))
@@ -535,7 +561,11 @@ def check(case, disc, work, cdtail, wrapper, bufs):
             return "case %d: %s" % (case["idx"], why)
     p = subprocess.run(argv, capture_output=True, text=True)
     replay = " ".join(shlex.quote(a) for a in argv)
-    e, must, may, skips = model(case)
+    try:
+        got = parse_map(open(mp).read(), bs)[0] // bs
+    except (OSError, ValueError):
+        got = None
+    e, must, may, skips = model(case, got)
     # after a run that met the hang, --retries 0 leaves its block bad
     if case["hang"] is not None and "--retries" in argv and \
             argv[argv.index("--retries") + 1] == "0":
