@@ -589,6 +589,10 @@ struct cdt_image_result {
 	struct cdt_skip *skipped;	/* n_skipped areas not read: not data */
 	size_t n_skipped;
 	uint64_t skipped_blocks;	/* their blocks, never in bad_blocks */
+	uint64_t map_grown_from;	/* a map without cdtail identity that
+					 * stopped short of the extent (GNU
+					 * ddrescue's of /dev/sr0): the blocks
+					 * it covered; 0: not grown */
 };
 
 /*

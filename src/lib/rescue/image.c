@@ -58,12 +58,28 @@ struct image_job {
 	uint32_t bs;
 };
 
+/*
+ * A map that stops short of the extent is grown to it only when it has no
+ * cdtail identity (one with an identity covers its recorded extent, which
+ * the resume has just checked): GNU ddrescue's of the kernel's node, which
+ * Linux sizes from READ CAPACITY (drivers/scsi/sr.c, get_sectorsize), or
+ * of any length short of the true end (ddrescue -s).  Its length is not
+ * required to be READ CAPACITY's: a map of any shorter length of the same
+ * disc holds nothing the true end contradicts, and what shows it is this
+ * disc is OUT (open_resumed: no longer than the map; check_against_out:
+ * up to 16 of its finished blocks read back the same).
+ */
+static bool adoptable(const struct image_job *j)
+{
+	return !j->id.present && j->map.size < j->extent_bytes && !(j->map.size % j->bs);
+}
+
 static int check_map(struct image_job *j)
 {
 	uint32_t bs = j->bs;
 	size_t i;
 
-	if (j->map.size != j->extent_bytes) {
+	if (j->map.size != j->extent_bytes && !adoptable(j)) {
 		cdt_dev_seterr(j->dev,
 			       "map %s covers %" PRIu64 " bytes but this disc holds %" PRIu64
 			       " (%" PRIu64 " blocks of %u): a map of another disc?",
@@ -321,7 +337,7 @@ static int check_identity(struct image_job *j, bool *verified)
  */
 static int check_against_out(struct image_job *j)
 {
-	uint64_t extent = j->res->extent_blocks, last = UINT64_MAX, start, len, b;
+	uint64_t extent = j->map.size / j->bs, last = UINT64_MAX, start, len, b;
 	uint8_t *have = j->buf + j->bs;
 	unsigned int k, compared = 0;
 
@@ -350,7 +366,19 @@ static int check_against_out(struct image_job *j)
 	return 0;
 }
 
-/* The last byte the map says holds good data, +1. */
+/*
+ * A short map checked against OUT (adoptable): the blocks past its end are
+ * untried, so the passes read only those and what the map left undone.
+ * OUT grows with the first save (size_out), after the map.
+ */
+static int grow_map(struct image_job *j)
+{
+	if (j->map.size == j->extent_bytes)
+		return 0;
+	j->res->map_grown_from = j->map.size / j->bs;
+	return map_resize(&j->map, j->extent_bytes, MAP_NONTRIED);
+}
+
 /*
  * Where the blocks the map says were read end, in bytes: its finished
  * areas but the skipped ones, which the first save already marks finished
@@ -411,7 +439,7 @@ static int size_out(struct image_job *j)
 
 static int open_resumed(struct image_job *j)
 {
-	uint64_t need = read_end(j);
+	uint64_t need = read_end(j), most = j->map.size;
 	struct stat st;
 	int rc;
 
@@ -424,15 +452,15 @@ static int open_resumed(struct image_job *j)
 	if (rc)
 		return rc;
 	if (fstat(j->fd, &st) || (uint64_t)st.st_size < need ||
-	    (uint64_t)st.st_size > j->extent_bytes) {
-		if (need == j->extent_bytes)
+	    (uint64_t)st.st_size > most) {
+		if (need == most)
 			cdt_dev_seterr(j->dev, "%s is %lld bytes; its map wants exactly %" PRIu64
 				       ": not the output of this map",
 				       j->out_path, (long long)st.st_size, need);
 		else
 			cdt_dev_seterr(j->dev, "%s is %lld bytes; its map wants %" PRIu64 " to %" PRIu64
 				       ": not the output of this map",
-				       j->out_path, (long long)st.st_size, need, j->extent_bytes);
+				       j->out_path, (long long)st.st_size, need, most);
 		return CDT_EFORMAT;
 	}
 	return 0;
@@ -586,6 +614,8 @@ static int prepare(struct image_job *j)
 		rc = open_resumed(j);
 		if (!rc && !verified)
 			rc = check_against_out(j);
+		if (!rc)
+			rc = grow_map(j);
 		if (!rc)
 			rc = skip_mark(&j->skip, &j->map, j->bs);
 		if (rc)
