@@ -674,6 +674,8 @@ struct cdt_verify_opts {
 					 * and skip list image made; 0 = SKIP */
 	uint64_t length_blocks;		/* with a digest: one more length to
 					 * try (0: none) */
+	uint64_t length_bytes;		/* the same in bytes (0: none): whole
+					 * blocks, else CDT_EUSAGE */
 };
 
 enum cdt_verify_verdict {
