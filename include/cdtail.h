@@ -593,6 +593,10 @@ struct cdt_image_result {
 					 * stopped short of the extent (GNU
 					 * ddrescue's of /dev/sr0): the blocks
 					 * it covered; 0: not grown */
+	bool other_drive;		/* resumed in another drive than the
+					 * map's last (or a map naming none):
+					 * without rd.retries, every bad block
+					 * was tried once more */
 };
 
 /*

@@ -204,6 +204,7 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 	json_object_object_add(o, "resumed", json_object_new_boolean(r->resumed));
 	json_object_object_add(o, "finished_before", json_object_new_int64((int64_t)r->finished_before));
 	json_object_object_add(o, "identity_blocks", json_object_new_int64((int64_t)r->identity_blocks));
+	json_object_object_add(o, "other_drive", json_object_new_boolean(r->other_drive));
 	json_object_object_add(o, "map_grown_from", r->map_grown_from ?
 			       json_object_new_int64((int64_t)r->map_grown_from) : NULL);
 	json_object_object_add(o, "digest_source",
@@ -238,9 +239,12 @@ static void print_next(const char *addr, const char *out, const struct cdt_image
 		       "           cdtail image --force --map %s.map %s %s\n", out, addr, out);
 		return;
 	}
-	printf("next:      run the same command again: it retries only the bad areas\n"
-	       "           (add --retries N to try each N more times), or move the disc to\n"
-	       "           another drive and resume there with the same map:\n"
+	/* what a plain resume does: the learning plan (retry.c), or in
+	 * another drive one more try of every bad block (image.c) */
+	printf("next:      run the same command again: on this drive it retries the\n"
+	       "           first block of one bad area of each size, and the other areas\n"
+	       "           only where that block reads (--retries N: every bad block N\n"
+	       "           more times); in another drive every bad block is tried once more:\n"
 	       "           cdtail image --map %s NEWDEV %s\n", io->map_path, out);
 }
 
@@ -268,6 +272,9 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 	if (r->resumed)
 		printf("resumed:   %llu blocks were already finished\n",
 		       (unsigned long long)r->finished_before);
+	if (r->resumed && r->other_drive && io->rd.retries < 0)
+		printf("           in another drive than the map's: its bad blocks were\n"
+		       "           tried once more\n");
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, "zeros in OUT");
 	rui_print_form2(r->skipped, r->n_skipped, "OUT");
 	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
