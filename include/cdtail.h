@@ -592,6 +592,14 @@ struct cdt_image_result {
 	bool no_holes;			/* OUT's filesystem keeps no holes
 					 * (vfat, exFAT) and this run grew
 					 * OUT: its whole size was written */
+	uint64_t map_grown_from;	/* a map without cdtail identity that
+					 * stopped short of the extent (GNU
+					 * ddrescue's of /dev/sr0): the blocks
+					 * it covered; 0: not grown */
+	bool other_drive;		/* resumed in another drive than the
+					 * map's last (or a map naming none):
+					 * without rd.retries, every bad block
+					 * was tried once more */
 };
 
 /*
@@ -676,6 +684,8 @@ struct cdt_verify_opts {
 	const char *cue_path;		/* compare raw, track by track, with
 					 * the .bin files this CUE sheet names
 					 * (instead of image_path or a digest) */
+	uint64_t length_bytes;		/* length_blocks in bytes (0: none): whole
+					 * blocks, else CDT_EUSAGE */
 };
 
 /* With cue_path: one track of the sheet against the disc, read raw. */

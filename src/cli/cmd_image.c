@@ -208,6 +208,9 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 	json_object_object_add(o, "resumed", json_object_new_boolean(r->resumed));
 	json_object_object_add(o, "finished_before", json_object_new_int64((int64_t)r->finished_before));
 	json_object_object_add(o, "identity_blocks", json_object_new_int64((int64_t)r->identity_blocks));
+	json_object_object_add(o, "other_drive", json_object_new_boolean(r->other_drive));
+	json_object_object_add(o, "map_grown_from", r->map_grown_from ?
+			       json_object_new_int64((int64_t)r->map_grown_from) : NULL);
 	json_object_object_add(o, "digest_source",
 			       src[r->digest_source] ? json_object_new_string(src[r->digest_source]) : NULL);
 	json_object_object_add(o, "skipped", rui_json_skipped(r->skipped, r->n_skipped));
@@ -240,10 +243,27 @@ static void print_next(const char *addr, const char *out, const struct cdt_image
 		       "           cdtail image --force --map %s.map %s %s\n", out, addr, out);
 		return;
 	}
-	printf("next:      run the same command again: it retries only the bad areas\n"
-	       "           (add --retries N to try each N more times), or move the disc to\n"
-	       "           another drive and resume there with the same map:\n"
+	/* what a plain resume does: the learning plan (retry.c), or in
+	 * another drive one more try of every bad block (image.c) */
+	printf("next:      run the same command again: on this drive it retries the\n"
+	       "           first block of one bad area of each size, and the other areas\n"
+	       "           only where that block reads (--retries N: every bad block N\n"
+	       "           more times); in another drive every bad block is tried once more:\n"
 	       "           cdtail image --map %s NEWDEV %s\n", io->map_path, out);
+}
+
+/* A map without identity grown to the true end (a GNU ddrescue map of /dev/sr0). */
+static void print_grown(const struct cdt_image_result *r)
+{
+	uint64_t from = r->map_grown_from;
+
+	if (!from)
+		return;
+	printf("grown:     the map covered %llu blocks%s; grown to %llu,\n"
+	       "           its finished blocks checked against OUT (%u read the same)\n",
+	       (unsigned long long)from,
+	       from == r->sum.probe.reported_blocks ? " (READ CAPACITY's length)" : "",
+	       (unsigned long long)r->extent_blocks, r->identity_blocks);
 }
 
 static void print_text(const char *addr, const char *out, const struct cdt_image_opts *io,
@@ -256,9 +276,13 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 	if (r->resumed)
 		printf("resumed:   %llu blocks were already finished\n",
 		       (unsigned long long)r->finished_before);
+	if (r->resumed && r->other_drive && io->rd.retries < 0)
+		printf("           in another drive than the map's: its bad blocks were\n"
+		       "           tried once more\n");
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, "zeros in OUT");
 	rui_print_form2(r->skipped, r->n_skipped, "OUT");
 	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
+	print_grown(r);
 	cli_print_fs_past_end(&r->sum.probe, "the files stored past the disc's end are lost:"
 			      " OUT holds what the disc holds, and no drive reads more");
 	print_next(addr, out, io, r);

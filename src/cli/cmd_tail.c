@@ -72,7 +72,24 @@ static void print_match(const struct cdt_tail_result *r)
 	}
 }
 
-static void print_text(const char *addr, const struct cdt_tail_result *r, bool virt)
+/*
+ * IMAGE was refused: a copy GNU ddrescue made comes with its map, and
+ * image grows that map to the true end instead (cdtail-image(1)): it
+ * checks IMAGE's finished blocks, whatever its length, retries what
+ * ddrescue left bad and reads the rest.
+ */
+static void print_next(const char *addr, const char *image, const struct cdt_tail_result *r)
+{
+	if (r->verdict != CDT_TAIL_BAD_LENGTH && r->verdict != CDT_TAIL_MISMATCH &&
+	    r->verdict != CDT_TAIL_UNREADABLE)
+		return;
+	printf("next:      if GNU ddrescue made IMAGE, give image its map instead: it\n"
+	       "           checks IMAGE, grows the map to the true end and reads the rest:\n"
+	       "           cdtail image --map MAP %s %s\n", addr, image);
+}
+
+static void print_text(const char *addr, const char *image, const struct cdt_tail_result *r,
+		       bool virt)
 {
 	rui_print_summary(addr, &r->sum, virt);
 	print_match(r);
@@ -93,6 +110,7 @@ static void print_text(const char *addr, const struct cdt_tail_result *r, bool v
 	       (unsigned long long)r->appended_blocks, r->appended_blocks == 1 ? "" : "s",
 	       (unsigned long long)r->final_bytes);
 	rui_print_lost(&r->sum, "lost:", "IMAGE holds zeros there, and the digests above cover those zeros");
+	print_next(addr, image, r);
 	printf("verdict:   %s\n", verdict_names[r->verdict]);
 }
 
@@ -146,7 +164,7 @@ static int run(int argc, char **argv)
 			printf("verdict:   %s\n", verdict_names[res.verdict]);
 		}
 		else
-			print_text(a.op[0], &res, cdt_is_virtual_time(dev));
+			print_text(a.op[0], a.op[1], &res, cdt_is_virtual_time(dev));
 		rc = rui_window_status(&res.sum, ui.rd.max_extra, status_for(&res));
 	}
 	cdt_tail_result_free(&res);
@@ -164,7 +182,8 @@ const struct cli_cmd cli_cmd_tail = {
 		 "IMAGE is a copy of the disc that stopped at the length the drive reports\n"
 		 "(dd if=/dev/sr0).  Check its length and its last 64 data blocks against\n"
 		 "the disc (audio, gaps and run-outs are never read), then append the\n"
-		 "blocks past the reported end.  A second run adds nothing.\n",
+		 "blocks past the reported end.  A second run adds nothing.  A copy GNU\n"
+		 "ddrescue made, with its map: cdtail image --map MAP DEV IMAGE instead.\n",
 	.exits = "Exit: 0 appended or nothing to add, 1 IMAGE does not match the disc\n"
 		 "(nothing written), 4 appended with unreadable blocks, 2 usage error,\n"
 		 "3 device error, 130/143 interrupted (IMAGE cut back to its old length).\n",

@@ -139,6 +139,30 @@ static int digest_file(struct verify_cli *c, const char *opt, const char *path,
 			 lines ? "" : " (not a checksum file?)");
 }
 
+/*
+ * --length BLOCKS, or BYTES with a B after them (an ISO's size as stat
+ * -c%s gives it): whether BYTES are whole blocks the library tells once
+ * the drive's block size is known.
+ */
+static int parse_length(const char *arg, struct cdt_verify_opts *vo)
+{
+	size_t n = strlen(arg);
+	char num[32];
+
+	if (n && n < sizeof(num) && arg[n - 1] == 'B') {
+		memcpy(num, arg, n - 1);
+		num[n - 1] = '\0';
+		if (!cli_parse_u64(num, &vo->length_bytes) && vo->length_bytes)
+			return 0;
+		vo->length_bytes = 0;
+	} else if (!cli_parse_u64(arg, &vo->length_blocks) && vo->length_blocks) {
+		return 0;
+	}
+	vo->length_blocks = 0;
+	return cli_usage("verify", "--length wants BLOCKS, or BYTES followed by B"
+			 " ($(stat -c%%s FILE)B), not '%s'", arg);
+}
+
 static int verify_opt(void *ctx, int key, const char *arg)
 {
 	struct verify_cli *c = ctx;
@@ -170,8 +194,7 @@ static int verify_opt(void *ctx, int key, const char *arg)
 		c->name = arg;
 		return 0;
 	case OPT_LENGTH:
-		return cli_opt_u64("verify", "length", "a block count", arg, 1, 1ull << 40,
-				   &c->vo.length_blocks);
+		return parse_length(arg, &c->vo);
 	case OPT_ALL:
 		c->vo.all = true;
 		return 0;
@@ -484,7 +507,7 @@ static const struct cli_opt verify_opts[] = {
 	{ "md5", OPT_MD5, "HEX", "compare with this MD5 digest (32 hex digits)" },
 	{ "sha256-file", OPT_SHA256_FILE, "F", "compare with the SHA-256 in sha256sum's file F" },
 	{ "md5-file", OPT_MD5_FILE, "F", "compare with the MD5 in md5sum's file F" },
-	{ "length", OPT_LENGTH, "BLOCKS", "with a digest: also try the first BLOCKS blocks" },
+	{ "length", OPT_LENGTH, "N[B]", "with a digest: also try the first N blocks (NB: bytes)" },
 	{ "name", OPT_NAME, "NAME", "with --sha256-file/--md5-file: the entry for NAME "
 	  "(default: the only one)" },
 	{ "all", OPT_ALL, NULL, "with --image, read on past differences and list them all" },

@@ -294,8 +294,8 @@ static const char *next_reason(const struct cdt_probe_result *r)
 		       " image to the true end with a map:";
 	if (r->notes & CDT_NOTE_TRAILING_MEDIUM)
 		return "the last blocks fail with MEDIUM ERROR, the drive's end or damage;"
-		       " image with a map, so that bad blocks are retried and a resume (on"
-		       " another drive too) reads only what is missing:";
+		       " image with a map: a resume reads only what is missing, and in"
+		       " another drive it tries every bad block once more:";
 	return NULL;
 }
 

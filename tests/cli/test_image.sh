@@ -237,7 +237,9 @@ expect_err_line "non-contiguous map: one line" 'contiguous'
 printf '0x0 +\n0x0 0x1000 +\n' >"$T/map.small"
 run image --map "$T/map.small" "sim:$IMG,cost=0/0" "$T/o"
 expect_rc "map of another disc -> 2" 2
-expect_err_line "map of another disc: one line" 'another disc'
+# a map without identity shorter than the disc is grown (issue 24), but
+# only over an OUT no longer than it: this OUT is the whole disc
+expect_err_line "map of another disc: one line" 'another disc|not the output of this map'
 same_file "map of another disc: OUT untouched" "$T/o" "$T/o.keep"
 rm -f "$T/o.gone"
 run image --map "$T/map" "sim:$IMG,cost=0/0" "$T/o.gone"

@@ -93,6 +93,101 @@ expect_json "ddrescue's map: finished blocks checked" '.identity_blocks > 0' tru
 expect_grep "ddrescue's map gets the identity" "$M" '^# cdtail identity:'
 same_as "ddrescue's map: OUT is disc A" "$O" "$A"
 
+# --- a GNU ddrescue map of /dev/sr0: it stops at READ CAPACITY (issue 24, 2) ---
+# ddrescue of the kernel's node reads what READ CAPACITY reports: here a
+# file of the reported 2400 blocks of disc A stands for /dev/sr0, and the
+# drive hides the last 600.  With GNU ddrescue installed it makes the map
+# (and a second one over a part of it, -s: a run stopped early); without
+# it the test writes the map ddrescue writes, by its format.
+R=2400
+head -c $((R * 2048)) "$A" >"$T/sr0.img"
+# dd_map MAP OUT [BLOCKS]: MAP and OUT as ddrescue -b 2048 leaves them
+# after reading the first BLOCKS (default R) of $T/sr0.img whole
+dd_map() {
+	rm -f "$1" "$2"
+	head -c $((${3:-$R} * 2048)) "$T/sr0.img" >"$T/src.part"
+	if command -v ddrescue >/dev/null 2>&1; then
+		ddrescue -q -b 2048 "$T/src.part" "$2" "$1" >/dev/null 2>&1
+	else
+		cp "$T/src.part" "$2"
+		printf '# Mapfile. Created by GNU ddrescue version 1.27\n# current_pos  current_status  current_pass\n0x%08X     +               1\n#      pos        size  status\n0x00000000  0x%08X  +\n' \
+			$((${3:-$R} * 2048 - 2048)) $((${3:-$R} * 2048)) >"$1"
+	fi
+}
+HID="sim:$A,hide=$((N - R)),cost=0/0"
+dd_map "$M" "$O"
+grep -q '^# cdtail' "$M" && not_ok "ddrescue's map has no cdtail identity" || ok "ddrescue's map has no cdtail identity"
+run image --json --map "$M" "$HID,trace=$T/grow.trace" "$O"
+expect_rc "ddrescue's map of the reported length: image grows it -> 0" 0
+expect_json "grown: map_grown_from is READ CAPACITY" .map_grown_from $R
+expect_json "grown: the extent is the true end" .extent_blocks $N
+expect_json "grown: only the hidden tail is read" .blocks_read $((N - R))
+expect_json "grown: finished blocks checked against OUT" '.identity_blocks > 0' true
+same_as "grown: OUT is byte-identical to the whole disc" "$O" "$A"
+expect_grep "grown: the map now covers the true end" "$M" \
+	'^# cdtail identity: block_size=2048 extent=3000 true_blocks=3000$'
+if ddrescuelog -t "$M" >/dev/null 2>&1 || ! command -v ddrescuelog >/dev/null 2>&1; then
+	ok "grown: ddrescuelog accepts the grown map"; else not_ok "grown: ddrescuelog accepts the grown map"; fi
+# after the commands a probe sends, the reads below the reported end are
+# the check's single blocks, never the copying passes' chunks
+rm -f "$T/probe.tr"
+"$CDTAIL" probe "$HID,trace=$T/probe.tr" >/dev/null 2>&1
+tail -n +"$(($(wc -l <"$T/probe.tr") + 1))" "$T/grow.trace" >"$T/own.tr"
+n=$(reads_in "$T/own.tr" 0 $R | awk '{ split($3, b, "="); if (b[2] + 0 > 1) n++ } END { print n + 0 }')
+c=$(reads_in "$T/own.tr" 0 $R | wc -l)
+if head -n "$(wc -l <"$T/probe.tr")" "$T/grow.trace" | cmp -s - "$T/probe.tr" &&
+		[ "$n" -eq 0 ] && [ "$c" -le 16 ]; then
+	ok "grown: below the reported end only up to 16 single blocks are read"; else
+	not_ok "grown: below the reported end only up to 16 single blocks are read" "$n chunks, $c reads"; fi
+run image --map "$M" "$HID" "$O"
+expect_rc "grown map: a second run -> 0" 0
+expect_grep "grown map: a second run reads nothing" "$T/out" '^read: +0 blocks'
+
+# a map of any length short of the true end: 1000 blocks
+dd_map "$M" "$O" 1000
+run image --json --map "$M" "$HID" "$O"
+expect_rc "ddrescue's map of 1000 blocks: grown -> 0" 0
+expect_json "1000 blocks: map_grown_from" .map_grown_from 1000
+expect_json "1000 blocks: the other 2000 read" .blocks_read 2000
+same_as "1000 blocks: OUT is the whole disc" "$O" "$A"
+# a ddrescue run stopped early (-s): the map covers READ CAPACITY, the
+# rest non-tried; and one with a bad area, its blocks zeros in OUT (the
+# test writes that map: ddrescue reads a file without errors)
+if command -v ddrescue >/dev/null 2>&1; then
+	rm -f "$M" "$O"
+	ddrescue -q -b 2048 -s $((700 * 2048)) "$T/sr0.img" "$O" "$M" >/dev/null 2>&1
+	run image --json --map "$M" "$HID" "$O"
+	expect_rc "ddrescue -s 700 blocks: grown -> 0" 0
+	expect_json "ddrescue -s: grown from READ CAPACITY" .map_grown_from $R
+	expect_json "ddrescue -s: the rest read" .blocks_read $((N - 700))
+	same_as "ddrescue -s: OUT is the whole disc" "$O" "$A"
+fi
+dd_map "$M" "$O"
+dd if=/dev/zero of="$O" bs=2048 seek=500 count=20 conv=notrunc 2>/dev/null
+printf '# Mapfile. Created by GNU ddrescue version 1.27\n# current_pos  current_status  current_pass\n0x%08X     -               4\n#      pos        size  status\n0x00000000  0x%08X  +\n0x%08X  0x%08X  -\n0x%08X  0x%08X  +\n' \
+	$((500 * 2048)) $((500 * 2048)) $((500 * 2048)) $((20 * 2048)) $((520 * 2048)) $(((R - 520) * 2048)) >"$M"
+run image --json --map "$M" "$HID" "$O"
+expect_rc "ddrescue's map with a bad area, the disc healed: grown -> 0" 0
+expect_json "bad area: its blocks and the tail read" .blocks_read $((N - R + 20))
+same_as "bad area: OUT is the whole disc" "$O" "$A"
+
+# the text says what happened
+dd_map "$M" "$O"
+run image --map "$M" "$HID" "$O"
+expect_grep "grown: the text says the map was grown" "$T/out" \
+	"^grown: +the map covered $R blocks \\(READ CAPACITY's length\\); grown to $N"
+
+# refused, nothing touched: the same map on disc B (OUT is A's), an OUT
+# longer than the map, a map with a cdtail identity that is short
+dd_map "$M" "$O"
+other_disc "ddrescue's short map on disc B -> 2" "short map, other disc" 'differs from OUT'
+head -c $(((R + 1) * 2048)) "$A" >"$O"
+keep
+run image --map "$M" "$HID" "$O"
+expect_rc "OUT longer than the short map -> 2" 2
+expect_err_line "OUT longer than the short map: one line" 'not the output of this map'
+unchanged "OUT longer than the short map"
+
 # --- OUT is never the source --------------------------------------------------
 cp "$A" "$T/src.img"
 cp "$A" "$T/src.keep"

@@ -267,6 +267,7 @@ run probe "sim:$RND,runout=2"
 expect_no_grep "next: none for a TAO run-out (verdict ok)" "$T/out" '^next:'
 run probe "sim:$RND,past=medium"
 expect_grep "next: a medium error at the end, image with a map" "$T/out" '^next: +the last blocks fail with MEDIUM ERROR'
+expect_grep "next: a medium error at the end, another drive tries every bad block" "$T/out" 'drive it tries every bad block once more:$'
 run probe "sim:$RND,bad=0-2999"
 expect_grep "next: nothing reads" "$T/out" '^next: +nothing reads: clean the disc or try another drive'
 run probe "sim:$RND"

@@ -17,8 +17,13 @@ expect_grep "lost: blocks, bytes, percent, areas" "$T/out" \
 expect_grep "lost: the first area in blocks and bytes" "$T/out" '^ +LBAs 100-103 \(bytes 204800-212991\)$'
 expect_grep "lost: a one-block area" "$T/out" '^ +LBA 500 \(bytes 1024000-1026047\)$'
 expect_grep "lost: the digests cover the zeros" "$T/out" 'OUT holds zeros there, and the digests above cover those zeros'
-expect_grep "next: run again" "$T/out" '^next: +run the same command again: it retries only the bad areas'
-expect_grep "next: --retries N" "$T/out" 'add --retries N to try each N more times'
+# issue 24: next: says what a plain resume does on this drive (the
+# learning plan's sample per size of area) and in another (every bad
+# block once more), where it said "retries only the bad areas"
+expect_grep "next: run again" "$T/out" '^next: +run the same command again: on this drive it retries the$'
+expect_grep "next: the same drive's plan" "$T/out" '^ +first block of one bad area of each size, and the other areas$'
+expect_grep "next: --retries N" "$T/out" '\(--retries N: every bad block N$'
+expect_grep "next: another drive tries every bad block" "$T/out" 'in another drive every bad block is tried once more:$'
 expect_grep "next: another drive, the same map" "$T/out" "^ +cdtail image --map $T/m NEWDEV $T/o\$"
 # in human units beside the exact figure: 6 failing reads of 8 s and more
 expect_grep "drive time in minutes beside the ms" "$T/out" \

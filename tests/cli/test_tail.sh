@@ -68,6 +68,15 @@ run tail --json "sim:$IMG,cost=0/0,hide=7" "$T/dd"
 expect_rc "a copy of the wrong length -> 1" 1
 expect_json "wrong length: verdict" .verdict length-mismatch
 same_file "wrong length: nothing written" "$T/dd" "$T/dd.keep"
+# the text names the route for a GNU ddrescue copy (issue 24): its map
+run tail "sim:$IMG,cost=0/0,hide=7" "$T/dd"
+expect_grep "wrong length: next: names image --map for a ddrescue copy" "$T/out" \
+	"^ +cdtail image --map MAP sim:$IMG,cost=0/0,hide=7 $T/dd\$"
+expect_grep "wrong length: next: says what image does with the map" "$T/out" \
+	'^next: +if GNU ddrescue made IMAGE, give image its map'
+cp "$IMG" "$T/whole"
+run tail "sim:$IMG,cost=0/0" "$T/whole"
+expect_no_grep "nothing to add: no next: line" "$T/out" '^next:'
 
 mkimage "$T/other" $((N - 7))
 run tail --json "sim:$IMG,cost=0/0,hide=7" "$T/other"

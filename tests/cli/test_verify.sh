@@ -156,6 +156,21 @@ run verify --json --sha256 "$(sha256sum <"$T/burn.iso" | cut -c1-64)" "sim:$T/pa
 expect_json "no length matches (no filesystem, READ CAPACITY true): different" '[.verdict, .matched_blocks, (.lengths_tried | length)] | map(tostring) | join(" ")' "different null 1"
 run verify --json --length 800 --md5 "$(md5sum <"$T/burn.iso" | cut -c1-32)" "sim:$T/padded.img"
 expect_json "--length BLOCKS: one more length, matched" '[.verdict, .matched_blocks] | map(tostring) | join(" ")' "identical 800"
+# --length BYTES (issue 24): an ISO's size as stat gives it, with a B
+run verify --json --length "$(stat -c%s "$T/burn.iso")B" --md5 "$(md5sum <"$T/burn.iso" | cut -c1-32)" "sim:$T/padded.img"
+expect_json "--length BYTES: the ISO's size in bytes, matched at its blocks" '[.verdict, .matched_blocks] | map(tostring) | join(" ")' "identical 800"
+run verify --json --length $((800 * 2048 + 1000))B --md5 "$(md5sum <"$T/burn.iso" | cut -c1-32)" "sim:$T/padded.img"
+expect_rc "--length BYTES not whole blocks -> 2" 2
+expect_json "--length BYTES not whole blocks: says so" .error.message \
+	"verify: length $((800 * 2048 + 1000)) bytes is not a whole number of 2048-byte blocks ($((800 * 2048)) and $((801 * 2048)) bytes are)"
+run verify --length $((801 * 512))B --md5 "$(md5sum <"$T/burn.iso" | cut -c1-32)" "sim:$T/padded.img"
+expect_rc "--length BYTES, a multiple of 512 only -> 2" 2
+expect_err_line "--length BYTES not whole blocks: one line" 'not a whole number of 2048-byte blocks'
+for bad in 12x 0 0B B -5; do
+	run verify --length "$bad" --md5 "$(md5sum <"$T/burn.iso" | cut -c1-32)" "sim:$T/padded.img"
+	expect_rc "--length '$bad' -> 2" 2
+	expect_grep "--length '$bad': the message names both forms" "$T/err" "^cdtail: verify: --length wants BLOCKS, or BYTES followed by B .*not '$bad'\$"
+done
 run verify --json --sha256 "$(sha256sum <"$T/fspad.img" | cut -c1-64)" "sim:$T/fspad.img"
 expect_json "the whole disc's digest: the true end matched" .matched_blocks 262
 

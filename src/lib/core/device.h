@@ -9,6 +9,8 @@
 #include "scsi/answer.h"
 #include "scsi/sense.h"
 
+#define DEV_FAILED_MAX 64
+
 struct cdt_dev {
 	struct cdt_transport *t;
 	char addr[512];
@@ -30,6 +32,14 @@ struct cdt_dev {
 	 * it; core only keeps and frees it), or NULL: cdt_dev_layout().
 	 */
 	struct cdt_layout *layout;
+	/*
+	 * The reads that failed with a medium error since the statistics
+	 * were last reset (a probe resets them), up to DEV_FAILED_MAX: image
+	 * marks them in its map before its first pass, so no block the probe
+	 * already found bad is read again without a reason.
+	 */
+	struct dev_failed_read { uint64_t lba; uint32_t n; } failed[DEV_FAILED_MAX];
+	unsigned int n_failed;
 };
 
 /* Replace the kept layout by l (NULL: none), freeing the old one. */

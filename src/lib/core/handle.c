@@ -92,4 +92,5 @@ void cdt_get_stats(const struct cdt_dev *dev, struct cdt_stats *st)
 void cdt_reset_stats(struct cdt_dev *dev)
 {
 	memset(&dev->stats, 0, sizeof(dev->stats));
+	dev->n_failed = 0;
 }

@@ -143,7 +143,7 @@ static int medium_changed(struct rescue *r)
  * Note a failing read's first block: a drive reads in order, so that one
  * was tried, whichever block of the read failed.  0 or CDT_ENOMEM.
  */
-static int note_failure(struct rescue *r, uint64_t lba)
+int rescue_note_failure(struct rescue *r, uint64_t lba)
 {
 	if (r->failed_reads >= r->fail_cap) {
 		size_t cap = r->fail_cap ? 2 * r->fail_cap : 64;
@@ -216,7 +216,7 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 	if (n == 1 && wrong_mode(&rr) && r->sink.wrong_mode) {
 		if (r->sink.failed)
 			r->sink.failed(r->sink.ctx, lba, n);
-		rc = note_failure(r, lba);
+		rc = rescue_note_failure(r, lba);
 		if (!rc && !r->sink.wrong_mode(r->sink.ctx, lba))
 			return SPAN_WRONG_MODE;
 		if (rc)
@@ -226,7 +226,7 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 	if (rr.cls != CDT_READ_OK || rr.resid) {
 		if (r->sink.failed)
 			r->sink.failed(r->sink.ctx, lba, n);
-		rc = note_failure(r, lba);
+		rc = rescue_note_failure(r, lba);
 		return rc ? rc : SPAN_BAD;
 	}
 	rc = r->sink.put ? r->sink.put(r->sink.ctx, lba, n, r->buf) : 0;

@@ -86,6 +86,9 @@ struct rescue {
 	uint8_t *buf;			/* chunk * bs bytes */
 	const struct cdt_read_opts *rd;	/* stop, progress; or NULL */
 	int retries;			/* <0: the learning plan (retry.h) */
+	bool once_more;			/* with retries <0: one more try of
+					 * every bad block instead (a resume
+					 * in another drive, retry.h) */
 	unsigned int map_interval_ms;	/* between saves; 0: 5 s */
 	double t0;			/* start of the run, rescue_now_ms() */
 
@@ -120,6 +123,12 @@ uint32_t rescue_chunk_blocks(struct cdt_dev *dev, uint32_t bs, uint32_t want);
 
 /* Reset the save timer and have the sink save the map.  0 or an error. */
 int rescue_save(struct rescue *r);
+
+/*
+ * Count a failing read that started on lba as this run's (the probe's
+ * before the passes): the retry plans take it as a try.  0 or CDT_ENOMEM.
+ */
+int rescue_note_failure(struct rescue *r, uint64_t lba);
 
 /* Free what the engine kept; safe to call twice. */
 void rescue_fini(struct rescue *r);

@@ -35,6 +35,18 @@
 #include "rescue/lock.h"
 #include "rescue/sink.h"
 
+/*
+ * The drive that read last, a comment line of the map beside the disc's
+ * identity (identity.h): a resume in another drive gives every bad block
+ * one more try (another drive is the standard second try: its laser,
+ * firmware and error recovery differ, and blocks one drive gives up on
+ * another often reads; GNU ddrescue's manual advises the same), where the
+ * same drive gets the learning plan (retry.h).  INQUIRY's vendor, product
+ * and revision: two drives of one model and firmware look the same.
+ */
+#define DRIVE_HEAD "cdtail drive: "
+#define DRIVE_MAX 40
+
 struct image_job {
 	struct cdt_dev *dev;
 	const char *out_path;
@@ -58,14 +70,32 @@ struct image_job {
 	size_t comment_cap;
 	uint8_t *buf;		/* one block, for identity and checks */
 	uint32_t bs;
+	char drive[DRIVE_MAX];	/* this run's (DRIVE_HEAD) */
+	char map_drive[DRIVE_MAX];	/* the loaded map's, "" none */
 };
+
+/*
+ * A map that stops short of the extent is grown to it only when it has no
+ * cdtail identity (one with an identity covers its recorded extent, which
+ * the resume has just checked): GNU ddrescue's of the kernel's node, which
+ * Linux sizes from READ CAPACITY (drivers/scsi/sr.c, get_sectorsize), or
+ * of any length short of the true end (ddrescue -s).  Its length is not
+ * required to be READ CAPACITY's: a map of any shorter length of the same
+ * disc holds nothing the true end contradicts, and what shows it is this
+ * disc is OUT (open_resumed: no longer than the map; check_against_out:
+ * up to 16 of its finished blocks read back the same).
+ */
+static bool adoptable(const struct image_job *j)
+{
+	return !j->id.present && j->map.size < j->extent_bytes && !(j->map.size % j->bs);
+}
 
 static int check_map(struct image_job *j)
 {
 	uint32_t bs = j->bs;
 	size_t i;
 
-	if (j->map.size != j->extent_bytes) {
+	if (j->map.size != j->extent_bytes && !adoptable(j)) {
 		cdt_dev_seterr(j->dev,
 			       "map %s covers %" PRIu64 " bytes but this disc holds %" PRIu64
 			       " (%" PRIu64 " blocks of %u): a map of another disc?",
@@ -134,6 +164,25 @@ static int lock_existing(struct image_job *j)
 	return 0;
 }
 
+/* The map's "# cdtail drive: " line into out ("" without one). */
+static void find_drive(const char *text, char *out, size_t len)
+{
+	const char *p = text, *v;
+	size_t n;
+
+	out[0] = '\0';
+	for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, "# " DRIVE_HEAD, 2 + strlen(DRIVE_HEAD)))
+			continue;
+		v = p + 2 + strlen(DRIVE_HEAD);
+		n = strcspn(v, "\n");
+		if (n >= len)
+			n = len - 1;
+		memcpy(out, v, n);
+		out[n] = '\0';
+	}
+}
+
 /* Read the locked map and its identity record. */
 static int load_map(struct image_job *j)
 {
@@ -147,6 +196,7 @@ static int load_map(struct image_job *j)
 		cdt_dev_seterr(j->dev, "%s", err);
 		return rc;
 	}
+	find_drive(text, j->map_drive, sizeof(j->map_drive));
 	rc = id_parse(text, &j->id);
 	if (!rc) {
 		rc = skip_parse(text, strlen(text), &j->skip);
@@ -388,7 +438,7 @@ static int check_identity(struct image_job *j, bool *verified)
  */
 static int check_against_out(struct image_job *j)
 {
-	uint64_t extent = j->res->extent_blocks, last = UINT64_MAX, start, len, b;
+	uint64_t extent = j->map.size / j->bs, last = UINT64_MAX, start, len, b;
 	uint8_t *have = j->buf + j->bs;
 	unsigned int k, compared = 0;
 
@@ -417,7 +467,19 @@ static int check_against_out(struct image_job *j)
 	return 0;
 }
 
-/* The last byte the map says holds good data, +1. */
+/*
+ * A short map checked against OUT (adoptable): the blocks past its end are
+ * untried, so the passes read only those and what the map left undone.
+ * OUT grows with the first save (size_out), after the map.
+ */
+static int grow_map(struct image_job *j)
+{
+	if (j->map.size == j->extent_bytes)
+		return 0;
+	j->res->map_grown_from = j->map.size / j->bs;
+	return map_resize(&j->map, j->extent_bytes, MAP_NONTRIED);
+}
+
 /*
  * Where the blocks the map says were read end, in bytes: its finished
  * areas but the skipped ones, which the first save already marks finished
@@ -478,7 +540,7 @@ static int size_out(struct image_job *j)
 
 static int open_resumed(struct image_job *j)
 {
-	uint64_t need = read_end(j);
+	uint64_t need = read_end(j), most = j->map.size;
 	struct stat st;
 	int rc;
 
@@ -491,15 +553,15 @@ static int open_resumed(struct image_job *j)
 	if (rc)
 		return rc;
 	if (fstat(j->fd, &st) || (uint64_t)st.st_size < need ||
-	    (uint64_t)st.st_size > j->extent_bytes) {
-		if (need == j->extent_bytes)
+	    (uint64_t)st.st_size > most) {
+		if (need == most)
 			cdt_dev_seterr(j->dev, "%s is %lld bytes; its map wants exactly %" PRIu64
 				       ": not the output of this map",
 				       j->out_path, (long long)st.st_size, need);
 		else
 			cdt_dev_seterr(j->dev, "%s is %lld bytes; its map wants %" PRIu64 " to %" PRIu64
 				       ": not the output of this map",
-				       j->out_path, (long long)st.st_size, need, j->extent_bytes);
+				       j->out_path, (long long)st.st_size, need, most);
 		return CDT_EFORMAT;
 	}
 	return 0;
@@ -548,16 +610,21 @@ static int create_fresh(struct image_job *j)
 static int make_comment(struct image_job *j)
 {
 	const char *c = j->opts->map_comment ? j->opts->map_comment : "";
-	size_t clen = strlen(c), skip_len = skip_text_len(&j->skip);
+	size_t clen, skip_len = skip_text_len(&j->skip);
+	char *line;
 
+	if (asprintf(&line, "%s%s" DRIVE_HEAD "%s", c, *c ? "\n" : "", j->drive) < 0)
+		return CDT_ENOMEM;
+	clen = strlen(line);
 	free(j->base_comment);
 	free(j->comment);
 	j->comment = NULL;
-	j->base_comment = malloc(clen + skip_len + 2);
-	if (!j->base_comment)
+	j->base_comment = realloc(line, clen + skip_len + 2);
+	if (!j->base_comment) {
+		free(line);
 		return CDT_ENOMEM;
-	memcpy(j->base_comment, c, clen);
-	if (clen && skip_len)
+	}
+	if (skip_len)
 		j->base_comment[clen++] = '\n';
 	skip_format(&j->skip, j->base_comment + clen, skip_len + 1);
 	j->comment_cap = strlen(j->base_comment) + ID_TEXT_MAX + 2;
@@ -705,9 +772,12 @@ static int prepare(struct image_job *j)
 		if (rc)
 			return rc;
 		j->res->resumed = true;
+		j->res->other_drive = strcmp(j->map_drive, j->drive) != 0;
 		rc = open_resumed(j);
 		if (!rc && !verified)
 			rc = check_against_out(j);
+		if (!rc)
+			rc = grow_map(j);
 		if (!rc)
 			rc = skip_mark(&j->skip, &j->map, j->bs);
 		if (rc)
@@ -949,6 +1019,67 @@ static int save_after(struct image_job *j, struct rescue *r, int rc)
 	return rc2;
 }
 
+/*
+ * The probe's failing reads (device.h) into the map before pass 1, as the
+ * passes would have left them: one block read alone and failed is bad
+ * ('-', trimmed and scraped already), a chunk that failed is non-trimmed
+ * ('*'), so pass 1 does not fail on it again; each counts as this run's
+ * try of its first block (the retry plans'). Only blocks still untried
+ * change: a resumed map's own record stands.
+ */
+/*
+ * The lowest block a later single read failed on inside the failed chunk
+ * k: the probe reads a failed chunk's blocks alone in order, so the chunk,
+ * read in order by the drive, stopped there and tried it too (the retry
+ * plan counts a block's tries, retry.c).  UINT64_MAX: none.
+ */
+static uint64_t chunk_stop(const struct cdt_dev *dev, unsigned int k)
+{
+	const struct dev_failed_read *c = &dev->failed[k];
+	uint64_t low = UINT64_MAX;
+	unsigned int i;
+
+	for (i = k + 1; i < dev->n_failed; i++) {
+		const struct dev_failed_read *f = &dev->failed[i];
+
+		if (f->n == 1 && f->lba >= c->lba && f->lba - c->lba < c->n && f->lba < low)
+			low = f->lba;
+	}
+	return low;
+}
+
+static int premark(struct image_job *j, struct rescue *r)
+{
+	const struct cdt_dev *dev = j->dev;
+	uint64_t b, end, extent = j->res->extent_blocks;
+	unsigned int i;
+	char st, want;
+	int rc;
+
+	for (i = 0; i < dev->n_failed; i++) {
+		const struct dev_failed_read *f = &dev->failed[i];
+
+		if (f->lba >= extent)
+			continue;
+		b = f->n > 1 ? chunk_stop(dev, i) : UINT64_MAX;
+		rc = rescue_note_failure(r, b < extent ? b : f->lba);
+		if (rc)
+			return rc;
+		want = f->n == 1 ? MAP_BAD : MAP_NONTRIMMED;
+		end = f->lba + f->n < extent ? f->lba + f->n : extent;
+		for (b = f->lba; b < end; b++) {
+			st = map_status_at(&j->map, b * j->bs);
+			if (skip_at(&j->skip, b) || (st != MAP_NONTRIED &&
+			    !(st == MAP_NONTRIMMED && want == MAP_BAD)))
+				continue;
+			rc = map_set(&j->map, b * j->bs, j->bs, want);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
 static int run_job(struct image_job *j)
 {
 	struct cdt_image_result *res = j->res;
@@ -959,6 +1090,10 @@ static int run_job(struct image_job *j)
 		.bs = bs,
 		.rd = &j->opts->rd,
 		.retries = j->opts->rd.retries,
+		/* a resume in another drive than the map's last (or a map
+		 * naming none: GNU ddrescue's, whose bad blocks cdtail never
+		 * tried): every bad block once more (DRIVE_HEAD) */
+		.once_more = j->res->other_drive,
 		.map_interval_ms = j->opts->map_interval_ms,
 		.t0 = rescue_now_ms(),
 	};
@@ -984,6 +1119,12 @@ static int run_job(struct image_job *j)
 	r.buf = malloc((size_t)r.chunk * bs);
 	if (!r.buf)
 		return CDT_ENOMEM;
+	rc = premark(j, &r);
+	if (rc) {
+		free(r.buf);
+		rescue_fini(&r);
+		return rc;
+	}
 	/* a fresh map is all untried but what is skipped: reading it in
 	 * order gives the digest */
 	if (j->digests && map_count(&j->map, MAP_NONTRIED) +
@@ -1075,6 +1216,8 @@ static int start(struct image_job *j)
 	if (rc)
 		return rc;
 	j->bs = res->sum.block_size;
+	snprintf(j->drive, sizeof(j->drive), "%s %s %s", res->sum.probe.inq.vendor,
+		 res->sum.probe.inq.product, res->sum.probe.inq.revision);
 	res->extent_blocks = res->sum.probe.extent_blocks;
 	rc = j->data_first ? 0 : plan_skips(j);
 	if (rc)

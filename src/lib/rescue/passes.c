@@ -219,7 +219,7 @@ static int retry_phase(struct rescue *r)
 		return 0;
 	if (r->retries < 0) {
 		rescue_enter_phase(r, CDT_PHASE_RETRY, 1);
-		return rescue_retry_learning(r);
+		return r->once_more ? rescue_retry_once(r) : rescue_retry_learning(r);
 	}
 	for (pass = 1; !rc && pass <= r->retries && map_count(r->map, MAP_BAD); pass++) {
 		rescue_enter_phase(r, CDT_PHASE_RETRY, (unsigned int)pass);

@@ -216,3 +216,31 @@ out:
 	return rc;
 }
 
+
+/*
+ * Another drive is the standard second try (its laser, firmware and error
+ * recovery differ; GNU ddrescue's manual advises moving a disc between
+ * drives): the learning plan's samples were learnt on the first drive and
+ * say nothing of this one, so every bad block gets its try, but a block
+ * this run has already failed on in this drive (the probe's reads) has had
+ * it.
+ */
+int rescue_retry_once(struct rescue *r)
+{
+	struct retry_plan pl = { .sorted = (size_t)r->failed_reads };
+	uint64_t pos = 0, start, len, lba;
+	int got;
+
+	if (pl.sorted)
+		qsort(r->fail_lba, pl.sorted, sizeof(*r->fail_lba), cmp_u64);
+	while (map_find(r->map, MAP_BAD, pos, &start, &len)) {
+		lba = start / r->bs;
+		pos = start + r->bs;
+		if (tries_at(r, &pl, lba))
+			continue;
+		got = rescue_try(r, lba, 1, MAP_BAD);
+		if (got < 0)
+			return got;
+	}
+	return 0;
+}

@@ -12,4 +12,11 @@
  */
 int rescue_retry_learning(struct rescue *r);
 
+/*
+ * The retrying pass of a resume in another drive (r->once_more): every
+ * bad ('-') block that no failing read of this run started on (the
+ * probe's included) is read once, ascending.  Returns 0 or <0 on error.
+ */
+int rescue_retry_once(struct rescue *r);
+
 #endif

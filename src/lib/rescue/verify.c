@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -249,19 +250,52 @@ static void cand_add(struct verify_job *j, int64_t blocks)
 	j->cand[j->n_cand++].blocks = (uint64_t)blocks;
 }
 
+/*
+ * opts' length in bytes (an ISO's size, stat -c%s) as blocks; a length
+ * that is not whole blocks is no image this drive can have made, so it is
+ * refused rather than rounded.
+ */
+static int length_in_blocks(struct verify_job *j, uint64_t *blocks)
+{
+	uint64_t bytes = j->opts->length_bytes;
+	uint32_t bs = j->res->sum.block_size;
+
+	*blocks = 0;
+	if (!bytes || !bs)
+		return 0;
+	if (bytes % bs) {
+		cdt_dev_seterr(j->dev, "length %" PRIu64 " bytes is not a whole number of %" PRIu32
+			       "-byte blocks (%" PRIu64 " and %" PRIu64 " bytes are)",
+			       bytes, bs, bytes / bs * bs, (bytes / bs + 1) * bs);
+		return CDT_EUSAGE;
+	}
+	*blocks = bytes / bs;
+	if (j->opts->length_blocks && j->opts->length_blocks != *blocks) {
+		cdt_dev_seterr(j->dev, "length %" PRIu64 " blocks and %" PRIu64
+			       " bytes: two lengths, one is tried", j->opts->length_blocks, bytes);
+		return CDT_EUSAGE;
+	}
+	return 0;
+}
+
 /* READ CAPACITY, the filesystem's size, --length: those shorter than the extent. */
 static int cand_start(struct verify_job *j)
 {
 	const struct cdt_verify_opts *o = j->opts;
 	unsigned int which = o->sha256 ? CDT_HASH_SHA256 : CDT_HASH_MD5;
+	uint64_t bytes_as_blocks;
 	size_t i;
 	int rc;
 
 	if (o->image_path || (!o->sha256 && !o->md5))
 		return 0;
+	rc = length_in_blocks(j, &bytes_as_blocks);
+	if (rc)
+		return rc;
 	cand_add(j, (int64_t)j->res->sum.probe.reported_blocks);
 	cand_add(j, j->res->sum.probe.sizes.filesystem);
 	cand_add(j, (int64_t)o->length_blocks);
+	cand_add(j, (int64_t)bytes_as_blocks);
 	for (i = 0; i < j->n_cand; i++) {
 		rc = dg_init(&j->cand[i].dg, which);
 		if (rc)

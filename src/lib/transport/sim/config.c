@@ -11,8 +11,8 @@
 void sim_do_inquiry(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 {
 	uint8_t ans[36] = { 0 };
+	size_t n = strlen(s->cfg.product);
 
-	(void)s;
 	/* no VPD pages, and a page code is only valid with EVPD */
 	if ((cmd->cdb[1] & 0x01) || cmd->cdb[2]) {
 		sim_invalid_field(o);
@@ -24,7 +24,13 @@ void sim_do_inquiry(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 	ans[3] = 0x02;
 	ans[4] = sizeof(ans) - 5;
 	memcpy(ans + 8, "CDTAIL  ", 8);
-	memcpy(ans + 16, "EMULATED DRIVE  ", 16);
+	/* SPC: ASCII, left-aligned, padded with spaces */
+	if (n) {
+		memset(ans + 16, ' ', 16);
+		memcpy(ans + 16, s->cfg.product, n);
+	} else {
+		memcpy(ans + 16, "EMULATED DRIVE  ", 16);
+	}
 	memcpy(ans + 32, "1.0 ", 4);
 	sim_put_answer(cmd, ans, sizeof(ans), sg_get_unaligned_be16(cmd->cdb + 3));
 }

@@ -176,6 +176,7 @@ struct sim_config {
 	bool cdb16;		/* READ(16), READ CAPACITY(16) answered */
 	bool readcd_ide;	/* readcd=ide: READ CD as QEMU's ide-cd (ide.c) */
 	bool pregap1_refuse;	/* pregap1=refuse: no READ CD before LBA 0 */
+	char product[17];	/* drive=NAME: INQUIRY's product, "" the default */
 	uint64_t change_at;	/* change=N: the Nth command meets 06/28/00 */
 	char *change_image;	/* change=N:IMAGE2, or NULL: the same image */
 	/* the disc's kind (issue 12) */

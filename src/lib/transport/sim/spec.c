@@ -172,6 +172,17 @@ static int key_info(struct sim_config *c, const char *v)
 	c->info_fixed = (uint32_t)n;
 	return 0;
 }
+/* drive=NAME: another drive model, for a disc moved between drives */
+static int key_drive(struct sim_config *c, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!n || n >= sizeof(c->product))
+		return CDT_EUSAGE;
+	memcpy(c->product, v, n + 1);
+	return 0;
+}
+
 static int key_trace(struct sim_config *c, const char *v)
 {
 	if (!*v)
@@ -232,6 +243,7 @@ static const struct sim_key sim_keys[] = {
 	SIM_KEY("profile", sim_key_profile, "cd-rom, cd-r, cd-rw, dvd-rom, dvd-r, dvd+rw, dvd-ram, bd-rom or bd-re"),
 	SIM_KEY("formatted", sim_key_formatted, "a block count >= 1"),
 	SIM_FLAG("trackinfo", trackinfo_pregap, "index1", "pregap"),
+	SIM_KEY("drive", key_drive, "a product name of 1 to 16 characters"),
 };
 
 static int parse_key(const struct sim_key *k, struct sim_config *c, const char *v)
