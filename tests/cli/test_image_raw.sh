@@ -18,10 +18,10 @@ mkdir "$T/o"
 
 # bins NAME KIND CUE [bincheck args]: the BIN files the sheet names are the model's
 bins() {
-	name=$1 kind=$2 cue=$3
+	b_name=$1 b_kind=$2 b_cue=$3
 	shift 3
-	got=$(python3 "$CHECK" "$T/$kind.json" "$cue" "$@" 2>&1)
-	if [ "$got" = same ]; then ok "$name"; else not_ok "$name" "$got"; fi
+	got=$(python3 "$CHECK" "$T/$b_kind.json" "$b_cue" "$@" 2>&1)
+	if [ "$got" = same ]; then ok "$b_name"; else not_ok "$b_name" "$got"; fi
 }
 
 # --- round trips: every kind, a drive that tells the pregaps -----------------
@@ -83,6 +83,31 @@ run image --raw --json "sim:$T/vcd.cue,trackinfo=pregap,fault=hwerr@200-200" "$T
 expect_rc "fault=hwerr for good: -> 4" 4
 expect_json "fault=hwerr for good: one bad, no EDC error" '[.tracks[] | .bad_sectors, .edc_errors] | join(",")' \
 	"0,0,1,0"
+
+# --- the fault matrix in raw mode: every way a drive fails a read (fault=) ----------
+# on an audio track (mixed, LBAs 300-303) and on Form 2 video (vcd, 400-403),
+# for good (each kind but deferred leaves the 4 sectors bad, zeros in their
+# file; deferred reads) and once (x1: every kind reads again); the expected
+# bad sectors come from the keys alone.  A timeout's reset costs ready=0.
+for disc in mixed:300 vcd:400; do
+	k=${disc%%:*} a=${disc#*:}
+	b=$((a + 3))
+	for kind in hwerr nosense aborted host short timeout deferred; do
+		for times in "" x1; do
+			want_bad=$a,$((a + 1)),$((a + 2)),$b
+			if [ -n "$times" ] || [ $kind = deferred ]; then want_bad=; fi
+			# short answers GOOD with the sectors before A: the read goes
+			# on from A, which then fails or reads as the kind says
+			run image --raw --json --timeout 1 \
+				"sim:$T/$k.cue,trackinfo=pregap,ready=0,fault=$kind@$a-$b$times" "$T/o/fm.cue"
+			expect_rc "fault matrix $k $kind@$a-$b$times: exit" "$([ -n "$want_bad" ] && echo 4 || echo 0)"
+			expect_json "fault matrix $k $kind@$a-$b$times: bad sectors" \
+				'[.bad_blocks[] | range(.[0]; .[1] + 1)] | map(tostring) | join(",")' "$want_bad"
+			bins "fault matrix $k $kind@$a-$b$times: the files" "$k" "$T/o/fm.cue" --split --zero "$want_bad"
+			rm -f "$T/o/fm"*
+		done
+	done
+done
 
 # --- the hidden tail: in the last track's file, said in the sheet -----------------
 run image --raw --json "sim:$T/iso.cue,hide=10" "$T/o/hid.cue"

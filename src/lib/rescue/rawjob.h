@@ -23,6 +23,9 @@ struct raw_job {
 	const char *cue_path;
 	const struct cdt_raw_opts *opts;
 	struct cdt_raw_result *res;
+	struct cdt_layout layout;	/* the probe's, run-outs confirmed raw */
+	struct cdt_track *tracks;	/* layout's tracks, the job's copy */
+	uint64_t extent;		/* the image's end LBA */
 	struct raw_plan plan;
 	struct cdt_map map;
 	int *fds;			/* plan.n track files, locked */
