@@ -562,7 +562,7 @@ part_f() {
 		awk -v b=$((sectors * 2352)) -v s="$s" -v c="$cpu" -v m=$CD52_MBS 'BEGIN {
 			mbs = b / (s / 1e9) / 1e6; cm = c > 0 ? b / c / 1e6 : 0
 			printf "| image --raw | %.1f | %.2f | %.1f | %.1f | %s |\n", mbs, c, cm, cm / m,
-				cm >= 10 * m ? "ok (>= 10x)" : "MISS (< 10x)" }'
+				(cm >= 10 * m ? "ok (>= 10x)" : "MISS (< 10x)") }'
 	fi
 	echo
 	rm -f "$raw" "$TMP"/raw* "$TMP/iso.cue" "$out"

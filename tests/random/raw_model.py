@@ -112,6 +112,15 @@ def stored_lbas(layout, spec):
     return out
 
 
+def run_end(lbas, a, n):
+    """The last of up to n more LBAs after a that stay in a's window."""
+    ok = set(lbas)
+    b = a
+    while b < a + n and b + 1 in ok:
+        b += 1
+    return b
+
+
 def draw_case(rng, idx):
     spec = draw_spec(rng)
     layout, end = model.place([(m, s, st, un, [None] * n) for (m, s, st, un, n) in spec])
@@ -123,10 +132,10 @@ def draw_case(rng, idx):
     if damaged:
         for _ in range(rng.choice([0, 1, 2])):
             a = rng.choice(lbas)
-            case["bad"].append((a, min(a + rng.randint(0, 4), max(lbas))))
+            case["bad"].append((a, run_end(lbas, a, rng.randint(0, 4))))
         if rng.random() < 0.4:
             a = rng.choice(lbas)
-            case["flaky"] = (a, min(a + rng.randint(0, 3), max(lbas)))
+            case["flaky"] = (a, run_end(lbas, a, rng.randint(0, 3)))
         form2_lbas = [x for t, s in zip(layout, spec) if s[0] == "MODE2/2352"
                       for x in lbas if t["start"] <= x < t["start"] + t["blocks"]]
         if form2_lbas and rng.random() < 0.5:
