@@ -338,22 +338,6 @@ static const struct sim_cue_track *cue_track_at(const struct sim_cue *c, int64_t
 	return NULL;
 }
 
-static bool pread_all(int fd, void *buf, size_t len, off_t off)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t r = pread(fd, (uint8_t *)buf + got, len - got, off + (off_t)got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
-}
-
 static uint8_t mmc_kind(enum cd_sector_kind k)
 {
 	switch (k) {
@@ -390,17 +374,17 @@ static bool load_sector(const struct sim *s, int64_t lba, struct sim_sector *sec
 		sec->kind = MMC_ST_CDDA;
 		if (!stored)
 			memset(sec->raw, 0, CD_RAW);
-		return !stored || pread_all(ct->fd, sec->raw, CD_RAW, off);
+		return !stored || sim_pread_all(ct->fd, sec->raw, CD_RAW, off);
 	}
 	if (!stored || ct->mode == CUE_MODE1_2048) {
 		memset(data, 0, sizeof(data));
-		if (stored && !pread_all(ct->fd, data, CD_DATA, off))
+		if (stored && !sim_pread_all(ct->fd, data, CD_DATA, off))
 			return false;
 		if (ct->mode == CUE_MODE2_2352)
 			cd_sector_build_mode2(sec->raw, zero_sub, data, lba, true);
 		else
 			cd_sector_build_mode1(sec->raw, data, lba);
-	} else if (!pread_all(ct->fd, sec->raw, CD_RAW, off)) {
+	} else if (!sim_pread_all(ct->fd, sec->raw, CD_RAW, off)) {
 		return false;
 	}
 	{

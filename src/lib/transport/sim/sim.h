@@ -269,6 +269,10 @@ bool sim_fault_preempts(struct sim *s, const struct cdt_cmd *cmd,
 /* After a command: advance the clock; a timeout resets the drive. */
 void sim_fault_after(struct sim *s, const struct sim_outcome *o, double ms);
 
+/* sim.c: len bytes at off of fd, retried on EINTR and short reads; false on
+ * an error or end of file (the image is shorter than the disc says). */
+bool sim_pread_all(int fd, void *buf, size_t len, off_t off);
+
 /* layout.c: layout=, gap=, tao=, open=, profile=, formatted= */
 int sim_key_layout(struct sim_config *c, const char *v);
 int sim_key_gap(struct sim_config *c, const char *v);
