@@ -4,9 +4,11 @@
 knows only the contract (cdtail(1)), not the engine.
 
 The model, for a sim: disc of N whole blocks with runout R:
-  - a block at or past N - R answers END-class (05/64/00 run-out, then
-    05/21/00 past N), so the image's extent E is N - R, whatever READ
-    CAPACITY says (hide=, extra=);
+  - a block at or past N - R answers 05/64/00 (then 05/21/00 past N);
+    where READ CAPACITY says N, the last 2 are a TAO run-out and end the
+    disc, the R - 2 before them are Form 2 (issue 23): E is N - 2 and they
+    are skipped ("form2", zeros in OUT, exit 4); where hide= or extra=
+    move READ CAPACITY, E is N - R;
   - a block below E inside a bad= range answers MEDIUM ERROR every time:
     it is unreadable, zeros in OUT and '-' in the map;
   - a block of a flaky= range fails a few times, then reads: either state
@@ -15,7 +17,7 @@ The model, for a sim: disc of N whole blocks with runout R:
 A third of the plain discs meet fault= (issue 22): a permanent fault of
 any kind but deferred leaves its blocks bad as bad= does; a transient one
 (xT) may leave them either way; a deferred one never.
-Exit 0 when the map has no '-', else 4; the map covers exactly E blocks,
+Exit 0 when the map has no '-' and nothing is Form 2, else 4; the map covers exactly E blocks,
 `ddrescuelog -t` accepts it, JSON's extent_blocks and bad_count agree.
 
 A third of the discs have a layout (cdtail(1): layout=, gap=, tao=,
@@ -228,7 +230,8 @@ def make_layout_case(rng, idx, max_blocks):
         fmt["how"] if fmt else None)
     return {
         "idx": idx, "bs": bs, "n": n, "bytes": n * bs + partial,
-        "runout": runout, "bad": bad, "flaky": flaky, "keys": keys,
+        "runout": runout, "moved": bool(hide or extra), "bad": bad,
+        "flaky": flaky, "keys": keys,
         "opts": opts, "digest": digest,
         # no stop in the end search (issue 13): its hang= is the one-track
         # cases' factor
@@ -324,7 +327,8 @@ def make_case(rng, idx, max_blocks):
         keys.append("fault=" + ":".join(faults))
     return {
         "idx": idx, "bs": bs, "n": n, "bytes": n * bs + partial,
-        "runout": runout, "bad": bad, "flaky": flaky, "keys": keys,
+        "runout": runout, "moved": bool(hide or extra), "bad": bad,
+        "flaky": flaky, "keys": keys,
         "opts": opts, "digest": digest, "hang": hang,
         "fault_must": fault_must, "fault_may": fault_may,
     }
@@ -358,13 +362,25 @@ def layout_model(case):
     return e, skips
 
 
+def plain_model(case):
+    """A plain disc's extent and skipped list.  A run-out at READ
+    CAPACITY's end is the 2 blocks of a TAO run-out; the 05/64/00 blocks
+    before them sit inside the data track, so they are Form 2 (issue 23).
+    Where hide= or extra= move READ CAPACITY off the run-out, nothing
+    explains it: every run-out block ends the disc."""
+    n, r = case["n"], case["runout"]
+    if r > 2 and not case["moved"]:
+        return n - 2, [(n - r, r - 2, "form2")]
+    return n - r, []
+
+
 def model(case):
     """Extent, the blocks that must be bad, the blocks that may be, and the
     skipped list."""
     if case.get("layout"):
         e, skips = layout_model(case)
     else:
-        e, skips = case["n"] - case["runout"], []
+        e, skips = plain_model(case)
     nondata = set()
     for a, k, _ in skips:
         nondata.update(range(a, a + k))
@@ -538,7 +554,8 @@ def check(case, disc, work, cdtail, wrapper, bufs):
                     sorted(must - bad)[:5])
     if not bad <= must | may:
         return fail("blocks %s are '-' but readable" % sorted(bad - must - may)[:5])
-    want_rc = 4 if bad else 0
+    # Form 2 blocks make the image incomplete (issue 23): exit 4
+    want_rc = 4 if bad or any(w == "form2" for _, _, w in skips) else 0
     if p.returncode != want_rc:
         return fail("exit %d with %d bad blocks" % (p.returncode, len(bad)))
     zeros = [(a * bs, (a + k) * bs) for a, k, _ in skips]

@@ -146,23 +146,6 @@ static int open_trace(struct sim *s, char *err, size_t errlen)
 
 static const struct cdt_transport_ops sim_ops;
 
-bool sim_pread_all(int fd, void *buf, size_t len, off_t off)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t r = pread(fd, (uint8_t *)buf + got, len - got,
-				  off + (off_t)got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
-}
-
 int cdt_sim_open(const char *spec, struct cdt_transport **tp,
 		 char *err, size_t errlen)
 {
