@@ -57,6 +57,14 @@ static json_object *json_tracks(const struct cdt_raw_result *r)
 		json_object_object_add(o, "runout", json_object_new_int64((int64_t)t->runout));
 		json_object_object_add(o, "edc_errors", json_object_new_int64((int64_t)t->edc_errors));
 		json_object_object_add(o, "bad_sectors", json_object_new_int64((int64_t)t->bad_sectors));
+		if (t->hashed) {
+			char crc[9];
+
+			snprintf(crc, sizeof(crc), "%08x", t->crc32);
+			json_object_object_add(o, "crc32", json_object_new_string(crc));
+			json_object_object_add(o, "md5", json_object_new_string(t->md5));
+			json_object_object_add(o, "sha1", json_object_new_string(t->sha1));
+		}
 		json_object_array_add(a, o);
 	}
 	return a;

@@ -45,6 +45,28 @@ run image --raw --json "sim:$T/cdextra.cue,trackinfo=pregap" "$T/o/cdx2.cue"
 expect_json "cdextra: no inter-session gap stored" \
 	'[.tracks[] | .sectors] | add' "$(($(jq '[.tracks[] | .blocks + .pregap] | add' "$T/cdextra.json")))"
 
+# --- per track checksums (scsi/trackhash.c): JSON and OUT.hash against Python's
+run image --raw --json "sim:$T/mixed.cue,trackinfo=pregap" "$T/o/sum.cue"
+python3 - "$T/out" "$T/o/sum.hash" <<'PY' >"$T/sums"
+import hashlib, json, os, sys, zlib
+o = json.load(open(sys.argv[1]))
+lines = open(sys.argv[2]).read().splitlines()
+bad = []
+for t, line in zip(o["tracks"], lines):
+    d = open(t["file"], "rb").read()
+    want = ("%08x" % zlib.crc32(d), hashlib.md5(d).hexdigest(), hashlib.sha1(d).hexdigest())
+    if (t.get("crc32"), t.get("md5"), t.get("sha1")) != want:
+        bad.append("track %d JSON %s, want %s" % (t["number"], (t.get("crc32"), t.get("md5")), want[:2]))
+    rom = '<rom name="%s" size="%d" crc="%s" md5="%s" sha1="%s"/>' % (
+        os.path.basename(t["file"]), len(d), *want)
+    if line != rom:
+        bad.append("OUT.hash %r, want %r" % (line, rom))
+if len(lines) != len(o["tracks"]):
+    bad.append("%d OUT.hash lines" % len(lines))
+print("; ".join(bad) or "same")
+PY
+expect_grep "checksums: crc32, md5, sha1 per track in JSON and OUT.hash as Python's" "$T/sums" '^same$'
+
 # --- the sheet reads back: cdtail's own drive images it the same --------------
 for k in mixed vcd cdextra; do
 	run image --raw --json "sim:$T/o/$k.cue,trackinfo=pregap" "$T/o/back-$k.cue"

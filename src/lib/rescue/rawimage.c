@@ -35,6 +35,7 @@
 #include "rescue/sink.h"
 #include "scsi/readcd.h"
 #include "scsi/sector.h"
+#include "scsi/trackhash.h"
 
 #define RAW_LINE "cdtail raw: sector=2352 stream=the track files in order"
 #define SHEET_MAX (64 * 1024)
@@ -699,6 +700,73 @@ static int fill_tracks(struct raw_job *j)
 	return rc;
 }
 
+/* File i read back into its track's checksums (trackhash.h). */
+static int hash_file(struct raw_job *j, size_t i, struct cdt_raw_track *t)
+{
+	uint64_t off, size = j->plan.f[i].n * CD_RAW;
+	size_t cap = (size_t)j->chunk * CD_RAW;
+	uint8_t *buf = malloc(cap);
+	struct trackhash h = { 0 };
+	struct th_sums sums;
+	int rc = buf ? trackhash_init(&h) : CDT_ENOMEM;
+
+	for (off = 0; !rc && off < size; off += cap) {
+		size_t n = size - off < cap ? (size_t)(size - off) : cap;
+
+		if (pread(j->fds[i], buf, n, (off_t)off) != (ssize_t)n)
+			rc = file_error(j, j->paths[i]);
+		else
+			rc = trackhash_update(&h, buf, n);
+	}
+	if (!rc)
+		rc = trackhash_final(&h, &sums);
+	trackhash_free(&h);
+	free(buf);
+	if (rc)
+		return rc;
+	t->hashed = true;
+	t->crc32 = sums.crc32;
+	memcpy(t->md5, sums.md5, sizeof(t->md5));
+	memcpy(t->sha1, sums.sha1, sizeof(t->sha1));
+	return 0;
+}
+
+/*
+ * Every track's checksums, and OUT.hash beside the sheet: a line per file
+ * as redump.org's DATs write a ROM, so it can be compared with the DAT's.
+ */
+static int write_hashes(struct raw_job *j)
+{
+	char *base = base_of(j->cue_path), path[4200], line[8400];
+	FILE *f = NULL;
+	size_t i;
+	int rc = base ? 0 : CDT_ENOMEM;
+
+	for (i = 0; !rc && i < j->plan.n; i++)
+		rc = hash_file(j, i, &j->res->tracks[i]);
+	if (!rc) {
+		snprintf(path, sizeof(path), "%s.hash", base);
+		f = fopen(path, "w");
+		if (!f)
+			rc = file_error(j, path);
+	}
+	for (i = 0; !rc && i < j->plan.n; i++) {
+		const struct cdt_raw_track *t = &j->res->tracks[i];
+		struct th_sums s = { .size = j->plan.f[i].n * CD_RAW, .crc32 = t->crc32 };
+		char *slash = strrchr(j->paths[i], '/');
+
+		memcpy(s.md5, t->md5, sizeof(s.md5));
+		memcpy(s.sha1, t->sha1, sizeof(s.sha1));
+		trackhash_rom_line(line, sizeof(line), slash ? slash + 1 : j->paths[i], &s);
+		if (fprintf(f, "%s\n", line) < 0)
+			rc = file_error(j, path);
+	}
+	if (f && fclose(f) && !rc)
+		rc = file_error(j, path);
+	free(base);
+	return rc;
+}
+
 /* A run that read nothing leaves nothing it made. */
 static void remove_created(struct raw_job *j)
 {
@@ -746,6 +814,8 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 	rc2 = j.plan.n && j.paths && j.map.n ? fill_tracks(&j) : 0;
 	if (!rc)
 		rc = rc2;
+	if (!rc)
+		rc = write_hashes(&j);
 	if (!res->identity_blocks)
 		res->identity_blocks = j.id.n;
 	if (rc && rc != CDT_EBUSY)
