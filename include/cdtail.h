@@ -616,6 +616,73 @@ int cdt_image(struct cdt_dev *dev, const char *out_path,
 
 void cdt_image_result_free(struct cdt_image_result *res);
 
+/* ---- image --raw: BIN/CUE (issue 26) ---------------------------------- */
+/*
+ * cdt_image_raw() images a CD whole as 2352-byte sectors read with READ
+ * CD: one BIN file per track (Redump's "OUT (Track N).bin", "OUT.bin"
+ * for one track) and a CUE sheet, through the same rescue passes as
+ * cdt_image().  The map (GNU ddrescue format) is in bytes of the raw
+ * stream: the track files one after the other in track order, so it
+ * applies to their concatenation; inter-session gaps and TAO run-outs
+ * are in no file and not in the map.  See cdtail-image(1).
+ */
+struct cdt_raw_opts {
+	size_t size;			/* sizeof, set by CDT_INIT() */
+	struct cdt_read_opts rd;
+	const char *map_path;		/* NULL: the map lives in memory only */
+	const char *map_comment;	/* one more comment line in the map */
+	bool force;			/* the BIN files and sheet may exist */
+	unsigned int map_interval_ms;	/* 0 = 5000 */
+	bool offset_set;		/* --offset given */
+	int offset_samples;		/* the drive's read offset in samples:
+					 * audio sample i of the disc is read
+					 * at i + offset_samples */
+};
+
+struct cdt_raw_track {
+	unsigned int number;		/* 1..99 */
+	unsigned int session;
+	enum cdt_track_mode mode;
+	enum cdt_sector_mode sector_mode;
+	char *file;			/* the BIN file's path */
+	uint64_t first_lba;		/* its first sector: the stored pregap's */
+	uint64_t sectors;		/* 2352-byte sectors in the file */
+	uint64_t pregap;		/* of them before index 01 */
+	uint64_t runout;		/* TAO run-out blocks after it, not stored */
+	uint64_t bad_sectors;		/* sectors left unreadable (zeros) */
+	uint64_t edc_errors;		/* of them: data sectors that arrived
+					 * GOOD but whose EDC/ECC failed */
+	bool hashed;			/* the three below are set: the run
+					 * finished and the file was read back */
+	uint32_t crc32;			/* the file's, as redump.org's DATs */
+	char md5[33];			/* lowercase hex */
+	char sha1[41];
+};
+
+struct cdt_raw_result {
+	size_t size;			/* sizeof, set by CDT_INIT() */
+	struct cdt_read_summary sum;	/* block_size 2352; bad: LBAs */
+	uint64_t stream_sectors;	/* the files' sectors together */
+	bool resumed;			/* a map was loaded */
+	uint64_t finished_before;	/* sectors the map marked finished */
+	bool audio_checked;		/* C2 pointers checked the audio */
+	bool removed;			/* nothing read: what it made is gone */
+	unsigned int identity_blocks;	/* recorded, or compared on a resume */
+	struct cdt_raw_track *tracks;	/* n_tracks, in track order */
+	size_t n_tracks;
+};
+
+/*
+ * Image DEV to cue_path and its BIN files.  Returns as cdt_image(), and
+ * CDT_EUSAGE when the drive cannot read raw sectors (or makes them up
+ * with zero EDC/ECC) or the disc is not a CD.  Release the result with
+ * cdt_raw_result_free().
+ */
+int cdt_image_raw(struct cdt_dev *dev, const char *cue_path,
+		  const struct cdt_raw_opts *opts, struct cdt_raw_result *res);
+
+void cdt_raw_result_free(struct cdt_raw_result *res);
+
 /* ---- tail ------------------------------------------------------------- */
 
 #define CDT_TAIL_COMPARE_BLOCKS 64

@@ -10,7 +10,7 @@
 #   rsvg for the terminal and map tests, man-db (man and groff) for the
 #   manual's tests and cdtail help, debhelper, lintian and fakeroot
 #   for the Debian package (make check-deb), ewf-tools to check export's
-#   EWF files.
+#   EWF files, bchunk and cuetools (cueprint) to read image --raw's sheets.
 # The tgt and open-iscsi packages ship services that Debian enables and
 # starts on installation; the tests start their own tgtd on 127.0.0.1 when
 # they need one, so this script keeps apt from starting any service and
@@ -26,7 +26,7 @@ BUILD_PKGS="build-essential pkg-config libsgutils2-dev libblkid-dev libssl-dev
 TEST_PKGS="libcmocka-dev libiscsi-bin tgt open-iscsi gddrescue python3 valgrind
 	time jq openssl sg3-utils qemu-system-x86 busybox-static cpio kmod xz-utils
 	dmsetup clang libclang-rt-14-dev librsvg2-bin tmux man-db debhelper lintian
-	fakeroot ewf-tools"
+	fakeroot ewf-tools bchunk cuetools"
 SERVICES="tgt iscsid iscsid.socket open-iscsi"
 
 pkgs=

@@ -3,8 +3,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include "acqlog.h"
+#include "imageraw.h"
 #include "mapdraw.h"
 #include "readui.h"
 
@@ -17,6 +19,8 @@
 #define OPT_FORMATTED 0x1207
 #define OPT_LOG 0x1220
 #define OPT_NO_LOG 0x1221
+#define OPT_RAW 0x1230
+#define OPT_OFFSET 0x1231
 
 struct image_cli {
 	struct rui ui;
@@ -26,6 +30,9 @@ struct image_cli {
 	const char *log_path;		/* --log FILE; NULL: OUT.log */
 	bool no_log;			/* --no-log */
 	struct acqlog log;
+	bool raw;			/* --raw: BIN/CUE (imageraw.c) */
+	bool digest_set, formatted_set;	/* options --raw refuses */
+	struct cdt_raw_opts ro;		/* --offset */
 };
 
 /*
@@ -83,13 +90,20 @@ static int image_opt(void *ctx, int key, const char *arg)
 		c->svg.every = true;
 		return 0;
 	case OPT_FORMATTED:
+		c->formatted_set = true;
 		return cli_opt_formatted("image", arg, &c->io.formatted);
 	case OPT_LOG:
 		return cli_opt_file("image", "log", arg, &c->log_path);
 	case OPT_NO_LOG:
 		c->no_log = true;
 		return 0;
+	case OPT_RAW:
+		c->raw = true;
+		return 0;
+	case OPT_OFFSET:
+		return image_raw_offset(arg, &c->ro);
 	case OPT_DIGEST:
+		c->digest_set = true;
 		if (parse_digests(arg, &c->io.digests))
 			return cli_usage("image", "--digest wants md5,sha256, sha256, md5 or none, not '%s'",
 					 arg);
@@ -169,10 +183,27 @@ static int write_log(struct image_cli *c, struct cdt_dev *dev, const char *addr,
 	return status;
 }
 
+/* --raw writes OUT.cue and its BIN files: the options of a 2048-byte OUT do not apply. */
+static int check_raw(struct image_cli *c, const char *out)
+{
+	size_t n = strlen(out);
+
+	if (!c->raw)
+		return c->ro.offset_set ? cli_usage("image", "--offset corrects audio: it needs --raw") : 0;
+	if (c->digest_set || c->formatted_set || c->svg.svg || c->svg.every || c->log_path)
+		return cli_usage("image", "--raw takes --map, --force, --map-interval and --offset; not --digest, --formatted, --svg or --log");
+	if (n < 5 || strcasecmp(out + n - 4, ".cue"))
+		return cli_usage("image", "with --raw OUT is the CUE sheet: a name ending in .cue, not '%s'", out);
+	return 0;
+}
+
 static int parse(struct image_cli *c, struct cli_args *a, int argc, char **argv)
 {
 	int rc = cli_parse(&cli_cmd_image, argc, argv, &c->ui.co, image_opt, c, a);
 
+	if (rc)
+		return rc;
+	rc = check_raw(c, a->op[1]);
 	if (rc)
 		return rc;
 	if (c->io.map_path && !strcmp(c->io.map_path, a->op[1]))
@@ -182,7 +213,7 @@ static int parse(struct image_cli *c, struct cli_args *a, int argc, char **argv)
 		rc = cli_check_new_file("image", "MAPFILE", c->io.map_path);
 	if (!rc && (c->svg.svg || c->svg.every))
 		rc = check_svg(c);
-	if (!rc)
+	if (!rc && !c->raw)
 		rc = check_log(c, a->op[1], argc, argv);
 	return rc;
 }
@@ -337,6 +368,16 @@ static int run(int argc, char **argv)
 	c.ui.stop_hint = c.io.map_path ? "Ctrl-C stops; the map is saved" :
 		"Ctrl-C stops; no --map: no resume";
 	rui_start(&c.ui, dev);
+	if (c.raw) {
+		c.ro.size = sizeof(c.ro);
+		c.ro.map_path = c.io.map_path;
+		c.ro.map_comment = c.io.map_comment;
+		c.ro.force = c.io.force;
+		c.ro.map_interval_ms = c.io.map_interval_ms;
+		rc = image_raw_run(&c.ui, dev, addr, out, &c.ro);
+		cdt_close(dev);
+		return rc;
+	}
 	c.io.rd = c.ui.rd;
 	if (c.svg.svg)
 		mapdraw_watch(&c.svg, &c.io.rd);
@@ -402,6 +443,8 @@ static const struct cli_opt image_opts[] = {
 	{ "svg-every", OPT_SVG_EVERY, NULL, "with --svg: redraw FILE at each map save, to watch in a browser" },
 	{ "log", OPT_LOG, "FILE", "append the acquisition log to FILE (default: OUT.log)" },
 	{ "no-log", OPT_NO_LOG, NULL, "write no acquisition log" },
+	{ "raw", OPT_RAW, NULL, "every sector raw (2352 bytes, READ CD): OUT.cue and a BIN file per track" },
+	{ "offset", OPT_OFFSET, "SAMPLES", "with --raw: the drive's read offset; audio shifted by whole samples" },
 	RUI_OPTS,
 	CLI_OPTS_COMMON
 };
@@ -413,7 +456,9 @@ const struct cli_cmd cli_cmd_image = {
 		 "\n"
 		 "Find the true end as probe does and write every block up to it to OUT.\n"
 		 "With --map, progress is kept in a GNU ddrescue mapfile and a second run\n"
-		 "with the same map reads only what is not finished yet.\n",
+		 "with the same map reads only what is not finished yet.  With --raw,\n"
+		 "OUT is a CUE sheet and every track is read raw into its own BIN file,\n"
+		 "audio and Mode 2 included, each data sector's EDC/ECC checked.\n",
 	.exits = "Exit: 0 every block read, 4 finished with unreadable blocks, 5 the\n"
 		 "end search stopped at the --max-extra window (the map records it: run\n"
 		 "again with a larger --max-extra), 2 usage error, 3 device error,\n"

@@ -247,6 +247,43 @@ static int check_read_args(struct cdt_dev *dev, uint32_t nblocks,
 	return 0;
 }
 
+/* A read command's answer (rc, cmd, sense; bytes asked for) into res. */
+static int read_answer(struct cdt_dev *dev, int rc, const struct cdt_cmd *cmd,
+		       const struct cdt_sense *sense, uint32_t bytes,
+		       struct cdt_read_result *res)
+{
+	dev->stats.reads++;
+	res->ms += cmd->ms;
+	res->resid = cmd->resid > bytes ? bytes : cmd->resid;
+	res->cls = read_class(dev->last_action);
+	if (rc == 0 && res->resid == 0)
+		return 0;
+	dev->stats.failed_reads++;
+	if (read_stops(dev->last_action) ||
+	    (rc && rc != CDT_ECHECK && rc != CDT_ETIMEOUT &&
+	     dev->last_action == CDT_ACT_REFUSED))
+		return rc ? rc : CDT_ETRANSPORT;
+	res->sense_key = sense->key;
+	res->asc = sense->asc;
+	res->ascq = sense->ascq;
+	res->info_valid = sense->info_valid;
+	res->info = sense->info;
+	return 0;
+}
+
+int cdt_read_cd_blocks(struct cdt_dev *dev, int64_t lba, uint32_t nblocks,
+		       const struct mmc_read_cd *rq, void *buf, uint32_t len,
+		       struct cdt_read_result *res)
+{
+	struct cdt_sense sense;
+	struct cdt_cmd cmd;
+	int rc;
+
+	memset(&sense, 0, sizeof(sense));
+	rc = cdt_cmd_read_cd(dev, lba, nblocks, rq, buf, len, &cmd, &sense);
+	return read_answer(dev, rc, &cmd, &sense, len, res);
+}
+
 /* One READ command, its answer into res. */
 static int read_once(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 		     uint8_t *buf, struct cdt_read_result *res)
@@ -257,23 +294,7 @@ static int read_once(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 	int rc;
 
 	rc = cdt_cmd_read(dev, lba, nblocks, buf, bytes, &cmd, &sense);
-	dev->stats.reads++;
-	res->ms += cmd.ms;
-	res->resid = cmd.resid > bytes ? bytes : cmd.resid;
-	res->cls = read_class(dev->last_action);
-	if (rc == 0 && res->resid == 0)
-		return 0;
-	dev->stats.failed_reads++;
-	if (read_stops(dev->last_action) ||
-	    (rc && rc != CDT_ECHECK && rc != CDT_ETIMEOUT &&
-	     dev->last_action == CDT_ACT_REFUSED))
-		return rc ? rc : CDT_ETRANSPORT;
-	res->sense_key = sense.key;
-	res->asc = sense.asc;
-	res->ascq = sense.ascq;
-	res->info_valid = sense.info_valid;
-	res->info = sense.info;
-	return 0;
+	return read_answer(dev, rc, &cmd, &sense, bytes, res);
 }
 
 /*

@@ -43,6 +43,15 @@ int cdt_cmd_read(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 int cdt_cmd_read_cd(struct cdt_dev *dev, int64_t lba, uint32_t nblocks,
 		    const struct mmc_read_cd *rq, void *buf, uint32_t len,
 		    struct cdt_cmd *cmd, struct cdt_sense *sense);
+/*
+ * READ CD of nblocks from lba as the imaging passes take a read: its
+ * answer classified into res as cdt_read_blocks() does (len: the bytes
+ * asked for, the residual counted against it).  0, or an error that ends
+ * the run.
+ */
+int cdt_read_cd_blocks(struct cdt_dev *dev, int64_t lba, uint32_t nblocks,
+		       const struct mmc_read_cd *rq, void *buf, uint32_t len,
+		       struct cdt_read_result *res);
 int cdt_cmd_read_cd_msf(struct cdt_dev *dev, int64_t lba, uint32_t nblocks,
 			const struct mmc_read_cd *rq, void *buf, uint32_t len,
 			struct cdt_cmd *cmd, struct cdt_sense *sense);

@@ -194,7 +194,9 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 		return CDT_EINTR;
 	r->map->cur_pos = lba * r->bs;
 	for (;;) {
-		rc = cdt_read_blocks(r->dev, lba, n, r->buf, (size_t)r->chunk * r->bs, &rr);
+		rc = r->read ? r->read(r->read_ctx, lba, n, r->buf, &rr) :
+			       cdt_read_blocks(r->dev, lba, n, r->buf,
+					       (size_t)r->chunk * r->bs, &rr);
 		if (rc)
 			return rc;
 		if (rr.cls != CDT_READ_CHANGED)

@@ -91,6 +91,15 @@ struct rescue {
 					 * in another drive, retry.h) */
 	unsigned int map_interval_ms;	/* between saves; 0: 5 s */
 	double t0;			/* start of the run, rescue_now_ms() */
+	/*
+	 * How blocks [lba, lba + n) are read into buf (chunk * bs bytes),
+	 * answered as cdt_read_blocks() answers; NULL: cdt_read_blocks().
+	 * Raw mode (rawimage.c) reads READ CD here and fails what arrives
+	 * GOOD but is not what was written, so the passes retry it.
+	 */
+	int (*read)(void *ctx, uint64_t lba, uint32_t n, uint8_t *buf,
+		    struct cdt_read_result *rr);
+	void *read_ctx;
 
 	/* kept by the engine */
 	uint64_t blocks_read;

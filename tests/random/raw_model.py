@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Seeded random CUE/BIN discs for `cdtail image --raw`, checked against a
+model that knows only the contract (cdtail-image(1), Raw: BIN/CUE) and the
+sheet's layout, built with tests/raw/model.py's placement and compared by
+tests/raw/bincheck.py's expectations, apart from the C code.
+
+Each disc: 1 to 3 sessions of 1 to 3 tracks, AUDIO (random samples),
+MODE2/2352 (formless Mode 2 and Form 2 sectors with a zero EDC, which need
+no EDC/ECC to be right) or MODE1/2048 (a few sectors: the drive makes their
+EDC/ECC, model.py the expected ones); later tracks of a session with
+stored pregaps (INDEX 00), audio ones with unstored PREGAPs too.  Damage:
+bad= ranges (zeros in the files, bad in the JSON, exit 4), a flaky= range
+(either read or bad, the files agreeing with the JSON), a Form 2 sector
+whose EDC is wrong (an EDC error of its track: bad, zeros, counted);
+hide= on a MODE1/2048 last track (the tail in its file); --offset on
+undamaged discs (audio runs shifted); a drive that gives index 01 only
+(the stream the same, the files split elsewhere); --chunk drawn.
+
+Usage: raw_model.py CDTAIL WORKDIR [--seed S] [--cases N] [--only I]
+  (--only I: case I alone, its disc left in WORKDIR/w0/c to replay)
+Prints "ok N cases" or one "FAIL ..." line per failing case.
+"""
+import json
+import os
+import random
+import shlex
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "raw"))
+import bincheck  # noqa: E402
+import common  # noqa: E402
+import model  # noqa: E402
+
+RAW = 2352
+SYNC = bytes([0] + [0xFF] * 10 + [0])
+
+
+def formless(rng, lba):
+    body = bytearray(rng.randbytes(RAW - 16))
+    body[4] = body[0] ^ 1  # the subheader copies differ: formless Mode 2
+    return model.header(lba, 2) + bytes(body)
+
+
+def form2(rng, lba, edc=b"\0\0\0\0"):
+    sub = bytes([1, 1, 0x20, 0])
+    return model.header(lba, 2) + sub + sub + rng.randbytes(2324) + edc
+
+
+def draw_spec(rng):
+    spec = []
+    for s in range(1, rng.choice([1, 1, 1, 2, 3]) + 1):
+        for t in range(rng.randint(1, 3)):
+            mode = rng.choice(["AUDIO", "AUDIO", "MODE2/2352", "MODE2/2352", "MODE1/2048"])
+            first = t == 0
+            stored = 0 if first or mode == "MODE1/2048" else rng.choice([0, 0, rng.randint(1, 8)])
+            unstored = rng.choice([0, 0, rng.randint(1, 4)]) if mode == "AUDIO" and not first else 0
+            body = rng.randint(3, 6) if mode == "MODE1/2048" else rng.randint(3, 40)
+            spec.append((mode, s, stored, unstored, stored + body))
+    return spec
+
+
+def write_disc(rng, folder, spec, case):
+    layout, end = model.place([(m, s, st, un, [None] * n) for (m, s, st, un, n) in spec])
+    cue, session = [], 0
+    multi = spec[-1][1] > 1
+    for t, (mode, sess, stored, unstored, count) in zip(layout, spec):
+        first = t["start"] - stored
+        if mode == "AUDIO":
+            sectors = [rng.randbytes(RAW) for _ in range(count)]
+        elif mode == "MODE1/2048":
+            sectors = [rng.randbytes(2048) for _ in range(count)]
+        else:
+            sectors = [form2(rng, first + i) if rng.random() < 0.5 else formless(rng, first + i)
+                       for i in range(count)]
+        edc = case.get("edc")
+        if edc is not None and first <= edc < first + count:
+            sectors[edc - first] = form2(rng, edc, edc=b"\x12\x34\x56\x78")
+        ext = "iso" if mode == "MODE1/2048" else "bin"
+        name = "src (Track %d).%s" % (t["number"], ext)
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(b"".join(sectors))
+        if sess != session and multi:
+            cue.append("REM SESSION %02d" % sess)
+        session = sess
+        cue.append('FILE "%s" BINARY' % name)
+        cue.append("  TRACK %02d %s" % (t["number"], mode))
+        if unstored:
+            cue.append("    PREGAP %s" % model.cue_time(unstored))
+        if stored:
+            cue.append("    INDEX 00 00:00:00")
+        cue.append("    INDEX 01 %s" % model.cue_time(stored))
+    with open(os.path.join(folder, "src.cue"), "w") as f:
+        f.write("\n".join(cue) + "\n")
+    with open(os.path.join(folder, "src.json"), "w") as f:
+        json.dump({"blocks": end, "sessions": spec[-1][1], "tracks": layout}, f)
+    return layout, end
+
+
+def stored_lbas(layout, spec):
+    """LBAs damage may fall on: inside a track after the first, 3 sectors
+    from either end of its index-01 part.  The probe reads around track
+    boundaries (each track's first sector raw, READ(10) at a data track's
+    end to tell a run-out or a pregap: issue 23) and the first track (READ
+    CD's capabilities), and damage there changes the layout it reports,
+    which this model does not follow."""
+    out = []
+    for t in layout[1:]:
+        out += list(range(t["start"] + 3, t["start"] + t["blocks"] - 3))
+    return out
+
+
+def run_end(lbas, a, n):
+    """The last of up to n more LBAs after a that stay in a's window."""
+    ok = set(lbas)
+    b = a
+    while b < a + n and b + 1 in ok:
+        b += 1
+    return b
+
+
+def draw_case(rng, idx):
+    spec = draw_spec(rng)
+    layout, end = model.place([(m, s, st, un, [None] * n) for (m, s, st, un, n) in spec])
+    lbas = stored_lbas(layout, spec)
+    case = {"idx": idx, "spec": spec, "bad": [], "flaky": None, "edc": None,
+            "hide": 0, "offset": 0, "pregap_drive": rng.random() < 0.85,
+            "chunk": rng.choice([None, 1, 3, 8, 27])}
+    damaged = rng.random() < 0.5 and lbas
+    if damaged:
+        for _ in range(rng.choice([0, 1, 2])):
+            a = rng.choice(lbas)
+            case["bad"].append((a, run_end(lbas, a, rng.randint(0, 4))))
+        if rng.random() < 0.4:
+            a = rng.choice(lbas)
+            case["flaky"] = (a, run_end(lbas, a, rng.randint(0, 3)))
+        form2_lbas = [x for t, s in zip(layout, spec) if s[0] == "MODE2/2352"
+                      for x in lbas if t["start"] <= x < t["start"] + t["blocks"]]
+        if form2_lbas and rng.random() < 0.5:
+            case["edc"] = rng.choice(form2_lbas)
+    elif rng.random() < 0.3 and any(s[0] == "AUDIO" for s in spec):
+        case["offset"] = rng.choice([-1, 1]) * rng.randint(1, 700)
+    last = spec[-1]
+    if last[0] == "MODE1/2048" and last[4] >= 5 and rng.random() < 0.4:
+        case["hide"] = rng.randint(1, last[4] - 3)
+    return case
+
+
+def sim_addr(folder, case):
+    keys = ["cost=0/0"]
+    if case["pregap_drive"]:
+        keys.append("trackinfo=pregap")
+    if case["bad"]:
+        keys.append("bad=" + ":".join("%d-%d" % r for r in case["bad"]))
+    if case["flaky"]:
+        keys.append("flaky=%d-%d:1" % case["flaky"])
+    if case["hide"]:
+        keys.append("hide=%d" % case["hide"])
+    return "sim:" + os.path.join(folder, "src.cue") + "," + ",".join(keys)
+
+
+def expected_zero(case, got_bad):
+    zero = {x for a, b in case["bad"] for x in range(a, b + 1)}
+    if case["edc"] is not None:
+        zero.add(case["edc"])
+    if case["flaky"]:
+        a, b = case["flaky"]
+        zero |= {x for x in range(a, b + 1) if x in got_bad}
+    return zero
+
+
+def check_json(case, out, zero, layout):
+    why = []
+    got_bad = {x for a, b in out.get("bad_blocks", []) for x in range(a, b + 1)}
+    if got_bad != zero:
+        why.append("bad LBAs %s, want %s" % (sorted(got_bad), sorted(zero)))
+    if len(out.get("tracks", [])) != len(layout):
+        why.append("%d tracks, want %d" % (len(out.get("tracks", [])), len(layout)))
+    edc = sum(t["edc_errors"] for t in out.get("tracks", []))
+    if edc != (case["edc"] is not None):
+        why.append("edc_errors %d, want %d" % (edc, case["edc"] is not None))
+    if sum(t["bad_sectors"] for t in out.get("tracks", [])) != len(zero):
+        why.append("bad_sectors %s" % [t["bad_sectors"] for t in out.get("tracks", [])])
+    return why
+
+
+def check(case, work, cdtail, wrapper, seed):
+    rng = random.Random(seed * 1000003 + case["idx"])
+    draw_case(rng, case["idx"])  # the same draws as when the case was made
+    folder = os.path.join(work, "c")
+    os.makedirs(folder, exist_ok=True)
+    for f in os.listdir(folder):
+        os.unlink(os.path.join(folder, f))
+    layout, end = write_disc(rng, folder, case["spec"], case)
+    cue = os.path.join(folder, "out.cue")
+    cmd = wrapper + [cdtail, "image", "--raw", "--json", "--map", os.path.join(folder, "out.map")]
+    if case["chunk"]:
+        cmd += ["--chunk", str(case["chunk"])]
+    if case["offset"]:
+        cmd += ["--offset", str(case["offset"])]
+    cmd += [sim_addr(folder, case), cue]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        out = json.loads(p.stdout)
+    except ValueError:
+        out = {}
+    got_bad = {x for a, b in out.get("bad_blocks", []) for x in range(a, b + 1)}
+    zero = expected_zero(case, got_bad)
+    why = check_json(case, out, zero, layout)
+    if p.returncode != (4 if zero else 0):
+        why.append("exit %d, want %d: %s" % (p.returncode, 4 if zero else 0, p.stderr.strip()[:300]))
+    if not why:
+        d, sec = bincheck.source_sectors(os.path.join(folder, "src.json"))
+        files = bincheck.expected_files(d, sec)
+        blobs = [b"".join(bytes(RAW) if x in zero else sec[x] for x in f[3]) for f in files]
+        if case["offset"]:
+            bincheck.shift_audio(files, blobs, case["offset"])
+        got = [open(x, "rb").read() for x in bincheck.sheet_files(cue)]
+        if case["pregap_drive"] and [len(g) for g in got] != [len(b) for b in blobs]:
+            why.append("file sizes %s, want %s" % ([len(g) // RAW for g in got],
+                                                   [len(b) // RAW for b in blobs]))
+        if b"".join(got) != b"".join(blobs):
+            why.append("the files' bytes differ from the disc's")
+        sessions = open(cue).read().count("REM SESSION")
+        if sessions != (d["sessions"] if d["sessions"] > 1 else 0):
+            why.append("%d REM SESSION lines for %d sessions" % (sessions, d["sessions"]))
+    if why:
+        return "case %d: %s\n    replay: %s" % (case["idx"], "; ".join(why), shlex.join(cmd))
+    return None
+
+
+def run_cases(job):
+    cases, seed, work, cdtail, wrapper = job
+    os.makedirs(work, exist_ok=True)
+    return common.first_fails(cases, lambda c: check(c, work, cdtail, wrapper, seed))
+
+
+def main():
+    cdtail, work, opts = common.parse_args(__doc__, {"seed": 20261206, "cases": 2000, "only": -1})
+    cases = [draw_case(random.Random(opts["seed"] * 1000003 + i), i) for i in range(opts["cases"])
+             if opts["only"] < 0 or i == opts["only"]]
+    common.run_pool(cases, opts["seed"], work, cdtail, run_cases)
+
+
+if __name__ == "__main__":
+    main()
