@@ -5,10 +5,11 @@ knows only the contract (cdtail(1)), not the engine.
 
 The model, for a sim: disc of N whole blocks with runout R:
   - a block at or past N - R answers 05/64/00 (then 05/21/00 past N);
-    where READ CAPACITY says N, the last 2 are a TAO run-out and end the
-    disc, the R - 2 before them are Form 2 (issue 23): E is N - 2 and they
-    are skipped ("form2", zeros in OUT, exit 4); where hide= or extra=
-    move READ CAPACITY, E is N - R;
+    where READ CAPACITY's last 3 blocks C-3..C-1 all answer so, its last 2
+    are a TAO run-out and end the disc and the run-out's blocks below
+    them are Form 2 (issue 23): E is C - 2 and they are skipped ("form2",
+    zeros in OUT, exit 4), unless the block below the run-out fails
+    (plain_model); elsewhere E is N - R;
   - a block below E inside a bad= range answers MEDIUM ERROR every time:
     it is unreadable, zeros in OUT and '-' in the map;
   - a block of a flaky= range fails a few times, then reads: either state
@@ -239,7 +240,7 @@ def make_layout_case(rng, idx, max_blocks):
         fmt["how"] if fmt else None)
     return {
         "idx": idx, "bs": bs, "n": n, "bytes": n * bs + partial,
-        "runout": runout, "moved": bool(hide or extra), "bad": bad,
+        "runout": runout, "hide": hide, "extra": extra, "bad": bad,
         "flaky": flaky, "keys": keys,
         "opts": opts, "digest": digest,
         # no stop in the end search (issue 13): its hang= is the one-track
@@ -348,7 +349,7 @@ def make_case(rng, idx, max_blocks):
         keys.append("fault=" + ":".join(faults))
     return {
         "idx": idx, "bs": bs, "n": n, "bytes": n * bs + partial,
-        "runout": runout, "moved": bool(hide or extra), "bad": bad,
+        "runout": runout, "hide": hide, "extra": extra, "bad": bad,
         "flaky": flaky, "keys": keys,
         "opts": opts, "digest": digest, "hang": hang,
         "fault_must": fault_must, "fault_may": fault_may,
@@ -386,27 +387,32 @@ def layout_model(case):
 
 
 def plain_model(case, got=None):
-    """A plain disc's extent and skipped list.  A run-out at READ
-    CAPACITY's end is the 2 blocks of a TAO run-out; the 05/64/00 blocks
-    before them sit inside the data track, so they are Form 2 (issue 23),
-    where the block below them reads: a MEDIUM ERROR there may be a
-    scratch running into the run-out, and every run-out block ends the
-    disc (cdtail-probe(1)).  A block there that may read or fail (flaky=,
-    a transient or deferred fault=) allows either: GOT, the extent the
-    run's map has, picks.  Where hide= or extra= move READ CAPACITY off the
-    run-out, nothing explains it: every run-out block ends the disc."""
+    """A plain disc's extent and skipped list.  READ CAPACITY's count C is
+    N - hide + extra.  Where the last 2 blocks it reports and the one below
+    them answer 05/64/00 (C <= N, the run-out starting at or below C - 3),
+    they are the 2 blocks of a TAO run-out that the structure (the TOC's
+    lead-out at C) explains and end the disc: the 05/64/00 blocks from the
+    run-out's first up to C - 2 sit inside the data track, Form 2 (issue
+    23), skipped.  So where the block below the run-out reads: a MEDIUM
+    ERROR there may be a scratch running into the run-out (cdtail-probe(1))
+    and then, as where READ CAPACITY is elsewhere, every run-out block ends
+    the disc.  A block there that may read or fail (flaky=, a transient or
+    deferred fault=) allows either: GOT, the extent the run's map has,
+    picks."""
     n, r = case["n"], case["runout"]
+    c = n - case["hide"] + case["extra"]
     end = (n - r, [])
-    if r <= 2 or case["moved"]:
+    if not r or n - r > c - 3 or c > n:
         return end
-    form2 = (n - 2, [(n - r, r - 2, "form2")])
+    form2 = (c - 2, [(n - r, c - 2 - (n - r), "form2")])
     below = n - r - 1
-    if any(a <= below <= b for a, b in case["bad"]) or below in case["fault_must"]:
+    if below >= 0 and (any(a <= below <= b for a, b in case["bad"]) or
+                       below in case["fault_must"]):
         return end
     fl = case["flaky"]
-    if (fl and fl[0] <= below <= fl[1]) or below in case["fault_may"] or \
-            below in case["fault_deferred"]:
-        return form2 if got == n - 2 else end
+    if below >= 0 and ((fl and fl[0] <= below <= fl[1]) or below in case["fault_may"] or
+                       below in case["fault_deferred"]):
+        return form2 if got == c - 2 else end
     return form2
 
 
@@ -715,6 +721,7 @@ def window_case(case):
         keys.append("fault=" + ":".join(faults))
     first = r.randint(1, e - c)
     return dict(case, keys=keys, bad=bad, flaky=flaky, reported=c,
+                hide=case["n"] - c, extra=0,
                 fault_must=fault_must, fault_may=fault_may,
                 windows=[first, first] + ([r.randint(1, first)] if r.random() < 0.5 else []) +
                 [first + log_uniform(r, 1, 2 * (e - c))])
