@@ -3,10 +3,15 @@
 """Seeded random discs for `cdtail image`, checked against a model that
 knows only the contract (cdtail(1)), not the engine.
 
-The model, for a sim: disc of N whole blocks with runout R:
-  - a block at or past N - R answers END-class (05/64/00 run-out, then
-    05/21/00 past N), so the image's extent E is N - R, whatever READ
-    CAPACITY says (hide=, extra=);
+The model, for a sim: disc of N whole blocks with runout R, READ
+CAPACITY (and the TOC, the track information) saying P = N - hide + extra:
+  - a block at or past N - R answers 05/64/00, then 05/21/00 past N;
+  - 05/64/00 is the end only where the structure puts a TAO run-out, the
+    last 2 blocks of the track it ends at P (cdtail-image(1), issue 23):
+    when P - 3 .. P - 1 all answer it (R > 2, no extra=, hide= at most
+    R - 3), the extent E is P - 2 and N - R .. P - 3 are Mode 2 Form 2
+    blocks of the track, skipped "form2", zeros in OUT, '+' in the map,
+    exit 4; else E is N - R, whatever READ CAPACITY says;
   - a block below E inside a bad= range answers MEDIUM ERROR every time:
     it is unreadable, zeros in OUT and '-' in the map;
   - a block of a flaky= range fails a few times, then reads: either state
@@ -15,7 +20,8 @@ The model, for a sim: disc of N whole blocks with runout R:
 A third of the plain discs meet fault= (issue 22): a permanent fault of
 any kind but deferred leaves its blocks bad as bad= does; a transient one
 (xT) may leave them either way; a deferred one never.
-Exit 0 when the map has no '-', else 4; the map covers exactly E blocks,
+Exit 0 when the map has no '-' and no block is Form 2, else 4; the map
+covers exactly E blocks,
 `ddrescuelog -t` accepts it, JSON's extent_blocks and bad_count agree.
 
 A third of the discs have a layout (cdtail(1): layout=, gap=, tao=,
@@ -26,8 +32,10 @@ open=, profile=, formatted=; doc/disc-kinds.md), for which the model knows:
   - audio tracks, the gaps and, with tao=1, the last 2 blocks of every data
     track but the last are not data: skipped ("audio", "gap", "runout"),
     never read, zeros in OUT, '+' in the map, never bad;
-  - hide=, extra= and runout= act on the last track; when it is data the
-    extent ends at its end less max(runout, 2 with tao=1), as above; when
+  - hide=, extra= and runout= act on the last track; when it is data its
+    last max(runout, 2 with tao=1) blocks answer 05/64/00 and the extent
+    and the Form 2 blocks are as above (the drive tells the structure with
+    and without READ TOC, on open discs too); when
     it is audio nothing there can be read and the extent is the TOC's end,
     N - hide + extra (its audio entry reaching that far);
   - a formatted medium (formatted=M, a filesystem declaring F blocks):
@@ -162,11 +170,7 @@ def make_layout_case(rng, idx, max_blocks):
     tail = 2 if tao and last[2] == "data" else 0
     if not fmt:
         if rng.random() < 0.25 and last[1] > 1:
-            # runout= over 2 puts Form 2 blocks below the run-out (issue
-            # 23), which this model does not know yet and where image's map
-            # and extent disagree (seed 20261203 cases 674, 729): at most 2
-            # until issue 23 teaches both
-            runout = min(2, last[1] - 1) if rng.random() < 0.5 else rng.randint(1, min(2, last[1] - 1))
+            runout = min(2, last[1] - 1) if rng.random() < 0.5 else rng.randint(1, min(300, last[1] - 1))
         if last[2] == "data":
             tail = max(tail, runout)
         room = last[1] - tail - 1
@@ -310,6 +314,7 @@ def make_case(rng, idx, max_blocks):
         first = rng.randrange(n)
         flaky = (first, first + log_uniform(rng, 1, 200) - 1, rng.randint(1, 3))
     keys, opts, digest = keys_and_opts(rng, bs, [], (hide, extra, runout), bad, flaky)
+    e, form2 = runout_end(n, runout, hide, extra)
     # READ CAPACITY's count: its last block is the end search's to read
     reported = n - hide + extra
     # (its own generator: the other draws stay those of the seed)
@@ -327,7 +332,22 @@ def make_case(rng, idx, max_blocks):
         "runout": runout, "bad": bad, "flaky": flaky, "keys": keys,
         "opts": opts, "digest": digest, "hang": hang,
         "fault_must": fault_must, "fault_may": fault_may,
+        "extent": e, "form2": form2,
     }
+
+
+def runout_end(n, tail, hide, extra):
+    """The extent of a disc of N blocks whose last TAIL answer 05/64/00,
+    and its Form 2 blocks [(start, blocks, "form2")].  The structure says
+    the last track ends at READ CAPACITY's N - hide + extra: a run-out is
+    its last 2 blocks when they and the one below answer 05/64/00 (probe
+    reads those 3, cdtail-probe(1)); the 05/64/00 blocks below the run-out
+    are Form 2.  Elsewhere (extra=: the blocks past N are out of range;
+    hide= over tail - 3) the 05/64/00 run is the end."""
+    rep = n - hide + extra
+    if tail > 2 and not extra and hide <= tail - 3:
+        return rep - 2, [(n - tail, rep - 2 - (n - tail), "form2")]
+    return n - tail, []
 
 
 def layout_model(case):
@@ -351,7 +371,8 @@ def layout_model(case):
     skips.sort()
     start, blocks, mode = tracks[-1]
     if mode == "data":
-        return n - lay["tail"], skips
+        e, form2 = runout_end(n, lay["tail"], lay["hide"], lay["extra"])
+        return e, skips + form2
     # the last track is audio: no end search, the TOC's end
     e = n - lay["hide"] + lay["extra"]
     skips[-1] = (start, e - start, "audio")
@@ -364,7 +385,7 @@ def model(case):
     if case.get("layout"):
         e, skips = layout_model(case)
     else:
-        e, skips = case["n"] - case["runout"], []
+        e, skips = case["extent"], case["form2"]
     nondata = set()
     for a, k, _ in skips:
         nondata.update(range(a, a + k))
@@ -538,9 +559,10 @@ def check(case, disc, work, cdtail, wrapper, bufs):
                     sorted(must - bad)[:5])
     if not bad <= must | may:
         return fail("blocks %s are '-' but readable" % sorted(bad - must - may)[:5])
-    want_rc = 4 if bad else 0
+    form2 = sum(k for _, k, why in skips if why == "form2")
+    want_rc = 4 if bad or form2 else 0
     if p.returncode != want_rc:
-        return fail("exit %d with %d bad blocks" % (p.returncode, len(bad)))
+        return fail("exit %d with %d bad blocks, %d Form 2" % (p.returncode, len(bad), form2))
     zeros = [(a * bs, (a + k) * bs) for a, k, _ in skips]
     if e > case["n"]:
         zeros.append((case["n"] * bs, e * bs))
@@ -551,6 +573,7 @@ def check(case, disc, work, cdtail, wrapper, bufs):
         why = trace_why(trace_reads(tr), skips, e)
         if why:
             return fail("trace: " + why)
+    if skips:
         want = ", ".join("%d+%d %s" % k for k in skips)
         got = [ln.split(":", 1)[1].strip() for ln in open(mp).read().splitlines()
                if ln.startswith("# cdtail skipped")]
@@ -567,6 +590,9 @@ def check(case, disc, work, cdtail, wrapper, bufs):
     if got != skips or js.get("skipped_blocks") != sum(k for _, k, _ in skips):
         return fail("JSON skipped %s (%s blocks), wanted %s" % (
             got, js.get("skipped_blocks"), skips))
+    if js.get("form2_blocks") != form2 or (js.get("verdict") == "complete") != (want_rc == 0):
+        return fail("JSON form2_blocks %s verdict %s, wanted %d Form 2 blocks" % (
+            js.get("form2_blocks"), js.get("verdict"), form2))
     if case["digest"] and js.get("sha256") != hashlib.sha256(bufs["out"][:e * bs]).hexdigest():
         return fail("sha256 %s is not OUT's" % js.get("sha256"))
     t = subprocess.run(["ddrescuelog", "-t", mp], capture_output=True)
@@ -581,7 +607,8 @@ def killed_early(case, argv, out, mp, skips, e, rc):
     areas finished, nothing else), OUT absent or empty; the same command
     then resumes to an OUT identical to the uninterrupted run's.  For a
     fifth of the cases with a skipped area and no flaky blocks (its own
-    generator)."""
+    generator).  Form 2 blocks are found by reading them: the first save
+    knows none, neither in its runs nor in its skip list."""
     r = random.Random("kill-%d" % case["idx"])
     # a flaky block fails again on the new drive: either state is right
     if not skips or case["flaky"] or r.random() >= 0.2:
@@ -590,6 +617,7 @@ def killed_early(case, argv, out, mp, skips, e, rc):
     want = open(out, "rb").read()
     lines = open(mp).read().splitlines()
     head = [ln for ln in lines if ln.startswith("#")]
+    skips = [k for k in skips if k[2] != "form2"]
     runs, pos = [], 0
     for a, k, _ in skips:
         if a > pos:
@@ -604,6 +632,9 @@ def killed_early(case, argv, out, mp, skips, e, rc):
     # line and the runs become the first save's
     keep = [ln for ln in head if not ln.startswith("# current_pos") and
             not ln.startswith("#      pos")]
+    listed = ", ".join("%d+%d %s" % k for k in skips)
+    keep = [ln.split(": ", 1)[0] + ": " + listed if ln.startswith("# cdtail skipped") else ln
+            for ln in keep if listed or not ln.startswith("# cdtail skipped")]
     with open(mp, "w") as f:
         f.write("\n".join(keep + ["# current_pos  current_status  current_pass", body[0],
                                   "#      pos        size  status"] + body[1:]) + "\n")
@@ -624,10 +655,13 @@ def killed_early(case, argv, out, mp, skips, e, rc):
 
 def main():
     cdtail, work, opts = common.parse_args(
-        __doc__, {"seed": 1, "cases": 2000, "max_blocks": MAX_BLOCKS})
+        __doc__, {"seed": 1, "cases": 2000, "max_blocks": MAX_BLOCKS, "only": -1})
     seed = opts["seed"]
     rng = random.Random(seed)
     cases = [make_case(rng, i, opts["max_blocks"]) for i in range(opts["cases"])]
+    if opts["only"] >= 0:
+        # replay one case of the seed (its draws need the cases before it)
+        cases = [c for c in cases if c["idx"] == opts["only"]]
     # largest first: each disc is the one before it cut shorter
     cases.sort(key=lambda c: -c["bytes"])
     common.run_pool(cases, seed, work, cdtail, run_cases)
