@@ -253,7 +253,7 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 		printf("resumed:   %llu blocks were already finished\n",
 		       (unsigned long long)r->finished_before);
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, "zeros in OUT");
-	rui_print_form2(r->skipped, r->n_skipped, "OUT");
+	rui_print_form2(r->skipped, r->n_skipped, "OUT lacks them (zeros)");
 	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
 	cli_print_fs_past_end(&r->sum.probe, "the files stored past the disc's end are lost:"
 			      " OUT holds what the disc holds, and no drive reads more");
