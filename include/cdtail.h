@@ -670,6 +670,27 @@ struct cdt_verify_opts {
 					 * and skip list image made; 0 = SKIP */
 	uint64_t length_blocks;		/* with a digest: one more length to
 					 * try (0: none) */
+	const char *cue_path;		/* compare raw, track by track, with
+					 * the .bin files this CUE sheet names
+					 * (instead of image_path or a digest) */
+};
+
+/* With cue_path: one track of the sheet against the disc, read raw. */
+struct cdt_cue_track {
+	unsigned int number;		/* the sheet's TRACK nn */
+	char file[256];			/* its FILE as the sheet names it (cut) */
+	int64_t first_lba;		/* the disc LBA of its first sector in
+					 * FILE (its pregap's, with INDEX 00) */
+	uint64_t sectors;		/* sectors FILE holds for it */
+	uint64_t compared;		/* sectors read and compared */
+	uint64_t diff_sectors;		/* sectors that differ (after the first
+					 * only with all) */
+	int64_t first_diff_lba;		/* valid when diff_sectors */
+	uint64_t first_diff_sector;	/* the same, counted in FILE's sectors
+					 * of this track from 0 */
+	uint64_t bad_sectors;		/* unreadable sectors (not compared) */
+	bool length_differs;		/* the disc's track is not as long as the
+					 * sheet's, or is not on the disc */
 };
 
 enum cdt_verify_verdict {
@@ -712,6 +733,9 @@ struct cdt_verify_result {
 	uint64_t lengths[4];
 	size_t n_lengths;
 	uint64_t matched_blocks;
+	struct cdt_cue_track *tracks;	/* with cue_path: n_tracks, the sheet's
+					 * order */
+	size_t n_tracks;
 };
 
 int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,

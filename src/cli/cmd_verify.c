@@ -15,6 +15,7 @@
 #define OPT_MD5_FILE 0x1307
 #define OPT_NAME 0x1308
 #define OPT_LENGTH 0x1309
+#define OPT_CUE 0x130a
 
 static const char *const verdict_names[] = {
 	[CDT_VERIFY_IDENTICAL] = "identical",
@@ -147,6 +148,9 @@ static int verify_opt(void *ctx, int key, const char *arg)
 	case OPT_IMAGE:
 		c->vo.image_path = arg;
 		return 0;
+	case OPT_CUE:
+		c->vo.cue_path = arg;
+		return 0;
 	case OPT_SHA256:
 		if (digest_word(arg, 64, c->sha256))
 			return cli_usage("verify", "--sha256 wants 64 hex digits (or a sha256sum"
@@ -185,9 +189,12 @@ static int parse(struct verify_cli *c, struct cli_args *a, int argc, char **argv
 
 	if (rc)
 		return rc;
-	if (!!vo->image_path + !!vo->sha256 + !!vo->md5 + !!c->sha256_file + !!c->md5_file != 1)
-		return cli_usage("verify", "give exactly one of --image, --sha256, --md5,"
+	if (!!vo->image_path + !!vo->sha256 + !!vo->md5 + !!c->sha256_file + !!c->md5_file +
+	    !!vo->cue_path != 1)
+		return cli_usage("verify", "give exactly one of --image, --cue, --sha256, --md5,"
 				 " --sha256-file, --md5-file");
+	if (vo->cue_path && (vo->length_blocks || vo->formatted))
+		return cli_usage("verify", "--length and --formatted do not go with --cue");
 	if (c->name && !c->sha256_file && !c->md5_file)
 		return cli_usage("verify", "--name goes with --sha256-file or --md5-file");
 	if (c->sha256_file) {
@@ -202,7 +209,59 @@ static int parse(struct verify_cli *c, struct cli_args *a, int argc, char **argv
 
 static const char *mode_name(const struct cdt_verify_opts *vo)
 {
-	return vo->image_path ? "image" : vo->sha256 ? "sha256" : "md5";
+	return vo->image_path ? "image" : vo->cue_path ? "cue" : vo->sha256 ? "sha256" : "md5";
+}
+
+/* --cue: per track of the sheet, what was compared and the first difference. */
+static json_object *cue_tracks_json(const struct cdt_verify_result *r)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < r->n_tracks; i++) {
+		const struct cdt_cue_track *t = &r->tracks[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "number", json_object_new_int((int)t->number));
+		json_object_object_add(o, "file", json_object_new_string(t->file));
+		json_object_object_add(o, "first_lba", json_object_new_int64(t->first_lba));
+		json_object_object_add(o, "sectors", json_object_new_int64((int64_t)t->sectors));
+		json_object_object_add(o, "compared", json_object_new_int64((int64_t)t->compared));
+		json_object_object_add(o, "length_differs", json_object_new_boolean(t->length_differs));
+		json_object_object_add(o, "diff_sectors", json_object_new_int64((int64_t)t->diff_sectors));
+		json_object_object_add(o, "first_diff_lba", t->diff_sectors ?
+				       json_object_new_int64(t->first_diff_lba) : NULL);
+		json_object_object_add(o, "first_diff_sector", t->diff_sectors ?
+				       json_object_new_int64((int64_t)t->first_diff_sector) : NULL);
+		json_object_object_add(o, "bad_sectors", json_object_new_int64((int64_t)t->bad_sectors));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* --cue: a line per track. */
+static void print_cue_tracks(const struct cdt_verify_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_tracks; i++) {
+		const struct cdt_cue_track *t = &r->tracks[i];
+
+		printf("track %2u:  %s, %llu sectors from LBA %lld: ", t->number, t->file,
+		       (unsigned long long)t->sectors, (long long)t->first_lba);
+		if (t->diff_sectors)
+			printf("differs, first at sector %llu (LBA %lld)",
+			       (unsigned long long)t->first_diff_sector,
+			       (long long)t->first_diff_lba);
+		else if (t->bad_sectors)
+			printf("%llu unreadable", (unsigned long long)t->bad_sectors);
+		else if (!t->length_differs)
+			fputs("identical", stdout);
+		if (t->length_differs)
+			printf("%snot the disc's length", t->diff_sectors || t->bad_sectors ?
+			       "; " : "");
+		putchar('\n');
+	}
 }
 
 static json_object *lengths_json(const struct cdt_verify_result *r)
@@ -244,7 +303,11 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	json_object_object_add(o, "extent_blocks", json_object_new_int64((int64_t)r->extent_blocks));
 	json_object_object_add(o, "mode", json_object_new_string(mode_name(vo)));
 	json_object_object_add(o, "image", vo->image_path ? json_object_new_string(vo->image_path) : NULL);
-	json_object_object_add(o, "expected", vo->image_path ? NULL :
+	if (vo->cue_path) {
+		json_object_object_add(o, "cue", json_object_new_string(vo->cue_path));
+		json_object_object_add(o, "tracks", cue_tracks_json(r));
+	}
+	json_object_object_add(o, "expected", vo->image_path || vo->cue_path ? NULL :
 			       json_object_new_string(vo->sha256 ? vo->sha256 : vo->md5));
 	json_object_object_add(o, "image_bytes", vo->image_path ?
 			       json_object_new_int64((int64_t)r->image_bytes) : NULL);
@@ -262,8 +325,10 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	if (json_object_object_get_ex(o, "filesystem", &fs))
 		json_object_object_add(fs, "fits", r->fs_fits < 0 ? NULL :
 				       json_object_new_boolean(r->fs_fits));
-	json_object_object_add(o, "lengths_tried", vo->image_path ? NULL : lengths_json(r));
-	json_object_object_add(o, "matched_blocks", vo->image_path || !r->matched_blocks ? NULL :
+	json_object_object_add(o, "lengths_tried", vo->image_path || vo->cue_path ? NULL :
+			       lengths_json(r));
+	json_object_object_add(o, "matched_blocks", vo->image_path || vo->cue_path ||
+			       !r->matched_blocks ? NULL :
 			       json_object_new_int64((int64_t)r->matched_blocks));
 	json_object_object_add(o, "padding_blocks", vo->image_path ?
 			       json_object_new_int64((int64_t)r->padding_blocks) : NULL);
@@ -344,14 +409,18 @@ static void print_text(const char *addr, const struct cdt_verify_opts *vo,
 		printf("image:     %s, %llu bytes%s\n", vo->image_path,
 		       (unsigned long long)r->image_bytes,
 		       r->length_differs ? " (not the length of the disc)" : "");
+	else if (vo->cue_path)
+		printf("cue:       %s, %zu track%s compared raw\n", vo->cue_path, r->n_tracks,
+		       r->n_tracks == 1 ? "" : "s");
 	else
 		printf("expected:  %s %s (%s)\n", mode_name(vo), vo->sha256 ? vo->sha256 : vo->md5,
 		       r->verdict == CDT_VERIFY_DIFFERENT ? "the disc's does not match" :
 		       r->verdict == CDT_VERIFY_IDENTICAL ? "matches" : "not all blocks read");
 	print_burn(addr, vo, r);
-	if (!vo->image_path && r->complete)
+	print_cue_tracks(r);
+	if (!vo->image_path && !vo->cue_path && r->complete)
 		print_lengths(r);
-	if (r->verdict != CDT_VERIFY_PREFIX)
+	if (r->verdict != CDT_VERIFY_PREFIX && !vo->cue_path)
 		print_diff(vo, r);
 	if (r->n_diffs > 1)
 		rui_print_ranges("ranges:", r->diffs, r->n_diffs);
@@ -359,7 +428,8 @@ static void print_text(const char *addr, const struct cdt_verify_opts *vo,
 			  vo->image_path ? "not compared, zeros in the digests" : "zeros in the digests");
 	rui_print_form2(r->skipped, r->n_skipped, "not compared");
 	rui_print_lost(&r->sum, "unread:", "not compared; the digests count them as zeros");
-	print_fs(r);
+	if (!vo->cue_path)
+		print_fs(r);
 	printf("verdict:   %s\n", verdict_names[r->verdict]);
 }
 
@@ -414,6 +484,7 @@ static int run(int argc, char **argv)
 
 static const struct cli_opt verify_opts[] = {
 	{ "image", OPT_IMAGE, "FILE", "compare with FILE, stopping at the first differing block" },
+	{ "cue", OPT_CUE, "FILE", "compare raw, track by track, with the .bin files the CUE sheet FILE names" },
 	{ "sha256", OPT_SHA256, "HEX", "compare with this SHA-256 digest (64 hex digits, "
 	  "or a sha256sum line)" },
 	{ "md5", OPT_MD5, "HEX", "compare with this MD5 digest (32 hex digits)" },
@@ -430,7 +501,7 @@ static const struct cli_opt verify_opts[] = {
 
 const struct cli_cmd cli_cmd_verify = {
 	.name = "verify",
-	.operands = "DEV (--image FILE | --sha256 HEX | --md5 HEX |\n"
+	.operands = "DEV (--image FILE | --cue FILE.cue | --sha256 HEX | --md5 HEX |\n"
 		    "       --sha256-file F | --md5-file F [--name NAME])",
 	.about = "compare the disc with an image or a digest\n"
 		 "\n"
@@ -439,7 +510,9 @@ const struct cli_cmd cli_cmd_verify = {
 		 "gaps and run-outs are never read: zeros in the digests, as image\n"
 		 "writes them, and not compared with FILE; --formatted says what the\n"
 		 "unwritten rest of a formatted medium is, as for image.  Also says\n"
-		 "whether the filesystem's declared size fits.\n",
+		 "whether the filesystem's declared size fits.  --cue reads the disc raw\n"
+		 "(READ CD) and compares each track with its .bin file, reporting the\n"
+		 "first differing sector per track.\n",
 	.exits = "Exit: 0 identical, 1 different, 4 unreadable blocks, 2 usage error,\n"
 		 "3 device error, 130/143 interrupted.\n",
 	.opts = verify_opts,

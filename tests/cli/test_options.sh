@@ -115,7 +115,7 @@ expect_grep "usage error with --json: text on stderr" "$T/err" 'too many argumen
 run probe --bogus --json "$DEV"
 expect_json "--json after the bad option: still JSON" .error.status 2
 run verify --json "$DEV"
-expect_json "verify without a mode, --json" .error.message 'give exactly one of --image, --sha256, --md5, --sha256-file, --md5-file'
+expect_json "verify without a mode, --json" .error.message 'give exactly one of --image, --cue, --sha256, --md5, --sha256-file, --md5-file'
 run probe --json /dev/null
 expect_rc "device error with --json -> 3" 3
 expect_json "device error with --json: error.status" .error.status 3

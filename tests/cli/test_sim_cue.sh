@@ -82,6 +82,10 @@ expect_no_grep "plain image: no raw line" "$T/out" '^raw:'
 run probe --json "sim:$T/iso.cue,hide=10,past=repeat"
 expect_rc "past=repeat on a CUE disc: hidden tail -> 10" 10
 expect_json "past=repeat: the header stops the search at 300" .true_blocks 300
+# a drive that reads the lead-out: READ(10) zeros past 300, READ CD Mode 0 sectors
+run probe --json "sim:$T/iso.cue,hide=10,past=zero"
+expect_rc "past=zero on a CUE disc: hidden tail -> 10" 10
+expect_json "past=zero: a lead-out sector is not data, the search stops at 300" .true_blocks 300
 run probe --json "sim:$T/iso (Track 1).iso,hide=10,past=repeat"
 if [ "$(jq .true_blocks "$T/out")" -gt 300 ]; then
 	ok "past=repeat on the plain ISO: no header, the repeated block fools the search"

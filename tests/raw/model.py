@@ -22,7 +22,9 @@ Usage: model.py vectors COUNT SEED   print test vectors, one a line:
        model.py disc KIND DIR             DIR/KIND.cue, its .bin files and
                                           DIR/KIND.json and KIND.layout: the
                                           layout the drive must show (kinds:
-                                          disc_tracks())
+                                          disc_tracks()), KIND.edges: READ CD
+                                          of track 1's pregap and the
+                                          lead-out (edges())
 """
 import json
 import os
@@ -342,6 +344,33 @@ def disc(kind, folder):
     with open(os.path.join(folder, kind + ".json"), "w") as f:
         json.dump({"blocks": end, "sessions": layout[-1]["session"],
                    "tracks": layout, "gaps": gaps}, f, indent=1)
+    edges(kind, folder, spec[0][0], spec[-1][0], end)
+
+
+def edges(kind, folder, first_mode, last_mode, end):
+    """KIND.edges: what READ CD with formatted Q reads around the disc:
+    track 1's pregap, LBA -150..-1 (00:00:00-00:01:74, index 00, its
+    relative time counting down to index 01), in track 1's mode with zero
+    user data; then the lead-out's first 2 blocks (track AA), Mode 0
+    sectors after a data track, silence after audio.  2352 + 16 bytes a
+    block."""
+    out = []
+    for lba in range(-150, 0):
+        if first_mode == "AUDIO":
+            main, control = bytes(2352), 0
+        elif first_mode.startswith("MODE1"):
+            main, control = mode1(lba, bytes(2048)), 4
+        else:
+            main, control = mode2(lba, bytes(4), bytes(2048)), 4
+        out.append(main + subq(control, 1, 0, -lba, lba) + bytes(4))
+    for lba in (end, end + 1):
+        if last_mode == "AUDIO":
+            main, control = bytes(2352), 0
+        else:
+            main, control = header(lba, 0) + bytes(2336), 4
+        out.append(main + subq(control, 0xAA, 1, lba - end, lba) + bytes(4))
+    with open(os.path.join(folder, kind + ".edges"), "wb") as f:
+        f.write(b"".join(out))
 
 
 def cue_time(frames):

@@ -136,6 +136,19 @@ static int read1(struct cdt_transport *t, struct cdt_cmd *cmd, uint64_t lba,
 	return do_read(t, cmd, MMC_READ10, lba, n, scratch, n * 2048);
 }
 
+/* READ(10) of n blocks at lba that must end with sense key/asc/ascq
+ * (key 0: GOOD). */
+static void read_expect(struct cdt_transport *t, struct cdt_cmd *cmd,
+			uint64_t lba, uint32_t n, uint8_t key, uint8_t asc,
+			uint8_t ascq)
+{
+	assert_int_equal(read1(t, cmd, lba, n), 0);
+	if (key)
+		th_expect_sense(cmd, key, asc, ascq);
+	else
+		th_expect_good(cmd);
+}
+
 static uint32_t sense_info(const struct cdt_cmd *cmd)
 {
 	return (uint32_t)cmd->sense[3] << 24 | (uint32_t)cmd->sense[4] << 16 |
@@ -437,8 +450,7 @@ static void test_read_past_end(void **state)
 	struct cdt_cmd cmd;
 
 	(void)state;
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	th_expect_sense(&cmd, 5, 0x21, 0);
+	read_expect(t, &cmd, DISC_BLOCKS, 1, 5, 0x21, 0);
 	assert_int_equal(cmd.sense[0], 0x70);
 	assert_int_equal(cmd.resid, 2048);
 
@@ -523,10 +535,8 @@ static void test_hide(void **state)
 	assert_int_equal(capacity(t, &bs), DISC_BLOCKS - 7);
 	assert_int_equal(toc_leadout(t, false), DISC_BLOCKS - 7);
 	/* the hidden blocks stay readable */
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS - 7, 7), 0);
-	th_expect_good(&cmd);
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	th_expect_sense(&cmd, 5, 0x21, 0);
+	read_expect(t, &cmd, DISC_BLOCKS - 7, 7, 0, 0, 0);
+	read_expect(t, &cmd, DISC_BLOCKS, 1, 5, 0x21, 0);
 	sim_close(t);
 }
 
@@ -539,12 +549,9 @@ static void test_extra(void **state)
 	(void)state;
 	assert_int_equal(capacity(t, &bs), DISC_BLOCKS + 2);
 	assert_int_equal(toc_leadout(t, false), DISC_BLOCKS + 2);
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS - 1, 1), 0);
-	th_expect_good(&cmd);
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	th_expect_sense(&cmd, 5, 0x21, 0);
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS + 1, 1), 0);
-	th_expect_sense(&cmd, 5, 0x21, 0);
+	read_expect(t, &cmd, DISC_BLOCKS - 1, 1, 0, 0, 0);
+	read_expect(t, &cmd, DISC_BLOCKS, 1, 5, 0x21, 0);
+	read_expect(t, &cmd, DISC_BLOCKS + 1, 1, 5, 0x21, 0);
 	sim_close(t);
 
 	t = open_disc("hide=10,extra=3");
@@ -667,19 +674,14 @@ static void test_bad(void **state)
 	struct cdt_cmd cmd;
 
 	(void)state;
-	assert_int_equal(read1(t, &cmd, 9, 1), 0);
-	th_expect_good(&cmd);
+	read_expect(t, &cmd, 9, 1, 0, 0, 0);
 	for (uint64_t b = 10; b <= 12; b++) {
-		assert_int_equal(read1(t, &cmd, b, 1), 0);
-		th_expect_sense(&cmd, 3, 0x11, 0);
+		read_expect(t, &cmd, b, 1, 3, 0x11, 0);
 	}
-	assert_int_equal(read1(t, &cmd, 13, 1), 0);
-	th_expect_good(&cmd);
-	assert_int_equal(read1(t, &cmd, 50, 1), 0);
-	th_expect_sense(&cmd, 3, 0x11, 0);
+	read_expect(t, &cmd, 13, 1, 0, 0, 0);
+	read_expect(t, &cmd, 50, 1, 3, 0x11, 0);
 	/* bad blocks do not heal */
-	assert_int_equal(read1(t, &cmd, 50, 1), 0);
-	th_expect_sense(&cmd, 3, 0x11, 0);
+	read_expect(t, &cmd, 50, 1, 3, 0x11, 0);
 
 	/* a read touching the range: the blocks before it arrive */
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 6, 8, buf, sizeof(buf)), 0);
@@ -694,10 +696,8 @@ static void test_bad(void **state)
 
 	/* a bad range past the end: the end wins */
 	t = open_disc("bad=98-200");
-	assert_int_equal(read1(t, &cmd, 100, 1), 0);
-	th_expect_sense(&cmd, 5, 0x21, 0);
-	assert_int_equal(read1(t, &cmd, 99, 1), 0);
-	th_expect_sense(&cmd, 3, 0x11, 0);
+	read_expect(t, &cmd, 100, 1, 5, 0x21, 0);
+	read_expect(t, &cmd, 99, 1, 3, 0x11, 0);
 	sim_close(t);
 }
 
@@ -711,15 +711,11 @@ static void test_runout(void **state)
 	(void)state;
 	/* run-out blocks are reported */
 	assert_int_equal(capacity(t, &bs), DISC_BLOCKS);
-	assert_int_equal(read1(t, &cmd, 97, 1), 0);
-	th_expect_good(&cmd);
+	read_expect(t, &cmd, 97, 1, 0, 0, 0);
 	/* run-out takes precedence over a bad range */
-	assert_int_equal(read1(t, &cmd, 98, 1), 0);
-	th_expect_sense(&cmd, 5, 0x64, 0);
-	assert_int_equal(read1(t, &cmd, 99, 1), 0);
-	th_expect_sense(&cmd, 5, 0x64, 0);
-	assert_int_equal(read1(t, &cmd, 100, 1), 0);
-	th_expect_sense(&cmd, 5, 0x21, 0);
+	read_expect(t, &cmd, 98, 1, 5, 0x64, 0);
+	read_expect(t, &cmd, 99, 1, 5, 0x64, 0);
+	read_expect(t, &cmd, 100, 1, 5, 0x21, 0);
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 96, 4, buf, sizeof(buf)), 0);
 	th_expect_sense(&cmd, 5, 0x64, 0);
 	assert_int_equal(cmd.resid, 2 * 2048);
@@ -750,18 +746,14 @@ static void test_flaky(void **state)
 	assert_int_equal(do_read(t, &cmd, MMC_READ10, 9, 3, buf, sizeof(buf)), 0);
 	th_expect_good(&cmd);
 	assert_blocks(buf, 9, 3, 2048);
-	assert_int_equal(read1(t, &cmd, 10, 1), 0);
-	th_expect_good(&cmd);
+	read_expect(t, &cmd, 10, 1, 0, 0, 0);
 	sim_close(t);
 
 	/* a flaky range past the end: the end stays the end */
 	t = open_disc("flaky=99-1000:1");
-	assert_int_equal(read1(t, &cmd, 100, 1), 0);
-	th_expect_sense(&cmd, 5, 0x21, 0);
-	assert_int_equal(read1(t, &cmd, 99, 1), 0);
-	th_expect_sense(&cmd, 3, 0x11, 0);
-	assert_int_equal(read1(t, &cmd, 99, 1), 0);
-	th_expect_good(&cmd);
+	read_expect(t, &cmd, 100, 1, 5, 0x21, 0);
+	read_expect(t, &cmd, 99, 1, 3, 0x11, 0);
+	read_expect(t, &cmd, 99, 1, 0, 0, 0);
 	sim_close(t);
 }
 
@@ -772,16 +764,11 @@ static void test_two_sims_independent(void **state)
 	struct cdt_cmd cmd;
 
 	(void)state;
-	assert_int_equal(read1(a, &cmd, 5, 1), 0);
-	th_expect_sense(&cmd, 3, 0x11, 0);
-	assert_int_equal(read1(b, &cmd, 5, 1), 0);
-	th_expect_sense(&cmd, 3, 0x11, 0);
-	assert_int_equal(read1(a, &cmd, 5, 1), 0);
-	th_expect_good(&cmd);
-	assert_int_equal(read1(b, &cmd, 5, 1), 0);
-	th_expect_sense(&cmd, 6, 0x29, 0);
-	assert_int_equal(read1(b, &cmd, 5, 1), 0);
-	th_expect_good(&cmd);
+	read_expect(a, &cmd, 5, 1, 3, 0x11, 0);
+	read_expect(b, &cmd, 5, 1, 3, 0x11, 0);
+	read_expect(a, &cmd, 5, 1, 0, 0, 0);
+	read_expect(b, &cmd, 5, 1, 6, 0x29, 0);
+	read_expect(b, &cmd, 5, 1, 0, 0, 0);
 	sim_close(a);
 	sim_close(b);
 }
@@ -804,8 +791,7 @@ static void test_info(void **state)
 	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.sense[0], 0xf0);
 	assert_int_equal(sense_info(&cmd), 20);
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS + 300, 1), 0);
-	th_expect_sense(&cmd, 5, 0x21, 0);
+	read_expect(t, &cmd, DISC_BLOCKS + 300, 1, 5, 0x21, 0);
 	assert_int_equal(cmd.sense[0], 0xf0);
 	assert_int_equal(sense_info(&cmd), DISC_BLOCKS + 300);
 	/* only reads carry it */
@@ -850,14 +836,10 @@ static void test_ua(void **state)
 
 	/* a unit attention does not carry out the command: flaky untouched */
 	t = open_disc("ua=1,flaky=4-4:1");
-	assert_int_equal(read1(t, &cmd, 4, 1), 0);
-	th_expect_sense(&cmd, 6, 0x29, 0);
-	assert_int_equal(read1(t, &cmd, 4, 1), 0);
-	th_expect_sense(&cmd, 3, 0x11, 0);
-	assert_int_equal(read1(t, &cmd, 4, 1), 0);
-	th_expect_sense(&cmd, 6, 0x29, 0);
-	assert_int_equal(read1(t, &cmd, 4, 1), 0);
-	th_expect_good(&cmd);
+	read_expect(t, &cmd, 4, 1, 6, 0x29, 0);
+	read_expect(t, &cmd, 4, 1, 3, 0x11, 0);
+	read_expect(t, &cmd, 4, 1, 6, 0x29, 0);
+	read_expect(t, &cmd, 4, 1, 0, 0, 0);
 	sim_close(t);
 }
 
@@ -881,8 +863,7 @@ static void test_hang(void **state)
 	t->ops->close(t);
 	t = open_disc("hang=500");
 	assert_int_equal(read1(t, &cmd, 499, 2), CDT_ETIMEOUT);
-	assert_int_equal(read1(t, &cmd, 501, 2), 0);
-	th_expect_sense(&cmd, 5, 0x21, 0);
+	read_expect(t, &cmd, 501, 2, 5, 0x21, 0);
 	/* other commands never hang */
 	assert_int_equal(capacity(t, &(uint32_t){ 0 }), DISC_BLOCKS);
 	sim_close(t);
@@ -1349,11 +1330,9 @@ static void test_past_medium(void **state)
 	struct cdt_cmd cmd;
 
 	(void)state;
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS - 1, 1), 0);
-	th_expect_good(&cmd);
+	read_expect(t, &cmd, DISC_BLOCKS - 1, 1, 0, 0, 0);
 	/* tgt: past its backing file a read is unreadable, not out of range */
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	th_expect_sense(&cmd, 3, 0x11, 0);
+	read_expect(t, &cmd, DISC_BLOCKS, 1, 3, 0x11, 0);
 	assert_int_equal(cmd.resid, 2048);
 	assert_int_equal(sense_info(&cmd), DISC_BLOCKS);
 	memset(buf, 0, sizeof(buf));
@@ -1368,14 +1347,11 @@ static void test_past_medium(void **state)
 
 	/* run-out blocks below N keep their own answer; past=end is the default */
 	t = open_disc("past=medium,runout=2");
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS - 1, 1), 0);
-	th_expect_sense(&cmd, 5, 0x64, 0);
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	th_expect_sense(&cmd, 3, 0x11, 0);
+	read_expect(t, &cmd, DISC_BLOCKS - 1, 1, 5, 0x64, 0);
+	read_expect(t, &cmd, DISC_BLOCKS, 1, 3, 0x11, 0);
 	sim_close(t);
 	t = open_disc("past=end");
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	th_expect_sense(&cmd, 5, 0x21, 0);
+	read_expect(t, &cmd, DISC_BLOCKS, 1, 5, 0x21, 0);
 	sim_close(t);
 }
 
@@ -1392,12 +1368,10 @@ static void test_reveal(void **state)
 	assert_int_equal(read1(t, &cmd, 50, 4), 0);
 	assert_int_equal(capacity(t, &bs), DISC_BLOCKS - 5);
 	/* a good read of a hidden block grows it to cover the read */
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS - 3, 1), 0);
-	th_expect_good(&cmd);
+	read_expect(t, &cmd, DISC_BLOCKS - 3, 1, 0, 0, 0);
 	assert_int_equal(capacity(t, &bs), DISC_BLOCKS - 2);
 	/* so does a failing one, to its last LBA, and it stays */
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS + 20, 2), 0);
-	th_expect_sense(&cmd, 5, 0x21, 0);
+	read_expect(t, &cmd, DISC_BLOCKS + 20, 2, 5, 0x21, 0);
 	assert_int_equal(capacity(t, &bs), DISC_BLOCKS + 22);
 	assert_int_equal(read1(t, &cmd, 0, 1), 0);
 	assert_int_equal(capacity(t, &bs), DISC_BLOCKS + 22);
@@ -1567,8 +1541,7 @@ static void test_info_modes(void **state)
 	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.sense[0], 0xf0);
 	assert_int_equal(sense_info(&cmd), 0);
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	th_expect_sense(&cmd, 5, 0x21, 0);
+	read_expect(t, &cmd, DISC_BLOCKS, 1, 5, 0x21, 0);
 	assert_int_equal(cmd.sense[0], 0xf0);
 	assert_int_equal(sense_info(&cmd), 0);
 	assert_int_equal(do_read(t, &cmd, MMC_READ16, 1ull << 40, 1, buf, 2048), 0);
@@ -1591,8 +1564,7 @@ static void test_info_modes(void **state)
 	th_expect_sense(&cmd, 5, 0x21, 0);
 	assert_int_equal(cmd.sense[0], 0x70);
 	/* good reads carry no sense */
-	assert_int_equal(read1(t, &cmd, 5, 1), 0);
-	th_expect_good(&cmd);
+	read_expect(t, &cmd, 5, 1, 0, 0, 0);
 	sim_close(t);
 
 	/* scsi_debug: one constant, whatever failed */
@@ -1601,8 +1573,7 @@ static void test_info_modes(void **state)
 	th_expect_sense(&cmd, 3, 0x11, 0);
 	assert_int_equal(cmd.sense[0], 0xf0);
 	assert_int_equal(sense_info(&cmd), 4660);
-	assert_int_equal(read1(t, &cmd, DISC_BLOCKS, 1), 0);
-	th_expect_sense(&cmd, 5, 0x21, 0);
+	read_expect(t, &cmd, DISC_BLOCKS, 1, 5, 0x21, 0);
 	assert_int_equal(sense_info(&cmd), 4660);
 	sim_close(t);
 }

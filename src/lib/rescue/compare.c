@@ -39,3 +39,22 @@ void compare_release(int fd, uint8_t *disc, uint8_t *file)
 	free(disc);
 	free(file);
 }
+
+int cmp_range_add_span(struct cmp_ranges *r, uint64_t first, uint64_t last)
+{
+	if (r->n && r->v[r->n - 1].last + 1 == first) {
+		r->v[r->n - 1].last = last;
+		return 0;
+	}
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 8;
+		struct cdt_range *v = realloc(r->v, cap * sizeof(*v));
+
+		if (!v)
+			return CDT_ENOMEM;
+		r->v = v;
+		r->cap = cap;
+	}
+	r->v[r->n++] = (struct cdt_range){ first, last };
+	return 0;
+}

@@ -26,11 +26,7 @@
 #include "rescue/engine.h"
 #include "rescue/job.h"
 #include "rescue/skip.h"
-
-struct ranges {
-	struct cdt_range *v;
-	size_t n, cap;
-};
+#include "rescue/verifycue.h"
 
 /* What a block of the chunk came to. */
 enum block_state { BLOCK_READ = 0, BLOCK_BAD, BLOCK_FORM2 };
@@ -42,7 +38,7 @@ struct verify_job {
 	struct cdt_dev *dev;
 	const struct cdt_verify_opts *opts;
 	struct cdt_verify_result *res;
-	struct ranges bad, diff;
+	struct cmp_ranges bad, diff;
 	struct skip_plan skip;	/* never read (skip.h) */
 	uint64_t extent;	/* blocks: the probe's extent */
 	struct dg dg;
@@ -68,31 +64,6 @@ struct verify_job {
 	enum block_state *state;	/* per block of the current chunk */
 	uint64_t form2_blocks;	/* found while reading, listed in skip */
 };
-
-/* Add the blocks [first, last] to r. */
-static int range_add_span(struct ranges *r, uint64_t first, uint64_t last)
-{
-	if (r->n && r->v[r->n - 1].last + 1 == first) {
-		r->v[r->n - 1].last = last;
-		return 0;
-	}
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 8;
-		struct cdt_range *v = realloc(r->v, cap * sizeof(*v));
-
-		if (!v)
-			return CDT_ENOMEM;
-		r->v = v;
-		r->cap = cap;
-	}
-	r->v[r->n++] = (struct cdt_range){ first, last };
-	return 0;
-}
-
-static int range_add(struct ranges *r, uint64_t lba)
-{
-	return range_add_span(r, lba, lba);
-}
 
 /* READ_GOOD, READ_BAD, READ_WRONG_MODE, or <0 error that ends the run. */
 static int read_into(struct verify_job *j, uint64_t lba, uint32_t n, uint8_t *buf)
@@ -158,7 +129,7 @@ static int read_single(struct verify_job *j, uint64_t lba, uint32_t i)
 	}
 	j->state[i] = BLOCK_BAD;
 	j->res->sum.bad_blocks++;
-	return range_add(&j->bad, lba);
+	return cmp_range_add(&j->bad, lba);
 }
 
 static int read_chunk(struct verify_job *j, uint64_t lba, uint32_t n)
@@ -202,7 +173,7 @@ static int note_diff(struct verify_job *j, uint64_t lba, const uint8_t *disc,
 	res->diff_blocks++;
 	if (!j->file_short || lba < j->file_blocks)
 		j->diff_inside = true;
-	return range_add(&j->diff, lba);
+	return cmp_range_add(&j->diff, lba);
 }
 
 /* A block past a short FILE: padding, or data (a difference: FILE is a prefix). */
@@ -467,7 +438,7 @@ static int past_the_disc(struct verify_job *j)
 		res->first_diff_lba = j->extent;
 	}
 	res->diff_blocks += past;
-	return range_add_span(&j->diff, j->extent, j->extent + past - 1);
+	return cmp_range_add_span(&j->diff, j->extent, j->extent + past - 1);
 }
 
 /*
@@ -596,6 +567,13 @@ static int verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 	return rc;
 }
 
+static void tracks_free(struct cdt_verify_result *res)
+{
+	free(res->tracks);
+	res->tracks = NULL;
+	res->n_tracks = 0;
+}
+
 static void verify_free(struct cdt_verify_result *res)
 {
 	rescue_summary_free(&res->sum);
@@ -603,6 +581,7 @@ static void verify_free(struct cdt_verify_result *res)
 	res->diffs = NULL;
 	res->n_diffs = 0;
 	skip_result_free(&res->skipped, &res->n_skipped, &res->skipped_blocks);
+	tracks_free(res);
 }
 
 static const struct cdt_verify_opts verify_defaults = {
@@ -619,12 +598,16 @@ int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 			       &full, sizeof(full), "cdt_verify");
 
 	if (!rc)
-		rc = verify(dev, &o, &full);
+		rc = o.cue_path ? rescue_verify_cue(dev, &o, &full) : verify(dev, &o, &full);
 	if (cdt_abi_leave(res, &full, sizeof(full),
-			  CDT_END(struct cdt_verify_result, n_diffs)))
+			  CDT_END(struct cdt_verify_result, n_diffs))) {
 		verify_free(&full);
-	else if (!CDT_HAS(res, n_skipped))
+		return rc;
+	}
+	if (!CDT_HAS(res, n_skipped))
 		skip_result_free(&full.skipped, &full.n_skipped, &full.skipped_blocks);
+	if (!CDT_HAS(res, n_tracks))
+		tracks_free(&full);
 	return rc;
 }
 
@@ -638,4 +621,6 @@ void cdt_verify_result_free(struct cdt_verify_result *res)
 	res->n_diffs = 0;
 	if (CDT_HAS(res, n_skipped))
 		skip_result_free(&res->skipped, &res->n_skipped, &res->skipped_blocks);
+	if (CDT_HAS(res, n_tracks))
+		tracks_free(res);
 }

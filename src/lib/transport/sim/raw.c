@@ -6,8 +6,9 @@
  * pointers, formatted Q and raw P-W), and what READ(10)/(12) get from a
  * sector that is not 2048 bytes of Mode 1 or Form 1 user data.
  *
- * Layout: track 1's INDEX 01 is LBA 0 (its pregap, if any, lies before
- * LBA 0, 00:00:00-00:01:74, and is not served).  Each later track of a
+ * Layout: track 1's INDEX 01 is LBA 0; its pregap lies before it,
+ * 00:00:00-00:01:74 = LBA -150..-1, read by READ CD only (stored, or made
+ * in track 1's mode as an unstored pregap is).  Each later track of a
  * session follows the one before; its pregap (PREGAP frames, not stored,
  * then INDEX 00..01, stored) comes first and its INDEX 01 is where the TOC
  * says it starts.  The first track of a later session starts 11400 blocks
@@ -33,7 +34,7 @@
 #include "scsi/readcd.h"
 #include "scsi/sector.h"
 #include "scsi/subq.h"
-#include "transport/sim/cue.h"
+#include "scsi/cue.h"
 #include "transport/sim/sim.h"
 
 #define CUE_MAX_BYTES (1u << 20)	/* a sheet is text: 1 MiB is plenty */
@@ -103,20 +104,14 @@ fail:
 /* FILE names are relative to the sheet's folder (as every CUE reader takes them). */
 static int open_files(struct sim_cue *c, const char *sheet, char *err, size_t errlen)
 {
-	const char *slash = strrchr(sheet, '/');
-	size_t dir = slash ? (size_t)(slash - sheet) + 1 : 0;
 	unsigned int i;
 
 	for (i = 0; i < c->sheet.n_files; i++) {
-		const char *name = c->sheet.files[i];
 		char path[4096];
 
-		if (name[0] == '/')
-			snprintf(path, sizeof(path), "%s", name);
-		else if ((size_t)snprintf(path, sizeof(path), "%.*s%s", (int)dir,
-					  sheet, name) >= sizeof(path))
-			errno = ENAMETOOLONG;
-		c->fds[i] = open(path, O_RDONLY | O_CLOEXEC);
+		c->fds[i] = -1;
+		if (!cue_file_path(sheet, c->sheet.files[i], path, sizeof(path)))
+			c->fds[i] = open(path, O_RDONLY | O_CLOEXEC);
 		if (c->fds[i] < 0) {
 			snprintf(err, errlen, "sim: %s: cannot open its FILE %s: %s",
 				 sheet, path, strerror(errno));
@@ -124,11 +119,6 @@ static int open_files(struct sim_cue *c, const char *sheet, char *err, size_t er
 		}
 	}
 	return 0;
-}
-
-static int64_t extent_start(const struct cue_track *t)
-{
-	return t->index0 >= 0 ? t->index0 : t->index1;
 }
 
 static int cue_error(char *err, size_t errlen, const char *sheet,
@@ -143,25 +133,14 @@ static int stored_sectors(const struct sim_cue *c, unsigned int i, uint64_t *n,
 			  const char *sheet, char *err, size_t errlen)
 {
 	const struct cue_track *t = &c->sheet.tracks[i];
-	const struct cue_track *next = i + 1 < c->sheet.n_tracks ? t + 1 : NULL;
-	unsigned int ss = cue_sector_size(t->mode);
 	off_t size = lseek(c->fds[t->file], 0, SEEK_END);
-	int64_t end;
+	const char *why;
+	unsigned int track;
 
 	if (size < 0)
 		return cue_error(err, errlen, sheet, t->number, "its FILE cannot be sized");
-	if (next && next->file == t->file) {
-		if (cue_sector_size(next->mode) != ss)
-			return cue_error(err, errlen, sheet, next->number,
-					 "tracks of one FILE must have one sector size");
-		end = extent_start(next);
-	} else {
-		end = (int64_t)(size / ss);
-	}
-	if (end <= t->index1)
-		return cue_error(err, errlen, sheet, t->number,
-				 "its FILE ends before INDEX 01, or holds no sector of it");
-	*n = (uint64_t)(end - extent_start(t));
+	if (cue_stored_sectors(&c->sheet, i, (uint64_t)size, n, &why, &track))
+		return cue_error(err, errlen, sheet, track, why);
 	return 0;
 }
 
@@ -176,7 +155,7 @@ static int place_tracks(struct sim_cue *c, uint64_t *end, const char *sheet,
 	for (i = 0; i < c->sheet.n_tracks; i++) {
 		const struct cue_track *t = &c->sheet.tracks[i];
 		struct sim_cue_track *ct = &c->t[i];
-		int64_t stored_pregap = t->index1 - extent_start(t);
+		int64_t stored_pregap = t->index1 - cue_extent_start(t);
 		int64_t pregap = stored_pregap + (int64_t)t->pregap;
 
 		rc = stored_sectors(c, i, &ct->n_stored, sheet, err, errlen);
@@ -198,7 +177,7 @@ static int place_tracks(struct sim_cue *c, uint64_t *end, const char *sheet,
 		}
 		ct->first = ct->index1 - pregap;
 		ct->stored = ct->index1 - stored_pregap;
-		ct->offset = (off_t)extent_start(t) * ct->ssize;
+		ct->offset = (off_t)cue_extent_start(t) * ct->ssize;
 		cursor = ct->stored + (int64_t)ct->n_stored;
 	}
 	c->n = c->sheet.n_tracks;
@@ -317,10 +296,21 @@ void sim_cue_tracks(struct sim *s)
 struct sim_sector {
 	const struct sim_cue_track *ct;
 	uint32_t number;	/* the track's */
-	uint8_t kind;		/* MMC_ST_CDDA .. MMC_ST_FORM2, 0 not a sector */
+	uint8_t kind;		/* MMC_ST_CDDA .. MMC_ST_FORM2, SIM_ST_MODE0, 0 none */
 	bool edc_bad;		/* stored raw, and its EDC/ECC does not match */
+	bool leadout;		/* read past the end with past=zero: the lead-out */
 	uint8_t raw[CD_RAW];
 };
+
+/*
+ * A Mode 0 sector (sync, header, 2336 zeros: ECMA-130's Sector Mode 00), as a drive
+ * reads the lead-out of a data disc (CDEmu answers READ CD there with Mode 0
+ * sectors, REAL-DISCS.md).  Not one of MMC's expected sector types.
+ */
+#define SIM_ST_MODE0 6
+
+/* Track 1's pregap, 00:00:00-00:01:74: LBA -150..-1 (MMC's LBAs are signed, REAL-DISCS.md) */
+#define SIM_TRACK1_PREGAP 150
 
 static const struct sim_cue_track *cue_track_at(const struct sim_cue *c, int64_t lba,
 						uint32_t *number)
@@ -329,29 +319,16 @@ static const struct sim_cue_track *cue_track_at(const struct sim_cue *c, int64_t
 
 	for (i = 0; i < c->n; i++) {
 		const struct sim_cue_track *ct = &c->t[i];
+		/* every disc has track 1's 2 s pregap, in the sheet or not */
+		int64_t first = i || ct->first < -SIM_TRACK1_PREGAP ? ct->first :
+			       -SIM_TRACK1_PREGAP;
 
-		if (lba >= ct->first && lba < ct->stored + (int64_t)ct->n_stored) {
+		if (lba >= first && lba < ct->stored + (int64_t)ct->n_stored) {
 			*number = c->sheet.tracks[i].number;
 			return ct;
 		}
 	}
 	return NULL;
-}
-
-static bool pread_all(int fd, void *buf, size_t len, off_t off)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t r = pread(fd, (uint8_t *)buf + got, len - got, off + (off_t)got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
 }
 
 static uint8_t mmc_kind(enum cd_sector_kind k)
@@ -382,6 +359,7 @@ static bool load_sector(const struct sim *s, int64_t lba, struct sim_sector *sec
 	sec->ct = ct;
 	sec->kind = 0;
 	sec->edc_bad = false;
+	sec->leadout = false;
 	if (!ct)
 		return true;
 	stored = lba >= ct->stored;
@@ -390,17 +368,17 @@ static bool load_sector(const struct sim *s, int64_t lba, struct sim_sector *sec
 		sec->kind = MMC_ST_CDDA;
 		if (!stored)
 			memset(sec->raw, 0, CD_RAW);
-		return !stored || pread_all(ct->fd, sec->raw, CD_RAW, off);
+		return !stored || sim_pread_all(ct->fd, sec->raw, CD_RAW, off);
 	}
 	if (!stored || ct->mode == CUE_MODE1_2048) {
 		memset(data, 0, sizeof(data));
-		if (stored && !pread_all(ct->fd, data, CD_DATA, off))
+		if (stored && !sim_pread_all(ct->fd, data, CD_DATA, off))
 			return false;
 		if (ct->mode == CUE_MODE2_2352)
 			cd_sector_build_mode2(sec->raw, zero_sub, data, lba, true);
 		else
 			cd_sector_build_mode1(sec->raw, data, lba);
-	} else if (!pread_all(ct->fd, sec->raw, CD_RAW, off)) {
+	} else if (!sim_pread_all(ct->fd, sec->raw, CD_RAW, off)) {
 		return false;
 	}
 	{
@@ -495,11 +473,11 @@ static size_t put_main(const struct sim_sector *sec, uint8_t fields, uint8_t *p)
 	static const struct { const struct field *f; size_t n; } by_kind[] = {
 		[MMC_ST_CDDA] = { audio, 1 }, [MMC_ST_MODE1] = { mode1, 4 },
 		[MMC_ST_MODE2] = { mode2, 3 }, [MMC_ST_FORM1] = { form1, 5 },
-		[MMC_ST_FORM2] = { form2, 5 },
+		[MMC_ST_FORM2] = { form2, 5 }, [SIM_ST_MODE0] = { mode2, 3 },
 	};
 	size_t n = 0, i;
 
-	if (!sec->kind || sec->kind > MMC_ST_FORM2)
+	if (!sec->kind || sec->kind > SIM_ST_MODE0)
 		return 0;
 	for (i = 0; i < by_kind[sec->kind].n; i++) {
 		const struct field *f = &by_kind[sec->kind].f[i];
@@ -532,14 +510,16 @@ static size_t put_c2(uint8_t fields, bool bad, uint8_t *p)
 static size_t put_sub(const struct sim_sector *sec, int64_t lba, uint8_t sub,
 		      uint8_t *p)
 {
-	uint8_t q[CD_Q_LEN];
-	bool pregap = lba < sec->ct->index1;
+	uint8_t q[CD_Q_LEN], control = sec->kind == MMC_ST_CDDA ? 0x0 : 0x4;
+	bool pregap = !sec->leadout && lba < sec->ct->index1;
 
 	if (sub != MMC_SUB_Q && sub != MMC_SUB_RAW)
 		return 0;
-	cd_subq_build(q, sec->kind == MMC_ST_CDDA ? 0x0 : 0x4, (uint8_t)sec->number,
-		      pregap ? 0 : 1, pregap ? sec->ct->index1 - lba : lba - sec->ct->index1,
-		      lba);
+	if (sec->leadout)	/* track AA, index 01, counting from the lead-out's start */
+		cd_subq_build(q, control, CD_TRACK_LEADOUT, 1, lba - (int64_t)sec->number, lba);
+	else
+		cd_subq_build(q, control, (uint8_t)sec->number, pregap ? 0 : 1,
+			      pregap ? sec->ct->index1 - lba : lba - sec->ct->index1, lba);
 	if (sub == MMC_SUB_Q) {
 		memcpy(p, q, CD_Q_LEN);
 		memset(p + CD_Q_LEN, 0, CD_Q_FORMATTED - CD_Q_LEN);
@@ -600,15 +580,21 @@ static bool in_runout(const struct sim *s, uint64_t b)
 static bool read_cd_fails(struct sim *s, int64_t lba, const struct mmc_read_cd *rq,
 			  const struct sim_sector *sec, struct sim_outcome *o)
 {
-	if (lba < 0 || (uint64_t)lba >= s->n_blocks) {
+	if (!sec->ct && !sec->leadout && (lba < 0 || (uint64_t)lba >= s->n_blocks)) {
 		sim_check(o, SK_ILLEGAL_REQUEST, ASC_LBA_OUT_OF_RANGE, 0);
 		return true;
 	}
-	if (!sec->ct) {
-		sim_check(o, s->cfg.gap_key, s->cfg.gap_asc, s->cfg.gap_ascq);
+	if (!sec->ct && !sec->leadout) {
+		/* a gap answers READ CD as READ(10): gap=hang no answer at all */
+		if (s->cfg.gap == SIM_GAP_HANG)
+			o->timeout = true;
+		else
+			sim_check(o, s->cfg.gap_key, s->cfg.gap_asc, s->cfg.gap_ascq);
 		return true;
 	}
-	if (in_runout(s, (uint64_t)lba) || (rq->type && rq->type != sec->kind)) {
+	/* a Mode 0 sector has no expected type (6 is reserved): only "any" reads it */
+	if ((lba >= 0 && !sec->leadout && in_runout(s, (uint64_t)lba)) ||
+	    (rq->type && rq->type != sec->kind)) {
 		sim_check(o, SK_ILLEGAL_REQUEST, ASC_END_OF_USER_AREA, 0);
 		return true;
 	}
@@ -627,6 +613,62 @@ static bool read_cd_fault(struct sim *s, int64_t lba, struct sim_outcome *o)
 	return f && f->kind != SIM_FAULT_FORM2 && sim_fault_answer(f, o);
 }
 
+/* The lead-out sector lba: Mode 0 on a data disc, silence after audio. */
+static void leadout_sector(const struct sim *s, int64_t lba, struct sim_sector *sec)
+{
+	static const uint8_t zeros[CD_DATA];
+	const struct sim_cue *c = s->cue;
+
+	sec->ct = NULL;
+	sec->edc_bad = false;
+	sec->leadout = true;
+	sec->number = (uint32_t)s->n_blocks;	/* where the lead-out starts, for Q */
+	if (c->n && c->t[c->n - 1].mode == CUE_AUDIO) {
+		sec->kind = MMC_ST_CDDA;
+		memset(sec->raw, 0, CD_RAW);
+		return;
+	}
+	/* sync and header as Mode 1 makes them, then mode 0 and zeros */
+	cd_sector_build_mode1(sec->raw, zeros, lba);
+	sec->raw[15] = 0;
+	memset(sec->raw + 16, 0, CD_RAW - 16);
+	sec->kind = SIM_ST_MODE0;
+}
+
+/*
+ * Sector *lba, or what answers for it past the end N (past=): zero reads
+ * the lead-out, repeat answers block N-1 again, whole, header and Q
+ * naming N-1 (a stale cache: redumper's notes on the PLEXTOR PX-740A,
+ * REAL-DISCS.md), so *lba becomes N-1; end and short 05/21/00 (left to
+ * read_cd_fails), medium 03/11/00 as READ(10) gets.  False with o filled.
+ */
+static bool load_any(struct sim *s, int64_t *lba, struct sim_sector *sec,
+		     struct sim_outcome *o)
+{
+	bool past = *lba >= 0 && (uint64_t)*lba >= s->n_blocks;
+
+	if (past && s->cfg.past == SIM_PAST_ZERO) {
+		leadout_sector(s, *lba, sec);
+		return true;
+	}
+	if (past && s->cfg.past == SIM_PAST_MEDIUM) {
+		sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
+		return false;
+	}
+	if (past && s->cfg.past == SIM_PAST_REPEAT && s->n_blocks)
+		*lba = (int64_t)s->n_blocks - 1;
+	if (*lba >= 0 && (uint64_t)*lba >= s->n_blocks) {
+		sec->ct = NULL;
+		sec->leadout = false;
+		return true;
+	}
+	if (!load_sector(s, *lba, sec)) {
+		sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
+		return false;
+	}
+	return true;
+}
+
 /* One sector's answer at p; 0 with *stop (and o filled, but for short) when it fails. */
 static size_t read_cd_one(struct sim *s, int64_t lba, const struct mmc_read_cd *rq,
 			  struct sim_sector *sec, uint8_t *p, struct sim_outcome *o,
@@ -637,13 +679,9 @@ static size_t read_cd_one(struct sim *s, int64_t lba, const struct mmc_read_cd *
 	size_t n;
 
 	*stop = true;
-	if (lba >= 0 && (uint64_t)lba < s->n_blocks && !load_sector(s, lba, sec)) {
-		sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
+	if (!load_any(s, &lba, sec, o))
 		return 0;
-	}
-	if (lba < 0 || (uint64_t)lba >= s->n_blocks)
-		sec->ct = NULL;
-	if (read_cd_fails(s, lba, rq, sec, o) || read_cd_fault(s, lba, o))
+	if (read_cd_fails(s, lba, rq, sec, o) || (!sec->leadout && read_cd_fault(s, lba, o)))
 		return 0;
 	bad = unreadable(s, (uint64_t)lba);
 	/* without C2 pointers a drive can only fail an unreadable sector */

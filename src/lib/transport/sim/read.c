@@ -144,23 +144,10 @@ static bool zero_block(const struct sim *s, uint64_t b)
 /* Copy n blocks from the image; a failing pread is a medium error. */
 static bool copy_image(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst)
 {
-	size_t want = (size_t)(n * s->cfg.block_size);
-	off_t off = (off_t)(lba * s->cfg.block_size);
-	size_t got = 0;
-
 	if (s->cue)
 		return sim_cue_copy_user(s, lba, n, dst);
-	while (got < want) {
-		ssize_t r = pread(s->image_fd, dst + got, want - got,
-				  off + (off_t)got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
+	return sim_pread_all(s->image_fd, dst, (size_t)(n * s->cfg.block_size),
+			     (off_t)(lba * s->cfg.block_size));
 }
 
 /* past=repeat: every block past N is block N-1 again */

@@ -15,7 +15,7 @@
  *             information
  *   config.c  what the drive is: INQUIRY, REQUEST SENSE, GET CONFIGURATION,
  *             MODE SENSE
- *   cue.c     a CUE sheet's text into tracks (pure)
+ *   (scsi/cue.c: a CUE sheet's text into tracks, pure; shared with verify)
  *   raw.c     the disc of sim:FILE.cue: its sectors, READ CD, and what
  *             READ(10) gets from sectors that are not 2048-byte data
  *   ide.c     READ CD of a plain image: refused, or readcd=ide (QEMU)
@@ -268,6 +268,10 @@ bool sim_fault_preempts(struct sim *s, const struct cdt_cmd *cmd,
 			struct sim_outcome *o);
 /* After a command: advance the clock; a timeout resets the drive. */
 void sim_fault_after(struct sim *s, const struct sim_outcome *o, double ms);
+
+/* io.c: len bytes at off of fd, retried on EINTR and short reads; false on
+ * an error or end of file (the image is shorter than the disc says). */
+bool sim_pread_all(int fd, void *buf, size_t len, off_t off);
 
 /* layout.c: layout=, gap=, tao=, open=, profile=, formatted= */
 int sim_key_layout(struct sim_config *c, const char *v);

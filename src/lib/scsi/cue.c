@@ -5,11 +5,12 @@
  * Nothing here trusts the sheet: track numbers must rise by one, index
  * times must rise within a file, every track needs INDEX 01.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "transport/sim/cue.h"
+#include "scsi/cue.h"
 
 #define MAX_WORDS 4
 #define MAX_LINE 1024
@@ -329,4 +330,46 @@ void cue_free(struct cue_sheet *c)
 		free(c->files[i]);
 	c->n_files = 0;
 	c->n_tracks = 0;
+}
+
+int cue_file_path(const char *sheet_path, const char *name, char *buf, size_t len)
+{
+	const char *slash = strrchr(sheet_path, '/');
+	int dir = slash ? (int)(slash - sheet_path) + 1 : 0;
+	int n = name[0] == '/' ? snprintf(buf, len, "%s", name) :
+				 snprintf(buf, len, "%.*s%s", dir, sheet_path, name);
+
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+int cue_stored_sectors(const struct cue_sheet *c, unsigned int i,
+		       uint64_t file_bytes, uint64_t *n, const char **why,
+		       unsigned int *track)
+{
+	const struct cue_track *t = &c->tracks[i];
+	const struct cue_track *next = i + 1 < c->n_tracks ? t + 1 : NULL;
+	unsigned int ss = cue_sector_size(t->mode);
+	int64_t end;
+
+	if (next && next->file == t->file) {
+		if (cue_sector_size(next->mode) != ss) {
+			*why = "tracks of one FILE must have one sector size";
+			*track = next->number;
+			return -1;
+		}
+		end = cue_extent_start(next);
+	} else {
+		end = (int64_t)(file_bytes / ss);
+	}
+	if (end <= t->index1) {
+		*why = "its FILE ends before INDEX 01, or holds no sector of it";
+		*track = t->number;
+		return -1;
+	}
+	*n = (uint64_t)(end - cue_extent_start(t));
+	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A CUE sheet as the emulated drive reads it (pure: text in, tables out;
- * fuzzed by tests/fuzz/fuzz_cue.c).  What it takes, after the CDRWIN
+ * A CUE sheet as the emulated drive and verify --cue read it (pure: text
+ * in, tables out; fuzzed by tests/fuzz/fuzz_cue.c).  What it takes, after the CDRWIN
  * convention redump.org and cdrdao's toc2cue write (GNU ccd2cue manual;
  * redumper cd/toc.ixx printCUE):
  *   FILE "name" BINARY             the tracks that follow are in this file
@@ -14,8 +14,8 @@
  * lines are accepted and ignored; INDEX 02 and above too.  Anything else is
  * an error naming its line.
  */
-#ifndef CDT_SIM_CUE_H
-#define CDT_SIM_CUE_H
+#ifndef CDT_CUE_H
+#define CDT_CUE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -52,5 +52,28 @@ int cue_parse(const char *text, size_t len, struct cue_sheet *out,
 void cue_free(struct cue_sheet *c);
 /* Bytes a sector of mode takes in its file. */
 unsigned int cue_sector_size(enum cue_mode mode);
+
+/* Where track t starts in its FILE, in sectors: INDEX 00, else INDEX 01. */
+static inline int64_t cue_extent_start(const struct cue_track *t)
+{
+	return t->index0 >= 0 ? t->index0 : t->index1;
+}
+
+/*
+ * The path of FILE name, relative to the sheet at sheet_path (as every
+ * CUE reader takes it; an absolute name as it is), into buf; -1 with
+ * errno ENAMETOOLONG when it does not fit.
+ */
+int cue_file_path(const char *sheet_path, const char *name, char *buf, size_t len);
+
+/*
+ * Sectors track i's FILE, file_bytes long, holds for it from its extent's
+ * start: to the next track's in the same FILE, else to the FILE's end.
+ * 0, or -1 with *why and *track (the track at fault) set: the tracks of
+ * one FILE differ in sector size, or the FILE ends before INDEX 01.
+ */
+int cue_stored_sectors(const struct cue_sheet *c, unsigned int i,
+		       uint64_t file_bytes, uint64_t *n, const char **why,
+		       unsigned int *track);
 
 #endif
