@@ -8,8 +8,8 @@ CAPACITY (and the TOC, the track information) saying P = N - hide + extra:
   - a block at or past N - R answers 05/64/00, then 05/21/00 past N;
   - 05/64/00 is the end only where the structure puts a TAO run-out, the
     last 2 blocks of the track it ends at P (cdtail-image(1), issue 23):
-    when P - 3 .. P - 1 all answer it (R > 2, no extra=, hide= at most
-    R - 3), the extent E is P - 2 and N - R .. P - 3 are Mode 2 Form 2
+    when P - 3 .. P - 1 all answer it (R > 2, N - R + 3 <= P <= N), the
+    extent E is P - 2 and N - R .. P - 3 are Mode 2 Form 2
     blocks of the track, skipped "form2", zeros in OUT, '+' in the map,
     exit 4; else E is N - R, whatever READ CAPACITY says;
   - a block below E inside a bad= range answers MEDIUM ERROR every time:
@@ -342,10 +342,10 @@ def runout_end(n, tail, hide, extra):
     the last track ends at READ CAPACITY's N - hide + extra: a run-out is
     its last 2 blocks when they and the one below answer 05/64/00 (probe
     reads those 3, cdtail-probe(1)); the 05/64/00 blocks below the run-out
-    are Form 2.  Elsewhere (extra=: the blocks past N are out of range;
-    hide= over tail - 3) the 05/64/00 run is the end."""
+    are Form 2.  Elsewhere (READ CAPACITY past N: its last blocks are out
+    of range; below N - tail + 3) the 05/64/00 run is the end."""
     rep = n - hide + extra
-    if tail > 2 and not extra and hide <= tail - 3:
+    if tail > 2 and 0 <= n - rep <= tail - 3:
         return rep - 2, [(n - tail, rep - 2 - (n - tail), "form2")]
     return n - tail, []
 

@@ -175,9 +175,10 @@ def wrong_mode_tail(k):
 def runout_at_end(k):
     """The structure (the TOC, the track information: with or without READ
     TOC, open discs too) ends the last track at READ CAPACITY's count, and
-    its last 2 blocks answer 05/64/00: a TAO run-out there (no extra=,
-    whose blocks are out of range; hide= within the 05/64/00 blocks)."""
-    return not k["extra"] and k["hide"] <= wrong_mode_tail(k) - 2
+    its last 2 blocks answer 05/64/00: a TAO run-out there (not past the
+    disc's blocks, whose next are out of range; within the 05/64/00
+    blocks)."""
+    return 0 <= k["hide"] - k["extra"] <= wrong_mode_tail(k) - 2
 
 
 def form2_blocks(k, n):
@@ -185,8 +186,8 @@ def form2_blocks(k, n):
     at the reported end the 05/64/00 blocks below it are Mode 2 Form 2,
     part of the disc (probe reads the 3 reported blocks at the end to know,
     cdtail-probe(1))."""
-    tail = wrong_mode_tail(k)
-    return tail - 2 - k["hide"] if runout_at_end(k) and tail - 2 > k["hide"] else 0
+    tail, short = wrong_mode_tail(k), k["hide"] - k["extra"]
+    return tail - 2 - short if runout_at_end(k) and tail - 2 > short else 0
 
 
 def truth(k, tracks, n):
