@@ -778,6 +778,9 @@ enum cdt_verify_verdict {
 	CDT_VERIFY_DIFFERENT,
 	CDT_VERIFY_UNREADABLE,		/* no difference seen, some blocks unreadable */
 	CDT_VERIFY_PREFIX,		/* FILE is the disc's start; data follows it */
+	CDT_VERIFY_INCOMPLETE,		/* no difference seen, no block unreadable,
+					 * but Form 2 blocks (skipped, form2) hold
+					 * what READ(10) cannot give: not compared */
 };
 
 struct cdt_verify_result {

@@ -311,7 +311,7 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 		printf("           in another drive than the map's: its bad blocks were\n"
 		       "           tried once more\n");
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, "zeros in OUT");
-	rui_print_form2(r->skipped, r->n_skipped, "OUT");
+	rui_print_form2(r->skipped, r->n_skipped, "OUT lacks them (zeros)");
 	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
 	print_grown(r);
 	cli_print_fs_past_end(&r->sum.probe, "the files stored past the disc's end are lost:"

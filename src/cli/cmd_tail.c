@@ -43,6 +43,8 @@ static void print_json(const char *addr, const char *image,
 	json_object_object_add(o, "appended_blocks", json_object_new_int64((int64_t)r->appended_blocks));
 	json_object_object_add(o, "skipped", rui_json_skipped(r->skipped, r->n_skipped));
 	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
+	json_object_object_add(o, "form2_blocks",
+			       json_object_new_int64((int64_t)rui_form2_blocks(r->skipped, r->n_skipped)));
 	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[r->verdict]));
 	cli_json_out(o);
 }
@@ -106,6 +108,7 @@ static void print_text(const char *addr, const char *image, const struct cdt_tai
 						       : "cannot be read to compare, nothing written");
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks,
 			  "not compared; zeros where IMAGE grew over them");
+	rui_print_form2(r->skipped, r->n_skipped, "IMAGE lacks them (zeros)");
 	printf("appended:  %llu block%s (IMAGE is now %llu bytes)\n",
 	       (unsigned long long)r->appended_blocks, r->appended_blocks == 1 ? "" : "s",
 	       (unsigned long long)r->final_bytes);
@@ -123,7 +126,9 @@ static int status_for(const struct cdt_tail_result *r)
 	case CDT_TAIL_UNREADABLE:
 		return EX_UNREADABLE;
 	default:
-		return r->sum.bad_blocks ? EX_UNREADABLE : EX_SAME;
+		/* Form 2 blocks make IMAGE incomplete as bad ones do */
+		return r->sum.bad_blocks || rui_form2_blocks(r->skipped, r->n_skipped) ?
+		       EX_UNREADABLE : EX_SAME;
 	}
 }
 

@@ -22,6 +22,7 @@ static const char *const verdict_names[] = {
 	[CDT_VERIFY_DIFFERENT] = "different",
 	[CDT_VERIFY_UNREADABLE] = "unreadable",
 	[CDT_VERIFY_PREFIX] = "prefix",
+	[CDT_VERIFY_INCOMPLETE] = "incomplete",
 };
 
 static bool is_hex(const char *s, size_t len)
@@ -341,6 +342,8 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	json_object_object_add(o, "complete", json_object_new_boolean(r->complete));
 	json_object_object_add(o, "skipped", rui_json_skipped(r->skipped, r->n_skipped));
 	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
+	json_object_object_add(o, "form2_blocks",
+			       json_object_new_int64((int64_t)rui_form2_blocks(r->skipped, r->n_skipped)));
 	/* the shared filesystem object, and whether it fits within the true end */
 	if (json_object_object_get_ex(o, "filesystem", &fs))
 		json_object_object_add(fs, "fits", r->fs_fits < 0 ? NULL :
@@ -446,6 +449,7 @@ static void print_text(const char *addr, const struct cdt_verify_opts *vo,
 		rui_print_ranges("ranges:", r->diffs, r->n_diffs);
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks,
 			  vo->image_path ? "not compared, zeros in the digests" : "zeros in the digests");
+	rui_print_form2(r->skipped, r->n_skipped, "not compared");
 	rui_print_lost(&r->sum, "unread:", "not compared; the digests count them as zeros");
 	if (!vo->cue_path)
 		print_fs(r);
@@ -457,6 +461,8 @@ static const int verdict_status[] = {
 	[CDT_VERIFY_DIFFERENT] = EX_DIFFERENT,
 	[CDT_VERIFY_UNREADABLE] = EX_UNREADABLE,
 	[CDT_VERIFY_PREFIX] = EX_DIFFERENT,
+	/* Form 2 blocks: never identical, READ(10) gave no word of them */
+	[CDT_VERIFY_INCOMPLETE] = EX_UNREADABLE,
 };
 
 static int run(int argc, char **argv)

@@ -242,7 +242,7 @@ uint64_t rui_form2_blocks(const struct cdt_skip *v, size_t n)
 	return sum;
 }
 
-void rui_print_form2(const struct cdt_skip *v, size_t n, const char *what)
+void rui_print_form2(const struct cdt_skip *v, size_t n, const char *lacks)
 {
 	uint64_t blocks = rui_form2_blocks(v, n);
 	size_t i;
@@ -254,9 +254,9 @@ void rui_print_form2(const struct cdt_skip *v, size_t n, const char *what)
 	printf("form2:     %" PRIu64 " block%s from LBA %" PRIu64 " answer 05/64/00 (ILLEGAL MODE FOR\n"
 	       "           THIS TRACK) inside a data track: Mode 2 Form 2 sectors (Video CD,\n"
 	       "           CD-i, XA audio or video) that READ(10) cannot give as 2048-byte\n"
-	       "           data, not damage; %s lacks them (zeros). A raw reader (READ CD,\n"
+	       "           data, not damage; %s. A raw reader (READ CD,\n"
 	       "           2352-byte sectors: redumper, cdrdao) reads them\n",
-	       blocks, blocks == 1 ? "" : "s", v[i].start, what);
+	       blocks, blocks == 1 ? "" : "s", v[i].start, lacks);
 }
 
 void rui_print_lost(const struct cdt_read_summary *s, const char *label, const char *holds)

@@ -70,10 +70,10 @@ json_object *rui_json_skipped(const struct cdt_skip *v, size_t n);
 uint64_t rui_form2_blocks(const struct cdt_skip *v, size_t n);
 /*
  * The note after Form 2 blocks: how many, where, and what would read
- * them; what names what lacks them (OUT, the comparison).  Nothing
- * without any.
+ * them; lacks says what became of them ("OUT lacks them (zeros)", "not
+ * compared").  Nothing without any.
  */
-void rui_print_form2(const struct cdt_skip *v, size_t n, const char *what);
+void rui_print_form2(const struct cdt_skip *v, size_t n, const char *lacks);
 void rui_print_skipped(const struct cdt_skip *v, size_t n, uint64_t blocks,
 		       const char *holds);
 

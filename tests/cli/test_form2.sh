@@ -73,4 +73,67 @@ run image --json "sim:$D,layout=data:1000+data:4000,fault=form2@1000-4999" "$T/v
 expect_rc "VCD-shaped with fault=form2: image exit 4" 4
 expect_json "VCD-shaped with fault=form2: track 2 is form2" \
 	'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "1000+3998 form2"
+# issue 23, item 1: a trailing bad run below the Form 2 blocks is damage
+# inside the disc, not its end: the run-out still ends it at 4998
+run probe --json "sim:$D,runout=2000,bad=2900-2999"
+expect_json "bad run below form2: true end below the run-out" .true_blocks 4998
+expect_json "bad run below form2: notes" '.notes | join(",")' "tao-runout,form2"
+run image --json "sim:$D,runout=2000,bad=2900-2999" "$T/rb.iso"
+expect_rc "bad run below form2: image exit 4" 4
+expect_json "bad run below form2: form2 listed" \
+	'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "3000+1998 form2"
+expect_json "bad run below form2: the bad run bad" '.bad_blocks | tojson' '[[2900,2999]]'
+# an open disc whose drive refuses READ TOC: the last written track's
+# information (the one before the invisible blank track) ends the disc
+run probe --json "sim:$D,layout=data:1000+data:4000,runout=6,open=1,profile=cd-r,toc=none"
+expect_json "open, no TOC: the track information's end" .sources.track_end 5000
+expect_json "open, no TOC: true end below the run-out" .true_blocks 4998
+expect_json "open, no TOC: notes" '.notes | join(",")' "tao-runout,appendable,form2"
+
+# issue 23, item 2: verify and tail list Form 2 blocks as image does
+rm -f "$T/f.iso"
+run image "sim:$D,fault=form2@1000-1999" "$T/f.iso"
+run verify --json --image "$T/f.iso" "sim:$D,fault=form2@1000-1999"
+expect_rc "verify, form2: exit 4, never identical" 4
+expect_json "verify, form2: listed" \
+	'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "1000+1000 form2"
+expect_json "verify, form2: form2_blocks" .form2_blocks 1000
+expect_json "verify, form2: not bad" .bad_count 0
+expect_json "verify, form2: not a difference" .first_diff_lba null
+expect_json "verify, form2: verdict" .verdict incomplete
+run verify --json --sha256 "$(sha256sum <"$T/f.iso" | cut -c1-64)" "sim:$D,fault=form2@1000-1999"
+expect_rc "verify --sha256, form2: exit 4" 4
+expect_json "verify --sha256, form2: verdict" .verdict incomplete
+run verify --json --sha256 "$(sha256sum <"$D" | cut -c1-64)" "sim:$D,fault=form2@1000-1999"
+expect_rc "verify --sha256 of the disc's bytes, form2: exit 4 (the zeros may be all it differs by)" 4
+expect_json "verify --sha256 of the disc's bytes, form2: verdict" .verdict incomplete
+run verify --json --image "$T/f.iso" "sim:$D,fault=form2@1000-1999,bad=3000-3001"
+expect_rc "verify, form2 and bad: exit 4" 4
+expect_json "verify, form2 and bad: verdict" .verdict unreadable
+expect_json "verify, form2 and bad: bad ones bad" '.bad_blocks | tojson' '[[3000,3001]]'
+head -c $((4000 * 2048)) "$D" >"$T/p.iso"
+run verify --json --image "$T/p.iso" "sim:$D,fault=form2@4500-4599"
+expect_rc "verify, form2 past a shorter FILE: data follows, exit 1" 1
+expect_json "verify, form2 past a shorter FILE: verdict" .verdict prefix
+run verify "sim:$D,fault=form2@1000-1999" --image "$T/f.iso"
+expect_grep "verify, text: a form2 line" "$T/out" '^form2: +1000 blocks from LBA 1000'
+expect_grep "verify, text: verdict incomplete" "$T/out" '^verdict: +incomplete'
+run verify --json --image "$T/f.iso" "sim:$D"
+expect_rc "verify, no form2 on the drive: FILE's zeros differ, exit 1" 1
+expect_json "verify, no form2 on the drive: first difference" .first_diff_lba 1000
+
+# tail: Form 2 blocks in the compared window are passed over and listed.
+# (Past the reported end no structure says where a run-out is, so a
+# 05/64/00 there still ends the disc for probe, and tail appends up to it.)
+head -c $((4900 * 2048)) "$D" >"$T/t2.iso"
+run tail --json "sim:$D,hide=100,fault=form2@4870-4879" "$T/t2.iso"
+expect_rc "tail, form2 in the compared window: passed over, exit 4" 4
+expect_json "tail, form2 in the compared window: appended" .verdict appended
+expect_json "tail, form2 in the compared window: listed" \
+	'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "4870+10 form2"
+expect_json "tail, form2 in the compared window: the rest compared" .compared_blocks 54
+head -c $((4900 * 2048)) "$D" >"$T/t3.iso"
+run tail "sim:$D,hide=100,fault=form2@4870-4879" "$T/t3.iso"
+expect_grep "tail, text: a form2 line" "$T/out" '^form2: +10 blocks from LBA 4870'
+expect_grep "tail, text: appended" "$T/out" '^verdict: +appended'
 finish

@@ -5,7 +5,7 @@
 # independent model tests/random/layoutmodel.py, which knows only the
 # contract and cdtail(1): the exit status, verdict, true, reported and
 # hidden blocks, sessions, tracks, gaps, the filesystem source and the
-# notes last-track-audio, appendable, tao-runout, formatted; and, from
+# notes last-track-audio, appendable, tao-runout, formatted, form2; and, from
 # the drive's trace, that no READ(10)/(12) touched an audio track or a
 # gap between sessions (gap=hang cases would hang there).  Issue 28:
 # volumes in the earlier sessions too and a bad block around some session's

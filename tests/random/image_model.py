@@ -3,13 +3,15 @@
 """Seeded random discs for `cdtail image`, checked against a model that
 knows only the contract (cdtail(1)), not the engine.
 
-The model, for a sim: disc of N whole blocks with runout R:
-  - a block at or past N - R answers 05/64/00 (then 05/21/00 past N);
-    where READ CAPACITY's last 3 blocks C-3..C-1 all answer so, its last 2
-    are a TAO run-out and end the disc and the run-out's blocks below
-    them are Form 2 (issue 23): E is C - 2 and they are skipped ("form2",
-    zeros in OUT, exit 4), unless the block below the run-out fails
-    (plain_model); elsewhere E is N - R;
+The model, for a sim: disc of N whole blocks with runout R, READ
+CAPACITY (and the TOC, the track information) saying P = N - hide + extra:
+  - a block at or past N - R answers 05/64/00, then 05/21/00 past N;
+  - 05/64/00 is the end only where the structure puts a TAO run-out, the
+    last 2 blocks of the track it ends at P (cdtail-image(1), issue 23):
+    when P - 3 .. P - 1 all answer it (R > 2, N - R + 3 <= P <= N), the
+    extent E is P - 2 and N - R .. P - 3 are Mode 2 Form 2
+    blocks of the track, skipped "form2", zeros in OUT, '+' in the map,
+    exit 4; else E is N - R, whatever READ CAPACITY says;
   - a block below E inside a bad= range answers MEDIUM ERROR every time:
     it is unreadable, zeros in OUT and '-' in the map;
   - a block of a flaky= range fails a few times, then reads: either state
@@ -18,7 +20,8 @@ The model, for a sim: disc of N whole blocks with runout R:
 A third of the plain discs meet fault= (issue 22): a permanent fault of
 any kind but deferred leaves its blocks bad as bad= does; a transient one
 (xT) may leave them either way; a deferred one never.
-Exit 0 when the map has no '-' and nothing is Form 2, else 4; the map covers exactly E blocks,
+Exit 0 when the map has no '-' and no block is Form 2, else 4; the map
+covers exactly E blocks,
 `ddrescuelog -t` accepts it, JSON's extent_blocks and bad_count agree.
 
 A third of the discs have a layout (cdtail(1): layout=, gap=, tao=,
@@ -29,8 +32,10 @@ open=, profile=, formatted=; doc/disc-kinds.md), for which the model knows:
   - audio tracks, the gaps and, with tao=1, the last 2 blocks of every data
     track but the last are not data: skipped ("audio", "gap", "runout"),
     never read, zeros in OUT, '+' in the map, never bad;
-  - hide=, extra= and runout= act on the last track; when it is data the
-    extent ends at its end less max(runout, 2 with tao=1), as above; when
+  - hide=, extra= and runout= act on the last track; when it is data its
+    last max(runout, 2 with tao=1) blocks answer 05/64/00 and the extent
+    and the Form 2 blocks are as above (the drive tells the structure with
+    and without READ TOC, on open discs too); when
     it is audio nothing there can be read and the extent is the TOC's end,
     N - hide + extra (its audio entry reaching that far);
   - a formatted medium (formatted=M, a filesystem declaring F blocks):
@@ -174,11 +179,7 @@ def make_layout_case(rng, idx, max_blocks):
     tail = 2 if tao and last[2] == "data" else 0
     if not fmt:
         if rng.random() < 0.25 and last[1] > 1:
-            # runout= over 2 puts Form 2 blocks below the run-out (issue
-            # 23), which this model does not know yet and where image's map
-            # and extent disagree (seed 20261203 cases 674, 729): at most 2
-            # until issue 23 teaches both
-            runout = min(2, last[1] - 1) if rng.random() < 0.5 else rng.randint(1, min(2, last[1] - 1))
+            runout = min(2, last[1] - 1) if rng.random() < 0.5 else rng.randint(1, min(300, last[1] - 1))
         if last[2] == "data":
             tail = max(tail, runout)
         room = last[1] - tail - 1
@@ -240,8 +241,7 @@ def make_layout_case(rng, idx, max_blocks):
         fmt["how"] if fmt else None)
     return {
         "idx": idx, "bs": bs, "n": n, "bytes": n * bs + partial,
-        "runout": runout, "hide": hide, "extra": extra, "bad": bad,
-        "flaky": flaky, "keys": keys,
+        "runout": runout, "bad": bad, "flaky": flaky, "keys": keys,
         "opts": opts, "digest": digest,
         # no stop in the end search (issue 13): its hang= is the one-track
         # cases' factor
@@ -288,18 +288,6 @@ def draw_faults(rng, e):
     return items, must, may - must
 
 
-def deferred_blocks(items):
-    """The blocks of the deferred fault= items: never the read's own
-    failure, but the next command's, so nothing is sure there."""
-    out = set()
-    for it in items:
-        kind, rng_ = it.split("@")
-        if kind == "deferred":
-            a, b = rng_.split("x")[0].split("-")
-            out.update(range(int(a), int(b) + 1))
-    return out
-
-
 def make_case(rng, idx, max_blocks):
     """One disc: its sim keys and what the model needs to judge the run."""
     if rng.random() < 0.33:
@@ -335,6 +323,7 @@ def make_case(rng, idx, max_blocks):
         first = rng.randrange(n)
         flaky = (first, first + log_uniform(rng, 1, 200) - 1, rng.randint(1, 3))
     keys, opts, digest = keys_and_opts(rng, bs, [], (hide, extra, runout), bad, flaky)
+    e, form2 = runout_end(n, runout, hide, extra)
     # READ CAPACITY's count: its last block is the end search's to read
     reported = n - hide + extra
     # (its own generator: the other draws stay those of the seed)
@@ -349,13 +338,25 @@ def make_case(rng, idx, max_blocks):
         keys.append("fault=" + ":".join(faults))
     return {
         "idx": idx, "bs": bs, "n": n, "bytes": n * bs + partial,
-        "runout": runout, "hide": hide, "extra": extra, "bad": bad,
-        "flaky": flaky, "keys": keys,
+        "runout": runout, "bad": bad, "flaky": flaky, "keys": keys,
         "opts": opts, "digest": digest, "hang": hang,
         "fault_must": fault_must, "fault_may": fault_may,
-        "fault_deferred": deferred_blocks(faults),
-        "reported": reported,
+        "extent": e, "form2": form2,
     }
+
+
+def runout_end(n, tail, hide, extra):
+    """The extent of a disc of N blocks whose last TAIL answer 05/64/00,
+    and its Form 2 blocks [(start, blocks, "form2")].  The structure says
+    the last track ends at READ CAPACITY's N - hide + extra: a run-out is
+    its last 2 blocks when they and the one below answer 05/64/00 (probe
+    reads those 3, cdtail-probe(1)); the 05/64/00 blocks below the run-out
+    are Form 2.  Elsewhere (READ CAPACITY past N: its last blocks are out
+    of range; below N - tail + 3) the 05/64/00 run is the end."""
+    rep = n - hide + extra
+    if tail > 2 and 0 <= n - rep <= tail - 3:
+        return rep - 2, [(n - tail, rep - 2 - (n - tail), "form2")]
+    return n - tail, []
 
 
 def layout_model(case):
@@ -379,50 +380,21 @@ def layout_model(case):
     skips.sort()
     start, blocks, mode = tracks[-1]
     if mode == "data":
-        return n - lay["tail"], skips
+        e, form2 = runout_end(n, lay["tail"], lay["hide"], lay["extra"])
+        return e, skips + form2
     # the last track is audio: no end search, the TOC's end
     e = n - lay["hide"] + lay["extra"]
     skips[-1] = (start, e - start, "audio")
     return e, skips
 
 
-def plain_model(case, got=None):
-    """A plain disc's extent and skipped list.  READ CAPACITY's count C is
-    N - hide + extra.  Where the last 2 blocks it reports and the one below
-    them answer 05/64/00 (C <= N, the run-out starting at or below C - 3),
-    they are the 2 blocks of a TAO run-out that the structure (the TOC's
-    lead-out at C) explains and end the disc: the 05/64/00 blocks from the
-    run-out's first up to C - 2 sit inside the data track, Form 2 (issue
-    23), skipped.  So where the block below the run-out reads: a MEDIUM
-    ERROR there may be a scratch running into the run-out (cdtail-probe(1))
-    and then, as where READ CAPACITY is elsewhere, every run-out block ends
-    the disc.  A block there that may read or fail (flaky=, a transient or
-    deferred fault=) allows either: GOT, the extent the run's map has,
-    picks."""
-    n, r = case["n"], case["runout"]
-    c = n - case["hide"] + case["extra"]
-    end = (n - r, [])
-    if not r or n - r > c - 3 or c > n:
-        return end
-    form2 = (c - 2, [(n - r, c - 2 - (n - r), "form2")])
-    below = n - r - 1
-    if below >= 0 and (any(a <= below <= b for a, b in case["bad"]) or
-                       below in case["fault_must"]):
-        return end
-    fl = case["flaky"]
-    if below >= 0 and ((fl and fl[0] <= below <= fl[1]) or below in case["fault_may"] or
-                       below in case["fault_deferred"]):
-        return form2 if got == c - 2 else end
-    return form2
-
-
-def model(case, got=None):
+def model(case):
     """Extent, the blocks that must be bad, the blocks that may be, and the
     skipped list."""
     if case.get("layout"):
         e, skips = layout_model(case)
     else:
-        e, skips = plain_model(case, got)
+        e, skips = case["extent"], case["form2"]
     nondata = set()
     for a, k, _ in skips:
         nondata.update(range(a, a + k))
@@ -567,11 +539,7 @@ def check(case, disc, work, cdtail, wrapper, bufs):
             return "case %d: %s" % (case["idx"], why)
     p = subprocess.run(argv, capture_output=True, text=True)
     replay = " ".join(shlex.quote(a) for a in argv)
-    try:
-        got = parse_map(open(mp).read(), bs)[0] // bs
-    except (OSError, ValueError):
-        got = None
-    e, must, may, skips = model(case, got)
+    e, must, may, skips = model(case)
     # after a run that met the hang, --retries 0 leaves its block bad
     if case["hang"] is not None and "--retries" in argv and \
             argv[argv.index("--retries") + 1] == "0":
@@ -600,10 +568,10 @@ def check(case, disc, work, cdtail, wrapper, bufs):
                     sorted(must - bad)[:5])
     if not bad <= must | may:
         return fail("blocks %s are '-' but readable" % sorted(bad - must - may)[:5])
-    # Form 2 blocks make the image incomplete (issue 23): exit 4
-    want_rc = 4 if bad or any(w == "form2" for _, _, w in skips) else 0
+    form2 = sum(k for _, k, why in skips if why == "form2")
+    want_rc = 4 if bad or form2 else 0
     if p.returncode != want_rc:
-        return fail("exit %d with %d bad blocks" % (p.returncode, len(bad)))
+        return fail("exit %d with %d bad blocks, %d Form 2" % (p.returncode, len(bad), form2))
     zeros = [(a * bs, (a + k) * bs) for a, k, _ in skips]
     if e > case["n"]:
         zeros.append((case["n"] * bs, e * bs))
@@ -614,6 +582,7 @@ def check(case, disc, work, cdtail, wrapper, bufs):
         why = trace_why(trace_reads(tr), skips, e)
         if why:
             return fail("trace: " + why)
+    if skips:
         want = ", ".join("%d+%d %s" % k for k in skips)
         got = [ln.split(":", 1)[1].strip() for ln in open(mp).read().splitlines()
                if ln.startswith("# cdtail skipped")]
@@ -630,6 +599,9 @@ def check(case, disc, work, cdtail, wrapper, bufs):
     if got != skips or js.get("skipped_blocks") != sum(k for _, k, _ in skips):
         return fail("JSON skipped %s (%s blocks), wanted %s" % (
             got, js.get("skipped_blocks"), skips))
+    if js.get("form2_blocks") != form2 or (js.get("verdict") == "complete") != (want_rc == 0):
+        return fail("JSON form2_blocks %s verdict %s, wanted %d Form 2 blocks" % (
+            js.get("form2_blocks"), js.get("verdict"), form2))
     if case["digest"] and js.get("sha256") != hashlib.sha256(bufs["out"][:e * bs]).hexdigest():
         return fail("sha256 %s is not OUT's" % js.get("sha256"))
     t = subprocess.run(["ddrescuelog", "-t", mp], capture_output=True)
@@ -645,7 +617,8 @@ def killed_early(case, argv, out, mp, skips, e, rc):
     areas finished, nothing else), OUT absent or empty; the same command
     then resumes to an OUT identical to the uninterrupted run's.  For a
     fifth of the cases with a skipped area and no flaky blocks (its own
-    generator)."""
+    generator).  Form 2 blocks are found by reading them: the first save
+    knows none, neither in its runs nor in its skip list."""
     r = random.Random("kill-%d" % case["idx"])
     # a flaky block fails again on the new drive: either state is right
     if not skips or case["flaky"] or r.random() >= 0.2:
@@ -654,6 +627,7 @@ def killed_early(case, argv, out, mp, skips, e, rc):
     want = open(out, "rb").read()
     lines = open(mp).read().splitlines()
     head = [ln for ln in lines if ln.startswith("#")]
+    skips = [k for k in skips if k[2] != "form2"]
     runs, pos = [], 0
     for a, k, _ in skips:
         if a > pos:
@@ -668,6 +642,9 @@ def killed_early(case, argv, out, mp, skips, e, rc):
     # line and the runs become the first save's
     keep = [ln for ln in head if not ln.startswith("# current_pos") and
             not ln.startswith("#      pos")]
+    listed = ", ".join("%d+%d %s" % k for k in skips)
+    keep = [ln.split(": ", 1)[0] + ": " + listed if ln.startswith("# cdtail skipped") else ln
+            for ln in keep if listed or not ln.startswith("# cdtail skipped")]
     with open(mp, "w") as f:
         f.write("\n".join(keep + ["# current_pos  current_status  current_pass", body[0],
                                   "#      pos        size  status"] + body[1:]) + "\n")
@@ -721,7 +698,8 @@ def window_case(case):
         keys.append("fault=" + ":".join(faults))
     first = r.randint(1, e - c)
     return dict(case, keys=keys, bad=bad, flaky=flaky, reported=c,
-                hide=case["n"] - c, extra=0,
+                # C below N - R: no run-out at READ CAPACITY's end
+                extent=case["n"] - case["runout"], form2=[],
                 fault_must=fault_must, fault_may=fault_may,
                 windows=[first, first] + ([r.randint(1, first)] if r.random() < 0.5 else []) +
                 [first + log_uniform(r, 1, 2 * (e - c))])
@@ -799,10 +777,13 @@ def window_run(p, mp, out, e, bs, must, may, disc, bufs, limited, recorded):
 
 def main():
     cdtail, work, opts = common.parse_args(
-        __doc__, {"seed": 1, "cases": 2000, "max_blocks": MAX_BLOCKS})
+        __doc__, {"seed": 1, "cases": 2000, "max_blocks": MAX_BLOCKS, "only": -1})
     seed = opts["seed"]
     rng = random.Random(seed)
     cases = [make_case(rng, i, opts["max_blocks"]) for i in range(opts["cases"])]
+    if opts["only"] >= 0:
+        # replay one case of the seed (its draws need the cases before it)
+        cases = [c for c in cases if c["idx"] == opts["only"]]
     # largest first: each disc is the one before it cut shorter
     cases.sort(key=lambda c: -c["bytes"])
     common.run_pool(cases, seed, work, cdtail, run_cases)

@@ -106,12 +106,7 @@ def gen_one(r):
             elif x < 0.5:
                 k["extra"] = r.randint(1, 8)
             if r.random() < 0.15 and last[4] > 8:
-                # over 2, Form 2 blocks below the run-out (issue 23), whose
-                # rule on open discs, toc=none and hide= is still moving:
-                # at most 2 until issue 23 settles it (the model's rule for
-                # more, below, is what probe does where the run-out is the
-                # reported end)
-                k["runout"] = min(r.randint(1, 4), 2)
+                k["runout"] = r.randint(1, 4)
     # an ISO 9660 volume in the last data session's first data track
     data = [t for t in tracks if t[2] == "data"]
     if data and r.random() < 0.6:
@@ -172,13 +167,27 @@ def heads(r, k):
         k["hbad"] = t[3] + (16 if room > 17 and r.random() < 0.3 else r.randrange(room))
 
 
-def unreadable_tail(k):
-    """Blocks at the end of the last (data) track that end the disc: the
-    2 of a run-out (issue 23: 05/64/00 is an end only where a TAO run-out
-    is; the runout= blocks before the last 2 are Form 2, part of the disc)."""
-    tail = max(k["runout"], 2 if k["tao"] else 0)
-    # only where the run-out is the reported end: hide= and extra= move it
-    return min(tail, 2) if not k["hide"] and not k["extra"] else tail
+def wrong_mode_tail(k):
+    """Blocks at the end of the last (data) track that answer 05/64/00."""
+    return max(k["runout"], 2 if k["tao"] else 0)
+
+
+def runout_at_end(k):
+    """The structure (the TOC, the track information: with or without READ
+    TOC, open discs too) ends the last track at READ CAPACITY's count, and
+    its last 2 blocks answer 05/64/00: a TAO run-out there (not past the
+    disc's blocks, whose next are out of range; within the 05/64/00
+    blocks)."""
+    return 0 <= k["hide"] - k["extra"] <= wrong_mode_tail(k) - 2
+
+
+def form2_blocks(k, n):
+    """Issue 23: 05/64/00 is an end only where a TAO run-out is; with one
+    at the reported end the 05/64/00 blocks below it are Mode 2 Form 2,
+    part of the disc (probe reads the 3 reported blocks at the end to know,
+    cdtail-probe(1))."""
+    tail, short = wrong_mode_tail(k), k["hide"] - k["extra"]
+    return tail - 2 - short if runout_at_end(k) and tail - 2 > short else 0
 
 
 def truth(k, tracks, n):
@@ -187,7 +196,9 @@ def truth(k, tracks, n):
         return k["formatted"]
     if tracks[-1][2] == "audio":
         return n        # not read: where the structure puts the end
-    return n - unreadable_tail(k)
+    if form2_blocks(k, n):
+        return reported(k, n) - 2
+    return n - wrong_mode_tail(k)
 
 
 def shown_tracks(k, tracks):
@@ -243,7 +254,7 @@ def expect(k):
     # cdtail(1): tao-runout when the last 2 reported blocks do not read
     # and are a run-out (05/64/00)
     runout_note = (last[2] == "data" and true + 2 == rep and
-                   unreadable_tail(k) == 2 and not k["formatted"])
+                   runout_at_end(k) and not k["formatted"])
     # cdtail-probe(1): a run-out the structure explains is verdict ok
     verdict = "ok" if hidden == 0 or runout_note else \
         "hidden-tail" if hidden > 0 else "short"
@@ -252,9 +263,9 @@ def expect(k):
     for t in shown_tracks(k, tracks):
         blocks = t[4]
         if t[0] == last[0]:
-            if t[2] == "audio":
-                blocks = rep - t[3]   # what the drive says; nothing reads it
-            elif not runout_note:
+            if t[2] == "audio" or runout_note:
+                blocks = rep - t[3]   # what the drive says
+            else:
                 blocks = true - t[3]
         want_tracks.append({"number": t[0], "session": t[1], "mode": t[2],
                             "start": t[3], "blocks": blocks, "pregap": t[5]})
@@ -266,8 +277,7 @@ def expect(k):
         notes.add("appendable")
     if runout_note:
         notes.add("tao-runout")
-    if last[2] == "data" and k["runout"] > 2 and not k["formatted"] and \
-            not k["hide"] and not k["extra"]:
+    if last[2] == "data" and not k["formatted"] and form2_blocks(k, n):
         notes.add("form2")
     fs = k["fs"] or None
     if fs and k.get("hbad", -1) == k["fs_at"] + 16:
@@ -381,7 +391,7 @@ def check(lines):
                 why.append("%s %s, want %s" % (key, json.dumps(j.get(key)),
                                                json.dumps(e[key])))
         # notes the model knows: each must be there exactly when expected
-        for note in ("last-track-audio", "appendable", "tao-runout", "formatted"):
+        for note in ("last-track-audio", "appendable", "tao-runout", "formatted", "form2"):
             got = note in (j.get("notes") or [])
             if got != (note in e["notes"]):
                 why.append("note %s %s" % (note, "given" if got else "missing"))

@@ -14,12 +14,16 @@ The model, for a sim: disc laid out as sessions of data and audio tracks:
   - the extent is N, less the last track's 2 run-out blocks with tao=1
     when it is data (hide= changes only what READ CAPACITY says);
   - a data block inside a bad= range never reads: zeros in the digests,
-    counted in bad_count, exit 4 (when nothing differs).
+    counted in bad_count, exit 4 (when nothing differs);
+  - a data block inside a fault=form2 range answers 05/64/00 inside a
+    data track: Mode 2 Form 2 (issue 23, cdtail-verify(1)), skipped with
+    why "form2", zeros in the digests, never compared, never bad, and the
+    verdict "incomplete", exit 4, when nothing differs and nothing is bad.
 verify --sha256/--md5 of the model's digest exits 0 (4 with bad blocks) and
 reports that digest; verify --image of the model's image exits 0 whatever
 the image holds in the skipped areas, 1 at the first data block that
 differs.  JSON skipped is the model's list, and no READ after the probe's
-touches a skipped LBA.  A quarter of the --image cases have a FILE longer
+touches a skipped LBA but Form 2 ones, found by reading them.  A quarter of the --image cases have a FILE longer
 than the disc (by whole blocks or a part of one) or shorter (where the
 blocks it lacks hold data): each block past the disc or lacking is one
 difference, counted alike with --all (issue 28, H).
@@ -77,6 +81,9 @@ def model(case):
         elif tao and i + 1 < len(tracks):
             skipped.append((start + blocks - 2, 2, "runout"))
     skipped += [(a, b, "gap") for a, b in gaps]
+    if case.get("form2"):
+        a, b = case["form2"]
+        skipped.append((a, b - a + 1, "form2"))
     skipped.sort()
     bad = set()
     for a, b in case["bad"]:
@@ -135,6 +142,18 @@ def make_case(rng, idx, small):
         bad = merged
         keys.append("bad=" + ":".join("%d-%d" % r for r in bad))
     case["bad"] = bad
+    # Form 2 blocks inside a data track, on discs without bad blocks (its
+    # own generator: the other draws stay the seed's)
+    r2 = random.Random("form2-%d" % idx)
+    case["form2"] = None
+    if data and not bad and r2.random() < 0.25:
+        # off a track's last 2 data blocks: 05/64/00 there, before an
+        # audio track, is that track's pregap as a drive of index 01
+        # starts tells it (cdtail-probe(1), Pregaps)
+        start, blocks = r2.choice(data)
+        a = start + r2.randrange(blocks - 2)
+        case["form2"] = (a, min(start + blocks - 3, a + log_uniform(r2, 1, 30) - 1))
+        keys.append("fault=form2@%d-%d" % case["form2"])
     case["keys"] = keys
     case["mode"] = rng.choice(["sha256", "md5", "image", "image"])
     case["flip"] = None
@@ -257,7 +276,8 @@ def check(case, seed, work, cdtail, wrapper):
         return "case %d: %s\n    %s\n    stderr: %s" % (
             case["idx"], why, replay, p.stderr.strip()[:300])
 
-    flip = case["flip"] if case["flip"] is not None and case["flip"] not in bad else None
+    form2 = set(range(case["form2"][0], case["form2"][1] + 1)) if case["form2"] else set()
+    flip = case["flip"] if case["flip"] is not None and case["flip"] not in bad | form2 else None
     # the blocks FILE holds past the disc or lacks: (first, count)
     span = None
     if case["mode"] == "image" and length != extent * BS:
@@ -267,22 +287,31 @@ def check(case, seed, work, cdtail, wrapper):
             span = (length // BS, extent - length // BS)
     if flip is not None and span and span[0] <= flip:
         flip = None     # FILE lacks it: the lacking blocks count it
-    want_rc = 1 if flip is not None or span else 4 if bad else 0
+    want_rc = 1 if flip is not None or span else 4 if bad or form2 else 0
     if p.returncode != want_rc:
         return fail("exit %d, wanted %d" % (p.returncode, want_rc))
     try:
         js = json.loads(p.stdout)
     except ValueError:
         return fail("stdout is not JSON")
+    verdict = "different" if want_rc == 1 else "unreadable" if bad else \
+        "incomplete" if form2 else "identical"
+    # a run that stops at a difference may not reach the Form 2 blocks
+    complete = (flip is None and span is None) or "--all" in case["opts"]
+    if js.get("verdict") not in (verdict, "prefix" if want_rc == 1 else verdict) or \
+            (complete and js.get("form2_blocks") != len(form2)):
+        return fail("verdict %s form2_blocks %s, wanted %s %d" % (
+            js.get("verdict"), js.get("form2_blocks"), verdict, len(form2)))
     got_skip = [(k["start"], k["blocks"], k["why"]) for k in js.get("skipped") or []]
     want_skip = [(a, min(b, extent - a), w) for a, b, w in skipped if a < extent]
-    if got_skip != want_skip:
+    # a run that stops at a difference lists the Form 2 blocks it met
+    if [k for k in got_skip if complete or k[2] != "form2"] != \
+            [k for k in want_skip if complete or k[2] != "form2"]:
         return fail("skipped %s, wanted %s" % (got_skip, want_skip))
-    if js.get("skipped_blocks") != sum(b for _, b, _ in want_skip):
+    if js.get("skipped_blocks") != sum(b for _, b, _ in got_skip):
         return fail("skipped_blocks %s" % js.get("skipped_blocks"))
     if js.get("extent_blocks") != extent:
         return fail("extent_blocks %s, wanted %d" % (js.get("extent_blocks"), extent))
-    complete = (flip is None and span is None) or "--all" in case["opts"]
     if complete:
         if js.get("bad_count") != len(bad):
             return fail("bad_count %s, wanted %d" % (js.get("bad_count"), len(bad)))
@@ -309,7 +338,8 @@ def check(case, seed, work, cdtail, wrapper):
     if lines[:len(head)] != head:
         return fail("the run's trace does not start with probe's")
     for lba, n in reads(lines[len(head):]):
-        for a, b, w in want_skip:
+        # Form 2 blocks are found by reading them
+        for a, b, w in (k for k in want_skip if k[2] != "form2"):
             if lba < a + b and lba + n > a:
                 return fail("read %d+%d touches the %s at %d+%d" % (lba, n, w, a, b))
     return None

@@ -219,6 +219,15 @@ static enum cdt_read_class read_class(enum cdt_action a)
 	}
 }
 
+bool cdt_read_wrong_mode(const struct cdt_read_result *rr)
+{
+	struct cdt_sense s = { .valid = true, .key = rr->sense_key,
+			       .asc = rr->asc, .ascq = rr->ascq };
+
+	/* read_class puts these among the END answers: the sense tells them apart */
+	return rr->cls == CDT_READ_END && cdt_sense_action(&s) == CDT_ACT_WRONG_MODE;
+}
+
 /* Actions that end the read call itself: the run cannot go on. */
 static bool read_stops(enum cdt_action a)
 {

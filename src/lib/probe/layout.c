@@ -257,7 +257,7 @@ static enum block_answer read_one(struct cdt_dev *dev, uint64_t lba, uint8_t *bu
 		return BLOCK_OTHER;
 	if (rr.cls == CDT_READ_OK)
 		return BLOCK_DATA;
-	if (rr.sense_key == 0x05 && (rr.asc == 0x64 || rr.asc == 0x63))
+	if (cdt_read_wrong_mode(&rr) || (rr.sense_key == 0x05 && rr.asc == 0x63))
 		return BLOCK_WRONG_MODE;
 	return BLOCK_OTHER;
 }

@@ -18,6 +18,7 @@ struct probe_failure {
 	uint32_t n;
 	uint8_t key, asc;
 	enum cdt_read_class cls;
+	bool wrong_mode;	/* the table's CDT_ACT_WRONG_MODE (05/64/xx) */
 };
 
 struct probe_reader {
@@ -57,7 +58,8 @@ static void keep_failure(struct probe_reader *r, uint64_t lba, uint32_t n,
 	if (rr->cls == CDT_READ_OK)
 		return;
 	f = &r->fails[r->nfails++ % PROBE_FAILS_KEPT];
-	*f = (struct probe_failure){ lba, n, rr->sense_key, rr->asc, rr->cls };
+	*f = (struct probe_failure){ lba, n, rr->sense_key, rr->asc, rr->cls,
+				     cdt_read_wrong_mode(rr) };
 }
 
 /* The narrowest kept failed read that covered lba, or NULL. */
@@ -99,12 +101,6 @@ static bool stopped(const struct probe_reader *r)
 	return r->opts && r->opts->stop && *r->opts->stop;
 }
 
-/* 05/64/00: ILLEGAL MODE FOR THIS TRACK (audio, Form 2, a TAO run-out) */
-static bool illegal_mode(const struct cdt_read_result *rr)
-{
-	return rr->sense_key == 0x05 && rr->asc == 0x64;
-}
-
 /*
  * Where the drive reads raw, the sectors' headers say what a read meant
  * (probe/raw.c): blocks past the reported end that READ(10) returned are
@@ -128,7 +124,7 @@ static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
 		rr->sense_key = 0x05;
 		rr->asc = 0x21;
 		rr->ascq = 0;
-	} else if (rr->cls == CDT_READ_END && illegal_mode(rr) &&
+	} else if (cdt_read_wrong_mode(rr) &&
 		   probe_raw_confirm(r->dev, lba, n, &first)) {
 		/*
 		 * The refused READ moved nothing (its residual is the whole
@@ -249,12 +245,13 @@ static void fill_params(struct es_params *p, const struct cdt_sizes *sz,
  */
 static bool looks_like_runout(const struct probe_failure *f)
 {
-	return f && (f->key == 0x03 || (f->key == 0x05 && (f->asc == 0x64 || f->asc == 0x63)));
+	return f && (f->key == 0x03 || f->wrong_mode || (f->key == 0x05 && f->asc == 0x63));
 }
 
+/* 05/21, 05/63, 05/64: the table's END and WRONG_MODE (core/cmds.c read_class) */
 static bool sense_is_end(const struct probe_failure *f)
 {
-	return f->key == 0x05 && (f->asc == 0x21 || f->asc == 0x63 || f->asc == 0x64);
+	return f->cls == CDT_READ_END;
 }
 
 /* One block on its own: 1 END-class, 0 readable or MEDIUM, <0 can't tell. */
@@ -492,37 +489,39 @@ static int wrong_mode_at(struct probe_reader *r, uint64_t lba)
 	int rc;
 
 	if (f && f->n == 1 && f->lba == lba)
-		return f->key == 0x05 && f->asc == 0x64;
+		return f->wrong_mode;
 	rc = end_class_at(r, lba);
 
 	if (rc <= 0)
 		return rc;
 	f = failure_at(r, lba);
-	return f && f->key == 0x05 && f->asc == 0x64;
+	return f && f->wrong_mode;
 }
 
 /*
  * 05/64/00 ILLEGAL MODE FOR THIS TRACK ends the disc only where the
  * structure puts a TAO run-out: the last 2 blocks of the data track that
- * ends at the reported length.  The search stopped lower, at a 05/64/00:
- * where another source agrees with READ CAPACITY, the last 2 reported
- * blocks answer 05/64/00 (a run-out there, not past the end) and so does
- * the block just below them, the blocks from the search's end up are Mode
- * 2 Form 2 sectors of the track (READ(10) cannot give them as 2048-byte
- * data; dvdisaster issue 62, doc/disc-kinds.md): the disc holds them, up
- * to the run-out.  Up to three reads, failing, fewer where the search
- * read those blocks alone.
+ * ends at the reported length.  The search's boundary (the first block
+ * the drive does not hold, above a trailing bad run if one came first)
+ * lies lower, at a 05/64/00: where another source agrees with READ
+ * CAPACITY, the last 2 reported blocks answer 05/64/00 (a run-out there,
+ * not past the end) and so does the block just below them, the blocks
+ * from the boundary up are Mode 2 Form 2 sectors of the track (READ(10)
+ * cannot give them as 2048-byte data; dvdisaster issue 62,
+ * doc/disc-kinds.md): the disc holds them, up to the run-out, and a bad
+ * run below them is damage inside the disc, not its end.  Up to three
+ * reads, failing, fewer where the search read those blocks alone.
  */
 static int form2_below_runout(struct probe_reader *r, const struct cdt_probe_result *res,
 			      const struct cdt_layout *l, struct es_result *er,
 			      uint64_t *extent)
 {
 	const struct cdt_track *last = layout_last_track(l);
-	const struct probe_failure *f = failure_at(r, er->end);
+	const struct probe_failure *f = failure_at(r, *extent);
 	uint64_t rep = r->reported;
 	int rc;
 
-	if (!f || f->key != 0x05 || f->asc != 0x64 || rep < 3 || er->end + 2 >= rep ||
+	if (!f || !f->wrong_mode || rep < 3 || *extent + 2 >= rep ||
 	    !end_agreed(&res->sizes, rep) || (last && last->mode != CDT_TRACK_DATA))
 		return 0;
 	rc = wrong_mode_at(r, rep - 1);
@@ -533,8 +532,7 @@ static int form2_below_runout(struct probe_reader *r, const struct cdt_probe_res
 	if (rc != 1)
 		return rc;
 	er->end = rep - 2;
-	if (*extent < er->end)
-		*extent = er->end;
+	*extent = er->end;
 	er->medium_end = false;
 	return 1;
 }

@@ -75,6 +75,29 @@ static bool is_cd_profile(uint16_t profile)
 }
 
 /*
+ * The information of track number, or of the track before it when that
+ * one is blank: an open session's last track is its invisible blank one,
+ * and the data's structure ends with the track before (the kernel's
+ * cdrom_get_last_written, drivers/cdrom/cdrom.c, and pktcdvd ask the
+ * same: "if this track is blank, try the previous").  0 or -1.
+ */
+static int last_track_info(struct cdt_dev *dev, uint32_t track, uint8_t *buf,
+			   struct mmc_track_info *ti)
+{
+	uint32_t got = 0;
+
+	if (cdt_cmd_read_track_info(dev, track, buf, 36, &got) ||
+	    mmc_parse_track_info(buf, got, ti))
+		return -1;
+	if (!ti->blank || track <= 1)
+		return 0;
+	if (cdt_cmd_read_track_info(dev, track - 1, buf, 36, &got) ||
+	    mmc_parse_track_info(buf, got, ti))
+		return -1;
+	return 0;
+}
+
+/*
  * Disc information and the last track's information; what was answered
  * is kept in *a for the layout (probe/layout.c), which so needs no second
  * asking on a one-track disc.
@@ -101,9 +124,7 @@ static void disc_and_track(struct cdt_dev *dev, struct cdt_sizes *sz,
 		if (di->last_track_last_session)
 			track = di->last_track_last_session;
 	}
-	if (cdt_cmd_read_track_info(dev, track, buf, 36, &got))
-		return;
-	if (mmc_parse_track_info(buf, got, ti))
+	if (last_track_info(dev, track, buf, ti))
 		return;
 	a->have_last_ti = true;
 	if (ti->blank || !ti->size)

@@ -166,20 +166,6 @@ void rescue_fini(struct rescue *r)
 }
 
 /*
- * 05/64/00 ILLEGAL MODE FOR THIS TRACK to a read of one block: the block
- * holds no 2048-byte user data.  Inside a data track, where the layout
- * put no run-out, that is a Mode 2 Form 2 sector (Video CD, CD-i, XA
- * audio and video; dvdisaster issue 62) or a pregap the layout did not
- * know: never damage, never the end (doc/disc-kinds.md).  The layout's
- * skip list keeps every read away from audio, gaps and run-outs, so no
- * other 05/64/00 reaches the engine.
- */
-static bool wrong_mode(const struct cdt_read_result *rr)
-{
-	return rr->cls != CDT_READ_OK && rr->sense_key == 0x05 && rr->asc == 0x64;
-}
-
-/*
  * Read [lba, lba + n) and hand it to the sink.  SPAN_GOOD, SPAN_BAD (a
  * medium error, a timeout, or an end-of-medium answer inside the extent:
  * all mean "these blocks did not read"), or a negative error that ends
@@ -215,7 +201,17 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 	 */
 	r->drive_silent = timeout_row_note(&r->timeouts, lba, rr.cls,
 					   r->phase == CDT_PHASE_COPY);
-	if (n == 1 && wrong_mode(&rr) && r->sink.wrong_mode) {
+	/*
+	 * 05/64/00 ILLEGAL MODE FOR THIS TRACK to a read of one block (the
+	 * table's wrong mode): the block holds no 2048-byte user data.
+	 * Inside a data track, where the layout put no run-out, that is a
+	 * Mode 2 Form 2 sector (Video CD, CD-i, XA audio and video;
+	 * dvdisaster issue 62) or a pregap the layout did not know: never
+	 * damage, never the end (doc/disc-kinds.md).  The layout's skip list
+	 * keeps every read away from audio, gaps and run-outs, so no other
+	 * 05/64/00 reaches the engine.
+	 */
+	if (n == 1 && cdt_read_wrong_mode(&rr) && r->sink.wrong_mode) {
 		if (r->sink.failed)
 			r->sink.failed(r->sink.ctx, lba, n);
 		rc = rescue_note_failure(r, lba);

@@ -8,6 +8,9 @@
  * comparison takes the last CDT_TAIL_COMPARE_BLOCKS data blocks, passing
  * over skipped areas (another tool may have written anything there), and
  * an extension across a skipped area leaves zeros there, as image does.
+ * A block that answers 05/64/00 alone inside a data track, in the window
+ * or in the extension, is Mode 2 Form 2 (engine.c): listed as skipped
+ * (form2), not compared, zeros where IMAGE grows over it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -56,6 +59,33 @@ static enum cdt_tail_basis judge_length(const struct cdt_probe_result *p,
 	return CDT_TAIL_NONE;
 }
 
+/* Block lba answered 05/64/00 alone: Form 2, listed (engine.h, wrong_mode). */
+static int list_wrong_mode(void *ctx, uint64_t lba)
+{
+	struct tail_job *j = ctx;
+
+	return skip_add(&j->skip, lba, CDT_SKIP_FORM2);
+}
+
+static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
+			uint32_t last_bytes);
+
+/*
+ * A span that answered 05/64/00: block by block, so its Form 2 blocks are
+ * listed and passed over and the others compared.  1 same, 0 a finding
+ * recorded, <0 error.
+ */
+static int compare_blocks(struct tail_job *j, uint64_t lba, uint32_t n,
+			  uint32_t last_bytes)
+{
+	uint32_t i;
+	int rc = 1;
+
+	for (i = 0; i < n && rc == 1; i++)
+		rc = compare_span(j, lba + i, 1, i + 1 == n ? last_bytes : 0);
+	return rc;
+}
+
 /*
  * Compare n blocks from lba (the last only its first `last_bytes` when
  * that is not 0) with the image.  1 same, 0 a finding recorded, <0 error.
@@ -73,6 +103,11 @@ static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
 	rc = cdt_read_blocks(j->dev, lba, n, j->disc, (size_t)j->chunk * j->bs, &rr);
 	if (rc)
 		return rc;
+	if (cdt_read_wrong_mode(&rr) && n > 1)
+		return compare_blocks(j, lba, n, last_bytes);
+	/* one the list has no room for stays unreadable (skip.h) */
+	if (cdt_read_wrong_mode(&rr) && !list_wrong_mode(j, lba))
+		return 1;
 	if (rr.cls != CDT_READ_OK || rr.resid) {
 		j->res->verdict = CDT_TAIL_UNREADABLE;
 		j->res->mismatch_lba = lba;
@@ -140,7 +175,8 @@ static int append(struct tail_job *j, uint64_t start)
 	};
 	/* no map file, no digest stream, no identity: only IMAGE's bytes */
 	struct file_sink out = { .dev = j->dev, .fd = j->fd, .bs = j->bs,
-				 .skip = &j->skip };
+				 .skip = &j->skip, .wrong_mode = list_wrong_mode,
+				 .job = j };
 	int rc;
 
 	file_sink_attach(&out, &r);
@@ -241,6 +277,15 @@ static int append_noted(struct tail_job *j, uint64_t len)
 	return rc ? rc : append(j, len / j->bs);
 }
 
+/* The skipped areas from the compared window on, Form 2 found included. */
+static int copy_skipped(struct tail_job *j)
+{
+	struct cdt_tail_result *res = j->res;
+
+	return skip_copy_range(&j->skip, j->window, res->sum.probe.extent_blocks,
+			       &res->skipped, &res->n_skipped, &res->skipped_blocks);
+}
+
 static int run(struct tail_job *j)
 {
 	struct cdt_tail_result *res = j->res;
@@ -259,11 +304,8 @@ static int run(struct tail_job *j)
 		return 0;
 	}
 	rc = compare_tail(j, len);
-	if (!rc)
-		rc = skip_copy_range(&j->skip, j->window, res->sum.probe.extent_blocks,
-				     &res->skipped, &res->n_skipped, &res->skipped_blocks);
 	if (rc || res->verdict != CDT_TAIL_APPENDED)
-		return rc;
+		return rc ? rc : copy_skipped(j);
 	/* a partial last block is read again whole: completed, not repeated */
 	start = len / j->bs;
 	if (res->basis == CDT_TAIL_COMPLETE || start >= res->sum.probe.extent_blocks)
@@ -281,6 +323,9 @@ static int run(struct tail_job *j)
 	}
 	/* appended and synced: IMAGE's length speaks for itself again */
 	unlink(j->note);
+	rc = copy_skipped(j);
+	if (rc)
+		return rc;
 	rc = dg_file(j->fd, res->final_bytes, j->disc, (size_t)j->chunk * j->bs,
 		     j->rd, CDT_HASH_ALL, &res->sum.digests);
 	if (rc == CDT_EIO)

@@ -6,7 +6,11 @@
  * chunk; unreadable blocks count as zeros in the digests.  What is not
  * data (skip.h) is never read: zeros in the digests, as image writes it,
  * and not compared with an image file, which another tool may have filled
- * with anything there (a real drive's READ CD of audio, say).
+ * with anything there (a real drive's READ CD of audio, say).  A block
+ * that answers 05/64/00 alone inside a data track is Mode 2 Form 2 (the
+ * engine's rule, engine.c): listed as skipped (form2) as image lists it,
+ * zeros in the digests, not compared, and the verdict is INCOMPLETE, never
+ * IDENTICAL: READ(10) cannot give what it holds.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +28,12 @@
 #include "rescue/job.h"
 #include "rescue/skip.h"
 #include "rescue/verifycue.h"
+
+/* What a block of the chunk came to. */
+enum block_state { BLOCK_READ = 0, BLOCK_BAD, BLOCK_FORM2 };
+
+/* What a read came to: <0 an error that ends the run. */
+enum { READ_BAD = 0, READ_GOOD = 1, READ_WRONG_MODE = 2 };
 
 struct verify_job {
 	struct cdt_dev *dev;
@@ -52,7 +62,8 @@ struct verify_job {
 	struct { uint64_t blocks; struct dg dg; bool done; struct cdt_digests out; } cand[3];
 	size_t n_cand;
 	uint8_t *disc, *file;
-	bool *bad_block;	/* per block of the current chunk */
+	enum block_state *state;	/* per block of the current chunk */
+	uint64_t form2_blocks;	/* found while reading, listed in skip */
 	/*
 	 * Verify has no later pass to come back to a block: every read,
 	 * the chunk's and each block's alone, counts, a block's own retries
@@ -62,7 +73,7 @@ struct verify_job {
 	struct timeout_row timeouts;
 };
 
-/* 1 read good, 0 unreadable, <0 error that ends the run. */
+/* READ_GOOD, READ_BAD, READ_WRONG_MODE, or <0 error that ends the run. */
 static int read_into(struct verify_job *j, uint64_t lba, uint32_t n, uint8_t *buf)
 {
 	/* buf is j->disc or a block inside it */
@@ -79,27 +90,54 @@ static int read_into(struct verify_job *j, uint64_t lba, uint32_t n, uint8_t *bu
 		return rescue_read_fatal(j->dev, lba, &rr);
 	if (timeout_row_note(&j->timeouts, lba, rr.cls, true))
 		return rescue_stopped_answering(j->dev, lba, false);
-	return rr.cls == CDT_READ_OK && !rr.resid;
+	if (cdt_read_wrong_mode(&rr))
+		return READ_WRONG_MODE;
+	return rr.cls == CDT_READ_OK && !rr.resid ? READ_GOOD : READ_BAD;
 }
 
-/* One block, tried 1 + retries times; zeros and a bad mark if it never reads. */
+/*
+ * Block lba answered 05/64/00 alone: a Form 2 block, listed; one the list
+ * has no room for stays a bad block (skip.h).  0 listed, 1 not, or <0.
+ */
+static int list_form2(struct verify_job *j, uint64_t lba)
+{
+	int rc = skip_add(&j->skip, lba, CDT_SKIP_FORM2);
+
+	if (rc == CDT_EFORMAT)
+		return 1;
+	if (!rc)
+		j->form2_blocks++;
+	return rc;
+}
+
+/*
+ * One block, tried 1 + retries times (a wrong-mode answer once: it is
+ * what the block is, not damage); zeros and a bad or Form 2 mark if it
+ * never reads.
+ */
 static int read_single(struct verify_job *j, uint64_t lba, uint32_t i)
 {
 	int tries = 1 + (j->opts->rd.retries < 0 ? CDT_DEFAULT_RETRIES : j->opts->rd.retries);
 	uint8_t *p = j->disc + (size_t)i * j->bs;
-	int rc = 0;
+	int rc = READ_BAD;
 
-	while (tries-- > 0) {
+	while (tries-- > 0 && rc == READ_BAD)
 		rc = read_into(j, lba, 1, p);
-		if (rc)
-			break;
-	}
 	if (rc < 0)
 		return rc;
-	j->bad_block[i] = !rc;
-	if (rc)
+	if (rc == READ_GOOD) {
+		j->state[i] = BLOCK_READ;
 		return 0;
+	}
 	memset(p, 0, j->bs);
+	if (rc == READ_WRONG_MODE) {
+		rc = list_form2(j, lba);
+		if (rc <= 0) {
+			j->state[i] = BLOCK_FORM2;
+			return rc;
+		}
+	}
+	j->state[i] = BLOCK_BAD;
 	j->res->sum.bad_blocks++;
 	return cmp_range_add(&j->bad, lba);
 }
@@ -109,9 +147,9 @@ static int read_chunk(struct verify_job *j, uint64_t lba, uint32_t n)
 	uint32_t i;
 	int rc;
 
-	memset(j->bad_block, 0, n * sizeof(*j->bad_block));
+	memset(j->state, 0, n * sizeof(*j->state));
 	rc = read_into(j, lba, n, j->disc);
-	if (rc)
+	if (rc == READ_GOOD || rc < 0)
 		return rc < 0 ? rc : 0;
 	for (i = 0; i < n; i++) {
 		rc = read_single(j, lba + i, i);
@@ -174,7 +212,14 @@ static int compare_chunk(struct verify_job *j, uint64_t lba, uint32_t n)
 		size_t off = (size_t)i * j->bs;
 		bool have = off + j->bs <= got;
 
-		if (j->bad_block[i])
+		/* a Form 2 block past a short FILE is data FILE lacks */
+		if (j->state[i] == BLOCK_FORM2 && j->file_short && lba + i >= j->file_blocks) {
+			rc = note_diff(j, lba + i, NULL, NULL);
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (j->state[i] != BLOCK_READ)
 			continue;
 		if (have && !memcmp(j->disc + off, j->file + off, j->bs))
 			continue;
@@ -387,7 +432,8 @@ static int read_all(struct verify_job *j)
 			skipped_past_file(j, lba, n);
 		lba += n;
 		skipped += was_skip ? n : 0;
-		j->res->sum.blocks_read = lba - skipped - j->res->sum.bad_blocks;
+		j->res->sum.blocks_read = lba - skipped - j->res->sum.bad_blocks -
+					  j->form2_blocks;
 		progress(j, lba, t0, &last, false);
 	}
 	j->res->complete = lba >= j->extent;
@@ -483,10 +529,13 @@ static int judge(struct verify_job *j)
 	}
 	if (res->complete && (o->md5 || o->sha256))
 		digest_differs = !judge_lengths(j);
-	if (res->have_diff || (digest_differs && !res->sum.bad_blocks))
+	/* zeros for bad or Form 2 blocks may be all a digest differs by */
+	if (res->have_diff || (digest_differs && !res->sum.bad_blocks && !j->form2_blocks))
 		res->verdict = CDT_VERIFY_DIFFERENT;
 	else if (res->sum.bad_blocks)
 		res->verdict = CDT_VERIFY_UNREADABLE;
+	else if (j->form2_blocks)
+		res->verdict = CDT_VERIFY_INCOMPLETE;
 	else
 		res->verdict = CDT_VERIFY_IDENTICAL;
 	return 0;
@@ -536,20 +585,21 @@ static int verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 	j.extent = res->sum.probe.extent_blocks;
 	rc = skip_plan_make(dev, &res->sum.probe, opts->formatted, &j.extent, &j.skip);
 	res->extent_blocks = j.extent;
-	if (!rc)
-		rc = skip_copy(&j.skip, &res->skipped, &res->n_skipped, &res->skipped_blocks);
 	if (rc) {
 		skip_free(&j.skip);
 		return rc;
 	}
 	rc = compare_buffers(dev, j.bs, opts->rd.chunk_blocks, &j.chunk, &j.disc, &j.file);
-	j.bad_block = calloc(j.chunk, sizeof(*j.bad_block));
-	if (!rc && !j.bad_block)
+	j.state = calloc(j.chunk, sizeof(*j.state));
+	if (!rc && !j.state)
 		rc = CDT_ENOMEM;
 	if (!rc)
 		rc = run(&j);
+	/* the plan with the Form 2 blocks the reads found */
+	if (!rc)
+		rc = skip_copy(&j.skip, &res->skipped, &res->n_skipped, &res->skipped_blocks);
 	compare_release(j.fd, j.disc, j.file);
-	free(j.bad_block);
+	free(j.state);
 	skip_free(&j.skip);
 	res->sum.bad = j.bad.v;
 	res->sum.n_bad = j.bad.n;
