@@ -524,8 +524,9 @@ static const struct cli_opt verify_opts[] = {
 
 const struct cli_cmd cli_cmd_verify = {
 	.name = "verify",
-	.operands = "DEV (--image FILE | --cue FILE.cue | --sha256 HEX | --md5 HEX |\n"
-		    "       --sha256-file F | --md5-file F [--name NAME])",
+	.operands = "DEV (--image FILE | --cue FILE.cue |\n"
+		    "       --sha256 HEX | --md5 HEX | --sha256-file F |\n"
+		    "       --md5-file F [--name NAME])",
 	.about = "compare the disc with an image or a digest\n"
 		 "\n"
 		 "Read the whole disc to its true end and compare it with FILE or a\n"
