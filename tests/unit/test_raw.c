@@ -61,6 +61,24 @@ static void test_edc_bitwise(void **state)
 	free(buf);
 }
 
+/* Eight bytes a step (scsi/crc.c) from every alignment, and continued
+ * across a split anywhere: still the bit-at-a-time CRC. */
+static void test_edc_slices(void **state)
+{
+	uint8_t *buf = th_random(2352, 26);
+	size_t from, n, cut;
+
+	(void)state;
+	for (from = 0; from < 16; from++)
+		for (n = 0; n + from <= 2352; n += 61) {
+			cut = n / 3;
+			assert_int_equal(cd_edc_update(cd_edc(buf + from, cut),
+						       buf + from + cut, n - cut),
+					 edc_bitwise(buf + from, n));
+		}
+	free(buf);
+}
+
 /* ---- GF(2^8) -------------------------------------------------------------- */
 
 static void test_gf(void **state)
@@ -597,6 +615,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edc_check_value),
 		cmocka_unit_test(test_edc_bitwise),
+		cmocka_unit_test(test_edc_slices),
 		cmocka_unit_test(test_gf),
 		cmocka_unit_test(test_ecc_check_reference),
 		cmocka_unit_test(test_model_vectors),
