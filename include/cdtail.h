@@ -657,6 +657,10 @@ struct cdt_raw_track {
 	uint32_t crc32;			/* the file's, as redump.org's DATs */
 	char md5[33];			/* lowercase hex */
 	char sha1[41];
+	bool accuraterip;		/* an audio track whose two AccurateRip
+					 * CRCs below are set (hashed too) */
+	uint32_t arip_v1;		/* from its index 01 to the next track's */
+	uint32_t arip_v2;
 };
 
 struct cdt_raw_result {
