@@ -325,6 +325,9 @@ struct cdt_track {
 	enum cdt_sector_mode sector_mode; /* its first sector read raw (issue 25) */
 	uint64_t pregap;		/* blocks before start (index 00), in
 					 * the track's own mode; 0: none known */
+	uint8_t control;		/* the TOC's control nibble (or the
+					 * track mode's): 8 four channels, 4
+					 * data, 2 copy permitted, 1 pre-emphasis */
 };
 
 /* Why blocks inside the disc's extent are not data to be read. */

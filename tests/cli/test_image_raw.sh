@@ -110,6 +110,21 @@ PY
 		"$T/ar" "^same $(jq '[.tracks[] | select(.mode == "audio")] | length' "$T/$k.json")\$"
 done
 
+# --- FLAGS: the sheet's control bits -> the sim's TOC -> the probe's layout ->
+# the written sheet, and once more through the written sheet
+sed -e '/^  TRACK 02 AUDIO$/a\    FLAGS DCP PRE' -e '/^  TRACK 03 AUDIO$/a\    FLAGS 4CH' \
+	"$T/mixed.cue" >"$T/flags.cue"
+for pass in flags back-flags; do
+	src="$T/flags.cue"
+	[ $pass = back-flags ] && src="$T/o/flags.cue"
+	run image --raw --json "sim:$src,trackinfo=pregap" "$T/o/$pass.cue"
+	expect_rc "$pass: image --raw of a sheet with FLAGS -> 0" 0
+	grep -E '^ *(TRACK|FLAGS)' "$T/o/$pass.cue" | tr -s ' ' | tr '\n' '|' >"$T/fl"
+	expect_grep "$pass: FLAGS DCP PRE on track 2, 4CH on track 3, none on the data track" "$T/fl" \
+		'^ TRACK 01 MODE1/2352| TRACK 02 AUDIO| FLAGS DCP PRE| TRACK 03 AUDIO| FLAGS 4CH|$'
+done
+bins "flags: the files are the disc's" mixed "$T/o/back-flags.cue" --split
+
 # --- the sheet reads back: cdtail's own drive images it the same --------------
 for k in mixed vcd cdextra; do
 	run image --raw --json "sim:$T/o/$k.cue,trackinfo=pregap" "$T/o/back-$k.cue"
