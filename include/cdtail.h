@@ -325,6 +325,9 @@ struct cdt_track {
 	enum cdt_sector_mode sector_mode; /* its first sector read raw (issue 25) */
 	uint64_t pregap;		/* blocks before start (index 00), in
 					 * the track's own mode; 0: none known */
+	uint8_t control;		/* the TOC's control nibble (or the
+					 * track mode's): 8 four channels, 4
+					 * data, 2 copy permitted, 1 pre-emphasis */
 };
 
 /* Why blocks inside the disc's extent are not data to be read. */
@@ -657,6 +660,10 @@ struct cdt_raw_track {
 	uint32_t crc32;			/* the file's, as redump.org's DATs */
 	char md5[33];			/* lowercase hex */
 	char sha1[41];
+	bool accuraterip;		/* an audio track whose two AccurateRip
+					 * CRCs below are set (hashed too) */
+	uint32_t arip_v1;		/* from its index 01 to the next track's */
+	uint32_t arip_v2;
 };
 
 struct cdt_raw_result {

@@ -36,6 +36,17 @@ static uint64_t edc_total(const struct cdt_raw_result *r)
 	return n;
 }
 
+/* 8 lower-case hex digits, or null (a data track: AccurateRip lists audio only). */
+static json_object *json_arip(bool set, uint32_t v)
+{
+	char hex[9];
+
+	if (!set)
+		return NULL;
+	snprintf(hex, sizeof(hex), "%08x", v);
+	return json_object_new_string(hex);
+}
+
 static json_object *json_tracks(const struct cdt_raw_result *r)
 {
 	json_object *a = json_object_new_array();
@@ -64,6 +75,8 @@ static json_object *json_tracks(const struct cdt_raw_result *r)
 			json_object_object_add(o, "crc32", json_object_new_string(crc));
 			json_object_object_add(o, "md5", json_object_new_string(t->md5));
 			json_object_object_add(o, "sha1", json_object_new_string(t->sha1));
+			json_object_object_add(o, "accuraterip_v1", json_arip(t->accuraterip, t->arip_v1));
+			json_object_object_add(o, "accuraterip_v2", json_arip(t->accuraterip, t->arip_v2));
 		}
 		json_object_array_add(a, o);
 	}

@@ -61,11 +61,69 @@ for t, line in zip(o["tracks"], lines):
         os.path.basename(t["file"]), len(d), *want)
     if line != rom:
         bad.append("OUT.hash %r, want %r" % (line, rom))
-if len(lines) != len(o["tracks"]):
-    bad.append("%d OUT.hash lines" % len(lines))
+roms = [l for l in lines if l.startswith("<rom ")]
+if len(roms) != len(o["tracks"]) or lines[:len(roms)] != roms:
+    bad.append("%d OUT.hash ROM lines, not first" % len(roms))
 print("; ".join(bad) or "same")
 PY
 expect_grep "checksums: crc32, md5, sha1 per track in JSON and OUT.hash as Python's" "$T/sums" '^same$'
+
+# --- AccurateRip v1/v2 of the audio tracks against tests/raw/hashmodel.py: each
+# track from its TOC start (model.py's "start") to the next track's in its
+# session, the disc's sectors put together from the written files by LBA
+for k in audio mixed cdextra; do
+	run image --raw --json "sim:$T/$k.cue,trackinfo=pregap" "$T/o/ar-$k.cue"
+	expect_rc "$k: image --raw for AccurateRip -> 0" 0
+	python3 - "$ROOT/tests/raw" "$T/$k.json" "$T/out" "$T/o/ar-$k.hash" <<'PY' >"$T/ar"
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from hashmodel import accuraterip
+disc, o = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+hashed = open(sys.argv[4]).read().splitlines()
+sector = {}
+for t in o["tracks"]:
+    d = open(t["file"], "rb").read()
+    for s in range(t["sectors"]):
+        sector[t["first_lba"] + s] = d[s * 2352:(s + 1) * 2352]
+toc = disc["tracks"]
+audio = [t["number"] for t in toc if t["mode"] == "audio"]
+want, lines = {}, []
+for i, t in enumerate(toc):
+    if t["mode"] != "audio":
+        want[t["number"]] = (None, None)
+        continue
+    nxt = toc[i + 1] if i + 1 < len(toc) else None
+    end = nxt["start"] if nxt and nxt["session"] == t["session"] else t["start"] + t["blocks"]
+    data = b"".join(sector[l] for l in range(t["start"], end))
+    v = accuraterip(data, t["number"] == audio[0], t["number"] == audio[-1])
+    want[t["number"]] = tuple("%08x" % x for x in v)
+    lines.append('<!-- accuraterip track="%d" v1="%s" v2="%s" -->' % ((t["number"],) + want[t["number"]]))
+got = {t["number"]: (t["accuraterip_v1"], t["accuraterip_v2"]) for t in o["tracks"]}
+bad = []
+if got != want:
+    bad.append("JSON %s, want %s" % (got, want))
+if [l for l in hashed if "accuraterip" in l] != lines or hashed[-len(lines):] != lines:
+    bad.append("OUT.hash %s, want %s last" % (hashed, lines))
+print("; ".join(bad) or "same %d" % len(lines))
+PY
+	expect_grep "$k: AccurateRip v1/v2 per audio track (JSON, OUT.hash) as hashmodel.py's, data null" \
+		"$T/ar" "^same $(jq '[.tracks[] | select(.mode == "audio")] | length' "$T/$k.json")\$"
+done
+
+# --- FLAGS: the sheet's control bits -> the sim's TOC -> the probe's layout ->
+# the written sheet, and once more through the written sheet
+sed -e '/^  TRACK 02 AUDIO$/a\    FLAGS DCP PRE' -e '/^  TRACK 03 AUDIO$/a\    FLAGS 4CH' \
+	"$T/mixed.cue" >"$T/flags.cue"
+for pass in flags back-flags; do
+	src="$T/flags.cue"
+	[ $pass = back-flags ] && src="$T/o/flags.cue"
+	run image --raw --json "sim:$src,trackinfo=pregap" "$T/o/$pass.cue"
+	expect_rc "$pass: image --raw of a sheet with FLAGS -> 0" 0
+	grep -E '^ *(TRACK|FLAGS)' "$T/o/$pass.cue" | tr -s ' ' | tr '\n' '|' >"$T/fl"
+	expect_grep "$pass: FLAGS DCP PRE on track 2, 4CH on track 3, none on the data track" "$T/fl" \
+		'^ TRACK 01 MODE1/2352| TRACK 02 AUDIO| FLAGS DCP PRE| TRACK 03 AUDIO| FLAGS 4CH|$'
+done
+bins "flags: the files are the disc's" mixed "$T/o/back-flags.cue" --split
 
 # --- the sheet reads back: cdtail's own drive images it the same --------------
 for k in mixed vcd cdextra; do

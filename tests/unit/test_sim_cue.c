@@ -541,6 +541,30 @@ static void test_bad_sheets(void **state)
 	}
 }
 
+/* FLAGS: DCP, 4CH, PRE as the Q control bits (MMC-5 6.26.3), SCMS read past. */
+static void test_cue_flags(void **state)
+{
+	static const char text[] = "FLAGS DCP\nFILE \"a.bin\" BINARY\n"
+		"TRACK 01 AUDIO\nflags pre scms dcp\nINDEX 01 00:00:00\n"
+		"TRACK 02 AUDIO\nINDEX 01 00:01:00\nFLAGS 4CH\n"
+		"TRACK 03 AUDIO\nINDEX 01 00:02:00\n";
+	struct cue_sheet c;
+	char err[200], words[16];
+
+	(void)state;
+	assert_int_equal(cue_parse(text, strlen(text), &c, err, sizeof(err)), 0);
+	assert_int_equal(c.tracks[0].flags, 0x02 | 0x01);
+	assert_int_equal(c.tracks[1].flags, 0x08);
+	assert_int_equal(c.tracks[2].flags, 0);
+	cue_free(&c);
+	assert_int_equal(cue_flags_text(0x0f, words, sizeof(words)), 11);
+	assert_string_equal(words, "DCP 4CH PRE");
+	assert_int_equal(cue_flags_text(0x04, words, sizeof(words)), 0);
+	assert_string_equal(words, "");
+	assert_int_equal(cue_flags_text(0x09, words, 4), 7);
+	assert_string_equal(words, "4CH");
+}
+
 /*
  * What the sim and verify --cue share of a sheet: FILE paths beside it,
  * where a track starts in its FILE and the sectors the FILE holds for it.
@@ -904,6 +928,7 @@ int main(void)
 		cmocka_unit_test(test_read_cd_edges),
 		cmocka_unit_test(test_read_cd_gap),
 		cmocka_unit_test(test_readcd_ide),
+		cmocka_unit_test(test_cue_flags),
 	};
 
 	return cmocka_run_group_tests_name("sim_cue", tests, group_setup, group_teardown);

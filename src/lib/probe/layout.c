@@ -88,6 +88,7 @@ static size_t toc_tracks(const struct mmc_toc *toc, struct cdt_track *t)
 			.last_recorded = CDT_SIZE_ABSENT,
 			.runout = mmc_control_is_data(e->adr_control & 0x0f) &&
 				  mmc_control_incremental(e->adr_control & 0x0f),
+			.control = e->adr_control & 0x0f,
 		};
 		n++;
 	}
@@ -353,6 +354,7 @@ static bool track_from_info(const struct mmc_track_info *ti, unsigned int num,
 		.session = prev ? prev->session : 1,
 		.mode = mmc_control_is_data(ti->track_mode) ?
 			CDT_TRACK_DATA : CDT_TRACK_AUDIO,
+		.control = ti->track_mode & 0x0f,
 		.start = ti->start > 0 ? (uint64_t)ti->start : 0,
 		.last_recorded = CDT_SIZE_ABSENT,
 	};

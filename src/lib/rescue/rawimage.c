@@ -700,28 +700,52 @@ static int fill_tracks(struct raw_job *j)
 	return rc;
 }
 
+typedef int (*span_fn)(void *ctx, const uint8_t *buf, size_t n);
+
+/* Bytes [off, off + size) of file i, read back in chunks into fn. */
+static int read_span(struct raw_job *j, size_t i, uint64_t off, uint64_t size,
+		     span_fn fn, void *ctx)
+{
+	size_t cap = (size_t)j->chunk * CD_RAW;
+	uint8_t *buf = malloc(cap);
+	uint64_t at;
+	int rc = buf ? 0 : CDT_ENOMEM;
+
+	for (at = 0; !rc && at < size; at += cap) {
+		size_t n = size - at < cap ? (size_t)(size - at) : cap;
+
+		if (pread(j->fds[i], buf, n, (off_t)(off + at)) != (ssize_t)n)
+			rc = file_error(j, j->paths[i]);
+		else
+			rc = fn(ctx, buf, n);
+	}
+	free(buf);
+	return rc;
+}
+
+static int feed_trackhash(void *ctx, const uint8_t *buf, size_t n)
+{
+	return trackhash_update(ctx, buf, n);
+}
+
+static int feed_arip(void *ctx, const uint8_t *buf, size_t n)
+{
+	arip_update(ctx, buf, n);
+	return 0;
+}
+
 /* File i read back into its track's checksums (trackhash.h). */
 static int hash_file(struct raw_job *j, size_t i, struct cdt_raw_track *t)
 {
-	uint64_t off, size = j->plan.f[i].n * CD_RAW;
-	size_t cap = (size_t)j->chunk * CD_RAW;
-	uint8_t *buf = malloc(cap);
 	struct trackhash h = { 0 };
 	struct th_sums sums;
-	int rc = buf ? trackhash_init(&h) : CDT_ENOMEM;
+	int rc = trackhash_init(&h);
 
-	for (off = 0; !rc && off < size; off += cap) {
-		size_t n = size - off < cap ? (size_t)(size - off) : cap;
-
-		if (pread(j->fds[i], buf, n, (off_t)off) != (ssize_t)n)
-			rc = file_error(j, j->paths[i]);
-		else
-			rc = trackhash_update(&h, buf, n);
-	}
+	if (!rc)
+		rc = read_span(j, i, 0, j->plan.f[i].n * CD_RAW, feed_trackhash, &h);
 	if (!rc)
 		rc = trackhash_final(&h, &sums);
 	trackhash_free(&h);
-	free(buf);
 	if (rc)
 		return rc;
 	t->hashed = true;
@@ -729,6 +753,73 @@ static int hash_file(struct raw_job *j, size_t i, struct cdt_raw_track *t)
 	memcpy(t->md5, sums.md5, sizeof(t->md5));
 	memcpy(t->sha1, sums.sha1, sizeof(t->sha1));
 	return 0;
+}
+
+static bool file_audio(const struct raw_job *j, size_t i)
+{
+	return j->plan.f[i].t->mode == CDT_TRACK_AUDIO;
+}
+
+/*
+ * The pregap sectors at the start of file i + 1 that AccurateRip counts
+ * in track i: its tracks run from one TOC start (index 01) to the next,
+ * within a session (the next session's file starts after a lead-out).
+ */
+static uint64_t next_pregap(const struct raw_job *j, size_t i)
+{
+	if (i + 1 >= j->plan.n ||
+	    j->plan.f[i + 1].t->session != j->plan.f[i].t->session)
+		return 0;
+	return j->plan.f[i + 1].pregap;
+}
+
+/*
+ * Audio file i's AccurateRip v1/v2 CRCs (trackhash.h): from its index 01
+ * to the next track's, first and last among the disc's audio tracks as
+ * the skips of the algorithm want them.
+ */
+static int arip_file(struct raw_job *j, size_t i, bool first, bool last,
+		     struct cdt_raw_track *t)
+{
+	const struct raw_file *f = &j->plan.f[i];
+	uint64_t own = f->n - f->pregap, more = next_pregap(j, i);
+	struct arip a;
+	int rc;
+
+	arip_init(&a, (own + more) * AR_SAMPLES_PER_SECTOR, first, last);
+	rc = read_span(j, i, f->pregap * CD_RAW, own * CD_RAW, feed_arip, &a);
+	if (!rc && more)
+		rc = read_span(j, i + 1, 0, more * CD_RAW, feed_arip, &a);
+	if (rc)
+		return rc;
+	t->accuraterip = true;
+	t->arip_v1 = arip_v1(&a);
+	t->arip_v2 = arip_v2(&a);
+	return 0;
+}
+
+/* Every audio track's AccurateRip CRCs. */
+static int arip_tracks(struct raw_job *j)
+{
+	size_t i, first = j->plan.n, last = 0;
+	int rc = 0;
+
+	for (i = 0; i < j->plan.n; i++)
+		if (file_audio(j, i)) {
+			first = first < i ? first : i;
+			last = i;
+		}
+	for (i = first; !rc && i <= last && i < j->plan.n; i++)
+		if (file_audio(j, i))
+			rc = arip_file(j, i, i == first, i == last, &j->res->tracks[i]);
+	return rc;
+}
+
+/* OUT.hash's line for an audio track, after the DAT's lines. */
+static int arip_line(FILE *f, const struct cdt_raw_track *t)
+{
+	return fprintf(f, "<!-- accuraterip track=\"%u\" v1=\"%08x\" v2=\"%08x\" -->\n",
+		       t->number, t->arip_v1, t->arip_v2);
 }
 
 /*
@@ -744,6 +835,8 @@ static int write_hashes(struct raw_job *j)
 
 	for (i = 0; !rc && i < j->plan.n; i++)
 		rc = hash_file(j, i, &j->res->tracks[i]);
+	if (!rc)
+		rc = arip_tracks(j);
 	if (!rc) {
 		snprintf(path, sizeof(path), "%s.hash", base);
 		f = fopen(path, "w");
@@ -761,6 +854,9 @@ static int write_hashes(struct raw_job *j)
 		if (fprintf(f, "%s\n", line) < 0)
 			rc = file_error(j, path);
 	}
+	for (i = 0; !rc && i < j->plan.n; i++)
+		if (j->res->tracks[i].accuraterip && arip_line(f, &j->res->tracks[i]) < 0)
+			rc = file_error(j, path);
 	if (f && fclose(f) && !rc)
 		rc = file_error(j, path);
 	free(base);

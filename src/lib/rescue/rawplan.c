@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rescue/rawplan.h"
+#include "scsi/cue.h"
 
 #define FRAMES_PER_SECOND 75
 
@@ -148,10 +149,12 @@ static void put_notes(char *out, size_t cap, size_t *used, const struct raw_shee
 static void put_track(char *out, size_t cap, size_t *used, const struct raw_plan *p,
 		      const struct raw_file *f, const char *base)
 {
-	char name[4096];
+	char name[4096], flags[16];
 
 	raw_bin_name(name, sizeof(name), base, f->t->number, p->n);
 	PUT("FILE \"%s\" BINARY\n  TRACK %02u %s\n", name, f->t->number, cue_mode(f->t));
+	if (cue_flags_text(f->t->control, flags, sizeof(flags)))
+		PUT("    FLAGS %s\n", flags);
 	if (f->pregap)
 		put_msf(out, cap, used, "INDEX 00", 0);
 	put_msf(out, cap, used, "INDEX 01", f->pregap);

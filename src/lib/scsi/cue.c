@@ -11,8 +11,9 @@
 #include <string.h>
 #include <strings.h>
 #include "scsi/cue.h"
+#include "scsi/mmc.h"
 
-#define MAX_WORDS 4
+#define MAX_WORDS 6
 #define MAX_LINE 1024
 
 struct cue_line {
@@ -242,10 +243,48 @@ static int do_rem(struct cue_state *st, const struct cue_line *l)
 	return 0;
 }
 
+static const struct {
+	const char *word;
+	uint8_t bit;
+} flag_words[] = {
+	{ "DCP", MMC_CONTROL_DCP }, { "4CH", MMC_CONTROL_4CH }, { "PRE", MMC_CONTROL_PRE },
+};
+
+int cue_flags_text(uint8_t control, char *buf, size_t len)
+{
+	size_t i;
+	int n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < sizeof(flag_words) / sizeof(flag_words[0]); i++)
+		if (control & flag_words[i].bit)
+			n += snprintf(buf + ((size_t)n < len ? (size_t)n : len),
+				      (size_t)n < len ? len - (size_t)n : 0, "%s%s",
+				      n ? " " : "", flag_words[i].word);
+	return n;
+}
+
+/* FLAGS: the words it knows as the track's control bits; SCMS, DATA and others ignored. */
+static int do_flags(struct cue_state *st, const struct cue_line *l)
+{
+	struct cue_track *t = cur(st);
+	unsigned int w;
+	size_t i;
+
+	if (!t)
+		return 0;	/* as before: a stray FLAGS line is read past */
+	for (w = 1; w < l->n; w++)
+		for (i = 0; i < sizeof(flag_words) / sizeof(flag_words[0]); i++)
+			if (!strcasecmp(l->w[w], flag_words[i].word))
+				t->flags |= flag_words[i].bit;
+	return 0;
+}
+
 static int do_line(struct cue_state *st, const struct cue_line *l)
 {
 	static const char *const ignored[] = {
-		"CATALOG", "ISRC", "FLAGS", "TITLE", "PERFORMER", "SONGWRITER",
+		"CATALOG", "ISRC", "TITLE", "PERFORMER", "SONGWRITER",
 		"POSTGAP", "CDTEXTFILE",
 	};
 	const char *k = l->w[0];
@@ -261,6 +300,8 @@ static int do_line(struct cue_state *st, const struct cue_line *l)
 		return do_pregap(st, l);
 	if (!strcasecmp(k, "REM"))
 		return do_rem(st, l);
+	if (!strcasecmp(k, "FLAGS"))
+		return do_flags(st, l);
 	for (i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
 		if (!strcasecmp(k, ignored[i]))
 			return 0;

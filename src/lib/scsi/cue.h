@@ -10,7 +10,9 @@
  *                                  second; index 00 starts the pregap
  *   PREGAP mm:ss:ff                a pregap that is not in the file
  *   REM SESSION nn                 the tracks that follow are in session nn
- * CATALOG, ISRC, FLAGS, TITLE, PERFORMER, SONGWRITER, POSTGAP and other REM
+ *   FLAGS DCP|4CH|PRE ...          the track's Q control bits (mmc.h); SCMS
+ *                                  and DATA are taken and ignored
+ * CATALOG, ISRC, TITLE, PERFORMER, SONGWRITER, POSTGAP and other REM
  * lines are accepted and ignored; INDEX 02 and above too.  Anything else is
  * an error naming its line.
  */
@@ -38,6 +40,7 @@ struct cue_track {
 	int64_t index0;		/* frames into the file; -1 without INDEX 00 */
 	int64_t index1;		/* frames into the file */
 	uint64_t pregap;	/* PREGAP frames (not stored in the file) */
+	uint8_t flags;		/* FLAGS as Q control bits: MMC_CONTROL_* */
 };
 
 struct cue_sheet {
@@ -50,6 +53,11 @@ struct cue_sheet {
 int cue_parse(const char *text, size_t len, struct cue_sheet *out,
 	      char *err, size_t errlen);
 void cue_free(struct cue_sheet *c);
+/*
+ * The FLAGS words of control's bits ("DCP 4CH PRE", in CDRWIN's order)
+ * into buf; what snprintf returns, 0 for none.
+ */
+int cue_flags_text(uint8_t control, char *buf, size_t len);
 /* Bytes a sector of mode takes in its file. */
 unsigned int cue_sector_size(enum cue_mode mode);
 

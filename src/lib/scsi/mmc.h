@@ -106,6 +106,17 @@ static inline bool mmc_control_is_data(uint8_t control)
 	return control & 0x04;
 }
 
+/*
+ * The other bits of the Q sub-channel's control field, as the TOC's
+ * CONTROL column gives them (MMC-5 6.26.3 READ TOC/PMA/ATIP and its
+ * table of the Q control field; ECMA-130 22.3.1; redumper's
+ * ChannelQ::Control names the same bits): four-channel audio, digital
+ * copy permitted, pre-emphasis.  A CUE sheet's FLAGS 4CH, DCP, PRE.
+ */
+#define MMC_CONTROL_4CH 0x08
+#define MMC_CONTROL_DCP 0x02
+#define MMC_CONTROL_PRE 0x01
+
 /* Data track recorded incrementally (TAO, packets): control 0101. */
 static inline bool mmc_control_incremental(uint8_t control)
 {

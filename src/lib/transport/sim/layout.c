@@ -307,7 +307,7 @@ int sim_layout_build(struct sim *s, char *err, size_t errlen)
 	if (s->cue) {
 		sim_cue_tracks(s);
 	} else if (!c->layout) {
-		s->tracks[0] = (struct sim_track){ 1, 1, false, 0, s->n_blocks, 0 };
+		s->tracks[0] = (struct sim_track){ 1, 1, false, 0, s->n_blocks, 0, 0 };
 		s->n_tracks = 1;
 		s->n_sessions = 1;
 	} else {

@@ -286,6 +286,7 @@ void sim_cue_tracks(struct sim *s)
 		t->blocks = (uint64_t)(ct->stored + (int64_t)ct->n_stored - ct->index1);
 		/* track 1's pregap lies before LBA 0: not in the table */
 		t->pregap = i ? (uint64_t)(ct->index1 - ct->first) : 0;
+		t->flags = c->sheet.tracks[i].flags;
 	}
 	s->n_tracks = c->n;
 	s->n_sessions = c->n ? c->sheet.tracks[c->n - 1].session : 1;

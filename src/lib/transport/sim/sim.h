@@ -129,6 +129,8 @@ struct sim_track {
 	bool audio;
 	uint64_t start, blocks;	/* index 01 and its length, as the TOC says */
 	uint64_t pregap;	/* blocks before start (index 00), same mode */
+	uint8_t flags;		/* the control bits besides data: a CUE's
+				 * FLAGS (MMC_CONTROL_*) */
 };
 
 /*
