@@ -46,6 +46,14 @@ image_case "timeout" "fault=timeout@300-303,ready=0" 4 '[[300,303]]' 300-303
 image_case "timeout, reset and becoming ready" "fault=timeout@300-300" 4 '[[300,300]]' 300-300
 image_case "mixed" "fault=hwerr@100-100:nosense@200-201:host@900-900:short@1500-1503,bad=50-52" 4 \
 	'[[50,52],[100,100],[200,201],[900,900],[1500,1503]]' 50-52 100-100 200-201 900-900 1500-1503
+# a timeout area in the hidden tail, on a drive whose INFORMATION the end
+# search trusts (two bad blocks below it): the chunk that timed out named
+# no block and was read again until 4 timeouts in a row ended the run
+# (exit 3; image_model.py seed 20261203 case 951); the search goes on
+# block by block past it
+image_case "timeout in the hidden tail" \
+	"hide=300,info=1,bad=1720-1720:1800-1800,fault=timeout@1950-1951" 4 \
+	'[[1720,1720],[1800,1800],[1950,1951]]' 1720-1720 1800-1800 1950-1951
 # --- transient (xT): read on a later try; deferred errors are never the read's -----
 image_case "hwerr x1" "fault=hwerr@300-309x1" 0 '[]'
 image_case "nosense x2" "fault=nosense@300-309x2" 0 '[]'

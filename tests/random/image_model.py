@@ -254,15 +254,7 @@ def make_layout_case(rng, idx, max_blocks):
 FAULT_KINDS = ("hwerr", "nosense", "aborted", "host", "short", "timeout", "deferred")
 
 
-# The end search's ground: READ CAPACITY's last blocks and all above.  A
-# timeout area there meets the search's reads narrowing onto it, 4 in a
-# row, which cdtail-errors(7) documents as a drive that stopped answering
-# (status 3; test_drive_faults.sh covers it): the draw keeps timeouts below
-# (image_model.py seed 20261203 case 951 met one 3 blocks below it).
-SEARCH_REACH = 300
-
-
-def draw_faults(rng, e, timeouts_below=None):
+def draw_faults(rng, e):
     """fault= items inside the data [0, e) and the blocks they leave bad
     for sure and perhaps: (items, must, may).  A permanent fault of any
     kind but deferred is a bad block like bad= (cdtail-errors(7));
@@ -284,8 +276,6 @@ def draw_faults(rng, e, timeouts_below=None):
         length = rng.randint(1, 2) if kind == "timeout" else log_uniform(rng, 1, 50)
         first = rng.randrange(e)
         last = min(e - 1, first + length - 1)
-        if kind == "timeout" and timeouts_below is not None and last >= timeouts_below:
-            kind = "hwerr"
         times = rng.randint(1, 2) if rng.random() < 0.3 else 0
         items.append("%s@%d-%d%s" % (kind, first, last, "x%d" % times if times else ""))
         blocks = set(range(first, last + 1))
@@ -343,8 +333,7 @@ def make_case(rng, idx, max_blocks):
     if hang is not None and hang >= n - runout:
         hang = None
     # the ways real drives fail a read (issue 22), from their own generator
-    faults, fault_must, fault_may = draw_faults(random.Random("fault-%d" % idx), n - runout,
-                                                reported - SEARCH_REACH)
+    faults, fault_must, fault_may = draw_faults(random.Random("fault-%d" % idx), n - runout)
     if faults:
         keys.append("fault=" + ":".join(faults))
     return {

@@ -710,6 +710,35 @@ static void test_timeout_is_a_failed_block(void **state)
 	}
 }
 
+/*
+ * A timeout names no block: on a drive whose INFORMATION the search
+ * trusts, the chunk that timed out must not be read again as it was (it
+ * was, until 4 timeouts in a row ended the search: image_model.py seed
+ * 20261203 case 951).  The search goes on block by block past it.
+ */
+static void test_timeout_in_a_trusted_chunk(void **state)
+{
+	static const uint64_t tails[] = { 600, 1000, 2859, 5000 };
+	struct es_params p = params(BASE);
+	struct es_result r;
+	struct model m;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++)
+		for (uint64_t at = 1; at < 8; at++) {
+			m = cheap(BASE + tails[i]);
+			m.info = true;
+			/* a bad block first, so that the drive's word is trusted */
+			m.bad[0] = (struct range){ BASE + 520, BASE + 520 };
+			m.nbad = 1;
+			m.hang = BASE + tails[i] - at * tails[i] / 9;
+			r = run(&m, &p);
+			assert_int_equal(r.end, BASE + tails[i]);
+			assert_true(r.timeouts >= 1);
+			assert_true(r.timeouts < CDT_TIMEOUTS_IN_ROW + 4);
+		}
+}
+
 /* A drive that stopped answering: 4 timeouts in a row end the search. */
 static void test_timeouts_in_row(void **state)
 {
@@ -804,6 +833,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_readable),
 		cmocka_unit_test(test_small_transfer_limit),
 		cmocka_unit_test(test_timeout_is_a_failed_block),
+		cmocka_unit_test(test_timeout_in_a_trusted_chunk),
 		cmocka_unit_test(test_timeouts_in_row),
 		cmocka_unit_test(test_residual_honoured),
 		cmocka_unit_test(test_block512),
