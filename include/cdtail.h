@@ -407,6 +407,15 @@ enum cdt_probe_note {
 	 * 05/64/00: Mode 2 Form 2 sectors, part of the disc (true_blocks
 	 * counts them); image lists them as skipped, why "form2" */
 	CDT_NOTE_FORM2 = 1 << 10,
+	/* the blocks before the agreed end (READ CAPACITY with the TOC or
+	 * track information, and the filesystem where there is one) fail
+	 * MEDIUM-class: damage, not the end; true_blocks is the agreed end,
+	 * damaged_tail_blocks of it unreadable */
+	CDT_NOTE_DAMAGED_TAIL = 1 << 11,
+	/* reads past the agreed end of a CD succeed with only zeros or the
+	 * last block again, no sector header to confirm them: not counted
+	 * (true_blocks is the agreed end; unconfirmed_blocks were read) */
+	CDT_NOTE_UNCONFIRMED_TAIL = 1 << 12,
 };
 
 /* Progress of a run, struct cdt_progress below says when it is called. */
@@ -428,7 +437,8 @@ struct cdt_probe_result {
 	struct cdt_inquiry inq;
 	struct cdt_sizes sizes;
 	uint64_t reported_blocks;	/* READ CAPACITY before any probing */
-	uint64_t true_blocks;		/* 1 + last readable LBA */
+	uint64_t true_blocks;		/* 1 + last readable LBA (but for
+					 * CDT_NOTE_DAMAGED_TAIL) */
 	uint64_t extent_blocks;		/* what an image should cover: true_blocks
 					 * and the MEDIUM ERROR blocks after it, up
 					 * to where the drive says out of range */
@@ -440,6 +450,10 @@ struct cdt_probe_result {
 	double search_ms;		/* duration the search spent */
 	struct cdt_stats stats;		/* whole probe, sizes included */
 	struct cdt_raw_caps raw;	/* what the drive reads raw (CDs only) */
+	uint64_t damaged_tail_blocks;	/* CDT_NOTE_DAMAGED_TAIL: failing blocks
+					 * at the end of true_blocks, else 0 */
+	uint64_t unconfirmed_blocks;	/* CDT_NOTE_UNCONFIRMED_TAIL: filler
+					 * blocks past true_blocks, else 0 */
 };
 
 int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,

@@ -206,6 +206,8 @@ double cli_now_ms(void);
 uint64_t cli_fs_past_end(const struct cdt_probe_result *p);
 /* Note filesystem-past-end: into notes (JSON) and o's count key, if any. */
 void cli_json_fs_past_end(json_object *o, json_object *notes, const struct cdt_probe_result *p);
+/* Notes damaged-tail and unconfirmed-tail with their counts (issue 23). */
+void cli_json_agreed_end(json_object *o, json_object *notes, const struct cdt_probe_result *p);
 /* The text note, with what it means for what (an image, the disc) */
 void cli_print_fs_past_end(const struct cdt_probe_result *p, const char *lost);
 

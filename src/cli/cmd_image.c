@@ -250,6 +250,7 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 			       json_object_new_int64((int64_t)rui_form2_blocks(r->skipped, r->n_skipped)));
 	notes = json_object_new_array();
 	cli_json_fs_past_end(o, notes, &r->sum.probe);
+	cli_json_agreed_end(o, notes, &r->sum.probe);
 	json_object_object_add(o, "notes", notes);
 	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
 								    verdict_name(r)));

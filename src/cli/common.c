@@ -319,6 +319,18 @@ void cli_json_fs_past_end(json_object *o, json_object *notes, const struct cdt_p
 	json_object_object_add(o, "filesystem_past_end_blocks", json_object_new_int64((int64_t)past));
 }
 
+void cli_json_agreed_end(json_object *o, json_object *notes, const struct cdt_probe_result *p)
+{
+	if (p->notes & CDT_NOTE_DAMAGED_TAIL)
+		json_object_array_add(notes, json_object_new_string("damaged-tail"));
+	if (p->notes & CDT_NOTE_UNCONFIRMED_TAIL)
+		json_object_array_add(notes, json_object_new_string("unconfirmed-tail"));
+	json_object_object_add(o, "damaged_tail_blocks",
+			       json_object_new_int64((int64_t)p->damaged_tail_blocks));
+	json_object_object_add(o, "unconfirmed_blocks",
+			       json_object_new_int64((int64_t)p->unconfirmed_blocks));
+}
+
 void cli_print_fs_past_end(const struct cdt_probe_result *p, const char *lost)
 {
 	char text[400];

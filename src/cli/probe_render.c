@@ -55,6 +55,29 @@ static const struct {
 	  "blocks of the last data track below its run-out answer 05/64/00 (ILLEGAL MODE FOR THIS TRACK): Mode 2 Form 2 sectors (Video CD, CD-i, XA audio or video), part of the disc but not readable as 2048-byte data; image lists them as skipped (form2) and exits 4" },
 };
 
+/* The two notes that carry a count (issue 23): their text says it. */
+static void print_counted_notes(const struct cdt_probe_result *r)
+{
+	char text[400];
+
+	if (r->notes & CDT_NOTE_DAMAGED_TAIL) {
+		snprintf(text, sizeof(text), "damaged-tail: the last %" PRIu64 " block%s before"
+			 " the end that READ CAPACITY, the TOC or track information and the"
+			 " filesystem agree on fail with MEDIUM ERROR: damage, not the end;"
+			 " the disc holds them, image marks them bad",
+			 r->damaged_tail_blocks, r->damaged_tail_blocks == 1 ? "" : "s");
+		cli_wrap(stdout, (size_t)printf("note:      "), 11, text);
+	}
+	if (r->notes & CDT_NOTE_UNCONFIRMED_TAIL) {
+		snprintf(text, sizeof(text), "unconfirmed-tail: %" PRIu64 " block%s past the end"
+			 " the sources agree on read, but only as zeros or the last block again"
+			 " (a drive reading the lead-out, or a stale cache) and no sector header"
+			 " could confirm them: not counted",
+			 r->unconfirmed_blocks, r->unconfirmed_blocks == 1 ? "" : "s");
+		cli_wrap(stdout, (size_t)printf("note:      "), 11, text);
+	}
+}
+
 /* ---- the disc's structure ------------------------------------------------ */
 
 json_object *cli_layout_json(const struct cdt_layout *l)
@@ -253,6 +276,7 @@ json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, 
 		if (r->notes & notes[i].bit)
 			json_object_array_add(nt, json_object_new_string(notes[i].id));
 	cli_json_fs_past_end(o, nt, r);
+	cli_json_agreed_end(o, nt, r);
 	json_object_object_add(o, "notes", nt);
 	add_layout(o, lay);
 	json_object_object_add(o, "raw", json_raw(&r->raw));
@@ -292,7 +316,7 @@ static const char *next_reason(const struct cdt_probe_result *r)
 	if (r->verdict == CDT_VERDICT_SHORT)
 		return "dd of the kernel node would fail on the blocks past the true end;"
 		       " image to the true end with a map:";
-	if (r->notes & CDT_NOTE_TRAILING_MEDIUM)
+	if (r->notes & (CDT_NOTE_TRAILING_MEDIUM | CDT_NOTE_DAMAGED_TAIL))
 		return "the last blocks fail with MEDIUM ERROR, the drive's end or damage;"
 		       " image with a map: a resume reads only what is missing, and in"
 		       " another drive it tries every bad block once more:";
@@ -338,8 +362,9 @@ void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool vir
 		printf("  %-18s %12lld  (after probing; %llu before)\n", "READ CAPACITY",
 		       (long long)r->capacity_after, (unsigned long long)r->reported_blocks);
 	printf("true end:  %llu blocks", (unsigned long long)r->true_blocks);
-	if (r->true_blocks)
-		printf(" (last readable LBA %llu)", (unsigned long long)r->true_blocks - 1);
+	if (r->true_blocks > r->damaged_tail_blocks)
+		printf(" (last readable LBA %llu)",
+		       (unsigned long long)(r->true_blocks - r->damaged_tail_blocks - 1));
 	printf("\nhidden:    %lld blocks (%lld x 512-byte sectors)\n",
 	       (long long)r->hidden_blocks, (long long)(r->hidden_blocks * (int64_t)bs / 512));
 	if (lost > 0)
@@ -355,6 +380,7 @@ void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool vir
 	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
 		if (r->notes & notes[i].bit)
 			cli_wrap(stdout, (size_t)printf("note:      "), 11, notes[i].text);
+	print_counted_notes(r);
 	cli_print_fs_past_end(r, "the files stored there are not on the disc, and no copy"
 			      " of it holds them");
 	print_next(addr, r);

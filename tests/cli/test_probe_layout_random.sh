@@ -5,7 +5,8 @@
 # independent model tests/random/layoutmodel.py, which knows only the
 # contract and cdtail(1): the exit status, verdict, true, reported and
 # hidden blocks, sessions, tracks, gaps, the filesystem source and the
-# notes last-track-audio, appendable, tao-runout, formatted, form2; and, from
+# notes last-track-audio, appendable, tao-runout, formatted, form2,
+# unconfirmed-tail (issue 23: a hidden tail of zeros, tail=zero); and, from
 # the drive's trace, that no READ(10)/(12) touched an audio track or a
 # gap between sessions (gap=hang cases would hang there).  Issue 28:
 # volumes in the earlier sessions too and a bad block around some session's
@@ -43,7 +44,7 @@ else
 fi
 # the cases cover what they are for: several sessions, audio last, gap=hang
 # reached with several sessions, hidden tails and short discs
-for what in 'layout=[^ ]*/' 'audio:[0-9]* gap' 'layout=[^ ]*/[^ ]* gap=hang' ' hide=[1-9]' ' extra=[1-9]' ' tao=1' ' open=1' ' formatted=[1-9]' ' fs=[1-9]' ' toc=none' ' others=1' ' hbad=[0-9]'; do
+for what in 'layout=[^ ]*/' 'audio:[0-9]* gap' 'layout=[^ ]*/[^ ]* gap=hang' ' hide=[1-9]' ' extra=[1-9]' ' tao=1' ' open=1' ' formatted=[1-9]' ' fs=[1-9]' ' toc=none' ' others=1' ' hbad=[0-9]' ' hide=[1-9].* tail=zero' ' hide=[1-9].* tail=data'; do
 	n=$(grep -c -- "$what" "$T/cases")
 	if [ "$n" -ge $((CASES / 40 + 1)) ]; then ok "cases with '$what': $n"
 	else not_ok "enough cases with '$what'" "only $n of $CASES"; fi

@@ -12,7 +12,8 @@
 # the image 05/21/00) or SKIP (not data).  Prints one line:
 #   T R E BAD
 # T  the true end: one past the last readable block; the hung block is not
-#    readable (issue 22: a timeout is a failed block, in the end search too)
+#    readable (issue 22: a timeout is a failed block, in the end search too);
+#    R when unreadable blocks reach exactly R (damaged-tail, issue 23)
 # R  what READ CAPACITY reports: n - hide + extra
 # E  the image's extent: T, extended over the MED (and hung) blocks that
 #    follow T up to the first END block (the sim always answers END past
@@ -58,6 +59,13 @@ BEGIN {
 	E = T
 	while (cls(E) == "MED")
 		E++
+	# issue 23 (cdtail-probe(1), damaged-tail): the sim's track information
+	# always ends the last track at R, and its discs hold no filesystem, so
+	# the sources agree on R; MED blocks from T up to exactly R, END from R
+	# on, are damage inside the disc: the true end is R.  Not when nothing
+	# reads (T 0), nor for the last 2 blocks alone (a TAO run-out's shape)
+	if (T > 0 && cls(T) == "MED" && E == R && R > T && R != T + 2)
+		T = R
 	out = ""
 	start = -1
 	for (b = 0; b <= E; b++) {

@@ -207,10 +207,59 @@ static void test_bad_near_end(void **state)
 	(void)state;
 	r = probe("sim:%s,hide=20,bad=%u-%u", rnd, IMG_BLOCKS - 15, IMG_BLOCKS - 10);
 	assert_int_equal(r.true_blocks, IMG_BLOCKS);
+	/*
+	 * READ CAPACITY, the TOC and track information agree on the end
+	 * and there is no filesystem: MEDIUM ERROR up to it is damage
+	 * (issue 23 item 5), no longer a disc 8 blocks short
+	 */
 	r = probe("sim:%s,bad=%u-%u", rnd, IMG_BLOCKS - 8, IMG_BLOCKS - 1);
+	assert_int_equal(r.true_blocks, IMG_BLOCKS);
+	assert_int_equal(r.extent_blocks, IMG_BLOCKS);
+	assert_int_equal(r.verdict, CDT_VERDICT_OK);
+	assert_int_equal(r.damaged_tail_blocks, 8);
+	assert_true(r.notes & CDT_NOTE_DAMAGED_TAIL);
+	assert_false(r.notes & CDT_NOTE_TRAILING_MEDIUM);
+	/*
+	 * READ CAPACITY and track information say 3 more, the TOC the true
+	 * end, where the drive says out of range: the disc ends below the
+	 * agreed end, so the failing run is its end, the old answer
+	 */
+	r = probe("sim:%s,extra=3,toc=true,bad=%u-%u", rnd, IMG_BLOCKS - 8, IMG_BLOCKS - 1);
 	assert_int_equal(r.true_blocks, IMG_BLOCKS - 8);
 	assert_int_equal(r.extent_blocks, IMG_BLOCKS);
 	assert_true(r.notes & CDT_NOTE_TRAILING_MEDIUM);
+	assert_false(r.notes & CDT_NOTE_DAMAGED_TAIL);
+	assert_int_equal(r.damaged_tail_blocks, 0);
+}
+
+/*
+ * Reads past an end READ CAPACITY and the TOC agree on that succeed with
+ * zeros (a drive reading the lead-out) or the last block again (a stale
+ * cache): not a hidden tail on a CD (issue 23 item 4); real data past
+ * it still is, and a DVD keeps the old answer.
+ */
+static void test_filler_past_agreed_end(void **state)
+{
+	static const char *const past[] = { "past=zero", "past=repeat" };
+	struct cdt_probe_result r;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		r = probe("sim:%s,%s", rnd, past[i]);
+		assert_int_equal(r.true_blocks, IMG_BLOCKS);
+		assert_int_equal(r.extent_blocks, IMG_BLOCKS);
+		assert_int_equal(r.verdict, CDT_VERDICT_OK);
+		assert_true(r.notes & CDT_NOTE_UNCONFIRMED_TAIL);
+		assert_false(r.notes & CDT_NOTE_WINDOW_LIMIT);
+		assert_int_equal(r.unconfirmed_blocks, CDT_DEFAULT_MAX_EXTRA);
+		r = probe("sim:%s,hide=20,%s", rnd, past[i]);
+		assert_int_equal(r.verdict, CDT_VERDICT_HIDDEN_TAIL);
+		assert_false(r.notes & CDT_NOTE_UNCONFIRMED_TAIL);
+		r = probe("sim:%s,profile=dvd-rom,%s", rnd, past[i]);
+		assert_int_equal(r.verdict, CDT_VERDICT_HIDDEN_TAIL);
+		assert_false(r.notes & CDT_NOTE_UNCONFIRMED_TAIL);
+	}
 }
 
 static void test_flaky_and_ua(void **state)
@@ -331,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_over_reported),
 		cmocka_unit_test(test_runout),
 		cmocka_unit_test(test_bad_near_end),
+		cmocka_unit_test(test_filler_past_agreed_end),
 		cmocka_unit_test(test_flaky_and_ua),
 		cmocka_unit_test(test_block512),
 		cmocka_unit_test(test_no_source_predicts),

@@ -5,6 +5,7 @@
 #include "core/abi.h"
 #include "core/device.h"
 #include "probe/endsearch.h"
+#include "probe/judge.h"
 #include "probe/layout.h"
 #include "probe/probe.h"
 #include "probe/raw.h"
@@ -33,7 +34,37 @@ struct probe_reader {
 	struct probe_failure fails[PROBE_FAILS_KEPT];
 	unsigned int nfails;
 	uint64_t good_end;	/* past the highest block read good, 0: none */
+	int64_t agreed;		/* probe_agreed_end(), -1: none */
+	uint8_t *last_in;	/* block agreed-1 as read, for filler past it */
+	bool last_known;
+	bool data_past;		/* a block past agreed held more than filler */
 };
+
+/*
+ * Blocks of a GOOD read at or past the agreed end: do they hold anything
+ * but filler (zeros, the last block again)?  Block agreed-1 is kept as the
+ * stale cache's likeliest answer (the search reads it first).
+ */
+static void note_past(struct probe_reader *r, uint64_t lba, uint32_t got)
+{
+	uint32_t bs = r->dev->block_size, i;
+	uint64_t a = (uint64_t)r->agreed;
+
+	if (r->agreed <= 0 || !r->last_in)
+		return;
+	if (lba < a && lba + got >= a) {
+		memcpy(r->last_in, r->buf + (size_t)(a - 1 - lba) * bs, bs);
+		r->last_known = true;
+	}
+	for (i = 0; i < got && !r->data_past; i++) {
+		const uint8_t *blk = r->buf + (size_t)i * bs;
+
+		/* a run of one block again is filler too, whichever block */
+		if (lba + i >= a && !probe_filler_block(blk, r->last_known ? r->last_in : NULL, bs) &&
+		    (!i || memcmp(blk, blk - bs, bs)))
+			r->data_past = true;
+	}
+}
 
 /*
  * A read of [lba, lba+n) answered: remember how high the disc reads.
@@ -48,6 +79,8 @@ static void note_good(struct probe_reader *r, uint64_t lba, uint32_t n,
 
 	if (rr->cls == CDT_READ_OK && got && lba + got > r->good_end)
 		r->good_end = lba + got;
+	if (rr->cls == CDT_READ_OK && got && !r->raw)
+		note_past(r, lba, (uint32_t)got);
 }
 
 static void keep_failure(struct probe_reader *r, uint64_t lba, uint32_t n,
@@ -537,6 +570,45 @@ static int form2_below_runout(struct probe_reader *r, const struct cdt_probe_res
 	return 1;
 }
 
+/* The search's end is now the agreed one: nothing past it, nothing below it missing. */
+static void hold_at(struct es_result *er, uint64_t *extent, uint64_t agreed,
+		    bool *window_limit)
+{
+	er->end = agreed;
+	er->medium_end = false;
+	er->window_limit = false;
+	*extent = agreed;
+	*window_limit = false;
+}
+
+/*
+ * Where the structure agrees on the reported end (probe/judge.c): a
+ * MEDIUM ERROR run up to it is damage inside the disc (damaged-tail, the
+ * image marks those blocks bad), and filler read past it with no header
+ * to witness it is no hidden tail (unconfirmed-tail).  Either way the
+ * agreed end stands, and the extent with it.
+ */
+static void agreed_end(struct probe_reader *r, struct cdt_probe_result *res,
+		       struct es_result *er, bool *window_limit)
+{
+	uint64_t agreed = (uint64_t)r->agreed;
+
+	/* nothing read at all: no block says the disc is there */
+	if (r->agreed <= 0 || er->nothing_readable)
+		return;
+	if (!(res->notes & CDT_NOTE_TAO_RUNOUT) &&
+	    probe_damaged_tail(&res->sizes, er->end, res->extent_blocks,
+				   er->medium_end)) {
+		res->notes |= CDT_NOTE_DAMAGED_TAIL;
+		res->damaged_tail_blocks = agreed - er->end;
+		hold_at(er, &res->extent_blocks, agreed, window_limit);
+	} else if (probe_tail_unconfirmed(&res->sizes, er->end, r->raw, r->data_past)) {
+		res->notes |= CDT_NOTE_UNCONFIRMED_TAIL;
+		res->unconfirmed_blocks = er->end - agreed;
+		hold_at(er, &res->extent_blocks, agreed, window_limit);
+	}
+}
+
 static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		      uint64_t above, struct cdt_probe_result *res, struct es_result *er)
 {
@@ -552,8 +624,14 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	r.buf_blocks = cdt_max_read_blocks(dev);
 	r.buf_len = (size_t)r.buf_blocks * dev->block_size;
 	r.buf = malloc(r.buf_len);
-	if (!r.buf)
+	r.agreed = probe_agreed_end(&res->sizes);
+	if (r.agreed > 0)
+		r.last_in = malloc(dev->block_size);
+	if (!r.buf || (r.agreed > 0 && !r.last_in)) {
+		free(r.buf);
+		free(r.last_in);
 		return CDT_ENOMEM;
+	}
 	fill_params(&p, &res->sizes, dev->layout, opts->max_extra, r.buf_blocks);
 	if (above > p.floor)
 		p.floor = above;
@@ -565,14 +643,17 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 			res->notes |= CDT_NOTE_FORM2;
 		rc = rc < 0 ? rc : 0;
 	}
-	if (window_limit)
-		res->notes |= CDT_NOTE_WINDOW_LIMIT;
 	if (!rc && er->end + 2 == p.reported && looks_like_runout(failure_at(&r, er->end)))
 		res->notes |= CDT_NOTE_TAO_RUNOUT;
+	if (!rc && !stopped(&r))
+		agreed_end(&r, res, er, &window_limit);
+	if (window_limit)
+		res->notes |= CDT_NOTE_WINDOW_LIMIT;
 	/* a stop during the boundary search: its guess is not to be used */
 	if (!rc && stopped(&r))
 		rc = CDT_EINTR;
 	free(r.buf);
+	free(r.last_in);
 	if (rc == CDT_ETIMEOUT)
 		cdt_dev_seterr(dev, "the drive stopped answering: %d reads in a row did not complete within the timeout in the end search; run the same command again when it answers",
 			       CDT_TIMEOUTS_IN_ROW);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "core/cmds.h"
 #include "core/raw.h"
+#include "probe/judge.h"
 #include "probe/raw.h"
 #include "scsi/readcd.h"
 #include "scsi/sector.h"
@@ -28,11 +29,6 @@ const char *cdt_sector_mode_name(enum cdt_sector_mode m)
 	};
 
 	return (unsigned int)m < sizeof(names) / sizeof(names[0]) ? names[m] : "";
-}
-
-static bool cd_profile(uint16_t p)
-{
-	return p >= 0x0008 && p <= 0x000a;
 }
 
 static enum cdt_sector_mode mode_of(const uint8_t *s, int64_t lba)
@@ -101,7 +97,7 @@ void probe_raw(struct cdt_dev *dev, struct cdt_probe_result *res)
 	memset(&res->raw, 0, sizeof(res->raw));
 	res->raw.size = sizeof(res->raw);
 	res->raw.tried_lba = CDT_SIZE_ABSENT;
-	if (!cd_profile(res->sizes.profile))
+	if (!probe_cd_profile(res->sizes.profile))
 		return;
 	raw_caps_declared(dev, &res->raw);
 	raw_caps_try(dev, try_at(dev->layout), &res->raw);

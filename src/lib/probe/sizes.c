@@ -15,6 +15,7 @@
 #include "core/abi.h"
 #include "core/cmds.h"
 #include "core/device.h"
+#include "probe/judge.h"
 #include "probe/fsize.h"
 #include "probe/head.h"
 #include "probe/layout.h"
@@ -69,11 +70,6 @@ static int64_t toc_leadout(const struct mmc_toc *toc)
 	return lba <= 0 ? CDT_SIZE_ABSENT : lba;
 }
 
-static bool is_cd_profile(uint16_t profile)
-{
-	return profile >= 0x0008 && profile <= 0x000a;
-}
-
 /*
  * The information of track number, or of the track before it when that
  * one is blank: an open session's last track is its invisible blank one,
@@ -119,7 +115,7 @@ static void disc_and_track(struct cdt_dev *dev, struct cdt_sizes *sz,
 		 * for (probe.c leaves it out of the candidates).  The MSF
 		 * reading of these bytes holds for CD media only.
 		 */
-		if (di->last_leadout > 0 && is_cd_profile(sz->profile))
+		if (di->last_leadout > 0 && probe_cd_profile(sz->profile))
 			sz->disc_leadout = di->last_leadout;
 		if (di->last_track_last_session)
 			track = di->last_track_last_session;
