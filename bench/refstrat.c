@@ -12,7 +12,8 @@
  *	exactly as cdtail's end search counts its own.
  *
  *   refstrat mkimg OUT BLOCKS [iso]
- *	Create a sparse image of BLOCKS blocks of 2048 bytes.  With "iso",
+ *	Create an image of BLOCKS blocks of 2048 bytes, each starting with
+ *	its LBA + 1 (data, not zeros: cdtail-probe(1), unconfirmed-tail).  With "iso",
  *	write a primary volume descriptor declaring BLOCKS logical blocks of
  *	2048 bytes, and a set terminator, so the disc carries a filesystem
  *	size source that gives the true end.
@@ -262,6 +263,23 @@ static void put32(uint8_t *p, uint32_t v)
 	}
 }
 
+/*
+ * Each block starts with its LBA + 1: data, not zeros, since zeros past an
+ * end READ CAPACITY and the TOC agree on are no hidden tail on a CD
+ * (cdtail-probe(1), unconfirmed-tail).
+ */
+static int stamp_blocks(int fd, uint64_t blocks)
+{
+	uint64_t lba, v;
+
+	for (lba = 0; lba < blocks; lba++) {
+		v = lba + 1;
+		if (pwrite(fd, &v, sizeof(v), (off_t)(lba * BS)) != (ssize_t)sizeof(v))
+			return -1;
+	}
+	return 0;
+}
+
 static int cmd_mkimg(const char *out, uint64_t blocks, int iso)
 {
 	uint8_t vd[2 * BS];
@@ -272,7 +290,7 @@ static int cmd_mkimg(const char *out, uint64_t blocks, int iso)
 		fprintf(stderr, "refstrat: %s: %s\n", out, strerror(errno));
 		return 1;
 	}
-	if (ftruncate(fd, (off_t)(blocks * BS))) {
+	if (ftruncate(fd, (off_t)(blocks * BS)) || stamp_blocks(fd, blocks)) {
 		fprintf(stderr, "refstrat: %s: %s\n", out, strerror(errno));
 		close(fd);
 		return 1;
