@@ -104,30 +104,32 @@ static void test_tail_unconfirmed(void **state)
 	struct cdt_sizes sz = agreeing();
 
 	(void)state;
-	assert_true(probe_tail_unconfirmed(&sz, 1002 + 16384, false, false));
-	assert_true(probe_tail_unconfirmed(&sz, 1003, false, false));
+	assert_true(probe_tail_unconfirmed(&sz, 1002 + 16384, false, true, false));
+	assert_true(probe_tail_unconfirmed(&sz, 1003, false, true, false));
 	/* no tail */
-	assert_false(probe_tail_unconfirmed(&sz, 1002, false, false));
-	assert_false(probe_tail_unconfirmed(&sz, 992, false, false));
+	assert_false(probe_tail_unconfirmed(&sz, 1002, false, true, false));
+	assert_false(probe_tail_unconfirmed(&sz, 992, false, true, false));
+	/* nothing read past the end in this run (a resume above it) */
+	assert_false(probe_tail_unconfirmed(&sz, 1003, false, false, false));
 	/* real data past the end, or headers that already judged each block */
-	assert_false(probe_tail_unconfirmed(&sz, 1003, false, true));
-	assert_false(probe_tail_unconfirmed(&sz, 1003, true, false));
+	assert_false(probe_tail_unconfirmed(&sz, 1003, false, true, true));
+	assert_false(probe_tail_unconfirmed(&sz, 1003, true, true, false));
 	/* not a CD */
 	sz.profile = DVD_ROM;
-	assert_false(probe_tail_unconfirmed(&sz, 1003, false, false));
+	assert_false(probe_tail_unconfirmed(&sz, 1003, false, true, false));
 	/* a filesystem or the kernel declaring more: a hidden tail is expected */
 	sz = agreeing();
 	sz.filesystem = 1100;
-	assert_false(probe_tail_unconfirmed(&sz, 1003, false, false));
+	assert_false(probe_tail_unconfirmed(&sz, 1003, false, true, false));
 	sz.filesystem = 900;	/* less: still agreeing that nothing lies past */
-	assert_true(probe_tail_unconfirmed(&sz, 1003, false, false));
+	assert_true(probe_tail_unconfirmed(&sz, 1003, false, true, false));
 	sz.kernel = 1010;
-	assert_false(probe_tail_unconfirmed(&sz, 1003, false, false));
+	assert_false(probe_tail_unconfirmed(&sz, 1003, false, true, false));
 	/* READ CAPACITY alone (hide=, toc=true: the TOC says more) */
 	sz = agreeing();
 	sz.toc_leadout = 1100;
 	sz.track_end = 1100;
-	assert_false(probe_tail_unconfirmed(&sz, 1003, false, false));
+	assert_false(probe_tail_unconfirmed(&sz, 1003, false, true, false));
 }
 
 int main(void)

@@ -64,11 +64,11 @@ static bool declared_past(int64_t source, int64_t agreed)
  * end is not evidence of data.
  */
 bool probe_tail_unconfirmed(const struct cdt_sizes *sz, uint64_t end, bool raw,
-			    bool data_seen)
+			    bool filler_seen, bool data_seen)
 {
 	int64_t agreed = probe_agreed_end(sz);
 
-	if (raw || data_seen || agreed <= 0 || end <= (uint64_t)agreed ||
+	if (raw || !filler_seen || data_seen || agreed <= 0 || end <= (uint64_t)agreed ||
 	    !probe_cd_profile(sz->profile))
 		return false;
 	return !declared_past(sz->filesystem, agreed) && !declared_past(sz->kernel, agreed);

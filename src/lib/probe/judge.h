@@ -44,10 +44,10 @@ bool probe_filler_block(const uint8_t *blk, const uint8_t *last, size_t bs);
  * The search found blocks past the reported end: are they unconfirmed
  * (not to be counted) rather than a hidden tail?  Yes on CD media whose
  * structure agrees on the reported end, no source declaring more, when
- * no sector header could witness them (raw) and every block read past
- * the end was filler (data_seen false).
+ * no sector header could witness them (raw) and this run read blocks
+ * past the end (filler_seen) that were all filler (data_seen false).
  */
 bool probe_tail_unconfirmed(const struct cdt_sizes *sz, uint64_t end, bool raw,
-			    bool data_seen);
+			    bool filler_seen, bool data_seen);
 
 #endif

@@ -37,6 +37,8 @@ struct probe_reader {
 	int64_t agreed;		/* probe_agreed_end(), -1: none */
 	uint8_t *last_in;	/* block agreed-1 as read, for filler past it */
 	bool last_known;
+	bool filler_past;	/* a block past agreed was filler */
+	uint64_t above;		/* the search starts here: an earlier run's end */
 	bool data_past;		/* a block past agreed held more than filler */
 };
 
@@ -59,10 +61,14 @@ static void note_past(struct probe_reader *r, uint64_t lba, uint32_t got)
 	for (i = 0; i < got && !r->data_past; i++) {
 		const uint8_t *blk = r->buf + (size_t)i * bs;
 
+		if (lba + i < a)
+			continue;
 		/* a run of one block again is filler too, whichever block */
-		if (lba + i >= a && !probe_filler_block(blk, r->last_known ? r->last_in : NULL, bs) &&
+		if (!probe_filler_block(blk, r->last_known ? r->last_in : NULL, bs) &&
 		    (!i || memcmp(blk, blk - bs, bs)))
 			r->data_past = true;
+		else
+			r->filler_past = true;
 	}
 }
 
@@ -602,7 +608,12 @@ static void agreed_end(struct probe_reader *r, struct cdt_probe_result *res,
 		res->notes |= CDT_NOTE_DAMAGED_TAIL;
 		res->damaged_tail_blocks = agreed - er->end;
 		hold_at(er, &res->extent_blocks, agreed, window_limit);
-	} else if (probe_tail_unconfirmed(&res->sizes, er->end, r->raw, r->data_past)) {
+		return;
+	}
+	/* a search from above agreed: an earlier run read the blocks between */
+	if (r->above <= agreed &&
+	    probe_tail_unconfirmed(&res->sizes, er->end, r->raw, r->filler_past,
+				   r->data_past)) {
 		res->notes |= CDT_NOTE_UNCONFIRMED_TAIL;
 		res->unconfirmed_blocks = er->end - agreed;
 		hold_at(er, &res->extent_blocks, agreed, window_limit);
@@ -625,6 +636,7 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	r.buf_len = (size_t)r.buf_blocks * dev->block_size;
 	r.buf = malloc(r.buf_len);
 	r.agreed = probe_agreed_end(&res->sizes);
+	r.above = above;
 	if (r.agreed > 0)
 		r.last_in = malloc(dev->block_size);
 	if (!r.buf || (r.agreed > 0 && !r.last_in)) {
