@@ -125,6 +125,41 @@ for pass in flags back-flags; do
 done
 bins "flags: the files are the disc's" mixed "$T/o/back-flags.cue" --split
 
+# --- CATALOG and ISRC: the sheet's lines -> the sim's READ SUB-CHANNEL -> the
+# written sheet (CATALOG first, ISRC after FLAGS) and JSON, and through the
+# written sheet once more; a malformed ISRC is no ISRC; a drive refusing 0x42
+# images all the same, without them
+sed -e '1i\CATALOG 0724384260927' -e '/^  TRACK 02 AUDIO$/a\    FLAGS DCP' \
+	-e '/^  TRACK 02 AUDIO$/a\    ISRC USRC17607839' -e '/^  TRACK 03 AUDIO$/a\    ISRC GB-AAA-99-1' \
+	"$T/mixed.cue" >"$T/ids.cue"
+for pass in ids back-ids; do
+	src="$T/ids.cue"
+	[ $pass = back-ids ] && src="$T/o/ids.cue"
+	run image --raw --json "sim:$src,trackinfo=pregap" "$T/o/$pass.cue"
+	expect_rc "$pass: image --raw of a sheet with CATALOG and ISRC -> 0" 0
+	expect_json "$pass: catalog in JSON" .catalog 0724384260927
+	expect_json "$pass: ISRC of track 2 in JSON, null on the others" '[.tracks[] | .isrc] | tostring' \
+		'[null,"USRC17607839",null]'
+	head -n 1 "$T/o/$pass.cue" >"$T/first"
+	expect_grep "$pass: CATALOG is the sheet's first line" "$T/first" '^CATALOG 0724384260927$'
+	grep -E '^ *(TRACK|FLAGS|ISRC|INDEX)' "$T/o/$pass.cue" | tr -s ' ' | tr '\n' '|' >"$T/is"
+	expect_grep "$pass: ISRC inside track 2 after FLAGS, before INDEX; none on track 3" "$T/is" \
+		'^ TRACK 01 MODE1/2352| INDEX 01 00:00:00| TRACK 02 AUDIO| FLAGS DCP| ISRC USRC17607839| INDEX 00 00:00:00| INDEX 01 00:02:00| TRACK 03 AUDIO| INDEX'
+done
+bins "ids: the files are the disc's" mixed "$T/o/back-ids.cue" --split
+run verify --cue "$T/o/ids.cue" "sim:$T/ids.cue,trackinfo=pregap"
+expect_rc "ids: verify --cue of the sheet with CATALOG and ISRC -> 0" 0
+run image --raw --json "sim:$T/ids.cue,trackinfo=pregap,readsub=refuse" "$T/o/noids.cue"
+expect_rc "readsub=refuse: the drive refuses READ SUB-CHANNEL, the disc images -> 0" 0
+expect_json "readsub=refuse: complete" .verdict complete
+expect_json "readsub=refuse: catalog null" .catalog null
+expect_json "readsub=refuse: no ISRC" '[.tracks[] | .isrc] | tostring' '[null,null,null]'
+expect_no_grep "readsub=refuse: no CATALOG nor ISRC line" "$T/o/noids.cue" '^ *(CATALOG|ISRC)'
+bins "readsub=refuse: the files are the disc's" mixed "$T/o/noids.cue" --split
+run image --raw --json "sim:$T/mixed.cue,trackinfo=pregap" "$T/o/nocat.cue"
+expect_json "a sheet without CATALOG: catalog null (MCVAL clear)" .catalog null
+expect_no_grep "a sheet without CATALOG nor ISRC: no such line" "$T/o/nocat.cue" '^ *(CATALOG|ISRC)'
+
 # --- the sheet reads back: cdtail's own drive images it the same --------------
 for k in mixed vcd cdextra; do
 	run image --raw --json "sim:$T/o/$k.cue,trackinfo=pregap" "$T/o/back-$k.cue"

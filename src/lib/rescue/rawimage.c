@@ -561,6 +561,7 @@ static int start(struct raw_job *j)
 	if (rc)
 		return rc;
 	j->plan.reported = res->sum.probe.reported_blocks;
+	raw_read_ids(j);
 	res->sum.block_size = CD_RAW;
 	res->stream_sectors = j->plan.total;
 	j->shift = j->opts->offset_set ? 4 * (int64_t)j->opts->offset_samples : 0;
@@ -681,6 +682,7 @@ static int fill_tracks(struct raw_job *j)
 	if (!res->tracks)
 		return CDT_ENOMEM;
 	res->n_tracks = j->plan.n;
+	memcpy(res->catalog, j->plan.catalog, sizeof(res->catalog));
 	for (i = 0; i < j->plan.n; i++) {
 		const struct raw_file *f = &j->plan.f[i];
 
@@ -690,6 +692,7 @@ static int fill_tracks(struct raw_job *j)
 			.file = strdup(j->paths[i]), .first_lba = f->first,
 			.sectors = f->n, .pregap = f->pregap, .runout = f->runout,
 		};
+		memcpy(res->tracks[i].isrc, f->isrc, sizeof(f->isrc));
 		if (!res->tracks[i].file)
 			return CDT_ENOMEM;
 	}
