@@ -235,10 +235,7 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 	json_object_object_add(o, "out", json_object_new_string(out));
 	json_object_object_add(o, "out_bytes", json_object_new_int64((int64_t)(r->extent_blocks *
 								  r->sum.block_size)));
-	json_object_object_add(o, "map", io->map_path ? json_object_new_string(io->map_path) : NULL);
-	json_object_object_add(o, "resumed", json_object_new_boolean(r->resumed));
-	json_object_object_add(o, "finished_before", json_object_new_int64((int64_t)r->finished_before));
-	json_object_object_add(o, "identity_blocks", json_object_new_int64((int64_t)r->identity_blocks));
+	rui_json_resume(o, io->map_path, r->resumed, r->finished_before, r->identity_blocks);
 	json_object_object_add(o, "other_drive", json_object_new_boolean(r->other_drive));
 	json_object_object_add(o, "map_grown_from", r->map_grown_from ?
 			       json_object_new_int64((int64_t)r->map_grown_from) : NULL);

@@ -104,10 +104,7 @@ static void print_json(const char *addr, const char *out, const struct cdt_raw_o
 	json_object_object_add(o, "raw", json_object_new_boolean(true));
 	json_object_object_add(o, "cue", json_object_new_string(out));
 	json_object_object_add(o, "stream_sectors", json_object_new_int64((int64_t)r->stream_sectors));
-	json_object_object_add(o, "map", ro->map_path ? json_object_new_string(ro->map_path) : NULL);
-	json_object_object_add(o, "resumed", json_object_new_boolean(r->resumed));
-	json_object_object_add(o, "finished_before", json_object_new_int64((int64_t)r->finished_before));
-	json_object_object_add(o, "identity_blocks", json_object_new_int64((int64_t)r->identity_blocks));
+	rui_json_resume(o, ro->map_path, r->resumed, r->finished_before, r->identity_blocks);
 	json_object_object_add(o, "audio_checked", json_object_new_boolean(r->audio_checked));
 	json_object_object_add(o, "offset", ro->offset_set ?
 			       json_object_new_int(ro->offset_samples) : NULL);

@@ -159,6 +159,15 @@ static json_object *json_digest(const char *hex)
 	return hex[0] ? json_object_new_string(hex) : NULL;
 }
 
+void rui_json_resume(json_object *o, const char *map_path, bool resumed,
+		     uint64_t finished_before, uint64_t identity_blocks)
+{
+	json_object_object_add(o, "map", map_path ? json_object_new_string(map_path) : NULL);
+	json_object_object_add(o, "resumed", json_object_new_boolean(resumed));
+	json_object_object_add(o, "finished_before", json_object_new_int64((int64_t)finished_before));
+	json_object_object_add(o, "identity_blocks", json_object_new_int64((int64_t)identity_blocks));
+}
+
 void rui_json_summary(json_object *o, const char *addr,
 		      const struct cdt_read_summary *s, bool virt)
 {

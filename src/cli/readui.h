@@ -44,6 +44,9 @@ int rui_fail(struct rui *u, struct cdt_dev *dev, const char *what, int rc);
 /* "bad_blocks": [[first, last], ...] */
 json_object *rui_json_ranges(const struct cdt_range *r, size_t n);
 /* The keys every read summary has. */
+/* The resume keys image and image --raw share: map, resumed, finished_before, identity_blocks. */
+void rui_json_resume(json_object *o, const char *map_path, bool resumed,
+		     uint64_t finished_before, uint64_t identity_blocks);
 void rui_json_summary(json_object *o, const char *addr,
 		      const struct cdt_read_summary *s, bool virt);
 /* "0-9, 20, 30-31" (at most a few, then "..."). */
