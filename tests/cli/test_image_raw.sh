@@ -124,6 +124,12 @@ for pass in flags back-flags; do
 		'^ TRACK 01 MODE1/2352| TRACK 02 AUDIO| FLAGS DCP PRE| TRACK 03 AUDIO| FLAGS 4CH|$'
 done
 bins "flags: the files are the disc's" mixed "$T/o/back-flags.cue" --split
+run probe --json "sim:$T/flags.cue,trackinfo=pregap"
+expect_json "probe: flags in JSON where the TOC sets them, none on the data track" \
+	'[.tracks[] | .flags] | tostring' '[null,["DCP","PRE"],["4CH"]]'
+run probe "sim:$T/flags.cue,trackinfo=pregap"
+grep -E '^ +[0-9]+ +1 ' "$T/out" | sed 's/.*  //' | tr '\n' '|' >"$T/pf"
+expect_grep "probe: flags at the end of each track's row" "$T/pf" '^mode1|flags DCP PRE|flags 4CH|$'
 
 # --- CATALOG and ISRC: the sheet's lines -> the sim's READ SUB-CHANNEL -> the
 # written sheet (CATALOG first, ISRC after FLAGS) and JSON, and through the
