@@ -237,6 +237,31 @@ expect_json "hide=10: the tail found" .hidden_blocks 10
 bins "hide=10: the last track's file holds the tail" iso "$T/o/hid.cue" --split
 expect_grep "hide=10: the sheet says so" "$T/o/hid.cue" '^REM cdtail: hidden tail of 10 sectors'
 
+# --- a hidden tail of Form 2 after audio: the only data sectors have no EDC/ECC
+# to hold (Form 2 with a zero EDC), READ(10) answers them 05/64/00, and the
+# last 2 reported blocks look like a TAO run-out; their headers still witness
+# the end search (raw_model.py seed 20261206 case 50 found a tail missed)
+python3 - "$ROOT/tests/raw" "$T" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import model
+d = sys.argv[2]
+sub = bytes([1, 1, 0x20, 0])
+open(d + "/f2a.bin", "wb").write(bytes(2352 * 20))
+open(d + "/f2b.bin", "wb").write(b"".join(
+    model.mode2(20 + i, sub, bytes([i]) * 2324, form2_edc=False) for i in range(14)))
+open(d + "/f2.cue", "w").write('FILE "f2a.bin" BINARY\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n'
+                               'FILE "f2b.bin" BINARY\n  TRACK 02 MODE2/2352\n    INDEX 01 00:00:00\n')
+PY
+for h in 1 2 5; do
+	run image --raw --json "sim:$T/f2.cue,hide=$h" "$T/o/f2-$h.cue"
+	expect_rc "Form 2 last track after audio, hide=$h: -> 0" 0
+	expect_json "Form 2 last track after audio, hide=$h: the tail found" .hidden_blocks $h
+	expect_json "Form 2 last track after audio, hide=$h: no run-out taken" '.tracks[1].sectors' 14
+	if cmp -s "$T/o/f2-$h (Track 2).bin" "$T/f2b.bin"; then ok "hide=$h: track 2's file is the disc's, tail included"
+	else not_ok "hide=$h: track 2's file is the disc's, tail included"; fi
+done
+
 # --- TAO: the run-out is not stored, the sheet says so ------------------------------
 run image --raw --json "sim:$T/multi.cue,tao=1" "$T/o/tao.cue"
 expect_rc "tao=1: -> 0" 0

@@ -13,7 +13,9 @@ stored pregaps (INDEX 00), audio ones with unstored PREGAPs too.  Damage:
 bad= ranges (zeros in the files, bad in the JSON, exit 4), a flaky= range
 (either read or bad, the files agreeing with the JSON), a Form 2 sector
 whose EDC is wrong (an EDC error of its track: bad, zeros, counted);
-hide= on a MODE1/2048 last track (the tail in its file); --offset on
+hide= on a MODE1/2048 last track, or an undamaged MODE2/2352 one (the tail
+in its file, Form 2 and formless sectors witnessed by their headers: seed
+20261206 case 50 found such a tail missed after an audio track); --offset on
 undamaged discs (audio runs shifted); a drive that gives index 01 only
 (the stream the same, the files split elsewhere); --chunk drawn.
 Identifiers: a CATALOG and per track an ISRC drawn sometimes (a malformed
@@ -152,8 +154,14 @@ def draw_case(rng, idx):
     elif rng.random() < 0.3 and any(s[0] == "AUDIO" for s in spec):
         case["offset"] = rng.choice([-1, 1]) * rng.randint(1, 700)
     last = spec[-1]
-    if last[0] == "MODE1/2048" and last[4] >= 5 and rng.random() < 0.4:
-        case["hide"] = rng.randint(1, last[4] - 3)
+    # a Mode 2 tail only undamaged: a bad Form 2 block past the reported end
+    # (05/64/00 to READ(10), unreadable by READ CD) cannot be told from the end
+    tail_modes = ("MODE1/2048",) if damaged else ("MODE1/2048", "MODE2/2352")
+    # the reported end past the last track's index 01: a TOC giving the last
+    # track no blocks at all describes no disc (the pregap is then lost)
+    index1_blocks = last[4] - last[2]
+    if last[0] in tail_modes and index1_blocks >= 5 and rng.random() < 0.4:
+        case["hide"] = rng.randint(1, index1_blocks - 3)
     draw_ids(rng, case, len(layout))
     return case
 
