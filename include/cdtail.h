@@ -678,6 +678,7 @@ struct cdt_raw_track {
 					 * CRCs below are set (hashed too) */
 	uint32_t arip_v1;		/* from its index 01 to the next track's */
 	uint32_t arip_v2;
+	char isrc[13];			/* the drive's ISRC, "" none */
 };
 
 struct cdt_raw_result {
@@ -691,6 +692,8 @@ struct cdt_raw_result {
 	unsigned int identity_blocks;	/* recorded, or compared on a resume */
 	struct cdt_raw_track *tracks;	/* n_tracks, in track order */
 	size_t n_tracks;
+	char catalog[14];		/* the drive's Media Catalog Number
+					 * (13 digits), "" none */
 };
 
 /*

@@ -47,6 +47,12 @@ static json_object *json_arip(bool set, uint32_t v)
 	return json_object_new_string(hex);
 }
 
+/* The drive's MCN or ISRC, null where it gave none. */
+static json_object *json_text_or_null(const char *s)
+{
+	return *s ? json_object_new_string(s) : NULL;
+}
+
 static json_object *json_tracks(const struct cdt_raw_result *r)
 {
 	json_object *a = json_object_new_array();
@@ -68,6 +74,7 @@ static json_object *json_tracks(const struct cdt_raw_result *r)
 		json_object_object_add(o, "runout", json_object_new_int64((int64_t)t->runout));
 		json_object_object_add(o, "edc_errors", json_object_new_int64((int64_t)t->edc_errors));
 		json_object_object_add(o, "bad_sectors", json_object_new_int64((int64_t)t->bad_sectors));
+		json_object_object_add(o, "isrc", json_text_or_null(t->isrc));
 		if (t->hashed) {
 			char crc[9];
 
@@ -102,6 +109,7 @@ static void print_json(const char *addr, const char *out, const struct cdt_raw_o
 	json_object_object_add(o, "offset", ro->offset_set ?
 			       json_object_new_int(ro->offset_samples) : NULL);
 	json_object_object_add(o, "edc_errors", json_object_new_int64((int64_t)edc_total(r)));
+	json_object_object_add(o, "catalog", json_text_or_null(r->catalog));
 	json_object_object_add(o, "tracks", json_tracks(r));
 	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
 								    verdict(r)));

@@ -80,6 +80,48 @@ static void print_counted_notes(const struct cdt_probe_result *r)
 
 /* ---- the disc's structure ------------------------------------------------ */
 
+/*
+ * The control nibble's bits besides data, as a CUE sheet's FLAGS words
+ * (libcdtail(3) struct cdt_track: 8 four channels, 2 copy permitted, 1
+ * pre-emphasis), in CDRWIN's order.
+ */
+static const struct {
+	uint8_t bit;
+	const char *word;
+} control_flags[] = { { 0x02, "DCP" }, { 0x08, "4CH" }, { 0x01, "PRE" } };
+
+#define N_CONTROL_FLAGS (sizeof(control_flags) / sizeof(control_flags[0]))
+
+static bool has_flags(const struct cdt_track *t)
+{
+	for (size_t i = 0; i < N_CONTROL_FLAGS; i++)
+		if (t->control & control_flags[i].bit)
+			return true;
+	return false;
+}
+
+/* ["DCP", "4CH", "PRE"] of those k has */
+static json_object *flags_json(const struct cdt_track *k)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < N_CONTROL_FLAGS; i++)
+		if (k->control & control_flags[i].bit)
+			json_object_array_add(a, json_object_new_string(control_flags[i].word));
+	return a;
+}
+
+/* "  flags DCP PRE", or nothing */
+static void print_flags(const struct cdt_track *t)
+{
+	if (!has_flags(t))
+		return;
+	printf("  flags");
+	for (size_t i = 0; i < N_CONTROL_FLAGS; i++)
+		if (t->control & control_flags[i].bit)
+			printf(" %s", control_flags[i].word);
+}
+
 json_object *cli_layout_json(const struct cdt_layout *l)
 {
 	json_object *o = json_object_new_object(), *tr, *gp, *t;
@@ -102,6 +144,9 @@ json_object *cli_layout_json(const struct cdt_layout *l)
 		if (k->sector_mode != CDT_SECTOR_UNKNOWN)
 			json_object_object_add(t, "sector_mode", json_object_new_string(
 					       cdt_sector_mode_name(k->sector_mode)));
+		/* only where the TOC sets one: the others' objects stay as they were */
+		if (has_flags(k))
+			json_object_object_add(t, "flags", flags_json(k));
 		json_object_array_add(tr, t);
 	}
 	for (i = 0; l && i < l->n_gaps; i++) {
@@ -154,12 +199,14 @@ static void print_layout(const struct cdt_layout *l)
 			printf("  %-5s %7s %-5s %10llu %10llu %7s  between sessions\n", "gap",
 			       "", "", (unsigned long long)l->gaps[g].start,
 			       (unsigned long long)l->gaps[g].blocks, "");
-		printf("  %5u %7u %-5s %10llu %10llu %7llu%s%s%s\n", t->number, t->session,
+		printf("  %5u %7u %-5s %10llu %10llu %7llu%s%s%s", t->number, t->session,
 		       cdt_track_mode_name(t->mode), (unsigned long long)t->start,
 		       (unsigned long long)t->blocks, (unsigned long long)t->pregap,
 		       modes ? "  " : "",
 		       modes ? (t->sector_mode ? cdt_sector_mode_name(t->sector_mode) : "-") : "",
 		       t->runout ? "  TAO run-out" : "");
+		print_flags(t);
+		putchar('\n');
 	}
 }
 

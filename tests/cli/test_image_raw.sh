@@ -124,6 +124,47 @@ for pass in flags back-flags; do
 		'^ TRACK 01 MODE1/2352| TRACK 02 AUDIO| FLAGS DCP PRE| TRACK 03 AUDIO| FLAGS 4CH|$'
 done
 bins "flags: the files are the disc's" mixed "$T/o/back-flags.cue" --split
+run probe --json "sim:$T/flags.cue,trackinfo=pregap"
+expect_json "probe: flags in JSON where the TOC sets them, none on the data track" \
+	'[.tracks[] | .flags] | tostring' '[null,["DCP","PRE"],["4CH"]]'
+run probe "sim:$T/flags.cue,trackinfo=pregap"
+grep -E '^ +[0-9]+ +1 ' "$T/out" | sed 's/.*  //' | tr '\n' '|' >"$T/pf"
+expect_grep "probe: flags at the end of each track's row" "$T/pf" '^mode1|flags DCP PRE|flags 4CH|$'
+
+# --- CATALOG and ISRC: the sheet's lines -> the sim's READ SUB-CHANNEL -> the
+# written sheet (CATALOG first, ISRC after FLAGS) and JSON, and through the
+# written sheet once more; a malformed ISRC is no ISRC; a drive refusing 0x42
+# images all the same, without them
+sed -e '1i\CATALOG 0724384260927' -e '/^  TRACK 02 AUDIO$/a\    FLAGS DCP' \
+	-e '/^  TRACK 02 AUDIO$/a\    ISRC USRC17607839' -e '/^  TRACK 03 AUDIO$/a\    ISRC GB-AAA-99-1' \
+	"$T/mixed.cue" >"$T/ids.cue"
+for pass in ids back-ids; do
+	src="$T/ids.cue"
+	[ $pass = back-ids ] && src="$T/o/ids.cue"
+	run image --raw --json "sim:$src,trackinfo=pregap" "$T/o/$pass.cue"
+	expect_rc "$pass: image --raw of a sheet with CATALOG and ISRC -> 0" 0
+	expect_json "$pass: catalog in JSON" .catalog 0724384260927
+	expect_json "$pass: ISRC of track 2 in JSON, null on the others" '[.tracks[] | .isrc] | tostring' \
+		'[null,"USRC17607839",null]'
+	head -n 1 "$T/o/$pass.cue" >"$T/first"
+	expect_grep "$pass: CATALOG is the sheet's first line" "$T/first" '^CATALOG 0724384260927$'
+	grep -E '^ *(TRACK|FLAGS|ISRC|INDEX)' "$T/o/$pass.cue" | tr -s ' ' | tr '\n' '|' >"$T/is"
+	expect_grep "$pass: ISRC inside track 2 after FLAGS, before INDEX; none on track 3" "$T/is" \
+		'^ TRACK 01 MODE1/2352| INDEX 01 00:00:00| TRACK 02 AUDIO| FLAGS DCP| ISRC USRC17607839| INDEX 00 00:00:00| INDEX 01 00:02:00| TRACK 03 AUDIO| INDEX'
+done
+bins "ids: the files are the disc's" mixed "$T/o/back-ids.cue" --split
+run verify --cue "$T/o/ids.cue" "sim:$T/ids.cue,trackinfo=pregap"
+expect_rc "ids: verify --cue of the sheet with CATALOG and ISRC -> 0" 0
+run image --raw --json "sim:$T/ids.cue,trackinfo=pregap,readsub=refuse" "$T/o/noids.cue"
+expect_rc "readsub=refuse: the drive refuses READ SUB-CHANNEL, the disc images -> 0" 0
+expect_json "readsub=refuse: complete" .verdict complete
+expect_json "readsub=refuse: catalog null" .catalog null
+expect_json "readsub=refuse: no ISRC" '[.tracks[] | .isrc] | tostring' '[null,null,null]'
+expect_no_grep "readsub=refuse: no CATALOG nor ISRC line" "$T/o/noids.cue" '^ *(CATALOG|ISRC)'
+bins "readsub=refuse: the files are the disc's" mixed "$T/o/noids.cue" --split
+run image --raw --json "sim:$T/mixed.cue,trackinfo=pregap" "$T/o/nocat.cue"
+expect_json "a sheet without CATALOG: catalog null (MCVAL clear)" .catalog null
+expect_no_grep "a sheet without CATALOG nor ISRC: no such line" "$T/o/nocat.cue" '^ *(CATALOG|ISRC)'
 
 # --- the sheet reads back: cdtail's own drive images it the same --------------
 for k in mixed vcd cdextra; do
@@ -195,6 +236,31 @@ expect_rc "hide=10: -> 0" 0
 expect_json "hide=10: the tail found" .hidden_blocks 10
 bins "hide=10: the last track's file holds the tail" iso "$T/o/hid.cue" --split
 expect_grep "hide=10: the sheet says so" "$T/o/hid.cue" '^REM cdtail: hidden tail of 10 sectors'
+
+# --- a hidden tail of Form 2 after audio: the only data sectors have no EDC/ECC
+# to hold (Form 2 with a zero EDC), READ(10) answers them 05/64/00, and the
+# last 2 reported blocks look like a TAO run-out; their headers still witness
+# the end search (raw_model.py seed 20261206 case 50 found a tail missed)
+python3 - "$ROOT/tests/raw" "$T" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import model
+d = sys.argv[2]
+sub = bytes([1, 1, 0x20, 0])
+open(d + "/f2a.bin", "wb").write(bytes(2352 * 20))
+open(d + "/f2b.bin", "wb").write(b"".join(
+    model.mode2(20 + i, sub, bytes([i]) * 2324, form2_edc=False) for i in range(14)))
+open(d + "/f2.cue", "w").write('FILE "f2a.bin" BINARY\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n'
+                               'FILE "f2b.bin" BINARY\n  TRACK 02 MODE2/2352\n    INDEX 01 00:00:00\n')
+PY
+for h in 1 2 5; do
+	run image --raw --json "sim:$T/f2.cue,hide=$h" "$T/o/f2-$h.cue"
+	expect_rc "Form 2 last track after audio, hide=$h: -> 0" 0
+	expect_json "Form 2 last track after audio, hide=$h: the tail found" .hidden_blocks $h
+	expect_json "Form 2 last track after audio, hide=$h: no run-out taken" '.tracks[1].sectors' 14
+	if cmp -s "$T/o/f2-$h (Track 2).bin" "$T/f2b.bin"; then ok "hide=$h: track 2's file is the disc's, tail included"
+	else not_ok "hide=$h: track 2's file is the disc's, tail included"; fi
+done
 
 # --- TAO: the run-out is not stored, the sheet says so ------------------------------
 run image --raw --json "sim:$T/multi.cue,tao=1" "$T/o/tao.cue"

@@ -13,9 +13,16 @@ stored pregaps (INDEX 00), audio ones with unstored PREGAPs too.  Damage:
 bad= ranges (zeros in the files, bad in the JSON, exit 4), a flaky= range
 (either read or bad, the files agreeing with the JSON), a Form 2 sector
 whose EDC is wrong (an EDC error of its track: bad, zeros, counted);
-hide= on a MODE1/2048 last track (the tail in its file); --offset on
+hide= on a MODE1/2048 last track, or an undamaged MODE2/2352 one (the tail
+in its file, Form 2 and formless sectors witnessed by their headers: seed
+20261206 case 50 found such a tail missed after an audio track); --offset on
 undamaged discs (audio runs shifted); a drive that gives index 01 only
 (the stream the same, the files split elsewhere); --chunk drawn.
+Identifiers: a CATALOG and per track an ISRC drawn sometimes (a malformed
+ISRC now and then, which is none), a drive refusing READ SUB-CHANNEL
+sometimes (readsub=refuse): the written sheet has CATALOG first and each
+ISRC inside its track before the INDEX lines, JSON catalog/isrc the same,
+exactly where the drive gives them.
 
 Usage: raw_model.py CDTAIL WORKDIR [--seed S] [--cases N] [--only I]
   (--only I: case I alone, its disc left in WORKDIR/w0/c to replay)
@@ -87,11 +94,15 @@ def write_disc(rng, folder, spec, case):
         session = sess
         cue.append('FILE "%s" BINARY' % name)
         cue.append("  TRACK %02d %s" % (t["number"], mode))
+        if case.get("isrc", {}).get(t["number"]):
+            cue.append("    ISRC " + case["isrc"][t["number"]])
         if unstored:
             cue.append("    PREGAP %s" % model.cue_time(unstored))
         if stored:
             cue.append("    INDEX 00 00:00:00")
         cue.append("    INDEX 01 %s" % model.cue_time(stored))
+    if case.get("catalog"):
+        cue.insert(0, "CATALOG " + case["catalog"])
     with open(os.path.join(folder, "src.cue"), "w") as f:
         f.write("\n".join(cue) + "\n")
     with open(os.path.join(folder, "src.json"), "w") as f:
@@ -143,9 +154,72 @@ def draw_case(rng, idx):
     elif rng.random() < 0.3 and any(s[0] == "AUDIO" for s in spec):
         case["offset"] = rng.choice([-1, 1]) * rng.randint(1, 700)
     last = spec[-1]
-    if last[0] == "MODE1/2048" and last[4] >= 5 and rng.random() < 0.4:
-        case["hide"] = rng.randint(1, last[4] - 3)
+    # a Mode 2 tail only undamaged: a bad Form 2 block past the reported end
+    # (05/64/00 to READ(10), unreadable by READ CD) cannot be told from the end
+    tail_modes = ("MODE1/2048",) if damaged else ("MODE1/2048", "MODE2/2352")
+    # the reported end past the last track's index 01: a TOC giving the last
+    # track no blocks at all describes no disc (the pregap is then lost)
+    index1_blocks = last[4] - last[2]
+    if last[0] in tail_modes and index1_blocks >= 5 and rng.random() < 0.4:
+        case["hide"] = rng.randint(1, index1_blocks - 3)
+    draw_ids(rng, case, len(layout))
     return case
+
+
+ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def draw_ids(rng, case, n_tracks):
+    """CATALOG and ISRCs (some malformed: lower case or a letter in the
+    digits, which the drive must not give), and readsub=refuse."""
+    digits = lambda n: "".join(rng.choice("0123456789") for _ in range(n))
+    case["catalog"] = digits(13) if rng.random() < 0.3 else None
+    case["isrc"] = {}
+    for number in range(1, n_tracks + 1):
+        if rng.random() < 0.3:
+            isrc = "".join(rng.choice(ALNUM) for _ in range(5)) + digits(7)
+            if rng.random() < 0.15:
+                isrc = rng.choice([isrc.lower() + "x", isrc[:11] + "Z"])
+            case["isrc"][number] = isrc
+    case["readsub_refuse"] = rng.random() < 0.15
+
+
+def given_ids(case):
+    """The MCN and ISRCs the drive gives: the well-formed ones, unless it
+    refuses READ SUB-CHANNEL."""
+    if case["readsub_refuse"]:
+        return None, {}
+    good = lambda s: len(s) == 12 and all(c in ALNUM for c in s[:5]) and s[5:].isdigit()
+    return case["catalog"], {n: s for n, s in case["isrc"].items() if good(s)}
+
+
+def check_ids(case, out, cue_text):
+    """JSON catalog/isrc and the sheet's CATALOG/ISRC lines as given_ids()."""
+    why = []
+    catalog, isrcs = given_ids(case)
+    if out and out.get("catalog") != catalog:
+        why.append("JSON catalog %r, want %r" % (out.get("catalog"), catalog))
+    got = {t["number"]: t.get("isrc") for t in out.get("tracks", [])}
+    if out and {n: s for n, s in got.items() if s is not None} != isrcs:
+        why.append("JSON isrc %s, want %s" % (got, isrcs))
+    lines = [l.strip() for l in cue_text.splitlines()]
+    cat_lines = [i for i, l in enumerate(lines) if l.startswith("CATALOG")]
+    if cat_lines != ([0] if catalog else []) or (catalog and lines[0] != "CATALOG " + catalog):
+        why.append("CATALOG lines %s, want %r first" % ([lines[i] for i in cat_lines], catalog))
+    track, seen, sheet = None, [], {}
+    for l in lines:
+        w = l.split()
+        if w and w[0] == "TRACK":
+            track, seen = int(w[1]), []
+        elif w and w[0] == "ISRC":
+            if track is None or "INDEX" in seen:
+                why.append("ISRC %s outside its track's head" % l)
+            sheet[track] = w[1]
+        if w:
+            seen.append(w[0])
+    if sheet != isrcs:
+        why.append("sheet ISRCs %s, want %s" % (sheet, isrcs))
+    return why
 
 
 def sim_addr(folder, case):
@@ -158,6 +232,8 @@ def sim_addr(folder, case):
         keys.append("flaky=%d-%d:1" % case["flaky"])
     if case["hide"]:
         keys.append("hide=%d" % case["hide"])
+    if case["readsub_refuse"]:
+        keys.append("readsub=refuse")
     return "sim:" + os.path.join(folder, "src.cue") + "," + ",".join(keys)
 
 
@@ -223,6 +299,7 @@ def check(case, work, cdtail, wrapper, seed):
                                                    [len(b) // RAW for b in blobs]))
         if b"".join(got) != b"".join(blobs):
             why.append("the files' bytes differ from the disc's")
+        why += check_ids(case, out, open(cue).read())
         sessions = open(cue).read().count("REM SESSION")
         if sessions != (d["sessions"] if d["sessions"] > 1 else 0):
             why.append("%d REM SESSION lines for %d sessions" % (sessions, d["sessions"]))

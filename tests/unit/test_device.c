@@ -15,6 +15,7 @@
 #include "core/cmds.h"
 #include "core/device.h"
 #include "scsi/mmc.h"
+#include "scsi/subchan.h"
 
 struct fake {
 	struct cdt_transport base;
@@ -211,7 +212,10 @@ static void test_read_opcodes_allowed(void **state)
 	assert_false(cdt_cdb_allowed(NULL, 10));
 }
 
-/* On a disk, 0x51 is XPWRITE(10): MMC-only opcodes need an MMC device. */
+/*
+ * On a disk, 0x51 is XPWRITE(10) and 0x42 UNMAP: MMC-only opcodes need an
+ * MMC device.
+ */
 static void test_mmc_opcodes_need_mmc(void **state)
 {
 	struct cdt_dev dev;
@@ -225,12 +229,16 @@ static void test_mmc_opcodes_need_mmc(void **state)
 				     NULL, 0, NULL, NULL, NULL), CDT_EREFUSED);
 	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_read_toc(cdb, 0, false, 1, 100),
 				     NULL, 0, NULL, NULL, NULL), CDT_EREFUSED);
+	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_read_subchannel(cdb, MMC_SUBCH_MCN, 0, 24),
+				     NULL, 0, NULL, NULL, NULL), CDT_EREFUSED);
 	assert_int_equal(f.calls, 0);
 	/* reads and SPC commands are the same on every device type */
 	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_read_capacity10(cdb),
 				     NULL, 0, NULL, NULL, NULL), 0);
 	dev.peripheral_type = 5;
 	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_read_disc_info(cdb, 34),
+				     NULL, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(cdt_exec_in(&dev, cdb, mmc_cdb_read_subchannel(cdb, MMC_SUBCH_ISRC, 1, 24),
 				     NULL, 0, NULL, NULL, NULL), 0);
 	assert_int_equal(cdt_exec_in(&dev, NULL, 10, NULL, 0, NULL, NULL, NULL),
 			 CDT_EUSAGE);

@@ -16,6 +16,7 @@
 #include "cdtail.h"
 #include "th.h"
 #include "scsi/mmc.h"
+#include "scsi/subchan.h"
 
 /* ---- builders ------------------------------------------------------------- */
 
@@ -907,6 +908,92 @@ static void test_msf(void **state)
 	assert_int_equal(f, 74);
 }
 
+/* A READ SUB-CHANNEL answer of format 02h or 03h with text at byte 9. */
+static void subch_answer(uint8_t *a, uint8_t format, bool valid, const char *text)
+{
+	memset(a, 0, 24);
+	a[1] = 0x15;
+	a[3] = 20;
+	a[4] = format;
+	a[8] = valid ? 0x80 : 0x00;
+	memcpy(a + 9, text, strlen(text));
+}
+
+static void test_subchannel_cdb(void **state)
+{
+	uint8_t cdb[16];
+
+	(void)state;
+	memset(cdb, 0xff, sizeof(cdb));
+	assert_int_equal(mmc_cdb_read_subchannel(cdb, MMC_SUBCH_MCN, 7, 24), 10);
+	/* as Linux's sr_get_mcn: 42 00 40 02 00 00 00 00 18 00 */
+	assert_memory_equal(cdb, ((const uint8_t[]){ 0x42, 0, 0x40, 2, 0, 0, 0, 0, 24, 0 }), 10);
+	assert_int_equal(mmc_cdb_read_subchannel(cdb, MMC_SUBCH_ISRC, 5, 0x1234), 10);
+	assert_memory_equal(cdb, ((const uint8_t[]){ 0x42, 0, 0x40, 3, 0, 0, 5, 0x12, 0x34, 0 }), 10);
+}
+
+static void test_subchannel_mcn(void **state)
+{
+	uint8_t a[32];
+	char mcn[14];
+
+	(void)state;
+	subch_answer(a, 2, true, "0724384260927");
+	assert_int_equal(mmc_parse_mcn(a, 24, mcn), 0);
+	assert_string_equal(mcn, "0724384260927");
+	/* the header's length is not trusted: 22 bytes hold the digits */
+	a[3] = 0xff;
+	assert_int_equal(mmc_parse_mcn(a, 22, mcn), 0);
+	assert_int_equal(mmc_parse_mcn(a, 21, mcn), -1);
+	assert_string_equal(mcn, "");
+	assert_int_equal(mmc_parse_mcn(a, 0, mcn), -1);
+	/* MCVAL clear: the disc has none, whatever the bytes */
+	subch_answer(a, 2, false, "0724384260927");
+	assert_int_equal(mmc_parse_mcn(a, 24, mcn), 1);
+	assert_string_equal(mcn, "");
+	/* garbage digits, a short number, another format's answer */
+	subch_answer(a, 2, true, "07243842609A7");
+	assert_int_equal(mmc_parse_mcn(a, 24, mcn), -1);
+	subch_answer(a, 2, true, "072438426092");
+	assert_int_equal(mmc_parse_mcn(a, 24, mcn), -1);
+	subch_answer(a, 3, true, "0724384260927");
+	assert_int_equal(mmc_parse_mcn(a, 24, mcn), -1);
+	assert_string_equal(mcn, "");
+}
+
+static void test_subchannel_isrc(void **state)
+{
+	uint8_t a[32];
+	char isrc[13];
+
+	(void)state;
+	subch_answer(a, 3, true, "USRC17607839");
+	a[5] = 0x30;
+	a[6] = 4;
+	assert_int_equal(mmc_parse_isrc(a, 24, isrc), 0);
+	assert_string_equal(isrc, "USRC17607839");
+	assert_int_equal(mmc_parse_isrc(a, 21, isrc), 0);
+	assert_int_equal(mmc_parse_isrc(a, 20, isrc), -1);
+	subch_answer(a, 3, false, "USRC17607839");
+	assert_int_equal(mmc_parse_isrc(a, 24, isrc), 1);
+	/* lower case, a letter among the year digits, blanks, zeros */
+	subch_answer(a, 3, true, "usrc17607839");
+	assert_int_equal(mmc_parse_isrc(a, 24, isrc), -1);
+	subch_answer(a, 3, true, "USRC1760783X");
+	assert_int_equal(mmc_parse_isrc(a, 24, isrc), -1);
+	subch_answer(a, 3, true, "US RC1760783");
+	assert_int_equal(mmc_parse_isrc(a, 24, isrc), -1);
+	subch_answer(a, 3, true, "");
+	assert_int_equal(mmc_parse_isrc(a, 24, isrc), -1);
+	subch_answer(a, 2, true, "USRC17607839");
+	assert_int_equal(mmc_parse_isrc(a, 24, isrc), -1);
+	assert_string_equal(isrc, "");
+	assert_true(mmc_isrc_valid("GB0AA9900001", 12));
+	assert_false(mmc_isrc_valid("GB0AA990000", 11));
+	assert_true(mmc_mcn_valid("0000000000000", 13));
+	assert_false(mmc_mcn_valid("00000000000000", 14));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -935,6 +1022,9 @@ int main(void)
 		cmocka_unit_test(test_random_answers),
 		cmocka_unit_test(test_msf),
 		cmocka_unit_test(test_unit_serial),
+		cmocka_unit_test(test_subchannel_cdb),
+		cmocka_unit_test(test_subchannel_mcn),
+		cmocka_unit_test(test_subchannel_isrc),
 	};
 
 	return cmocka_run_group_tests_name("mmc", tests, NULL, NULL);

@@ -26,6 +26,7 @@
 #include "scsi/sector.h"
 #include "scsi/subq.h"
 #include "scsi/cue.h"
+#include "scsi/subchan.h"
 #include "transport/transport.h"
 #include "th.h"
 
@@ -565,6 +566,98 @@ static void test_cue_flags(void **state)
 	assert_string_equal(words, "4CH");
 }
 
+/* CATALOG and ISRC kept when well-formed; malformed or stray ones read past. */
+static void test_cue_catalog_isrc(void **state)
+{
+	static const char text[] = "CATALOG 0724384260927\nFILE \"a.bin\" BINARY\n"
+		"ISRC USRC17607839\n"	/* before any track: read past */
+		"TRACK 01 AUDIO\nFLAGS DCP\nisrc USRC17607839\nINDEX 01 00:00:00\n"
+		"TRACK 02 AUDIO\nISRC us-rc1-76-07839\nINDEX 01 00:01:00\n"
+		"TRACK 03 AUDIO\nISRC usrc17607839\nINDEX 01 00:02:00\n";
+	static const char bad_catalog[] = "CATALOG 072438426092\nFILE \"a.bin\" BINARY\n"
+		"TRACK 01 AUDIO\nINDEX 01 00:00:00\n";
+	struct cue_sheet c;
+	char err[200];
+
+	(void)state;
+	assert_int_equal(cue_parse(text, strlen(text), &c, err, sizeof(err)), 0);
+	assert_string_equal(c.catalog, "0724384260927");
+	assert_string_equal(c.tracks[0].isrc, "USRC17607839");
+	assert_int_equal(c.tracks[0].flags, 0x02);
+	assert_string_equal(c.tracks[1].isrc, "");	/* dashes: not an ISRC */
+	assert_string_equal(c.tracks[2].isrc, "");	/* lower case */
+	cue_free(&c);
+	assert_int_equal(cue_parse(bad_catalog, strlen(bad_catalog), &c, err, sizeof(err)), 0);
+	assert_string_equal(c.catalog, "");		/* 12 digits */
+	cue_free(&c);
+}
+
+/* READ SUB-CHANNEL of sheet d (tests/unit's own copy of the layout: MMC-5 6.29) */
+static void read_subchannel(struct cdt_transport *t, struct cdt_cmd *cmd, uint8_t format,
+			    uint8_t track, uint8_t *ans)
+{
+	uint8_t cdb[10];
+
+	memset(ans, 0xee, 24);
+	th_exec(t, cmd, cdb, mmc_cdb_read_subchannel(cdb, format, track, 24), ans, 24);
+}
+
+/* The mixed disc's sheet with a CATALOG and track 2's ISRC, beside its files. */
+static void write_ids_sheet(void)
+{
+	run("sed -e '1i\\CATALOG 0724384260927' -e '/^  TRACK 02 AUDIO$/a\\    ISRC USRC17607839' "
+	    "'%s/mixed.cue' >'%s/ids.cue'", dir, dir);
+}
+
+/* The emulated drive answers 0x42 from the sheet: MCN, ISRC per track, none. */
+static void test_read_subchannel(void **state)
+{
+	struct cdt_transport *t;
+	struct cdt_cmd cmd;
+	uint8_t ans[24];
+	char text[16];
+
+	(void)state;
+	write_ids_sheet();
+	t = open_cue("ids", "");
+	read_subchannel(t, &cmd, 0x02, 0, ans);
+	th_expect_good(&cmd);
+	assert_int_equal(cmd.resid, 0);
+	assert_int_equal(sg_get_unaligned_be16(ans + 2), 20);
+	assert_int_equal(ans[4], 0x02);
+	assert_int_equal(ans[8], 0x80);
+	assert_memory_equal(ans + 9, "0724384260927", 13);
+	assert_int_equal(mmc_parse_mcn(ans, 24, text), 0);
+	assert_string_equal(text, "0724384260927");
+	read_subchannel(t, &cmd, 0x03, 2, ans);
+	th_expect_good(&cmd);
+	assert_int_equal(ans[4], 0x03);
+	assert_int_equal(ans[5], 0x30);		/* ADR 3, an audio track */
+	assert_int_equal(ans[6], 2);
+	assert_int_equal(ans[8], 0x80);
+	assert_memory_equal(ans + 9, "USRC17607839", 12);
+	read_subchannel(t, &cmd, 0x03, 1, ans);	/* the data track: none */
+	th_expect_good(&cmd);
+	assert_int_equal(ans[5], 0x34);
+	assert_int_equal(ans[8] & 0x80, 0);
+	assert_int_equal(mmc_parse_isrc(ans, 24, text), 1);
+	read_subchannel(t, &cmd, 0x03, 9, ans);	/* no track 9 */
+	th_expect_sense(&cmd, 0x05, 0x24, 0x00);
+	read_subchannel(t, &cmd, 0x01, 0, ans);	/* the position: not emulated */
+	th_expect_sense(&cmd, 0x05, 0x24, 0x00);
+	t->ops->close(t);
+	t = open_cue("mixed", "");		/* no CATALOG: MCVAL clear */
+	read_subchannel(t, &cmd, 0x02, 0, ans);
+	th_expect_good(&cmd);
+	assert_int_equal(ans[8] & 0x80, 0);
+	assert_int_equal(mmc_parse_mcn(ans, 24, text), 1);
+	t->ops->close(t);
+	t = open_cue("ids", "readsub=refuse");
+	read_subchannel(t, &cmd, 0x02, 0, ans);
+	th_expect_sense(&cmd, 0x05, 0x20, 0x00);
+	t->ops->close(t);
+}
+
 /*
  * What the sim and verify --cue share of a sheet: FILE paths beside it,
  * where a track starts in its FILE and the sectors the FILE holds for it.
@@ -929,6 +1022,8 @@ int main(void)
 		cmocka_unit_test(test_read_cd_gap),
 		cmocka_unit_test(test_readcd_ide),
 		cmocka_unit_test(test_cue_flags),
+		cmocka_unit_test(test_cue_catalog_isrc),
+		cmocka_unit_test(test_read_subchannel),
 	};
 
 	return cmocka_run_group_tests_name("sim_cue", tests, group_setup, group_teardown);

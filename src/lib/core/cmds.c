@@ -7,6 +7,7 @@
 #include "core/abi.h"
 #include "core/cmds.h"
 #include "scsi/mmc.h"
+#include "scsi/subchan.h"
 
 int cdt_cmd_test_unit_ready(struct cdt_dev *dev, struct cdt_sense *sense)
 {
@@ -160,6 +161,16 @@ int cdt_cmd_get_configuration(struct cdt_dev *dev, uint8_t rt, uint16_t start,
 	return cdt_dev_simple(dev, cdb,
 			      mmc_cdb_get_configuration(cdb, rt, start, alloc),
 			      buf, alloc, got, NULL);
+}
+
+int cdt_cmd_read_subchannel(struct cdt_dev *dev, uint8_t format, uint8_t track,
+			    void *buf, uint16_t alloc, uint32_t *got,
+			    struct cdt_sense *sense)
+{
+	uint8_t cdb[16];
+
+	return cdt_dev_simple(dev, cdb, mmc_cdb_read_subchannel(cdb, format, track, alloc),
+			      buf, alloc, got, sense);
 }
 
 int cdt_cmd_mode_sense10(struct cdt_dev *dev, uint8_t page, void *buf,

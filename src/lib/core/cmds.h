@@ -74,6 +74,11 @@ int cdt_cmd_read_track_info(struct cdt_dev *dev, uint32_t track, void *buf,
 int cdt_cmd_get_configuration(struct cdt_dev *dev, uint8_t rt, uint16_t start,
 			      void *buf, uint16_t alloc, uint32_t *got);
 
+/* READ SUB-CHANNEL of format MMC_SUBCH_MCN, or MMC_SUBCH_ISRC of track. */
+int cdt_cmd_read_subchannel(struct cdt_dev *dev, uint8_t format, uint8_t track,
+			    void *buf, uint16_t alloc, uint32_t *got,
+			    struct cdt_sense *sense);
+
 /* MODE SENSE(10) of page, current values. */
 int cdt_cmd_mode_sense10(struct cdt_dev *dev, uint8_t page, void *buf,
 			 uint16_t alloc, uint32_t *got, struct cdt_sense *sense);

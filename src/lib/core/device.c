@@ -15,6 +15,7 @@
 #include "core/device.h"
 #include "scsi/mmc.h"
 #include "scsi/readcd.h"
+#include "scsi/subchan.h"
 
 #define DEV_MAX_RETRIES 5
 /* sr_ioctl.c polls a drive becoming ready every 2 s, 10 times */
@@ -39,12 +40,14 @@ const char *cdt_errmsg(const struct cdt_dev *dev)
 /*
  * Opcodes that mean a read-only command on an MMC (type 5) device but
  * something else, sometimes a write, under SBC: 0x51 is XPWRITE(10) on a
- * disk.  They pass only once INQUIRY has said the device is an MMC drive.
+ * disk, 0x42 UNMAP.  They pass only once INQUIRY has said the device is
+ * an MMC drive.
  */
 static bool mmc_only(uint8_t op)
 {
 	switch (op) {
 	case MMC_READ_FORMAT_CAPACITIES:
+	case MMC_READ_SUBCHANNEL:
 	case MMC_READ_TOC:
 	case MMC_GET_CONFIGURATION:
 	case MMC_GET_EVENT_STATUS:
@@ -62,8 +65,9 @@ static bool mmc_only(uint8_t op)
 /*
  * Only commands that neither write the medium nor change the drive's
  * settings.  Checked before any transport sees the CDB, so no code path
- * above can send a write by mistake.  (READ SUB-CHANNEL and GET
- * PERFORMANCE are left out: unused, and UNMAP / ERASE(12) on a disk.)
+ * above can send a write by mistake.  (GET PERFORMANCE is left out:
+ * unused, and ERASE(12) on a disk.  READ SUB-CHANNEL, for the MCN and
+ * ISRCs, is on the kernel's read-safe list too: scsi/subchan.h.)
  */
 bool cdt_cdb_allowed(const uint8_t *cdb, unsigned int cdb_len)
 {

@@ -626,8 +626,10 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	struct probe_reader r = { .dev = dev, .opts = opts,
 				  .reported = (uint64_t)res->sizes.read_capacity,
 				  /* made-up sectors (QEMU's ide-cd: zero EDC/ECC,
-				   * and its header M:S:F binary, not BCD) witness nothing */
-				  .raw = res->raw.sectors && res->raw.edc_ok };
+				   * and its header M:S:F binary, not BCD) witness
+				   * nothing; Form 2 and formless Mode 2 have no
+				   * EDC/ECC to hold (a Video CD after audio) */
+				  .raw = probe_raw_witnesses(&res->raw, dev->layout) };
 	struct es_params p;
 	bool window_limit = false;
 	int rc;

@@ -105,6 +105,24 @@ void probe_raw(struct cdt_dev *dev, struct cdt_probe_result *res)
 		track_modes(dev, dev->layout);
 }
 
+enum cdt_sector_mode probe_raw_tried_mode(const struct cdt_layout *l, int64_t lba)
+{
+	size_t i;
+
+	for (i = 0; l && i < l->n_tracks; i++)
+		if ((int64_t)l->tracks[i].start == lba)
+			return l->tracks[i].sector_mode;
+	return CDT_SECTOR_UNKNOWN;
+}
+
+bool probe_raw_witnesses(const struct cdt_raw_caps *raw, const struct cdt_layout *l)
+{
+	enum cdt_sector_mode m = probe_raw_tried_mode(l, raw->tried_lba);
+
+	return raw->sectors &&
+	       (raw->edc_ok || m == CDT_SECTOR_MODE2 || m == CDT_SECTOR_MODE2_FORM2);
+}
+
 bool probe_raw_confirm(struct cdt_dev *dev, uint64_t lba, uint32_t n,
 		       uint64_t *first)
 {

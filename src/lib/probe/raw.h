@@ -22,4 +22,16 @@ void probe_raw(struct cdt_dev *dev, struct cdt_probe_result *res);
 bool probe_raw_confirm(struct cdt_dev *dev, uint64_t lba, uint32_t n,
 		       uint64_t *first);
 
+/* The mode of the sector cdt_raw_caps() tried: the track starting at lba's. */
+enum cdt_sector_mode probe_raw_tried_mode(const struct cdt_layout *l, int64_t lba);
+
+/*
+ * The drive's raw sectors are real, fit to witness what READ(10) gave:
+ * the tried sector's EDC/ECC held, or it is a formless Mode 2 or Form 2
+ * sector naming its address, which has no EDC/ECC to hold (Form 2's EDC
+ * may be zero) and which a drive that makes sectors up does not produce
+ * (QEMU's ide-cd makes Mode 1 with a binary header: REAL-DISCS.md).
+ */
+bool probe_raw_witnesses(const struct cdt_raw_caps *raw, const struct cdt_layout *l);
+
 #endif

@@ -280,17 +280,6 @@ static int raw_changed(void *ctx, uint8_t *buf, size_t cap)
 
 /* ---- the map and the disc ---------------------------------------------- */
 
-/* The mode of the sector the probe tried READ CD on. */
-static enum cdt_sector_mode tried_mode(const struct cdt_layout *l, int64_t lba)
-{
-	size_t i;
-
-	for (i = 0; l && i < l->n_tracks; i++)
-		if ((int64_t)l->tracks[i].start == lba)
-			return l->tracks[i].sector_mode;
-	return CDT_SECTOR_UNKNOWN;
-}
-
 /*
  * The drive reads raw sectors that can be trusted, or the run is refused:
  * a Mode 1 or Form 1 sector the probe read raw whose EDC/ECC did not hold
@@ -300,7 +289,7 @@ static enum cdt_sector_mode tried_mode(const struct cdt_layout *l, int64_t lba)
 static int check_drive(struct raw_job *j)
 {
 	const struct cdt_raw_caps *raw = &j->res->sum.probe.raw;
-	enum cdt_sector_mode m = tried_mode(cdt_dev_layout(j->dev), raw->tried_lba);
+	enum cdt_sector_mode m = probe_raw_tried_mode(cdt_dev_layout(j->dev), raw->tried_lba);
 	bool data = m == CDT_SECTOR_MODE1 || m == CDT_SECTOR_MODE2_FORM1;
 
 	if (!raw->sectors) {
@@ -561,6 +550,7 @@ static int start(struct raw_job *j)
 	if (rc)
 		return rc;
 	j->plan.reported = res->sum.probe.reported_blocks;
+	raw_read_ids(j);
 	res->sum.block_size = CD_RAW;
 	res->stream_sectors = j->plan.total;
 	j->shift = j->opts->offset_set ? 4 * (int64_t)j->opts->offset_samples : 0;
@@ -681,6 +671,7 @@ static int fill_tracks(struct raw_job *j)
 	if (!res->tracks)
 		return CDT_ENOMEM;
 	res->n_tracks = j->plan.n;
+	memcpy(res->catalog, j->plan.catalog, sizeof(res->catalog));
 	for (i = 0; i < j->plan.n; i++) {
 		const struct raw_file *f = &j->plan.f[i];
 
@@ -690,6 +681,7 @@ static int fill_tracks(struct raw_job *j)
 			.file = strdup(j->paths[i]), .first_lba = f->first,
 			.sectors = f->n, .pregap = f->pregap, .runout = f->runout,
 		};
+		memcpy(res->tracks[i].isrc, f->isrc, sizeof(f->isrc));
 		if (!res->tracks[i].file)
 			return CDT_ENOMEM;
 	}

@@ -50,6 +50,12 @@ int raw_read(void *ctx, uint64_t k, uint32_t n, uint8_t *buf,
 	     struct cdt_read_result *rr);
 
 /*
+ * The disc's MCN and each track's ISRC into the plan, where the drive
+ * gives them (READ SUB-CHANNEL); a drive that refuses them leaves them "".
+ */
+void raw_read_ids(struct raw_job *j);
+
+/*
  * The identity's recorded sectors read again: 0 every one that reads is
  * equal (*matched), 1 one differs (*k), 2 none read, or an error.
  */

@@ -4,7 +4,9 @@
  * follows Redump's layout (redumper cd/toc.ixx printCUE, REAL-DISCS.md):
  * a FILE per track, its pregap stored at the file's start (INDEX 00
  * 00:00:00, INDEX 01 at the pregap's length), REM SESSION nn before a
- * session's first FILE on a multi-session disc; what cdtail adds is in
+ * session's first FILE on a multi-session disc, CATALOG first and ISRC
+ * after FLAGS (as redumper and the CDRWIN convention place them) where
+ * the drive gave them; what cdtail adds is in
  * REM lines, which every reader skips (libcue, libcdio, bchunk, cuetools,
  * libMirage): the offset correction, how audio was checked, a TAO run-out
  * left out, a hidden tail.
@@ -155,6 +157,8 @@ static void put_track(char *out, size_t cap, size_t *used, const struct raw_plan
 	PUT("FILE \"%s\" BINARY\n  TRACK %02u %s\n", name, f->t->number, cue_mode(f->t));
 	if (cue_flags_text(f->t->control, flags, sizeof(flags)))
 		PUT("    FLAGS %s\n", flags);
+	if (f->isrc[0])
+		PUT("    ISRC %s\n", f->isrc);
 	if (f->pregap)
 		put_msf(out, cap, used, "INDEX 00", 0);
 	put_msf(out, cap, used, "INDEX 01", f->pregap);
@@ -171,6 +175,8 @@ size_t raw_sheet(char *out, size_t cap, const struct raw_plan *p,
 
 	if (cap)
 		out[0] = '\0';
+	if (p->catalog[0])
+		PUT("CATALOG %s\n", p->catalog);
 	put_notes(out, cap, used, notes);
 	for (i = 0; i < p->n; i++) {
 		const struct raw_file *f = &p->f[i];

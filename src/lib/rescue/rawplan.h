@@ -25,6 +25,7 @@ struct raw_file {
 	uint64_t pregap;		/* of them before index 01 */
 	uint64_t runout;		/* TAO run-out after it, not stored */
 	uint64_t stream;		/* its first sector's index in the stream */
+	char isrc[13];			/* the drive's ISRC of the track, "" none */
 };
 
 struct raw_plan {
@@ -34,6 +35,7 @@ struct raw_plan {
 	uint64_t reported;		/* READ CAPACITY's blocks */
 	uint64_t extent;		/* the image's end LBA */
 	bool multisession;
+	char catalog[14];		/* the drive's MCN, "" none */
 };
 
 /* The plan of layout l up to extent (> 0).  0, CDT_EUSAGE (no track) or CDT_ENOMEM. */

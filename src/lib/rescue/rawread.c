@@ -18,6 +18,7 @@
 #include "scsi/edc.h"
 #include "scsi/readcd.h"
 #include "scsi/sector.h"
+#include "scsi/subchan.h"
 
 /* the sense a sector that arrived GOOD but is not right is given: 03/11/00 */
 #define SK_MEDIUM 0x03
@@ -178,4 +179,42 @@ int raw_id_check(struct raw_job *j, unsigned int *matched, uint64_t *k)
 		(*matched)++;
 	}
 	return *matched ? 0 : 2;
+}
+
+/* ---- the disc's MCN and the tracks' ISRCs ------------------------------- */
+
+/*
+ * What a drive gives is taken only when its valid bit is set and its
+ * characters are an MCN's or an ISRC's (subchan.h): a drive that refuses
+ * the command, or answers anything else, leaves the sheet without the
+ * line, as an absent CATALOG or ISRC is no error (Redump's sheets have
+ * them only where the disc does).
+ */
+static int read_id(struct raw_job *j, uint8_t format, uint8_t track, char *out)
+{
+	uint8_t ans[MMC_SUBCH_ANSWER_LEN];
+	uint32_t got = 0;
+	int rc;
+
+	memset(ans, 0, sizeof(ans));
+	rc = cdt_cmd_read_subchannel(j->dev, format, track, ans, sizeof(ans), &got, NULL);
+	if (rc)
+		return rc;
+	if (format == MMC_SUBCH_MCN)
+		mmc_parse_mcn(ans, got, out);
+	else
+		mmc_parse_isrc(ans, got, out);
+	return 0;
+}
+
+void raw_read_ids(struct raw_job *j)
+{
+	size_t i;
+
+	/* a drive without the command refuses it for the MCN already */
+	if (read_id(j, MMC_SUBCH_MCN, 0, j->plan.catalog))
+		return;
+	for (i = 0; i < j->plan.n; i++)
+		read_id(j, MMC_SUBCH_ISRC, (uint8_t)j->plan.f[i].t->number,
+			j->plan.f[i].isrc);
 }

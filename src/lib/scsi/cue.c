@@ -12,6 +12,7 @@
 #include <strings.h>
 #include "scsi/cue.h"
 #include "scsi/mmc.h"
+#include "scsi/subchan.h"
 
 #define MAX_WORDS 6
 #define MAX_LINE 1024
@@ -281,10 +282,30 @@ static int do_flags(struct cue_state *st, const struct cue_line *l)
 	return 0;
 }
 
+/*
+ * CATALOG and ISRC: kept when well-formed, for the emulated drive's READ
+ * SUB-CHANNEL; a malformed one is read past as before, not an error.
+ */
+static int do_catalog(struct cue_state *st, const struct cue_line *l)
+{
+	if (l->n >= 2 && mmc_mcn_valid(l->w[1], strlen(l->w[1])))
+		strcpy(st->c->catalog, l->w[1]);
+	return 0;
+}
+
+static int do_isrc(struct cue_state *st, const struct cue_line *l)
+{
+	struct cue_track *t = cur(st);
+
+	if (t && l->n >= 2 && mmc_isrc_valid(l->w[1], strlen(l->w[1])))
+		strcpy(t->isrc, l->w[1]);
+	return 0;
+}
+
 static int do_line(struct cue_state *st, const struct cue_line *l)
 {
 	static const char *const ignored[] = {
-		"CATALOG", "ISRC", "TITLE", "PERFORMER", "SONGWRITER",
+		"TITLE", "PERFORMER", "SONGWRITER",
 		"POSTGAP", "CDTEXTFILE",
 	};
 	const char *k = l->w[0];
@@ -302,6 +323,10 @@ static int do_line(struct cue_state *st, const struct cue_line *l)
 		return do_rem(st, l);
 	if (!strcasecmp(k, "FLAGS"))
 		return do_flags(st, l);
+	if (!strcasecmp(k, "CATALOG"))
+		return do_catalog(st, l);
+	if (!strcasecmp(k, "ISRC"))
+		return do_isrc(st, l);
 	for (i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
 		if (!strcasecmp(k, ignored[i]))
 			return 0;

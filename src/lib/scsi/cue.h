@@ -12,7 +12,12 @@
  *   REM SESSION nn                 the tracks that follow are in session nn
  *   FLAGS DCP|4CH|PRE ...          the track's Q control bits (mmc.h); SCMS
  *                                  and DATA are taken and ignored
- * CATALOG, ISRC, TITLE, PERFORMER, SONGWRITER, POSTGAP and other REM
+ *   CATALOG nnnnnnnnnnnnn          the disc's Media Catalog Number (13
+ *                                  digits; anything else is ignored)
+ *   ISRC CCOOOYYSSSSS              the track's ISRC (subchan.h's form;
+ *                                  anything else, or outside a TRACK, is
+ *                                  ignored)
+ * TITLE, PERFORMER, SONGWRITER, POSTGAP and other REM
  * lines are accepted and ignored; INDEX 02 and above too.  Anything else is
  * an error naming its line.
  */
@@ -41,10 +46,12 @@ struct cue_track {
 	int64_t index1;		/* frames into the file */
 	uint64_t pregap;	/* PREGAP frames (not stored in the file) */
 	uint8_t flags;		/* FLAGS as Q control bits: MMC_CONTROL_* */
+	char isrc[13];		/* ISRC, "" without one */
 };
 
 struct cue_sheet {
 	unsigned int n_files, n_tracks;
+	char catalog[14];	/* CATALOG, "" without one */
 	char *files[CUE_MAX_FILES];	/* as written in the sheet */
 	struct cue_track tracks[CUE_MAX_TRACKS];
 };

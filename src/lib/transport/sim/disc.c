@@ -57,7 +57,7 @@ static void put_address(uint8_t *p, uint64_t lba, bool msf)
  * Control nibble: 4 a data track, 0 audio (2 channels, no pre-emphasis),
  * with the sheet's FLAGS bits (MMC-5 6.26.3: 4CH 8, DCP 2, PRE 1).
  */
-static uint8_t track_control(const struct sim_track *t)
+uint8_t sim_track_control(const struct sim_track *t)
 {
 	uint8_t flags = MMC_CONTROL_4CH | MMC_CONTROL_DCP | MMC_CONTROL_PRE;
 
@@ -102,11 +102,11 @@ static size_t toc_format0(const struct sim *s, uint8_t from, bool msf,
 
 		if (t->number < from)
 			continue;
-		put_toc_entry(ans + len, track_control(t), (uint8_t)t->number,
+		put_toc_entry(ans + len, sim_track_control(t), (uint8_t)t->number,
 			      t->start, msf);
 		len += 8;
 	}
-	put_toc_entry(ans + len, track_control(last), 0xaa,
+	put_toc_entry(ans + len, sim_track_control(last), 0xaa,
 		      session_leadout(s, s->n_sessions), msf);
 	return len + 8;
 }
@@ -118,7 +118,7 @@ static size_t toc_format1(const struct sim *s, bool msf, uint8_t *ans)
 
 	ans[2] = 1;
 	ans[3] = (uint8_t)s->n_sessions;
-	put_toc_entry(ans + 4, track_control(t), (uint8_t)t->number, t->start,
+	put_toc_entry(ans + 4, sim_track_control(t), (uint8_t)t->number, t->start,
 		      msf);
 	return 12;
 }
@@ -172,17 +172,17 @@ static size_t full_session(const struct sim *s, uint32_t sn, uint8_t *p)
 	size_t len = 0;
 	uint32_t i;
 
-	len += put_full_number(p + len, sn, track_control(first), 0xa0,
+	len += put_full_number(p + len, sn, sim_track_control(first), 0xa0,
 			       (uint8_t)first->number, disc_type(s));
-	len += put_full_number(p + len, sn, track_control(last), 0xa1,
+	len += put_full_number(p + len, sn, sim_track_control(last), 0xa1,
 			       (uint8_t)last->number, 0);
-	len += put_full(p + len, sn, 0x10 | track_control(last), 0xa2, NULL,
+	len += put_full(p + len, sn, 0x10 | sim_track_control(last), 0xa2, NULL,
 			session_leadout(s, sn));
 	for (i = 0; i < s->n_tracks; i++) {
 		const struct sim_track *t = &s->tracks[i];
 
 		if (t->session == sn)
-			len += put_full(p + len, sn, 0x10 | track_control(t),
+			len += put_full(p + len, sn, 0x10 | sim_track_control(t),
 					(uint8_t)t->number, NULL, t->start);
 	}
 	/*
@@ -195,7 +195,7 @@ static size_t full_session(const struct sim *s, uint32_t sn, uint8_t *p)
 
 		mmc_lba_to_msf((int64_t)next_program_area(s, sn), &next[0],
 			       &next[1], &next[2]);
-		len += put_full(p + len, sn, 0x50 | track_control(last), 0xb0,
+		len += put_full(p + len, sn, 0x50 | sim_track_control(last), 0xb0,
 				next, SIM_LAST_LEADOUT);
 	}
 	return len;
@@ -355,7 +355,7 @@ static void put_track(const struct sim *s, const struct sim_track *t,
 
 	ans[2] = (uint8_t)t->number;
 	ans[3] = (uint8_t)t->session;
-	ans[5] = track_control(t);	/* track mode: the TOC's control */
+	ans[5] = sim_track_control(t);	/* track mode: the TOC's control */
 	ans[6] = t->audio ? 0x0f : 0x01;	/* data mode 1, or none */
 	ans[7] = 0x02;		/* LRA_V */
 	sg_put_unaligned_be32((uint32_t)(int32_t)start, ans + 8);

@@ -304,10 +304,11 @@ int sim_layout_build(struct sim *s, char *err, size_t errlen)
 		snprintf(err, errlen, "sim: out of memory");
 		return CDT_ENOMEM;
 	}
+	s->catalog[0] = '\0';
 	if (s->cue) {
 		sim_cue_tracks(s);
 	} else if (!c->layout) {
-		s->tracks[0] = (struct sim_track){ 1, 1, false, 0, s->n_blocks, 0, 0 };
+		s->tracks[0] = (struct sim_track){ .number = 1, .session = 1, .blocks = s->n_blocks };
 		s->n_tracks = 1;
 		s->n_sessions = 1;
 	} else {

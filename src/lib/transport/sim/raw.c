@@ -287,7 +287,9 @@ void sim_cue_tracks(struct sim *s)
 		/* track 1's pregap lies before LBA 0: not in the table */
 		t->pregap = i ? (uint64_t)(ct->index1 - ct->first) : 0;
 		t->flags = c->sheet.tracks[i].flags;
+		memcpy(t->isrc, c->sheet.tracks[i].isrc, sizeof(t->isrc));
 	}
+	memcpy(s->catalog, c->sheet.catalog, sizeof(s->catalog));
 	s->n_tracks = c->n;
 	s->n_sessions = c->n ? c->sheet.tracks[c->n - 1].session : 1;
 }

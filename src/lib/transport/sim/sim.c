@@ -22,6 +22,7 @@
 #include "cdtail.h"
 #include "scsi/mmc.h"
 #include "scsi/readcd.h"
+#include "scsi/subchan.h"
 #include "transport/sim/sim.h"
 
 
@@ -251,6 +252,7 @@ static const struct {
 	{ MMC_READ_CAPACITY10, sim_do_read_capacity10 },
 	{ MMC_SERVICE_ACTION_IN16, sim_do_service_action_in },
 	{ MMC_READ_TOC, sim_do_read_toc },
+	{ MMC_READ_SUBCHANNEL, sim_do_read_subchannel },
 	{ MMC_GET_CONFIGURATION, sim_do_get_configuration },
 	{ MMC_READ_DISC_INFO, sim_do_read_disc_info },
 	{ MMC_READ_TRACK_INFO, sim_do_read_track_info },

@@ -19,6 +19,7 @@
  *   raw.c     the disc of sim:FILE.cue: its sectors, READ CD, and what
  *             READ(10) gets from sectors that are not 2048-byte data
  *   ide.c     READ CD of a plain image: refused, or readcd=ide (QEMU)
+ *   subchan.c READ SUB-CHANNEL: the sheet's CATALOG and ISRCs, readsub=
  */
 #ifndef CDT_SIM_H
 #define CDT_SIM_H
@@ -131,6 +132,7 @@ struct sim_track {
 	uint64_t pregap;	/* blocks before start (index 00), same mode */
 	uint8_t flags;		/* the control bits besides data: a CUE's
 				 * FLAGS (MMC_CONTROL_*) */
+	char isrc[13];		/* a CUE's ISRC, "" none */
 };
 
 /*
@@ -178,6 +180,7 @@ struct sim_config {
 	bool cdb16;		/* READ(16), READ CAPACITY(16) answered */
 	bool readcd_ide;	/* readcd=ide: READ CD as QEMU's ide-cd (ide.c) */
 	bool pregap1_refuse;	/* pregap1=refuse: no READ CD before LBA 0 */
+	bool readsub_refuse;	/* readsub=refuse: READ SUB-CHANNEL 05/20/00 */
 	char product[17];	/* drive=NAME: INQUIRY's product, "" the default */
 	uint64_t change_at;	/* change=N: the Nth command meets 06/28/00 */
 	char *change_image;	/* change=N:IMAGE2, or NULL: the same image */
@@ -212,6 +215,7 @@ struct sim {
 	/* the disc as sessions and tracks, built by sim_layout_build */
 	struct sim_track *tracks;
 	uint32_t n_tracks, n_sessions;
+	char catalog[14];	/* a CUE's CATALOG, "" none */
 	/* fault.c: reads each fault answered per block below N, or NULL */
 	uint32_t **fault_hits;
 	double clock_ms;	/* virtual time since open: costs and pauses */
@@ -344,6 +348,11 @@ sim_handler sim_do_service_action_in;
 sim_handler sim_do_read_toc;
 sim_handler sim_do_read_disc_info;
 sim_handler sim_do_read_track_info;
+/* The TOC's control nibble of t. */
+uint8_t sim_track_control(const struct sim_track *t);
+
+/* subchan.c */
+sim_handler sim_do_read_subchannel;
 
 /* raw.c: sim:FILE.cue */
 struct sim_cue;
