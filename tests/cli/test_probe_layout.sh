@@ -176,7 +176,9 @@ no_reads "extra=5 on two tracks: the search stays on the last track" 260 998
 # the search finds it wrong it starts again from the last track, never from
 # LBA 0 below the gap (gap=hang: it hung there)
 MS="$T/ms.img"
-truncate -s $(((100 + 11400 + 3000) * 2048)) "$MS"
+# data in the last session: zeros past ends that READ CAPACITY and the TOC
+# agree on (hide= moves both) are filler, not a hidden tail (issue 23)
+mkimage "$MS" $((100 + 11400 + 3000))
 rm -f "$T/trace"
 run probe --json "sim:$MS,layout=data:100/data:3000,gap=hang,info=fixed:14510,hide=1200,trace=$T/trace"
 expect_rc "two sessions, a lying INFORMATION field, gap=hang: hidden tail" 10
