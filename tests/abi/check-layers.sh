@@ -23,4 +23,12 @@ for f in $(find src/lib -name '*.[ch]' | sort); do
 done
 echo "layers: $n layer includes, $bad upward"
 python3 "$(dirname "$0")/check-circles.py" || bad=$((bad + 1))
+# issue 21: no file in src/ over 1,000 lines (a generated table included)
+long=$(find src -name '*.[ch]' -exec wc -l {} + | awk '$2 != "total" && $1 > 1000 { print $2 " (" $1 ")" }')
+if [ -n "$long" ]; then
+	echo "not ok - files over 1,000 lines: $long"
+	bad=$((bad + 1))
+else
+	echo "file length: every file in src/ under 1,000 lines"
+fi
 [ "$bad" -eq 0 ] && [ "$n" -gt 0 ]
