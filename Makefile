@@ -123,7 +123,7 @@ unit: $(UNIT_BIN) $(FIXTURES)
 	done; \
 	python3 tests/abi/check-man-fields.py include/cdtail.h man/libcdtail.3 || fail=1; \
 	python3 scripts/answer-table.py --check man/cdtail-errors.7 || fail=1; \
-	python3 scripts/crc-tables.py --check src/lib/scsi/crc_tables.h || fail=1; \
+	python3 scripts/crc-tables.py --check src/lib/cd/crc_tables.h || fail=1; \
 	sh tests/abi/check-layers.sh || fail=1; \
 	exit $$fail
 

@@ -13,7 +13,7 @@
  *  - fails a read touching a bad block, or a flaky block that has not yet
  *    failed T times, with EIO, as the emulated drive fails the READ: the
  *    blocks are looked at in order and the first failing one decides, so
- *    only that one's flaky count goes up (src/lib/transport/sim/read.c);
+ *    only that one's flaky count goes up (src/lib/sim/read.c);
  *  - appends one line per read to DDSHIM_TRACE in the emulated drive's
  *    trace format ("28 lba=L blocks=N sense=03/11/00" or "sense=00/00/00"),
  *    so that one awk script reads both tools' traces;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Print cdtail-errors(7)'s table from src/lib/scsi/answer.c.
+"""Print cdtail-errors(7)'s table from src/lib/mmc/answer.c.
 
 The table of answers lives once, in answer.c; the manual carries a copy
 between the lines '.\\" BEGIN answer table' and '.\\" END answer table'.
@@ -11,7 +11,7 @@ between the lines '.\\" BEGIN answer table' and '.\\" END answer table'.
 import re
 import sys
 
-SRC = "src/lib/scsi/answer.c"
+SRC = "src/lib/mmc/answer.c"
 BEGIN = '.\\" BEGIN answer table (scripts/answer-table.py --write)\n'
 END = '.\\" END answer table\n'
 

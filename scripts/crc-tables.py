@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Write src/lib/scsi/crc_tables.h: the slice-by-8 tables of the two
+"""Write src/lib/cd/crc_tables.h: the slice-by-8 tables of the two
 reflected CRCs the library computes, the CD-ROM EDC (ECMA-130 14.3,
-polynomial 0xD8018001 reflected, see scsi/edc.h) and CRC-32 (0xEDB88320,
+polynomial 0xD8018001 reflected, see cd/edc.h) and CRC-32 (0xEDB88320,
 Redump's per-track CRC).  Table 0 entry i is byte i shifted eight times
 through the polynomial, one bit at a time; table k entry i is table k-1's
 entry shifted one more byte: (t >> 8) ^ table0[t & 0xff], i.e. the CRC of
 byte i followed by k zero bytes.
 
-    scripts/crc-tables.py > src/lib/scsi/crc_tables.h
-    scripts/crc-tables.py --check src/lib/scsi/crc_tables.h   (make unit)
+    scripts/crc-tables.py > src/lib/cd/crc_tables.h
+    scripts/crc-tables.py --check src/lib/cd/crc_tables.h   (make unit)
 """
 import sys
 

@@ -45,7 +45,7 @@ run image --raw --json "sim:$T/cdextra.cue,trackinfo=pregap" "$T/o/cdx2.cue"
 expect_json "cdextra: no inter-session gap stored" \
 	'[.tracks[] | .sectors] | add' "$(($(jq '[.tracks[] | .blocks + .pregap] | add' "$T/cdextra.json")))"
 
-# --- per track checksums (scsi/trackhash.c): JSON and OUT.hash against Python's
+# --- per track checksums (cd/trackhash.c): JSON and OUT.hash against Python's
 run image --raw --json "sim:$T/mixed.cue,trackinfo=pregap" "$T/o/sum.cue"
 python3 - "$T/out" "$T/o/sum.hash" <<'PY' >"$T/sums"
 import hashlib, json, os, sys, zlib

@@ -48,7 +48,7 @@ for c in $CMDS; do
 done
 
 # every key of the sim: parser's table is an entry of cdtail-sim(7)
-keys=$(sed -n 's/^[[:space:]]*SIM_[A-Z]*("\([a-z0-9]*\)".*/\1/p' "$ROOT/src/lib/transport/sim/spec.c")
+keys=$(sed -n 's/^[[:space:]]*SIM_[A-Z]*("\([a-z0-9]*\)".*/\1/p' "$ROOT/src/lib/sim/spec.c")
 missing=$(for k in $keys; do grep -q "^\.B[IR]* $k=" "$MAN/cdtail-sim.7" || echo "$k"; done)
 if [ "$(echo $keys | wc -w)" -ge 20 ] && [ -z "$missing" ]; then
 	ok "cdtail-sim(7): an entry for each of $(echo $keys | wc -w) keys"

@@ -18,7 +18,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_ALL = $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 # the mapfile target needs the mapfile reader
-ifeq ($(wildcard src/lib/rescue/mapfile.h),)
+ifeq ($(wildcard src/lib/book/mapfile.h),)
 FUZZ_ALL := $(filter-out fuzz_mapfile,$(FUZZ_ALL))
 endif
 FUZZ_TARGETS ?= $(FUZZ_ALL)

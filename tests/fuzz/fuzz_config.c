@@ -3,7 +3,7 @@
 #include <string.h>
 #include "cdtail.h"
 #include "fuzz.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,7 +8,7 @@
  * of tests/raw/model.py's discs and Redump-style ones).
  */
 #include "fuzz.h"
-#include "scsi/cue.h"
+#include "cd/cue.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

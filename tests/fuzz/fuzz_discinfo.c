@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* READ DISC INFORMATION response parser. */
 #include "fuzz.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

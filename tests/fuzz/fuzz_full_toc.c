@@ -4,7 +4,7 @@
  * (the emulated drive's answers for each layout, and hand-made ones).
  */
 #include "fuzz.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 
 static struct mmc_full_toc toc;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The map comment lines of a disc's identity ("# cdtail identity: ...",
- * rescue/identity.h), with the end search's state (search=pending, or
+ * book/identity.h), with the end search's state (search=pending, or
  * max_extra=M search=window, issue 28 B).  An accepted record has a block
  * size and an extent, at most ID_MAX_BLOCKS blocks inside the extent, a
  * window only with its --max-extra and never beside a pending search;
@@ -11,7 +11,7 @@
 #include <string.h>
 #include "cdtail.h"
 #include "fuzz.h"
-#include "rescue/identity.h"
+#include "book/identity.h"
 
 static void check(const struct disc_id *id)
 {

@@ -2,7 +2,7 @@
 /* INQUIRY response parsers: standard data and the serial number page. */
 #include <string.h>
 #include "fuzz.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

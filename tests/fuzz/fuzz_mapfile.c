@@ -10,7 +10,7 @@
 #include <string.h>
 #include "cdtail.h"
 #include "fuzz.h"
-#include "rescue/mapfile.h"
+#include "book/mapfile.h"
 
 static void check(const struct cdt_map *m)
 {

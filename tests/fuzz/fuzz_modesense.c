@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* MODE SENSE(10) header and caching page parser. */
 #include "fuzz.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

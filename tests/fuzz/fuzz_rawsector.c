@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Raw CD sectors (scsi/sector.c, edc.c, ecc.c): the input as one answer
+ * Raw CD sectors (cd/sector.c, edc.c, ecc.c): the input as one answer
  * of any length, then as 2352-byte sectors, each parsed and checked by
  * its kind.  A sector the checks call good is rebuilt from its user data
  * and address: Mode 1 and Form 1 must come out byte for byte the same
@@ -10,7 +10,7 @@
  */
 #include <string.h>
 #include "fuzz.h"
-#include "scsi/sector.h"
+#include "cd/sector.h"
 
 static void rebuild(const uint8_t *s, const struct cd_sector_info *info)
 {

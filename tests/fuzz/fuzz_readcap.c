@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* READ CAPACITY(10) and READ CAPACITY(16) response parsers. */
 #include "fuzz.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,8 +8,8 @@
 #include <string.h>
 #include "fuzz.h"
 #include "cdtail.h"
-#include "scsi/answer.h"
-#include "scsi/sense.h"
+#include "mmc/answer.h"
+#include "mmc/sense.h"
 
 static void classify(const uint8_t *data, size_t size)
 {

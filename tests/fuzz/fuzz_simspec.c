@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include "cdtail.h"
 #include "fuzz.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 #include "transport/transport.h"
 
 #define IMG_BLOCKS 64

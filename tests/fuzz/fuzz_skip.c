@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The map comment cdtail writes for what it never reads ("# cdtail
- * skipped ...", rescue/skip.h).  An accepted list holds at most
+ * skipped ...", book/skip.h).  An accepted list holds at most
  * SKIP_MAX_AREAS areas, ascending and apart, none empty, blocks their sum;
  * formatting it and parsing the result gives the same list back.
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 #include "cdtail.h"
 #include "fuzz.h"
-#include "rescue/skip.h"
+#include "book/skip.h"
 
 static void check(const struct skip_plan *s)
 {

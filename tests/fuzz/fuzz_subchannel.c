@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * READ SUB-CHANNEL's answers (scsi/subchan.c): the input as an MCN
+ * READ SUB-CHANNEL's answers (mmc/subchan.c): the input as an MCN
  * answer and as an ISRC answer of every length up to its own.  What a
  * parser gives must be what the answer holds: 0 only with the valid bit
  * and 13 digits (12 ISRC characters) at byte 9, inside the bytes given;
@@ -8,7 +8,7 @@
  */
 #include <string.h>
 #include "fuzz.h"
-#include "scsi/subchan.h"
+#include "mmc/subchan.h"
 
 static void check_text(const uint8_t *data, size_t len, uint8_t format, size_t n,
 		       int rc, const char *out)

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * The Q subchannel and READ CD's subchannel answers (scsi/subq.c): the
+ * The Q subchannel and READ CD's subchannel answers (cd/subq.c): the
  * input as one formatted Q of any length, as 96-byte raw P-W blocks
  * de-interleaved to Q, as a READ CD CDB and as a GET CONFIGURATION answer
- * holding the CD Read feature (scsi/readcd.c).  A Q whose
+ * holding the CD Read feature (mmc/readcd.c).  A Q whose
  * CRC and BCD hold is rebuilt from its fields and must come out the same.
  */
 #include <string.h>
 #include "fuzz.h"
-#include "scsi/readcd.h"
-#include "scsi/subq.h"
+#include "mmc/readcd.h"
+#include "cd/subq.h"
 
 static void check_q(const uint8_t *q, size_t len)
 {

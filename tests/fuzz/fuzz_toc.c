@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* READ TOC format 0 (LBA and MSF) and format 1 (session info) parsers. */
 #include "fuzz.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 
 static void one(const uint8_t *data, size_t size, bool msf)
 {

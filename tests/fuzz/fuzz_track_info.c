@@ -12,7 +12,7 @@
 #include <string.h>
 #include "fuzz.h"
 #include "probe/layout.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 
 #define REC 36
 #define MAX_TRACKS 8

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cdtail.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 #include "transport/transport.h"
 #include "fuzz.h"
 

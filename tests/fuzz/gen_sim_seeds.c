@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cdtail.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 #include "transport/transport.h"
 #include "fuzz.h"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """An independent model of the per-track checksums of a raw CD image
-(src/lib/scsi/trackhash.c), written apart from the C code with other
+(src/lib/cd/trackhash.c), written apart from the C code with other
 methods, so that both agreeing means something:
 
 - CRC-32, MD5, SHA-1: Python's zlib.crc32 and hashlib over the whole

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """An independent model of raw CD sectors and the Q subchannel, written
 from ECMA-130 (14.3 EDC, 14.5 and annex A ECC, 22.3 Q subchannel) apart
-from the C code (src/lib/scsi/edc.c, ecc.c, sector.c, subq.c), with other
+from the C code (src/lib/cd/edc.c, ecc.c, sector.c, subq.c), with other
 methods, so that both agreeing means something:
 
 - EDC: a bit-at-a-time reflected CRC-32 register (the C code uses a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The table of answers (scsi/answer.c): every row is reached by an answer
+ * The table of answers (mmc/answer.c): every row is reached by an answer
  * built to match it and no earlier row, and gives its action; then the
  * answers the issue names, one by one, with the action each must get.
  */
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "scsi/answer.h"
+#include "mmc/answer.h"
 #include "th.h"
 
 #define BS 2048

@@ -14,8 +14,8 @@
 #include <cmocka.h>
 #include "core/cmds.h"
 #include "core/device.h"
-#include "scsi/mmc.h"
-#include "scsi/subchan.h"
+#include "mmc/mmc.h"
+#include "mmc/subchan.h"
 
 struct fake {
 	struct cdt_transport base;

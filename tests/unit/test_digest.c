@@ -19,7 +19,7 @@
 #include <cmocka.h>
 #include <openssl/evp.h>
 #include "cdtail.h"
-#include "rescue/digest.h"
+#include "engine/digest.h"
 
 /* More than the ring (2 MiB) and not a multiple of any slot size. */
 #define BIG ((size_t)(9u << 20) + 12345)

@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "scsi/sense.h"
+#include "mmc/sense.h"
 #include "transport/iscsi_url.h"
 #include "transport/transport.h"
 

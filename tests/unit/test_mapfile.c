@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "rescue/mapfile.h"
+#include "book/mapfile.h"
 
 static void check_runs(const struct cdt_map *m, const char *want)
 {

@@ -15,8 +15,8 @@
 #include <cmocka.h>
 #include "cdtail.h"
 #include "th.h"
-#include "scsi/mmc.h"
-#include "scsi/subchan.h"
+#include "mmc/mmc.h"
+#include "mmc/subchan.h"
 
 /* ---- builders ------------------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of raw CD sectors and the Q subchannel (scsi/edc.c, ecc.c,
+ * Unit tests of raw CD sectors and the Q subchannel (cd/edc.c, ecc.c,
  * sector.c, subq.c, readcd.c).  The EDC, ECC and Q CRC are checked
  * against their catalogued check values, against the bit-at-a-time
  * definitions written here, and against vectors from tests/raw/model.py,
@@ -17,10 +17,10 @@
 #include <string.h>
 #include <cmocka.h>
 #include "th.h"
-#include "scsi/edc.h"
-#include "scsi/readcd.h"
-#include "scsi/sector.h"
-#include "scsi/subq.h"
+#include "cd/edc.h"
+#include "mmc/readcd.h"
+#include "cd/sector.h"
+#include "cd/subq.h"
 
 /* ---- EDC ------------------------------------------------------------------ */
 
@@ -61,7 +61,7 @@ static void test_edc_bitwise(void **state)
 	free(buf);
 }
 
-/* Eight bytes a step (scsi/crc.c) from every alignment, and continued
+/* Eight bytes a step (cd/crc.c) from every alignment, and continued
  * across a split anywhere: still the bit-at-a-time CRC. */
 static void test_edc_slices(void **state)
 {

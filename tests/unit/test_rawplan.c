@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * image --raw's files and sheet (rescue/rawplan.c): which sectors each
+ * image --raw's files and sheet (jobs/rawplan.c): which sectors each
  * track's file holds, the stream's order, and the CUE sheet's lines, on
  * layouts written out by hand from the contract (cdtail-image(1), Raw:
  * BIN/CUE): pregaps at the file's start but track 1's, a TAO run-out left
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "rescue/rawplan.h"
+#include "jobs/rawplan.h"
 
 static struct cdt_track trk(unsigned int n, unsigned int s, enum cdt_track_mode m,
 			    uint64_t start, uint64_t blocks, uint64_t pregap, bool runout)

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 #include "cdtail.h"
 #include "th.h"
-#include "rescue/identity.h"
+#include "book/identity.h"
 
 #define BLOCKS 3000
 #define BS 2048

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "scsi/answer.h"
-#include "scsi/sense.h"
+#include "mmc/answer.h"
+#include "mmc/sense.h"
 
 static uint8_t *exact(const uint8_t *src, size_t n)
 {

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 #include "transport/transport.h"
 #include "th.h"
 

@@ -20,13 +20,13 @@
 #include <string.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "scsi/bytes.h"
-#include "scsi/mmc.h"
-#include "scsi/readcd.h"
-#include "scsi/sector.h"
-#include "scsi/subq.h"
-#include "scsi/cue.h"
-#include "scsi/subchan.h"
+#include "mmc/bytes.h"
+#include "mmc/mmc.h"
+#include "mmc/readcd.h"
+#include "cd/sector.h"
+#include "cd/subq.h"
+#include "cd/cue.h"
+#include "mmc/subchan.h"
 #include "transport/transport.h"
 #include "th.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 #include "transport/transport.h"
 #include "th.h"
 

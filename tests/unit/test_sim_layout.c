@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 #include "transport/transport.h"
 #include "th.h"
 

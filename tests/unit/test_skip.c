@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The skip list (rescue/skip.h): the map comment's format and parse as a
+ * The skip list (book/skip.h): the map comment's format and parse as a
  * roundtrip over seeded random lists, damaged lines (truncated, bad
  * numbers, overlapping, unsorted, too many areas, every prefix of a valid
  * line), the lookups at their edges against a per-block model, and the
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include "cdtail.h"
 #include "core/device.h"
-#include "rescue/skip.h"
+#include "book/skip.h"
 
 static uint64_t rnd64(uint64_t *seed)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The drive stopped answering (rescue/engine.h timeout_row): how image's
+ * The drive stopped answering (engine/engine.h timeout_row): how image's
  * copy pass and verify count reads that time out.  Each answer is fed by
  * hand; the row must fill at CDT_TIMEOUTS_IN_ROW different blocks, never
  * on one block's retries, and any other answer or an uncounted read
@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "cdtail.h"
-#include "rescue/engine.h"
-#include "scsi/answer.h"
+#include "engine/engine.h"
+#include "mmc/answer.h"
 
 /* n timeouts of blocks from lba on, each counted: how many filled the row */
 static unsigned int feed(struct timeout_row *t, uint64_t lba, unsigned int n)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the per-track checksums (scsi/trackhash.c): CRC-32 against
+ * Unit tests of the per-track checksums (cd/trackhash.c): CRC-32 against
  * its catalogued check value and a bit-at-a-time register written here,
  * MD5 and SHA-1 against FIPS 180 / RFC 1321 test strings, AccurateRip
  * against sums worked out by hand, and every checksum against
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include "th.h"
 #include "cdtail.h"
-#include "scsi/trackhash.h"
+#include "cd/trackhash.h"
 
 /* ---- CRC-32 ---------------------------------------------------------------- */
 

@@ -6,8 +6,8 @@
 #include <string.h>
 #include "core/abi.h"
 #include "core/cmds.h"
-#include "scsi/mmc.h"
-#include "scsi/subchan.h"
+#include "mmc/mmc.h"
+#include "mmc/subchan.h"
 
 int cdt_cmd_test_unit_ready(struct cdt_dev *dev, struct cdt_sense *sense)
 {
@@ -207,7 +207,7 @@ int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
 
 /*
  * A read's failure as the engines see it, from the table's action
- * (scsi/answer.c).  A block-level failure of any kind is MEDIUM: the
+ * (mmc/answer.c).  A block-level failure of any kind is MEDIUM: the
  * block is bad; 05/64/xx stays END here, where the structure decides.
  */
 static enum cdt_read_class read_class(enum cdt_action a)

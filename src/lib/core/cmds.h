@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * One function per SCSI/MMC command, as sg3_utils' lib/sg_cmds_basic.c
- * does: build the CDB (scsi/mmc.c), send it through the one exec path
+ * does: build the CDB (mmc/mmc.c), send it through the one exec path
  * (core/device.c), hand back the raw answer and how many bytes came.
  * Policy (which error is fatal, what a message says, which block size is
  * believable) is the caller's.  Each returns 0, CDT_ECHECK with *sense
@@ -14,7 +14,7 @@
 #define CDT_CMDS_H
 
 #include "core/device.h"
-#include "scsi/readcd.h"
+#include "mmc/readcd.h"
 
 int cdt_cmd_test_unit_ready(struct cdt_dev *dev, struct cdt_sense *sense);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The one command path above the transports: the read-only allow-list,
- * what to do with each answer (scsi/answer.c's table: bounded retries
+ * what to do with each answer (mmc/answer.c's table: bounded retries
  * with a back-off, waiting up to 20 s for a drive becoming ready, sending
  * again a command that met deferred sense), the timeout, statistics, the
  * log callback; and the device's state (block size, peripheral type).
@@ -13,9 +13,9 @@
 #include <string.h>
 #include <time.h>
 #include "core/device.h"
-#include "scsi/mmc.h"
-#include "scsi/readcd.h"
-#include "scsi/subchan.h"
+#include "mmc/mmc.h"
+#include "mmc/readcd.h"
+#include "mmc/subchan.h"
 
 #define DEV_MAX_RETRIES 5
 /* sr_ioctl.c polls a drive becoming ready every 2 s, 10 times */
@@ -67,7 +67,7 @@ static bool mmc_only(uint8_t op)
  * settings.  Checked before any transport sees the CDB, so no code path
  * above can send a write by mistake.  (GET PERFORMANCE is left out:
  * unused, and ERASE(12) on a disk.  READ SUB-CHANNEL, for the MCN and
- * ISRCs, is on the kernel's read-safe list too: scsi/subchan.h.)
+ * ISRCs, is on the kernel's read-safe list too: mmc/subchan.h.)
  */
 bool cdt_cdb_allowed(const uint8_t *cdb, unsigned int cdb_len)
 {
@@ -168,7 +168,7 @@ static bool known_mmc(struct cdt_dev *dev)
 	return dev->peripheral_type == 5;
 }
 
-/* What the transport left in cmd, for the table (scsi/answer.c). */
+/* What the transport left in cmd, for the table (mmc/answer.c). */
 static void answer_of(const struct cdt_dev *dev, const struct cdt_cmd *cmd,
 		      int rc, struct cdt_answer *a)
 {

@@ -6,8 +6,8 @@
 #include <stdarg.h>
 #include "cdtail.h"
 #include "transport/transport.h"
-#include "scsi/answer.h"
-#include "scsi/sense.h"
+#include "mmc/answer.h"
+#include "mmc/sense.h"
 
 #define DEV_FAILED_MAX 64
 
@@ -25,7 +25,7 @@ struct cdt_dev {
 	unsigned int medium_changes;
 	/* the largest read the device took after refusing one as too long; 0: none */
 	uint32_t max_blocks;
-	/* what the table made of the last command's answer (scsi/answer.h) */
+	/* what the table made of the last command's answer (mmc/answer.h) */
 	enum cdt_action last_action;
 	/*
 	 * The disc's structure the last probe read (probe/layout.c builds
@@ -49,7 +49,7 @@ void cdt_layout_free(struct cdt_layout *l);
 
 /*
  * Send cmd through the allow-list, the transport, the table's retries
- * (scsi/answer.c), the statistics and the log callback.  Returns 0 when
+ * (mmc/answer.c), the statistics and the log callback.  Returns 0 when
  * the data arrived (GOOD; cmd->resid says how much), CDT_ECHECK with
  * *sense decoded when the drive answered with an error, CDT_ETIMEOUT,
  * CDT_ENOMEDIUM, CDT_EINTR (a signal: never sent again), or a negative
@@ -74,7 +74,7 @@ void cdt_dev_seterr(struct cdt_dev *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * A failed read whose answer the table (scsi/answer.c) calls
+ * A failed read whose answer the table (mmc/answer.c) calls
  * CDT_ACT_WRONG_MODE: the block holds no 2048-byte user data (audio, Mode
  * 2 Form 2, a pregap, a TAO run-out); the disc's structure says which.
  * One table decides, so every engine asks here, never the sense bytes.

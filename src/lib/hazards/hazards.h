@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 #include "cdtail.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 
 /* the most nodes a scan collects */
 #define HZ_MAX_NODES 256

@@ -20,7 +20,7 @@
 #include "core/abi.h"
 #include "core/cmds.h"
 #include "hazards/hazards.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 
 /* dm stacks are shallow (LVM on kpartx on multipath); stop loops anyway. */
 #define HZ_MAX_DEPTH 8

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cdtail.h"
-#include "scsi/answer.h"
+#include "mmc/answer.h"
 
 struct es_outcome {
 	enum cdt_read_class cls;

@@ -6,7 +6,7 @@
  * use, and every product against overflow.
  */
 #include <string.h>
-#include "scsi/bytes.h"
+#include "mmc/bytes.h"
 #include "probe/fsize.h"
 
 #define ISO_VD_START 32768u

@@ -22,7 +22,7 @@
 #include "probe/fsize.h"
 #include "probe/layout.h"
 #include "probe/head.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 
 #define FULLTOC_ALLOC (4 + 11 * 3 * MMC_TOC_MAX)
 #define TRACK_INFO_ALLOC 36

@@ -8,7 +8,7 @@
 #define CDT_LAYOUT_H
 
 #include "core/device.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 
 /* What cdt_read_sizes() already asked, so the layout does not ask twice. */
 struct layout_answers {

@@ -8,7 +8,7 @@
 #include "probe/judge.h"
 #include "probe/layout.h"
 #include "probe/probe.h"
-#include "probe/raw.h"
+#include "probe/trackmodes.h"
 #include "probe/sizes.h"
 
 #define PROBE_FAILS_KEPT 64
@@ -142,7 +142,7 @@ static bool stopped(const struct probe_reader *r)
 
 /*
  * Where the drive reads raw, the sectors' headers say what a read meant
- * (probe/raw.c): blocks past the reported end that READ(10) returned are
+ * (probe/trackmodes.c): blocks past the reported end that READ(10) returned are
  * data only if their headers name them (not a cached sector again, not
  * the lead-out); blocks READ(10) refuses with 05/64/00 are data of the
  * disc when they are Mode 2 sectors that name themselves (Form 2: a Video

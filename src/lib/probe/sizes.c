@@ -20,7 +20,7 @@
 #include "probe/head.h"
 #include "probe/layout.h"
 #include "probe/sizes.h"
-#include "scsi/mmc.h"
+#include "mmc/mmc.h"
 
 #define TOC_ALLOC (4 + MMC_TOC_MAX * 8)
 /* 16 system blocks, then the volume descriptors */

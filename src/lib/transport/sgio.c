@@ -4,7 +4,7 @@
  * is opened read-only and non-blocking, so a drive without a medium can
  * still be asked what it is.  It hands over the answer as the kernel gave
  * it (status, sense, residual, host and driver bytes, errno); what they
- * mean is scsi/answer.c's table.
+ * mean is mmc/answer.c's table.
  *
  * The timeout: SG_IO on a block node (/dev/srN, block/scsi_ioctl.c sg_io)
  * never waits less than BLK_MIN_SG_TIMEOUT, 7 s, whatever is asked; on a
@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cdtail.h"
-#include "scsi/answer.h"
+#include "mmc/answer.h"
 #include "transport/transport.h"
 
 #define SGIO_DID_TIME_OUT 0x03
@@ -144,7 +144,7 @@ static int sgio_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 		rc = CDT_ETIMEOUT;
 	} else if (res < 0) {
 		/*
-		 * The table (scsi/answer.c) reads the errno: EINTR (a signal;
+		 * The table (mmc/answer.c) reads the errno: EINTR (a signal;
 		 * the CLI's handlers have no SA_RESTART, so sg.c's wait is
 		 * never restarted and the READ never sent twice), EINVAL on a
 		 * long read (too long for the queue), ENODEV (unplugged).

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/* A disc's identity: fixed blocks' digests, kept in the map (identity.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <openssl/evp.h>
+#include "core/device.h"
+#include "book/identity.h"
+
+#define ID_SPREAD 10
+#define ID_HEAD "cdtail identity: "
+#define ID_BLOCK "cdtail identity block "
+#define ID_PENDING "search=pending"
+#define ID_WINDOW "search=window"
+#define ID_MAX_EXTRA "max_extra="
+
+static void add_lba(uint64_t *lba, unsigned int *n, uint64_t v, uint64_t extent)
+{
+	unsigned int i;
+
+	if (v >= extent || *n >= ID_MAX_BLOCKS)
+		return;
+	for (i = 0; i < *n; i++)
+		if (lba[i] == v)
+			return;
+	lba[(*n)++] = v;
+}
+
+unsigned int id_pick(uint64_t extent, uint64_t *lba)
+{
+	unsigned int n = 0, k;
+
+	add_lba(lba, &n, 16, extent);
+	add_lba(lba, &n, 17, extent);
+	add_lba(lba, &n, 256, extent);
+	add_lba(lba, &n, 0, extent);
+	add_lba(lba, &n, extent - 1, extent);
+	for (k = 1; k < ID_SPREAD; k++)
+		add_lba(lba, &n, extent / ID_SPREAD * k + extent % ID_SPREAD * k / ID_SPREAD,
+			extent);
+	return n;
+}
+
+/* 1 read (digest in md), 0 did not read, <0 error. */
+static int read_digest(struct cdt_dev *dev, uint64_t lba, uint32_t bs,
+		       uint8_t *buf, size_t buf_len, uint8_t *md)
+{
+	struct cdt_read_result rr = CDT_INIT(rr);
+	unsigned int mdlen = 32;
+	int rc;
+
+	rc = cdt_read_blocks(dev, lba, 1, buf, buf_len, &rr);
+	if (rc)
+		return rc;
+	if (rr.cls == CDT_READ_CHANGED)
+		return CDT_ECHANGED;
+	if (rr.cls != CDT_READ_OK || rr.resid)
+		return 0;
+	if (EVP_Digest(buf, bs, md, &mdlen, EVP_sha256(), NULL) != 1)
+		return CDT_ENOMEM;
+	return 1;
+}
+
+void id_init(struct disc_id *id, uint32_t block_size, uint64_t extent,
+	     uint64_t true_blocks)
+{
+	memset(id, 0, sizeof(*id));
+	id->present = true;
+	id->block_size = block_size;
+	id->extent = extent;
+	id->true_blocks = true_blocks;
+	id->nwant = id_pick(extent, id->want);
+}
+
+static bool recorded(const struct disc_id *id, uint64_t lba)
+{
+	unsigned int i;
+
+	for (i = 0; i < id->n; i++)
+		if (id->lba[i] == lba)
+			return true;
+	return false;
+}
+
+int id_note(struct disc_id *id, uint64_t lba, uint32_t n, const uint8_t *buf)
+{
+	unsigned int i, mdlen = 32;
+
+	for (i = 0; i < id->nwant && id->n < ID_MAX_BLOCKS; i++) {
+		uint64_t b = id->want[i];
+
+		if (b < lba || b - lba >= n || recorded(id, b))
+			continue;
+		if (EVP_Digest(buf + (b - lba) * id->block_size, id->block_size,
+			       id->sha256[id->n], &mdlen, EVP_sha256(), NULL) != 1)
+			return CDT_ENOMEM;
+		id->lba[id->n++] = b;
+	}
+	return 0;
+}
+
+int id_check(struct cdt_dev *dev, const struct disc_id *id, uint8_t *buf,
+	     size_t buf_len, unsigned int *matched, uint64_t *lba)
+{
+	uint8_t md[32];
+	unsigned int i;
+	int rc;
+
+	*matched = 0;
+	for (i = 0; i < id->n; i++) {
+		rc = read_digest(dev, id->lba[i], id->block_size, buf, buf_len, md);
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			continue;	/* worn since: not a difference */
+		if (memcmp(md, id->sha256[i], sizeof(md))) {
+			*lba = id->lba[i];
+			return 1;
+		}
+		(*matched)++;
+	}
+	return *matched ? 0 : 2;
+}
+
+void id_format(const struct disc_id *id, char *out, size_t len)
+{
+	size_t used;
+	unsigned int i;
+	char hex[65];
+	int k;
+
+	used = (size_t)snprintf(out, len, ID_HEAD "block_size=%" PRIu32 " extent=%" PRIu64
+				" true_blocks=%" PRIu64, id->block_size, id->extent,
+				id->true_blocks);
+	if (id->pending && used < len)
+		used += (size_t)snprintf(out + used, len - used, " " ID_PENDING);
+	else if (id->window && used < len)
+		used += (size_t)snprintf(out + used, len - used, " " ID_MAX_EXTRA "%" PRIu64
+					 " " ID_WINDOW, id->max_extra);
+	for (i = 0; i < id->n && used < len; i++) {
+		for (k = 0; k < 32; k++)
+			sprintf(hex + 2 * k, "%02x", id->sha256[i][k]);
+		used += (size_t)snprintf(out + used, len - used,
+					 "\n" ID_BLOCK "%" PRIu64 " sha256=%s", id->lba[i], hex);
+	}
+}
+
+static int hex_nibble(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* "LBA sha256=HEX" at p; 0 or -1. */
+static int parse_block(const char *p, struct disc_id *id)
+{
+	uint64_t lba;
+	char hex[65];
+	int k, hi, lo;
+
+	if (id->n >= ID_MAX_BLOCKS ||
+	    sscanf(p, "%" SCNu64 " sha256=%64[0-9a-f]", &lba, hex) != 2 ||
+	    strlen(hex) != 64 || lba >= id->extent)
+		return -1;
+	for (k = 0; k < 32; k++) {
+		hi = hex_nibble(hex[2 * k]);
+		lo = hex_nibble(hex[2 * k + 1]);
+		id->sha256[id->n][k] = (uint8_t)(hi << 4 | lo);
+	}
+	id->lba[id->n++] = lba;
+	return 0;
+}
+
+/*
+ * The words after the first line's three counts: the search's state.
+ * Words it does not know are left for a later cdtail; a window without
+ * its --max-extra, or a search both pending and done, is damage.
+ */
+static int parse_state(const char *p, struct disc_id *id)
+{
+	size_t len = strcspn(p, "\n"), n;
+	const char *end = p + len;
+	char *stop;
+
+	for (; p < end; p += n) {
+		p += strspn(p, " ");
+		n = strcspn(p, " \n");
+		if (n == strlen(ID_PENDING) && !strncmp(p, ID_PENDING, n)) {
+			id->pending = true;
+		} else if (n == strlen(ID_WINDOW) && !strncmp(p, ID_WINDOW, n)) {
+			id->window = true;
+		} else if (!strncmp(p, ID_MAX_EXTRA, strlen(ID_MAX_EXTRA)) &&
+			   p[strlen(ID_MAX_EXTRA)] >= '0' && p[strlen(ID_MAX_EXTRA)] <= '9') {
+			id->max_extra = strtoull(p + strlen(ID_MAX_EXTRA), &stop, 10);
+			if (stop != p + n)
+				return -1;
+		}
+	}
+	if (!id->window)
+		id->max_extra = 0;	/* the window's, and there is none */
+	return (id->window && !id->max_extra) || (id->window && id->pending) ? -1 : 0;
+}
+
+/* The text after "# " + prefix on a line of its own, or NULL. */
+static const char *after(const char *line, const char *prefix)
+{
+	if (line[0] != '#' || line[1] != ' ')
+		return NULL;
+	line += 2;
+	return strncmp(line, prefix, strlen(prefix)) ? NULL : line + strlen(prefix);
+}
+
+int id_parse(const char *text, struct disc_id *id)
+{
+	const char *line = text, *p;
+	int used = 0;
+
+	memset(id, 0, sizeof(*id));
+	while (line && *line) {
+		if ((p = after(line, ID_HEAD))) {
+			if (id->present ||
+			    sscanf(p, "block_size=%" SCNu32 " extent=%" SCNu64 " true_blocks=%" SCNu64 "%n",
+				   &id->block_size, &id->extent, &id->true_blocks, &used) != 3 ||
+			    !id->block_size || !id->extent || parse_state(p + used, id))
+				return CDT_EFORMAT;
+			id->present = true;
+		} else if ((p = after(line, ID_BLOCK))) {
+			if (!id->present || parse_block(p, id))
+				return CDT_EFORMAT;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return 0;
+}

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The rescue engine's passes (passes.h): GNU ddrescue's copying,
+ * trimming, scraping and retrying, in its order, each over the map's
+ * blocks of one status.  Every read goes through rescue_try (engine.c),
+ * which reads, hands the blocks to the sink and records the outcome; the
+ * passes only choose what to read next.  Apart from engine.c so that the
+ * order of reads (what this file decides) and what one read does (what
+ * engine.c decides) can each be read and changed alone; the learning
+ * retry plan is in retry.c.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include "engine/engine.h"
+#include "engine/passes.h"
+#include "engine/retry.h"
+
+/*
+ * The copying passes follow GNU ddrescue's (its manual, "Algorithm"):
+ * pass 1 reads the untried blocks forwards and skips ahead after a
+ * failure, pass 2 reads what was skipped backwards, skipping again, and
+ * pass 3 sweeps forwards without skipping.  Reading backwards from beyond
+ * a long scratch reaches the good blocks after it first; a forward pass
+ * that does not skip would fail its way through the whole scratch before
+ * them.  Reads keep to the chunk grid (a read ends on a multiple of the
+ * chunk size), also after a skip, so that a failed chunk never straddles
+ * two grid cells and the failures stay where the damage is.
+ */
+
+/* The read that starts at block lba going up: up to the next grid line. */
+static uint32_t grid_up(const struct rescue *r, uint64_t lba, uint64_t left)
+{
+	uint64_t n = r->chunk - lba % r->chunk;
+
+	return (uint32_t)(n < left ? n : left);
+}
+
+/* The read that ends at block end going down: from the grid line below. */
+static uint32_t grid_down(const struct rescue *r, uint64_t end, uint64_t left)
+{
+	uint64_t n = (end - 1) % r->chunk + 1;
+
+	return (uint32_t)(n < left ? n : left);
+}
+
+/* The next skip after a failure: doubling while failures follow each other. */
+static uint64_t next_skip(const struct rescue *r, uint64_t skip)
+{
+	uint64_t max = r->map->size / r->bs / 64;
+
+	if (max < r->chunk)
+		max = r->chunk;
+	skip = skip ? skip * 2 : r->chunk;
+	return skip < max ? skip : max;
+}
+
+/*
+ * Copying passes 1 and 3.
+ * Reads: the untried ('?') blocks of [pos, end), upwards, in reads of up
+ *   to a chunk that end on the chunk grid; with skipping, a failed read
+ *   jumps ahead by next_skip() blocks (pass 1), without it every untried
+ *   block is read (pass 3).
+ * Leaves: '+' what read, '*' (non-trimmed) each read that failed; what a
+ *   skip jumped over stays '?'.
+ * Returns: 0, or <0 (an error that ends the run: the map holds every
+ *   read before it).
+ */
+static int copy_forward(struct rescue *r, bool skipping, uint64_t pos, uint64_t end)
+{
+	uint64_t skip = 0, start, len, lba;
+	int got;
+
+	while (pos < end && map_find(r->map, MAP_NONTRIED, pos * r->bs, &start, &len)) {
+		uint32_t n;
+
+		lba = start / r->bs;
+		if (lba >= end)
+			break;
+		if (len / r->bs > end - lba)
+			len = (end - lba) * r->bs;
+		n = grid_up(r, lba, len / r->bs);
+		got = rescue_try(r, lba, n, MAP_NONTRIMMED);
+		if (got < 0)
+			return got;
+		pos = lba + n;
+		if (got == SPAN_GOOD || !skipping) {
+			skip = 0;
+			continue;
+		}
+		skip = next_skip(r, skip);
+		pos += skip;
+	}
+	return 0;
+}
+
+/*
+ * Copying pass 2.
+ * Reads: the untried ('?') blocks below block end, downwards, each read
+ *   from the chunk grid line below the top of its untried run; a failed
+ *   read skips down by next_skip() blocks.
+ * Leaves: '+' what read, '*' each read that failed; what a skip jumped
+ *   over stays '?' (pass 3 reads it).
+ * Returns: 0 or <0 on error.
+ */
+static int copy_backward(struct rescue *r, uint64_t end)
+{
+	uint64_t skip = 0, start, len, top;
+	int got;
+
+	if (end > r->map->size / r->bs)
+		end = r->map->size / r->bs;
+	while (end && map_find_back(r->map, MAP_NONTRIED, end * r->bs, &start, &len)) {
+		uint32_t n;
+
+		top = (start + len) / r->bs;
+		n = grid_down(r, top, len / r->bs);
+		got = rescue_try(r, top - n, n, MAP_NONTRIMMED);
+		if (got < 0)
+			return got;
+		end = top - n;
+		if (got == SPAN_GOOD) {
+			skip = 0;
+			continue;
+		}
+		skip = next_skip(r, skip);
+		end = end > skip ? end - skip : 0;
+	}
+	return 0;
+}
+
+/*
+ * Trimming one non-trimmed area [a, b).
+ * Reads: single blocks from a upwards until one fails, then single
+ *   blocks from b - 1 downwards until one fails (or the upward walk's
+ *   failure is reached).
+ * Leaves: '+' each block that read, '-' (bad) the two that failed, '/'
+ *   (non-scraped) what lies between them.
+ * Returns: 0 or <0 on error.
+ */
+static int trim_area(struct rescue *r, uint64_t a, uint64_t b)
+{
+	uint64_t lba, start, len;
+	int got = SPAN_GOOD;
+
+	for (lba = a; lba < b && got == SPAN_GOOD; lba++) {
+		got = rescue_try(r, lba, 1, MAP_BAD);
+		if (got < 0)
+			return got;
+	}
+	got = SPAN_GOOD;
+	for (lba = b; lba-- > a && got == SPAN_GOOD &&
+	     map_status_at(r->map, lba * r->bs) == MAP_NONTRIMMED;) {
+		got = rescue_try(r, lba, 1, MAP_BAD);
+		if (got < 0)
+			return got;
+	}
+	/* what lies between the two failures waits for scraping */
+	if (map_find(r->map, MAP_NONTRIMMED, a * r->bs, &start, &len) &&
+	    start < b * r->bs) {
+		if (start + len > b * r->bs)
+			len = b * r->bs - start;
+		return map_set(r->map, start, len, MAP_NONSCRAPED);
+	}
+	return 0;
+}
+
+/*
+ * The trimming pass.
+ * Reads: every non-trimmed ('*') area in ascending order, as trim_area.
+ * Leaves: no '*' in the map: each area became '+', '-' and '/'.
+ * Returns: 0 or <0 on error.
+ */
+static int trim_pass(struct rescue *r)
+{
+	uint64_t start, len;
+	int rc;
+
+	while (map_find(r->map, MAP_NONTRIMMED, 0, &start, &len)) {
+		rc = trim_area(r, start / r->bs, (start + len) / r->bs);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * The scraping pass (status '/') and each pass of --retries N ('-').
+ * Reads: every block of the given status, one read each, ascending.
+ * Leaves: '+' each block that read, '-' each that failed.
+ * Returns: 0 or <0 on error.
+ */
+static int single_pass(struct rescue *r, char status)
+{
+	uint64_t pos = 0, start, len;
+	int got;
+
+	while (map_find(r->map, status, pos, &start, &len)) {
+		got = rescue_try(r, start / r->bs, 1, MAP_BAD);
+		if (got < 0)
+			return got;
+		pos = start + r->bs;
+	}
+	return 0;
+}
+
+/*
+ * The retrying phase.
+ * Reads: with --retries N, up to N passes over every bad ('-') block in
+ *   ascending order (single_pass), ending early when none is left; without
+ *   it, what the learning plan (retry.c) chooses.
+ * Leaves: '+' each block that read; the rest stays '-'.
+ * Returns: 0 or <0 on error.
+ */
+static int retry_phase(struct rescue *r)
+{
+	int rc = 0, pass;
+
+	if (!map_count(r->map, MAP_BAD))
+		return 0;
+	if (r->retries < 0) {
+		rescue_enter_phase(r, CDT_PHASE_RETRY, 1);
+		return r->once_more ? rescue_retry_once(r) : rescue_retry_learning(r);
+	}
+	for (pass = 1; !rc && pass <= r->retries && map_count(r->map, MAP_BAD); pass++) {
+		rescue_enter_phase(r, CDT_PHASE_RETRY, (unsigned int)pass);
+		rc = single_pass(r, MAP_BAD);
+	}
+	return rc;
+}
+
+/* Untried blocks in [from, to)? */
+static bool untried(const struct rescue *r, uint64_t from, uint64_t to)
+{
+	uint64_t start, len;
+
+	if (to > r->map->size / r->bs)
+		to = r->map->size / r->bs;
+	return map_find(r->map, MAP_NONTRIED, from * r->bs, &start, &len) &&
+	       start < to * r->bs;
+}
+
+/*
+ * The copying passes over blocks [from, to): pass 1 from `from` upwards,
+ * passes 2 and 3 over all that is untried below to.  Returns 0 or <0.
+ */
+int rescue_copy(struct rescue *r, uint64_t from, uint64_t to)
+{
+	int rc;
+
+	rescue_enter_phase(r, CDT_PHASE_COPY, 1);
+	rc = copy_forward(r, true, from, to);
+	if (!rc && untried(r, 0, to)) {
+		rescue_enter_phase(r, CDT_PHASE_COPY, 2);
+		rc = copy_backward(r, to);
+	}
+	if (!rc && untried(r, 0, to)) {
+		rescue_enter_phase(r, CDT_PHASE_COPY, 3);
+		rc = copy_forward(r, false, 0, to);
+	}
+	return rc;
+}
+
+/* Every pass after the copying ones.  Returns 0 or <0 on error. */
+int rescue_rest(struct rescue *r)
+{
+	int rc = 0;
+
+	if (!rc && map_count(r->map, MAP_NONTRIMMED)) {
+		rescue_enter_phase(r, CDT_PHASE_TRIM, 1);
+		rc = trim_pass(r);
+	}
+	if (!rc && map_count(r->map, MAP_NONSCRAPED)) {
+		rescue_enter_phase(r, CDT_PHASE_SCRAPE, 1);
+		rc = single_pass(r, MAP_NONSCRAPED);
+	}
+	if (!rc)
+		rc = retry_phase(r);
+	if (rc)
+		return rc;
+	r->map->cur_status = MAP_FINISHED;
+	r->map->cur_pos = r->map->size;
+	rescue_progress(r, true);
+	return 0;
+}
+
+int rescue_run(struct rescue *r)
+{
+	int rc;
+
+	r->last_save_ms = rescue_now_ms();
+	rc = rescue_copy(r, 0, UINT64_MAX);
+	return rc ? rc : rescue_rest(r);
+}
+

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/* The rescue engine's file sink (sink.h): OUT, the stream digest, the map file. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "core/device.h"
+#include "engine/sink.h"
+
+int rescue_pwrite(int fd, const void *buf, size_t len, uint64_t off)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t w = pwrite(fd, p, len, (off_t)off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return CDT_EIO;
+		p += w;
+		len -= (size_t)w;
+		off += (uint64_t)w;
+	}
+	return 0;
+}
+
+void rescue_comment(char *buf, size_t cap, const char *base, const struct disc_id *id)
+{
+	size_t used;
+
+	base = base ? base : "";
+	snprintf(buf, cap, "%s%s", base, *base ? "\n" : "");
+	used = strlen(buf);
+	id_format(id, buf + used, cap - used);
+}
+
+/* Skipped areas are zeros in OUT: the stream takes them as such. */
+static void stream_skipped(struct file_sink *s)
+{
+	const struct cdt_skip *k;
+
+	while (s->skip && !s->stream_broken &&
+	       (k = skip_at(s->skip, s->stream_pos / s->bs))) {
+		uint64_t end = (k->start + k->blocks) * s->bs;
+
+		if (dg_zeros(s->stream, end - s->stream_pos))
+			s->stream_broken = true;
+		s->stream_pos = end;
+	}
+}
+
+static void feed_stream(struct file_sink *s, const uint8_t *buf, uint64_t off, size_t len)
+{
+	if (!s->stream || s->stream_broken)
+		return;
+	stream_skipped(s);
+	/* only an unbroken run of good reads from 0 gives the digest */
+	if (off != s->stream_pos || dg_update(s->stream, buf, len)) {
+		s->stream_broken = true;
+		return;
+	}
+	s->stream_pos += len;
+	stream_skipped(s);
+}
+
+/* Good blocks: to OUT, into the stream, into the identity record. */
+static int sink_put(void *ctx, uint64_t lba, uint32_t n, const uint8_t *buf)
+{
+	struct file_sink *s = ctx;
+	size_t len = (size_t)n * s->bs;
+	int rc;
+
+	rc = rescue_pwrite(s->fd, buf, len, lba * s->bs);
+	if (rc) {
+		int e = errno;
+
+		cdt_dev_seterr(s->dev, "cannot write the output at byte %" PRIu64 ": %s%s",
+			       lba * s->bs, strerror(e),
+			       (e == ENOSPC || e == EDQUOT) && s->map_path ?
+			       ": free space and run the same command again" : "");
+		return rc;
+	}
+	feed_stream(s, buf, lba * s->bs, len);
+	return s->id ? id_note(s->id, lba, n, buf) : 0;
+}
+
+/* A failed read: the stream can no longer be the whole disc in order. */
+static void sink_failed(void *ctx, uint64_t lba, uint32_t n)
+{
+	struct file_sink *s = ctx;
+
+	(void)lba;
+	(void)n;
+	s->stream_broken = true;
+}
+
+static int sink_save(void *ctx, const struct cdt_map *map)
+{
+	struct file_sink *s = ctx;
+	const char *comment;
+	char err[300];
+	int rc;
+
+	if (!s->map_path)
+		return 0;
+	/* the map must never claim data the output does not durably hold */
+	if (fdatasync(s->fd)) {
+		cdt_dev_seterr(s->dev, "cannot sync the output: %s", strerror(errno));
+		return CDT_EIO;
+	}
+	comment = s->map_comment;
+	if (s->id && s->comment_buf) {
+		rescue_comment(s->comment_buf, s->comment_cap, s->map_comment, s->id);
+		comment = s->comment_buf;
+	}
+	if (s->map_lock)
+		rc = map_save_locked(s->map_path, map, comment, s->map_lock,
+				     true, err, sizeof(err));
+	else
+		rc = map_save(s->map_path, map, comment, err, sizeof(err));
+	if (rc)
+		cdt_dev_seterr(s->dev, "%s", err);
+	return rc;
+}
+
+/*
+ * 06/28/00: the drive says the medium may have changed.  Read the disc's
+ * identity again: the same disc goes on (the read is sent again), another
+ * one, or one whose identity cannot be read, ends the run before any of
+ * its blocks reaches OUT; the caller saves the map.
+ */
+static int sink_changed(void *ctx, uint8_t *buf, size_t cap)
+{
+	struct file_sink *s = ctx;
+	unsigned int matched;
+	uint64_t lba = 0;
+	int rc;
+
+	rc = id_check(s->dev, s->id, buf, cap, &matched, &lba);
+	if (!rc)
+		return 0;
+	if (rc == 1)
+		cdt_dev_seterr(s->dev, "the medium changed: block %" PRIu64
+			       " is not the one of the disc this run began with", lba);
+	else if (rc == 2 || rc == CDT_ECHANGED)
+		cdt_dev_seterr(s->dev, "the medium changed and the new disc's identity cannot be read");
+	else
+		return rc;
+	return CDT_ECHANGED;
+}
+
+static int sink_wrong_mode(void *ctx, uint64_t lba)
+{
+	struct file_sink *s = ctx;
+
+	return s->wrong_mode(s->job, lba);
+}
+
+void file_sink_attach(struct file_sink *s, struct rescue *r)
+{
+	r->sink = (struct rescue_sink){
+		.put = sink_put,
+		.failed = sink_failed,
+		.wrong_mode = s->wrong_mode ? sink_wrong_mode : NULL,
+		.save = sink_save,
+		/* without an identity record the engine takes any change
+		 * as another disc */
+		.changed = s->id ? sink_changed : NULL,
+		.ctx = s,
+	};
+}

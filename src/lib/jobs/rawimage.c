@@ -1,0 +1,963 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cdt_image_raw: image --raw, the job around the rescue engine (engine.h)
+ * as cdt_image() (image.c) is, over the raw stream of rawplan.h with a
+ * sector size of 2352 and the reads of rawread.c.  The same invariants
+ * make a killed run resumable: a sector is marked finished only after it
+ * is in its track file, and the map is replaced only after every track
+ * file is synced; the files are made at their full size before the first
+ * save, so sectors never read good are zeros.
+ *
+ * The map's comment lines hold the caller's line, a "cdtail raw" line
+ * naming the stream (sectors, files) and the identity record (identity.h)
+ * over stream sectors, which a resume and a medium change compare by
+ * reading those sectors raw again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "core/abi.h"
+#include "core/cmds.h"
+#include "core/device.h"
+#include "probe/trackmodes.h"
+#include "engine/engine.h"
+#include "jobs/job.h"
+#include "book/lock.h"
+#include "engine/passes.h"
+#include "jobs/rawjob.h"
+#include "engine/sink.h"
+#include "mmc/readcd.h"
+#include "cd/sector.h"
+#include "cd/trackhash.h"
+
+#define RAW_LINE "cdtail raw: sector=2352 stream=the track files in order"
+#define SHEET_MAX (64 * 1024)
+
+/* ---- the files ---------------------------------------------------------- */
+
+/* OUT.cue without ".cue": the files' common name. */
+static char *base_of(const char *cue_path)
+{
+	size_t n = strlen(cue_path);
+	char *b = strdup(cue_path);
+
+	if (b && n > 4 && !strcasecmp(b + n - 4, ".cue"))
+		b[n - 4] = '\0';
+	return b;
+}
+
+static int make_paths(struct raw_job *j)
+{
+	char *base = base_of(j->cue_path);
+	size_t i, cap;
+	int rc = 0;
+
+	j->fds = calloc(j->plan.n, sizeof(*j->fds));
+	j->paths = calloc(j->plan.n, sizeof(*j->paths));
+	j->created = calloc(j->plan.n, sizeof(*j->created));
+	if (!base || !j->fds || !j->paths || !j->created) {
+		free(base);
+		return CDT_ENOMEM;
+	}
+	cap = strlen(base) + 32;
+	for (i = 0; i < j->plan.n; i++)
+		j->fds[i] = -1;
+	for (i = 0; i < j->plan.n && !rc; i++) {
+		j->paths[i] = malloc(cap);
+		if (!j->paths[i])
+			rc = CDT_ENOMEM;
+		else
+			raw_bin_name(j->paths[i], cap, base, j->plan.f[i].t->number, j->plan.n);
+	}
+	free(base);
+	return rc;
+}
+
+static int file_error(struct raw_job *j, const char *path)
+{
+	cdt_dev_seterr(j->dev, "%s: %s", path, strerror(errno));
+	return errno == EEXIST ? CDT_EUSAGE : CDT_EIO;
+}
+
+/* Track file i opened (made, on a fresh run), locked, at its size. */
+static int open_bin(struct raw_job *j, size_t i)
+{
+	int flags = O_RDWR | O_CLOEXEC | (j->loaded ? 0 : O_CREAT |
+					  (j->opts->force ? O_TRUNC : O_EXCL));
+	const char *p = j->paths[i];
+	int rc;
+
+	j->fds[i] = open(p, flags, 0644);
+	if (j->fds[i] < 0) {
+		if (errno == EEXIST)
+			cdt_dev_seterr(j->dev, "%s exists: add --force to replace it, or give the map of its run", p);
+		else if (errno == ENOENT && j->loaded)
+			cdt_dev_seterr(j->dev, "%s is missing: the map says part of it was read", p);
+		else
+			return file_error(j, p);
+		return errno == EEXIST ? CDT_EUSAGE : CDT_EOTHERDISC;
+	}
+	j->created[i] = !j->loaded;
+	rc = lock_fd(j->fds[i]);
+	if (rc == CDT_EBUSY) {
+		cdt_dev_seterr(j->dev, "%s is in use by another run", p);
+		return rc;
+	}
+	if (!rc && ftruncate(j->fds[i], (off_t)(j->plan.f[i].n * CD_RAW)))
+		return file_error(j, p);
+	return rc;
+}
+
+/* The sheet, replaced whole (a new file renamed over it). */
+static int write_sheet(struct raw_job *j)
+{
+	struct raw_sheet_notes notes = {
+		.offset_set = j->opts->offset_set,
+		.offset_samples = j->opts->offset_samples,
+		.audio_checked = j->c2,
+	};
+	char *text = malloc(SHEET_MAX), *base = base_of(j->cue_path), tmp[4200];
+	size_t i, len;
+	FILE *f;
+	int rc = CDT_EIO;
+
+	for (i = 0; i < j->plan.n; i++)
+		notes.has_audio |= j->plan.f[i].t->mode == CDT_TRACK_AUDIO;
+	if (!text || !base) {
+		free(text);
+		free(base);
+		return CDT_ENOMEM;
+	}
+	len = raw_sheet(text, SHEET_MAX, &j->plan, basename(base), &notes);
+	snprintf(tmp, sizeof(tmp), "%s.cdtail-tmp", j->cue_path);
+	f = len < SHEET_MAX ? fopen(tmp, "w") : NULL;
+	if (f && fwrite(text, 1, len, f) == len && !fflush(f) && !fsync(fileno(f)))
+		rc = 0;
+	if (f && fclose(f))
+		rc = CDT_EIO;
+	if (!rc && rename(tmp, j->cue_path))
+		rc = CDT_EIO;
+	if (rc) {
+		cdt_dev_seterr(j->dev, "cannot write %s: %s", j->cue_path, strerror(errno));
+		unlink(tmp);
+	}
+	free(text);
+	free(base);
+	return rc;
+}
+
+/* ---- the sink ----------------------------------------------------------- */
+
+/* Files i and i + 1 are one run of audio: the shift carries samples across. */
+static bool joined(const struct raw_job *j, size_t i)
+{
+	const struct raw_file *a = &j->plan.f[i], *b = &j->plan.f[i + 1];
+
+	return i + 1 < j->plan.n && a->t->mode == CDT_TRACK_AUDIO &&
+	       b->t->mode == CDT_TRACK_AUDIO && a->t->session == b->t->session &&
+	       a->first + a->n == b->first;
+}
+
+/*
+ * len bytes at byte `at` of file fi's audio, which may start before the
+ * file or end past it: those bytes go to the neighbouring file of the
+ * same run of audio, or nowhere at the run's ends (zeros stay there).
+ */
+static int put_bytes(struct raw_job *j, size_t fi, int64_t at, const uint8_t *p,
+		     int64_t len)
+{
+	int64_t size = (int64_t)(j->plan.f[fi].n * CD_RAW), part;
+	int rc = 0;
+
+	if (at < 0) {
+		part = -at < len ? -at : len;
+		if (fi && joined(j, fi - 1))
+			rc = put_bytes(j, fi - 1, at + (int64_t)(j->plan.f[fi - 1].n * CD_RAW),
+				       p, part);
+		p += part;
+		len -= part;
+		at += part;
+	}
+	if (len <= 0 || rc)
+		return rc;
+	if (at >= size)
+		return joined(j, fi) ? put_bytes(j, fi + 1, at - size, p, len) : 0;
+	part = at + len > size ? size - at : len;
+	if (!rc)
+		rc = rescue_pwrite(j->fds[fi], p, (size_t)part, (uint64_t)at);
+	if (!rc && part < len && joined(j, fi))
+		rc = put_bytes(j, fi + 1, at + part - size, p + part, len - part);
+	return rc;
+}
+
+static int put_piece(struct raw_job *j, const struct raw_file *f, uint64_t k,
+		     uint32_t n, const uint8_t *buf)
+{
+	size_t fi = (size_t)(f - j->plan.f);
+	uint64_t i = k - f->stream;
+
+	memset(j->edc_failed + k, 0, n);
+	if (f->t->mode == CDT_TRACK_AUDIO && j->shift)
+		return put_bytes(j, fi, (int64_t)(i * CD_RAW) - j->shift, buf,
+				 (int64_t)n * CD_RAW);
+	return rescue_pwrite(j->fds[fi], buf, (size_t)n * CD_RAW, i * CD_RAW);
+}
+
+static int raw_put(void *ctx, uint64_t k, uint32_t n, const uint8_t *buf)
+{
+	struct raw_job *j = ctx;
+	uint32_t done = 0;
+	int rc;
+
+	while (done < n) {
+		const struct raw_file *f = raw_plan_find(&j->plan, k + done);
+		uint64_t left = f->stream + f->n - (k + done);
+		uint32_t piece = n - done < left ? n - done : (uint32_t)left;
+
+		rc = put_piece(j, f, k + done, piece, buf + (size_t)done * CD_RAW);
+		if (rc) {
+			cdt_dev_seterr(j->dev, "cannot write %s: %s",
+				       j->paths[f - j->plan.f], strerror(errno));
+			return rc;
+		}
+		done += piece;
+	}
+	return id_note(&j->id, k, n, buf);
+}
+
+static int raw_save(void *ctx, const struct cdt_map *map)
+{
+	struct raw_job *j = ctx;
+	char err[300];
+	size_t i;
+	int rc;
+
+	if (!j->opts->map_path)
+		return 0;
+	/* the map must never claim data the files do not durably hold */
+	for (i = 0; i < j->plan.n; i++) {
+		if (fdatasync(j->fds[i])) {
+			cdt_dev_seterr(j->dev, "cannot sync %s: %s", j->paths[i], strerror(errno));
+			return CDT_EIO;
+		}
+	}
+	rescue_comment(j->comment, j->comment_cap, j->base_comment, &j->id);
+	rc = map_save_locked(j->opts->map_path, map, j->comment, &j->map_lock, true,
+			     err, sizeof(err));
+	if (rc)
+		cdt_dev_seterr(j->dev, "%s", err);
+	return rc;
+}
+
+/* 06/28/00: the same disc goes on, another (or one that cannot be told) ends the run. */
+static int raw_changed(void *ctx, uint8_t *buf, size_t cap)
+{
+	struct raw_job *j = ctx;
+	unsigned int matched;
+	uint64_t k = 0;
+	int rc = raw_id_check(j, &matched, &k);
+
+	(void)buf;
+	(void)cap;
+	if (!rc)
+		return 0;
+	if (rc == 1)
+		cdt_dev_seterr(j->dev, "the medium changed: stream sector %" PRIu64
+			       " is not the one of the disc this run began with", k);
+	else if (rc == 2 || rc == CDT_ECHANGED)
+		cdt_dev_seterr(j->dev, "the medium changed and the new disc's identity cannot be read");
+	else
+		return rc;
+	return CDT_ECHANGED;
+}
+
+/* ---- the map and the disc ---------------------------------------------- */
+
+/*
+ * The drive reads raw sectors that can be trusted, or the run is refused:
+ * a Mode 1 or Form 1 sector the probe read raw whose EDC/ECC did not hold
+ * is a drive that makes sectors up (QEMU's ide-cd); formless Mode 2 and
+ * Form 2 have nothing to hold.
+ */
+static int check_drive(struct raw_job *j)
+{
+	const struct cdt_raw_caps *raw = &j->res->sum.probe.raw;
+	enum cdt_sector_mode m = probe_raw_tried_mode(cdt_dev_layout(j->dev), raw->tried_lba);
+	bool data = m == CDT_SECTOR_MODE1 || m == CDT_SECTOR_MODE2_FORM1;
+
+	if (!raw->sectors) {
+		cdt_dev_seterr(j->dev, "the drive does not read raw 2352-byte sectors (READ CD): image --raw needs them");
+		return CDT_EUSAGE;
+	}
+	if (data && !raw->edc_ok) {
+		cdt_dev_seterr(j->dev, "the drive's raw sectors do not hold a right EDC/ECC (it makes them up, as QEMU's ide-cd): not trusted for image --raw");
+		return CDT_EUSAGE;
+	}
+	j->c2 = raw->c2;
+	j->res->audio_checked = raw->c2;
+	return 0;
+}
+
+/* Lock the map, read it where it exists (not with force). */
+static int load_map(struct raw_job *j)
+{
+	const char *mp = j->opts->map_path;
+	char err[400], *text = NULL;
+	struct stat st;
+	int rc;
+
+	if (!mp)
+		return 0;
+	j->created_map = stat(mp, &st) != 0;
+	rc = lock_open(mp, true, &j->map_lock);
+	if (rc == CDT_EBUSY)
+		cdt_dev_seterr(j->dev, "map %s is in use by another run", mp);
+	else if (rc)
+		cdt_dev_seterr(j->dev, "map %s: %s", mp, strerror(errno));
+	if (rc)
+		return rc;
+	map_remove_stale(mp);
+	if (j->opts->force || j->created_map || (!fstat(j->map_lock, &st) && !st.st_size))
+		return 0;
+	rc = map_load_fd(j->map_lock, mp, &j->map, &text, err, sizeof(err));
+	if (rc) {
+		cdt_dev_seterr(j->dev, "%s", err);
+		return rc;
+	}
+	rc = id_parse(text, &j->id);
+	free(text);
+	if (rc)
+		cdt_dev_seterr(j->dev, "map %s has a damaged cdtail identity record", mp);
+	j->loaded = !rc;
+	return rc;
+}
+
+static int other_disc(struct raw_job *j, const char *why)
+{
+	cdt_dev_seterr(j->dev, "map %s belongs to another disc: %s", j->opts->map_path, why);
+	return CDT_EOTHERDISC;
+}
+
+/* A loaded map fits this disc's stream and its identity sectors read the same. */
+static int check_loaded(struct raw_job *j)
+{
+	unsigned int matched = 0;
+	uint64_t k = 0;
+	int rc;
+
+	if (j->map.size != j->plan.total * CD_RAW || !j->id.present ||
+	    j->id.block_size != CD_RAW || j->id.extent != j->plan.total)
+		return other_disc(j, "its raw stream is not this disc's (or it is not an image --raw map)");
+	rc = raw_id_check(j, &matched, &k);
+	if (rc == 1)
+		return other_disc(j, "a recorded sector reads otherwise");
+	if (rc < 0)
+		return rc;
+	j->res->identity_blocks = matched;
+	j->res->resumed = true;
+	j->res->finished_before = map_count(&j->map, MAP_FINISHED) / CD_RAW;
+	return 0;
+}
+
+static int make_comments(struct raw_job *j)
+{
+	const char *c = j->opts->map_comment ? j->opts->map_comment : "";
+	size_t n = strlen(c) + sizeof(RAW_LINE) + 64;
+
+	j->base_comment = malloc(n);
+	j->comment_cap = n + ID_TEXT_MAX;
+	j->comment = malloc(j->comment_cap);
+	if (!j->base_comment || !j->comment)
+		return CDT_ENOMEM;
+	snprintf(j->base_comment, n, "%s%s" RAW_LINE " sectors=%" PRIu64 " files=%zu",
+		 c, *c ? "\n" : "", j->plan.total, j->plan.n);
+	return 0;
+}
+
+/* The chunk: what one READ CD with C2 may carry, in the transport's limit. */
+static uint32_t raw_chunk(struct raw_job *j)
+{
+	uint32_t want = j->opts->rd.chunk_blocks ? j->opts->rd.chunk_blocks :
+			65536 / CD_RAW;
+	uint64_t max = (uint64_t)cdt_max_read_blocks(j->dev) * cdt_block_size(j->dev) /
+		       (CD_RAW + MMC_C2_LEN);
+
+	if (max && want > max)
+		want = (uint32_t)max;
+	return want ? want : 1;
+}
+
+/* Block lba read raw is audio (no sync pattern). */
+static bool reads_as_audio(struct raw_job *j, uint64_t lba)
+{
+	struct mmc_read_cd rq = { .type = MMC_ST_ANY, .fields = MMC_RCD_RAW };
+	struct cdt_read_result rr = CDT_INIT(rr);
+	struct cd_sector_info info;
+
+	return !cdt_read_cd_blocks(j->dev, (int64_t)lba, 1, &rq, j->answer, CD_RAW, &rr) &&
+	       rr.cls == CDT_READ_OK && !rr.resid &&
+	       !cd_sector_parse(j->answer, CD_RAW, &info) && info.kind == CD_SECTOR_NONE;
+}
+
+/* Block lba read raw is a data sector naming its address. */
+static bool reads_as_data(struct raw_job *j, uint64_t lba)
+{
+	uint64_t first;
+
+	return probe_raw_confirm(j->dev, lba, 1, &first);
+}
+
+/*
+ * From x on, up to the first sector that reads as audio (or limit): past
+ * the last one that reads as data (an unreadable one between data sectors
+ * is damage in the data track).
+ */
+static uint64_t data_up_to(struct raw_job *j, uint64_t x, uint64_t limit)
+{
+	uint64_t end = x;
+
+	for (; x < limit && !reads_as_audio(j, x); x++)
+		if (reads_as_data(j, x))
+			end = x + 1;
+	return end;
+}
+
+/*
+ * Where a data track ends and the audio track after it begins, as the
+ * probe inferred it from READ(10)'s 05/64/00 (issue 23), may be off both
+ * ways: the audio pregap may begin with the data track's own Mode 2 Form 2
+ * or formless sectors, which answer READ(10) so too, and a drive that
+ * gives index 01 only hides the pregap in the data track's length (as a
+ * "run-out" when it is 2 blocks).  Raw reads settle it where they
+ * contradict the probe: the boundary moves back over sectors that read as
+ * audio, or on over sectors that read as data; a sector that does not
+ * read (a TAO run-out, damage) leaves it where it is.  The data track's
+ * last 2 blocks are then a run-out unless they read raw as data
+ * (confirm_runouts).
+ */
+static void data_before_audio(struct raw_job *j, struct cdt_track *prev, struct cdt_track *t)
+{
+	uint64_t x, end = prev->start + prev->blocks;
+
+	if (prev->mode != CDT_TRACK_DATA || t->mode != CDT_TRACK_AUDIO ||
+	    prev->session != t->session || t->pregap > t->start ||
+	    t->start - t->pregap < prev->start)
+		return;
+	x = t->start - t->pregap;
+	if (x > prev->start && reads_as_audio(j, x - 1)) {
+		while (x > prev->start + 1 && reads_as_audio(j, x - 1))
+			x--;
+	} else {
+		x = data_up_to(j, x, t->start);
+	}
+	t->pregap = t->start - x;
+	if (x < end)
+		prev->runout = true;
+	prev->blocks = x - prev->start;
+}
+
+/*
+ * A data track's pregap after an audio track, on a drive that gives index
+ * 01 only, ends the audio track's length: the sectors before the data
+ * track that read raw as data are its pregap.
+ */
+static void audio_before_data(struct raw_job *j, struct cdt_track *prev, struct cdt_track *t)
+{
+	uint64_t x;
+
+	if (prev->mode != CDT_TRACK_AUDIO || t->mode != CDT_TRACK_DATA ||
+	    prev->session != t->session || t->pregap > t->start ||
+	    t->start - t->pregap <= prev->start + 1)
+		return;
+	x = t->start - t->pregap;
+	while (x > prev->start + 1 && reads_as_data(j, x - 1))
+		x--;
+	t->pregap = t->start - x;
+	if (x < prev->start + prev->blocks)
+		prev->blocks = x - prev->start;
+}
+
+/*
+ * A run-out the probe inferred from READ(10)'s 05/64/00 at a data track's
+ * end is a real one only when READ CD cannot read those blocks either:
+ * Mode 2 Form 2 and formless sectors answer READ(10) so too (issue 23).
+ * Blocks that read raw as data sectors naming their address are the
+ * track's, and the last track's extend the extent.
+ */
+static int confirm_runouts(struct raw_job *j)
+{
+	const struct cdt_layout *l = cdt_dev_layout(j->dev);
+	uint64_t first;
+	size_t i;
+
+	if (!l)
+		return CDT_EUSAGE;
+	j->layout = *l;
+	j->extent = j->res->sum.probe.extent_blocks;
+	j->tracks = calloc(l->n_tracks ? l->n_tracks : 1, sizeof(*j->tracks));
+	if (!j->tracks)
+		return CDT_ENOMEM;
+	memcpy(j->tracks, l->tracks, l->n_tracks * sizeof(*j->tracks));
+	j->layout.tracks = j->tracks;
+	for (i = 1; i < l->n_tracks; i++) {
+		data_before_audio(j, &j->tracks[i - 1], &j->tracks[i]);
+		audio_before_data(j, &j->tracks[i - 1], &j->tracks[i]);
+	}
+	for (i = 0; i < l->n_tracks; i++) {
+		struct cdt_track *t = &j->tracks[i];
+		uint64_t end = t->start + t->blocks;
+
+		if (!t->runout || t->blocks < 2)
+			continue;
+		/* either one data sector is enough: the other may be damaged */
+		if (!probe_raw_confirm(j->dev, end - 2, 1, &first) &&
+		    !probe_raw_confirm(j->dev, end - 1, 1, &first))
+			continue;
+		t->runout = false;
+		if (i + 1 == l->n_tracks && end > j->extent)
+			j->extent = end;
+	}
+	return 0;
+}
+
+static int start(struct raw_job *j)
+{
+	struct cdt_raw_result *res = j->res;
+	size_t i;
+	int rc;
+
+	rc = rescue_probe(j->dev, &j->opts->rd, &res->sum);
+	if (!rc)
+		rc = check_drive(j);
+	if (rc)
+		return rc;
+	j->chunk = raw_chunk(j);
+	j->answer = malloc((size_t)j->chunk * (CD_RAW + MMC_C2_LEN));
+	if (!j->answer)
+		return CDT_ENOMEM;
+	rc = confirm_runouts(j);
+	if (!rc)
+		rc = raw_plan_make(&j->layout, j->extent, &j->plan);
+	if (rc == CDT_EUSAGE)
+		cdt_dev_seterr(j->dev, "the disc lists no track to read");
+	if (rc)
+		return rc;
+	j->plan.reported = res->sum.probe.reported_blocks;
+	raw_read_ids(j);
+	res->sum.block_size = CD_RAW;
+	res->stream_sectors = j->plan.total;
+	j->shift = j->opts->offset_set ? 4 * (int64_t)j->opts->offset_samples : 0;
+	j->edc_failed = calloc(j->plan.total, 1);
+	if (!j->edc_failed)
+		return CDT_ENOMEM;
+	rc = load_map(j);
+	if (!rc && j->loaded)
+		rc = check_loaded(j);
+	if (!rc && !j->loaded) {
+		id_init(&j->id, CD_RAW, j->plan.total, res->sum.probe.true_blocks);
+		rc = map_init(&j->map, j->plan.total * CD_RAW, MAP_NONTRIED);
+	}
+	if (!rc)
+		rc = make_comments(j);
+	if (!rc)
+		rc = make_paths(j);
+	j->created_cue = access(j->cue_path, F_OK) != 0;
+	if (!rc && !j->created_cue && !j->loaded && !j->opts->force) {
+		cdt_dev_seterr(j->dev, "%s exists: add --force to replace it, or give the map of its run",
+			       j->cue_path);
+		rc = CDT_EUSAGE;
+	}
+	for (i = 0; !rc && i < j->plan.n; i++)
+		rc = open_bin(j, i);
+	return rc ? rc : write_sheet(j);
+}
+
+/* ---- the run and its outcome ------------------------------------------- */
+
+static int run_engine(struct raw_job *j)
+{
+	struct rescue r = {
+		.dev = j->dev,
+		.map = &j->map,
+		.bs = CD_RAW,
+		.chunk = j->chunk,
+		.rd = &j->opts->rd,
+		.retries = j->opts->rd.retries,
+		.map_interval_ms = j->opts->map_interval_ms,
+		.t0 = rescue_now_ms(),
+		.read = raw_read,
+		.read_ctx = j,
+	};
+	int rc, rc2;
+
+	r.sink = (struct rescue_sink){
+		.put = raw_put,
+		.save = raw_save,
+		.changed = raw_changed,
+		.ctx = j,
+	};
+	r.buf = malloc((size_t)r.chunk * CD_RAW);
+	if (!r.buf)
+		return CDT_ENOMEM;
+	rc = rescue_save(&r);
+	if (!rc)
+		rc = rescue_run(&r);
+	j->res->sum.blocks_read = r.blocks_read;
+	rc2 = rescue_save(&r);
+	if (!rc)
+		rc = rc2;
+	rescue_fini(&r);
+	free(r.buf);
+	return rc;
+}
+
+static bool is_failed(char status)
+{
+	return status == MAP_BAD || status == MAP_NONTRIMMED || status == MAP_NONSCRAPED;
+}
+
+/* Append LBAs [first, first + n) to the summary's bad ranges. */
+static int add_bad(struct cdt_read_summary *sum, uint64_t first, uint64_t n)
+{
+	struct cdt_range *v;
+
+	if (sum->n_bad && sum->bad[sum->n_bad - 1].last + 1 == first) {
+		sum->bad[sum->n_bad - 1].last += n;
+		return 0;
+	}
+	v = realloc(sum->bad, (sum->n_bad + 1) * sizeof(*v));
+	if (!v)
+		return CDT_ENOMEM;
+	sum->bad = v;
+	sum->bad[sum->n_bad++] = (struct cdt_range){ first, first + n - 1 };
+	return 0;
+}
+
+/* Stream sectors [a, b) failed: counted in their track, listed as LBAs. */
+static int count_failed(struct raw_job *j, uint64_t a, uint64_t b)
+{
+	while (a < b) {
+		const struct raw_file *f = raw_plan_find(&j->plan, a);
+		struct cdt_raw_track *t = &j->res->tracks[f - j->plan.f];
+		uint64_t end = f->stream + f->n < b ? f->stream + f->n : b, k;
+		int rc;
+
+		for (k = a; k < end; k++)
+			t->edc_errors += j->edc_failed[k];
+		t->bad_sectors += end - a;
+		j->res->sum.bad_blocks += end - a;
+		rc = add_bad(&j->res->sum, f->first + (a - f->stream), end - a);
+		if (rc)
+			return rc;
+		a = end;
+	}
+	return 0;
+}
+
+static int fill_tracks(struct raw_job *j)
+{
+	struct cdt_raw_result *res = j->res;
+	size_t i;
+	int rc = 0;
+
+	res->tracks = calloc(j->plan.n, sizeof(*res->tracks));
+	if (!res->tracks)
+		return CDT_ENOMEM;
+	res->n_tracks = j->plan.n;
+	memcpy(res->catalog, j->plan.catalog, sizeof(res->catalog));
+	for (i = 0; i < j->plan.n; i++) {
+		const struct raw_file *f = &j->plan.f[i];
+
+		res->tracks[i] = (struct cdt_raw_track){
+			.number = f->t->number, .session = f->t->session,
+			.mode = f->t->mode, .sector_mode = f->t->sector_mode,
+			.file = strdup(j->paths[i]), .first_lba = f->first,
+			.sectors = f->n, .pregap = f->pregap, .runout = f->runout,
+		};
+		memcpy(res->tracks[i].isrc, f->isrc, sizeof(f->isrc));
+		if (!res->tracks[i].file)
+			return CDT_ENOMEM;
+	}
+	for (i = 0; !rc && i < j->map.n; i++)
+		if (is_failed(j->map.runs[i].status))
+			rc = count_failed(j, j->map.runs[i].pos / CD_RAW,
+					  (j->map.runs[i].pos + j->map.runs[i].size) / CD_RAW);
+	return rc;
+}
+
+typedef int (*span_fn)(void *ctx, const uint8_t *buf, size_t n);
+
+/* Bytes [off, off + size) of file i, read back in chunks into fn. */
+static int read_span(struct raw_job *j, size_t i, uint64_t off, uint64_t size,
+		     span_fn fn, void *ctx)
+{
+	size_t cap = (size_t)j->chunk * CD_RAW;
+	uint8_t *buf = malloc(cap);
+	uint64_t at;
+	int rc = buf ? 0 : CDT_ENOMEM;
+
+	for (at = 0; !rc && at < size; at += cap) {
+		size_t n = size - at < cap ? (size_t)(size - at) : cap;
+
+		if (pread(j->fds[i], buf, n, (off_t)(off + at)) != (ssize_t)n)
+			rc = file_error(j, j->paths[i]);
+		else
+			rc = fn(ctx, buf, n);
+	}
+	free(buf);
+	return rc;
+}
+
+static int feed_trackhash(void *ctx, const uint8_t *buf, size_t n)
+{
+	return trackhash_update(ctx, buf, n);
+}
+
+static int feed_arip(void *ctx, const uint8_t *buf, size_t n)
+{
+	arip_update(ctx, buf, n);
+	return 0;
+}
+
+/* File i read back into its track's checksums (trackhash.h). */
+static int hash_file(struct raw_job *j, size_t i, struct cdt_raw_track *t)
+{
+	struct trackhash h = { 0 };
+	struct th_sums sums;
+	int rc = trackhash_init(&h);
+
+	if (!rc)
+		rc = read_span(j, i, 0, j->plan.f[i].n * CD_RAW, feed_trackhash, &h);
+	if (!rc)
+		rc = trackhash_final(&h, &sums);
+	trackhash_free(&h);
+	if (rc)
+		return rc;
+	t->hashed = true;
+	t->crc32 = sums.crc32;
+	memcpy(t->md5, sums.md5, sizeof(t->md5));
+	memcpy(t->sha1, sums.sha1, sizeof(t->sha1));
+	return 0;
+}
+
+static bool file_audio(const struct raw_job *j, size_t i)
+{
+	return j->plan.f[i].t->mode == CDT_TRACK_AUDIO;
+}
+
+/*
+ * The pregap sectors at the start of file i + 1 that AccurateRip counts
+ * in track i: its tracks run from one TOC start (index 01) to the next,
+ * within a session (the next session's file starts after a lead-out).
+ */
+static uint64_t next_pregap(const struct raw_job *j, size_t i)
+{
+	if (i + 1 >= j->plan.n ||
+	    j->plan.f[i + 1].t->session != j->plan.f[i].t->session)
+		return 0;
+	return j->plan.f[i + 1].pregap;
+}
+
+/*
+ * Audio file i's AccurateRip v1/v2 CRCs (trackhash.h): from its index 01
+ * to the next track's, first and last among the disc's audio tracks as
+ * the skips of the algorithm want them.
+ */
+static int arip_file(struct raw_job *j, size_t i, bool first, bool last,
+		     struct cdt_raw_track *t)
+{
+	const struct raw_file *f = &j->plan.f[i];
+	uint64_t own = f->n - f->pregap, more = next_pregap(j, i);
+	struct arip a;
+	int rc;
+
+	arip_init(&a, (own + more) * AR_SAMPLES_PER_SECTOR, first, last);
+	rc = read_span(j, i, f->pregap * CD_RAW, own * CD_RAW, feed_arip, &a);
+	if (!rc && more)
+		rc = read_span(j, i + 1, 0, more * CD_RAW, feed_arip, &a);
+	if (rc)
+		return rc;
+	t->accuraterip = true;
+	t->arip_v1 = arip_v1(&a);
+	t->arip_v2 = arip_v2(&a);
+	return 0;
+}
+
+/* Every audio track's AccurateRip CRCs. */
+static int arip_tracks(struct raw_job *j)
+{
+	size_t i, first = j->plan.n, last = 0;
+	int rc = 0;
+
+	for (i = 0; i < j->plan.n; i++)
+		if (file_audio(j, i)) {
+			first = first < i ? first : i;
+			last = i;
+		}
+	for (i = first; !rc && i <= last && i < j->plan.n; i++)
+		if (file_audio(j, i))
+			rc = arip_file(j, i, i == first, i == last, &j->res->tracks[i]);
+	return rc;
+}
+
+/* OUT.hash's line for an audio track, after the DAT's lines. */
+static int arip_line(FILE *f, const struct cdt_raw_track *t)
+{
+	return fprintf(f, "<!-- accuraterip track=\"%u\" v1=\"%08x\" v2=\"%08x\" -->\n",
+		       t->number, t->arip_v1, t->arip_v2);
+}
+
+/*
+ * Every track's checksums, and OUT.hash beside the sheet: a line per file
+ * as redump.org's DATs write a ROM, so it can be compared with the DAT's.
+ */
+static int write_hashes(struct raw_job *j)
+{
+	char *base = base_of(j->cue_path), path[4200], line[8400];
+	FILE *f = NULL;
+	size_t i;
+	int rc = base ? 0 : CDT_ENOMEM;
+
+	for (i = 0; !rc && i < j->plan.n; i++)
+		rc = hash_file(j, i, &j->res->tracks[i]);
+	if (!rc)
+		rc = arip_tracks(j);
+	if (!rc) {
+		snprintf(path, sizeof(path), "%s.hash", base);
+		f = fopen(path, "w");
+		if (!f)
+			rc = file_error(j, path);
+	}
+	for (i = 0; !rc && i < j->plan.n; i++) {
+		const struct cdt_raw_track *t = &j->res->tracks[i];
+		struct th_sums s = { .size = j->plan.f[i].n * CD_RAW, .crc32 = t->crc32 };
+		char *slash = strrchr(j->paths[i], '/');
+
+		memcpy(s.md5, t->md5, sizeof(s.md5));
+		memcpy(s.sha1, t->sha1, sizeof(s.sha1));
+		trackhash_rom_line(line, sizeof(line), slash ? slash + 1 : j->paths[i], &s);
+		if (fprintf(f, "%s\n", line) < 0)
+			rc = file_error(j, path);
+	}
+	for (i = 0; !rc && i < j->plan.n; i++)
+		if (j->res->tracks[i].accuraterip && arip_line(f, &j->res->tracks[i]) < 0)
+			rc = file_error(j, path);
+	if (f && fclose(f) && !rc)
+		rc = file_error(j, path);
+	free(base);
+	return rc;
+}
+
+/* A run that read nothing leaves nothing it made. */
+static void remove_created(struct raw_job *j)
+{
+	size_t i;
+
+	if (j->res->sum.blocks_read)
+		return;
+	for (i = 0; j->paths && i < j->plan.n; i++)
+		if (j->created[i] && !unlink(j->paths[i]))
+			j->res->removed = true;
+	if (j->created_cue && !unlink(j->cue_path))
+		j->res->removed = true;
+	if (j->created_map && j->opts->map_path && !unlink(j->opts->map_path))
+		j->res->removed = true;
+}
+
+static int close_files(struct raw_job *j, int rc)
+{
+	size_t i;
+
+	for (i = 0; j->fds && i < j->plan.n; i++) {
+		if (j->fds[i] >= 0 && close(j->fds[i]) && !rc)
+			rc = file_error(j, j->paths[i]);
+		free(j->paths[i]);
+	}
+	if (j->map_lock >= 0)
+		close(j->map_lock);
+	free(j->fds);
+	free(j->paths);
+	free(j->created);
+	return rc;
+}
+
+static int image_raw(struct cdt_dev *dev, const char *cue_path,
+		     const struct cdt_raw_opts *opts, struct cdt_raw_result *res)
+{
+	struct raw_job j = { .dev = dev, .cue_path = cue_path, .opts = opts,
+			     .res = res, .map_lock = -1 };
+	double t0 = rescue_now_ms();
+	int rc, rc2;
+
+	rc = start(&j);
+	if (!rc)
+		rc = run_engine(&j);
+	rc2 = j.plan.n && j.paths && j.map.n ? fill_tracks(&j) : 0;
+	if (!rc)
+		rc = rc2;
+	if (!rc)
+		rc = write_hashes(&j);
+	if (!res->identity_blocks)
+		res->identity_blocks = j.id.n;
+	if (rc && rc != CDT_EBUSY)
+		remove_created(&j);
+	rc = close_files(&j, rc);
+	map_free(&j.map);
+	raw_plan_free(&j.plan);
+	free(j.base_comment);
+	free(j.comment);
+	free(j.answer);
+	free(j.edc_failed);
+	free(j.tracks);
+	cdt_get_stats(dev, &res->sum.stats);
+	res->sum.elapsed_ms = rescue_now_ms() - t0;
+	return rc;
+}
+
+static const struct cdt_raw_opts raw_defaults = {
+	.size = sizeof(raw_defaults),
+	.rd.retries = -1,
+};
+
+int cdt_image_raw(struct cdt_dev *dev, const char *cue_path,
+		  const struct cdt_raw_opts *opts, struct cdt_raw_result *res)
+{
+	struct cdt_raw_opts o;
+	struct cdt_raw_result full;
+	int rc = cdt_abi_enter(dev, opts, &raw_defaults, &o, sizeof(o), res,
+			       &full, sizeof(full), "cdt_image_raw");
+
+	if (!rc && !cue_path) {
+		cdt_dev_seterr(dev, "cdt_image_raw: no sheet path");
+		rc = CDT_EUSAGE;
+	}
+	if (!rc)
+		rc = image_raw(dev, cue_path, &o, &full);
+	if (cdt_abi_leave(res, &full, sizeof(full), CDT_END(struct cdt_raw_result, n_tracks))) {
+		struct cdt_raw_result tmp = full;
+
+		cdt_raw_result_free(&tmp);
+	}
+	return rc;
+}
+
+void cdt_raw_result_free(struct cdt_raw_result *res)
+{
+	size_t i;
+
+	if (!res || !CDT_HAS(res, n_tracks))
+		return;
+	rescue_summary_free(&res->sum);
+	for (i = 0; res->tracks && i < res->n_tracks; i++)
+		free(res->tracks[i].file);
+	free(res->tracks);
+	res->tracks = NULL;
+	res->n_tracks = 0;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * image --raw (cdt_image_raw): the job (rawimage.c) and its reads
+ * (rawread.c).  The engine (engine.h) runs its passes over the raw
+ * stream (rawplan.h) with a sector size of 2352: rawread.c's read hook
+ * turns a span of the stream into READ CD commands and fails every
+ * sector that arrived GOOD but is not what was written (EDC/ECC, header,
+ * C2 pointers), so the passes retry it as they retry a bad block; the
+ * sink (rawimage.c) writes the good sectors into the track files.
+ */
+#ifndef CDT_RAWJOB_H
+#define CDT_RAWJOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "cdtail.h"
+#include "book/identity.h"
+#include "book/mapfile.h"
+#include "jobs/rawplan.h"
+
+struct raw_job {
+	struct cdt_dev *dev;
+	const char *cue_path;
+	const struct cdt_raw_opts *opts;
+	struct cdt_raw_result *res;
+	struct cdt_layout layout;	/* the probe's, run-outs confirmed raw */
+	struct cdt_track *tracks;	/* layout's tracks, the job's copy */
+	uint64_t extent;		/* the image's end LBA */
+	struct raw_plan plan;
+	struct cdt_map map;
+	int *fds;			/* plan.n track files, locked */
+	char **paths;
+	bool *created;			/* this run made the file */
+	bool created_cue, created_map, loaded;
+	int map_lock;			/* the locked map, or -1 */
+	struct disc_id id;		/* stream sectors of 2352 bytes */
+	char *base_comment;		/* the caller's line and the raw line */
+	char *comment;			/* with the identity record */
+	size_t comment_cap;
+	bool c2;			/* read C2 pointers along */
+	uint32_t chunk;			/* sectors per READ CD at most */
+	uint8_t *answer;		/* chunk READ CD answers */
+	uint8_t *edc_failed;		/* per stream sector: its last read
+					 * failed its EDC/ECC */
+	int64_t shift;			/* audio bytes to move back: 4 x offset */
+};
+
+/* The read hook of the engine (engine.h, struct rescue's read). */
+int raw_read(void *ctx, uint64_t k, uint32_t n, uint8_t *buf,
+	     struct cdt_read_result *rr);
+
+/*
+ * The disc's MCN and each track's ISRC into the plan, where the drive
+ * gives them (READ SUB-CHANNEL); a drive that refuses them leaves them "".
+ */
+void raw_read_ids(struct raw_job *j);
+
+/*
+ * The identity's recorded sectors read again: 0 every one that reads is
+ * equal (*matched), 1 one differs (*k), 2 none read, or an error.
+ */
+int raw_id_check(struct raw_job *j, unsigned int *matched, uint64_t *k);
+
+#endif

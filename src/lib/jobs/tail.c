@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cdt_tail: complete an image that stopped at the reported length.  The
+ * existing bytes are never rewritten: the image is checked (length, then
+ * its last blocks against the disc) and only then extended, through the
+ * same rescue engine imaging uses, over a map that marks the existing
+ * whole blocks finished.  What is not data (skip.h) is never read: the
+ * comparison takes the last CDT_TAIL_COMPARE_BLOCKS data blocks, passing
+ * over skipped areas (another tool may have written anything there), and
+ * an extension across a skipped area leaves zeros there, as image does.
+ * A block that answers 05/64/00 alone inside a data track, in the window
+ * or in the extension, is Mode 2 Form 2 (engine.c): listed as skipped
+ * (form2), not compared, zeros where IMAGE grows over it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "core/abi.h"
+#include "core/device.h"
+#include "engine/compare.h"
+#include "engine/engine.h"
+#include "engine/passes.h"
+#include "jobs/job.h"
+#include "engine/sink.h"
+
+struct tail_job {
+	struct cdt_dev *dev;
+	const char *path;
+	const struct cdt_read_opts *rd;
+	struct cdt_tail_result *res;
+	int fd;
+	uint32_t bs;
+	uint32_t chunk;
+	uint8_t *disc, *file;	/* chunk blocks each */
+	struct skip_plan skip;	/* never read */
+	uint64_t window;	/* the first LBA of the compared window */
+	char *note;		/* IMAGE.cdtail-tail: the length before appending */
+};
+
+/* Which size the image's length matches, if any. */
+static enum cdt_tail_basis judge_length(const struct cdt_probe_result *p,
+					uint32_t bs, uint64_t len)
+{
+	uint64_t extent = p->extent_blocks * bs, truth = p->true_blocks * bs;
+
+	if (len > extent || !len)
+		return CDT_TAIL_NONE;
+	if (len == p->reported_blocks * bs)
+		return CDT_TAIL_REPORTED;
+	if (p->sizes.kernel_512 >= 0 && len == (uint64_t)p->sizes.kernel_512 * 512)
+		return CDT_TAIL_KERNEL;
+	if (len == extent || len == truth)
+		return CDT_TAIL_COMPLETE;
+	return CDT_TAIL_NONE;
+}
+
+/* Block lba answered 05/64/00 alone: Form 2, listed (engine.h, wrong_mode). */
+static int list_wrong_mode(void *ctx, uint64_t lba)
+{
+	struct tail_job *j = ctx;
+
+	return skip_add(&j->skip, lba, CDT_SKIP_FORM2);
+}
+
+static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
+			uint32_t last_bytes);
+
+/*
+ * A span that answered 05/64/00: block by block, so its Form 2 blocks are
+ * listed and passed over and the others compared.  1 same, 0 a finding
+ * recorded, <0 error.
+ */
+static int compare_blocks(struct tail_job *j, uint64_t lba, uint32_t n,
+			  uint32_t last_bytes)
+{
+	uint32_t i;
+	int rc = 1;
+
+	for (i = 0; i < n && rc == 1; i++)
+		rc = compare_span(j, lba + i, 1, i + 1 == n ? last_bytes : 0);
+	return rc;
+}
+
+/*
+ * Compare n blocks from lba (the last only its first `last_bytes` when
+ * that is not 0) with the image.  1 same, 0 a finding recorded, <0 error.
+ */
+static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
+			uint32_t last_bytes)
+{
+	size_t len = (size_t)n * j->bs - (last_bytes ? j->bs - last_bytes : 0);
+	struct cdt_read_result rr = CDT_INIT(rr);
+	size_t i, got;
+	int rc;
+
+	if (j->rd && j->rd->stop && *j->rd->stop)
+		return CDT_EINTR;
+	rc = cdt_read_blocks(j->dev, lba, n, j->disc, (size_t)j->chunk * j->bs, &rr);
+	if (rc)
+		return rc;
+	if (cdt_read_wrong_mode(&rr) && n > 1)
+		return compare_blocks(j, lba, n, last_bytes);
+	/* one the list has no room for stays unreadable (skip.h) */
+	if (cdt_read_wrong_mode(&rr) && !list_wrong_mode(j, lba))
+		return 1;
+	if (rr.cls != CDT_READ_OK || rr.resid) {
+		j->res->verdict = CDT_TAIL_UNREADABLE;
+		j->res->mismatch_lba = lba;
+		return 0;
+	}
+	if (compare_pread(j->fd, j->file, len, lba * j->bs, &got) || got < len) {
+		cdt_dev_seterr(j->dev, "cannot read %s", j->path);
+		return CDT_EIO;
+	}
+	for (i = 0; i < len; i += j->bs) {
+		size_t part = len - i < j->bs ? len - i : j->bs;
+
+		if (memcmp(j->disc + i, j->file + i, part)) {
+			j->res->verdict = CDT_TAIL_MISMATCH;
+			j->res->mismatch_lba = lba + i / j->bs;
+			return 0;
+		}
+	}
+	j->res->compared_blocks += n;
+	return 1;
+}
+
+/*
+ * The last CDT_TAIL_COMPARE_BLOCKS whole data blocks, and a partial one
+ * unless it is skipped; in ascending order, so the first difference found
+ * is the lowest.
+ */
+static int compare_tail(struct tail_job *j, uint64_t len)
+{
+	uint64_t whole = len / j->bs, lba, n;
+	uint32_t partial = (uint32_t)(len % j->bs);
+	bool skipped;
+	int rc;
+
+	/* the walk verify takes (skip_step), over the window only */
+	lba = j->window = skip_window_start(&j->skip, whole, CDT_TAIL_COMPARE_BLOCKS);
+	for (; lba < whole; lba += n) {
+		n = skip_step(&j->skip, lba, whole, j->chunk, &skipped);
+		if (skipped)
+			continue;
+		rc = compare_span(j, lba, (uint32_t)n, 0);
+		if (rc <= 0)
+			return rc;
+	}
+	if (!partial || skip_at(&j->skip, whole))
+		return 0;
+	rc = compare_span(j, whole, 1, partial);
+	return rc < 0 ? rc : 0;
+}
+
+static int append(struct tail_job *j, uint64_t start)
+{
+	struct cdt_tail_result *res = j->res;
+	uint64_t extent = res->sum.probe.extent_blocks;
+	struct cdt_map map;
+	struct rescue r = {
+		.dev = j->dev,
+		.map = &map,
+		.bs = j->bs,
+		.chunk = j->chunk,
+		.buf = j->disc,
+		.rd = j->rd,
+		.retries = j->rd ? j->rd->retries : -1,
+		.t0 = rescue_now_ms(),
+	};
+	/* no map file, no digest stream, no identity: only IMAGE's bytes */
+	struct file_sink out = { .dev = j->dev, .fd = j->fd, .bs = j->bs,
+				 .skip = &j->skip, .wrong_mode = list_wrong_mode,
+				 .job = j };
+	int rc;
+
+	file_sink_attach(&out, &r);
+	/* skipped areas finished: never read, zeros from the ftruncate below */
+	rc = map_init(&map, extent * j->bs, MAP_NONTRIED);
+	if (!rc)
+		rc = map_set(&map, 0, start * j->bs, MAP_FINISHED);
+	if (!rc)
+		rc = skip_mark(&j->skip, &map, j->bs);
+	if (!rc)
+		rc = rescue_run(&r);
+	rescue_fini(&r);
+	res->sum.blocks_read = r.blocks_read;
+	if (!rc && ftruncate(j->fd, (off_t)(extent * j->bs)))
+		rc = CDT_EIO;
+	if (!rc && fdatasync(j->fd))
+		rc = CDT_EIO;
+	if (rc == CDT_EIO && !cdt_errmsg(j->dev)[0])
+		cdt_dev_seterr(j->dev, "cannot write %s: %s", j->path, strerror(errno));
+	if (!rc)
+		rc = rescue_bad_ranges(&map, j->bs, &res->sum);
+	map_free(&map);
+	if (rc)
+		return rc;
+	res->appended_blocks = extent - start;
+	res->final_bytes = extent * j->bs;
+	return 0;
+}
+
+static int open_image(struct tail_job *j)
+{
+	struct stat st;
+
+	j->fd = open(j->path, O_RDWR | O_CLOEXEC);
+	if (j->fd < 0) {
+		cdt_dev_seterr(j->dev, "%s: %s", j->path, strerror(errno));
+		return errno == ENOENT ? CDT_EUSAGE : CDT_EIO;
+	}
+	if (fstat(j->fd, &st) || !S_ISREG(st.st_mode)) {
+		cdt_dev_seterr(j->dev, "%s: not a regular file", j->path);
+		return CDT_EUSAGE;
+	}
+	j->res->image_bytes = (uint64_t)st.st_size;
+	j->res->final_bytes = (uint64_t)st.st_size;
+	return 0;
+}
+
+/*
+ * A tail killed while it appends leaves IMAGE longer than the image it
+ * was given, and no length of the disc's fits it.  So before appending it
+ * notes IMAGE's length in IMAGE.cdtail-tail (written and synced first);
+ * a later run that finds the note takes IMAGE as that long again, cuts
+ * off what the killed run appended, and appends anew.  The note goes when
+ * a run ends, done or failed (IMAGE then cut back to the noted length).
+ */
+static int noted_length(struct tail_job *j, uint64_t *len)
+{
+	unsigned long long v;
+	FILE *f;
+	int got;
+
+	if (!j->note)
+		return 0;
+	f = fopen(j->note, "re");
+	if (!f)
+		return 0;
+	got = fscanf(f, "cdtail tail: image_bytes=%llu", &v);
+	fclose(f);
+	if (got == 1 && v <= *len)
+		*len = v;
+	return 0;
+}
+
+static int write_note(struct tail_job *j, uint64_t len)
+{
+	char text[64];
+	int fd, n, rc = 0;
+
+	n = snprintf(text, sizeof(text), "cdtail tail: image_bytes=%" PRIu64 "\n", len);
+	fd = open(j->note, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, text, (size_t)n) != n || fsync(fd))
+		rc = CDT_EIO;
+	if (fd >= 0)
+		close(fd);
+	if (rc)
+		cdt_dev_seterr(j->dev, "cannot write %s: %s", j->note, strerror(errno));
+	return rc;
+}
+
+static int append_noted(struct tail_job *j, uint64_t len)
+{
+	int rc;
+
+	rc = write_note(j, len);
+	/* what a killed run appended goes: its bad blocks may hold its bytes */
+	if (!rc && ftruncate(j->fd, (off_t)len))
+		rc = CDT_EIO;
+	return rc ? rc : append(j, len / j->bs);
+}
+
+/* The skipped areas from the compared window on, Form 2 found included. */
+static int copy_skipped(struct tail_job *j)
+{
+	struct cdt_tail_result *res = j->res;
+
+	return skip_copy_range(&j->skip, j->window, res->sum.probe.extent_blocks,
+			       &res->skipped, &res->n_skipped, &res->skipped_blocks);
+}
+
+static int run(struct tail_job *j)
+{
+	struct cdt_tail_result *res = j->res;
+	uint64_t len, start;
+	int rc;
+
+	rc = open_image(j);
+	if (rc)
+		return rc;
+	len = res->image_bytes;
+	noted_length(j, &len);
+	res->image_bytes = len;
+	res->basis = judge_length(&res->sum.probe, j->bs, len);
+	if (res->basis == CDT_TAIL_NONE) {
+		res->verdict = CDT_TAIL_BAD_LENGTH;
+		return 0;
+	}
+	rc = compare_tail(j, len);
+	if (rc || res->verdict != CDT_TAIL_APPENDED)
+		return rc ? rc : copy_skipped(j);
+	/* a partial last block is read again whole: completed, not repeated */
+	start = len / j->bs;
+	if (res->basis == CDT_TAIL_COMPLETE || start >= res->sum.probe.extent_blocks)
+		res->verdict = CDT_TAIL_NOTHING_TO_ADD;
+	else
+		rc = append_noted(j, len);
+	if (rc) {
+		/* leave IMAGE as it was, so the command can simply be run again */
+		if (ftruncate(j->fd, (off_t)len))
+			cdt_dev_seterr(j->dev, "%s: cannot cut back to %" PRIu64 " bytes",
+				       j->path, len);
+		else
+			unlink(j->note);
+		return rc;
+	}
+	/* appended and synced: IMAGE's length speaks for itself again */
+	unlink(j->note);
+	rc = copy_skipped(j);
+	if (rc)
+		return rc;
+	rc = dg_file(j->fd, res->final_bytes, j->disc, (size_t)j->chunk * j->bs,
+		     j->rd, CDT_HASH_ALL, &res->sum.digests);
+	if (rc == CDT_EIO)
+		cdt_dev_seterr(j->dev, "cannot read back %s to hash it", j->path);
+	return rc;
+}
+
+static int tail(struct cdt_dev *dev, const char *image_path,
+		const struct cdt_read_opts *opts, struct cdt_tail_result *res)
+{
+	struct tail_job j = { .dev = dev, .path = image_path, .rd = opts,
+			      .res = res, .fd = -1 };
+	double t0 = rescue_now_ms();
+	uint64_t extent;
+	int rc;
+
+	rc = rescue_probe(dev, opts, &res->sum);
+	if (rc)
+		return rc;
+	j.bs = res->sum.block_size;
+	extent = res->sum.probe.extent_blocks;
+	rc = skip_plan_make(dev, &res->sum.probe, CDT_FORMATTED_SKIP, &extent, &j.skip);
+	if (rc)
+		return rc;
+	j.note = malloc(strlen(image_path) + sizeof(".cdtail-tail"));
+	if (!j.note) {
+		skip_free(&j.skip);
+		return CDT_ENOMEM;
+	}
+	strcpy(stpcpy(j.note, image_path), ".cdtail-tail");
+	rc = compare_buffers(dev, j.bs, opts->chunk_blocks, &j.chunk, &j.disc, &j.file);
+	if (!rc)
+		rc = run(&j);
+	free(j.note);
+	compare_release(j.fd, j.disc, j.file);
+	skip_free(&j.skip);
+	cdt_get_stats(dev, &res->sum.stats);
+	res->sum.elapsed_ms = rescue_now_ms() - t0;
+	return rc;
+}
+
+static const struct cdt_read_opts tail_defaults = {
+	.size = sizeof(tail_defaults),
+	.retries = -1,
+};
+
+int cdt_tail(struct cdt_dev *dev, const char *image_path,
+	     const struct cdt_read_opts *opts, struct cdt_tail_result *res)
+{
+	struct cdt_read_opts o;
+	struct cdt_tail_result full;
+	int rc = cdt_abi_enter(dev, opts, &tail_defaults, &o, sizeof(o), res,
+			       &full, sizeof(full), "cdt_tail");
+
+	if (!rc)
+		rc = tail(dev, image_path, &o, &full);
+	if (cdt_abi_leave(res, &full, sizeof(full),
+			  CDT_END(struct cdt_tail_result, sum.n_bad)))
+		rescue_summary_free(&full.sum);
+	if (!res || !CDT_HAS(res, n_skipped))
+		skip_result_free(&full.skipped, &full.n_skipped, &full.skipped_blocks);
+	return rc;
+}
+
+void cdt_tail_result_free(struct cdt_tail_result *res)
+{
+	if (res && CDT_HAS(res, sum.n_bad))
+		rescue_summary_free(&res->sum);
+	if (res && CDT_HAS(res, n_skipped))
+		skip_result_free(&res->skipped, &res->n_skipped, &res->skipped_blocks);
+}

@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cdt_verify: read the disc to its true end, in order, and compare it with
+ * an image file or with digests.  A chunk that fails is read again block
+ * by block (with the retries), so one bad block costs one block, not a
+ * chunk; unreadable blocks count as zeros in the digests.  What is not
+ * data (skip.h) is never read: zeros in the digests, as image writes it,
+ * and not compared with an image file, which another tool may have filled
+ * with anything there (a real drive's READ CD of audio, say).  A block
+ * that answers 05/64/00 alone inside a data track is Mode 2 Form 2 (the
+ * engine's rule, engine.c): listed as skipped (form2) as image lists it,
+ * zeros in the digests, not compared, and the verdict is INCOMPLETE, never
+ * IDENTICAL: READ(10) cannot give what it holds.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "core/abi.h"
+#include "core/device.h"
+#include "engine/compare.h"
+#include "engine/digest.h"
+#include "engine/engine.h"
+#include "jobs/job.h"
+#include "book/skip.h"
+#include "jobs/verifycue.h"
+
+/* What a block of the chunk came to. */
+enum block_state { BLOCK_READ = 0, BLOCK_BAD, BLOCK_FORM2 };
+
+/* What a read came to: <0 an error that ends the run. */
+enum { READ_BAD = 0, READ_GOOD = 1, READ_WRONG_MODE = 2 };
+
+struct verify_job {
+	struct cdt_dev *dev;
+	const struct cdt_verify_opts *opts;
+	struct cdt_verify_result *res;
+	struct cmp_ranges bad, diff;
+	struct skip_plan skip;	/* never read (skip.h) */
+	uint64_t extent;	/* blocks: the probe's extent */
+	struct dg dg;
+	int fd;
+	uint32_t bs, chunk;
+	/*
+	 * A FILE of whole blocks shorter than the disc: past file_blocks the
+	 * burn question ("is my ISO on the disc?") asks only whether what
+	 * follows is padding (wodim -pad, mkisofs padding, a DVD's ECC
+	 * block) or data; any diff inside FILE is a difference as ever.
+	 */
+	uint64_t file_blocks;
+	bool file_short, diff_inside, fd_open;
+	/*
+	 * A digest and a disc whose image may be shorter than its extent
+	 * (an ISO of the filesystem's size, a dd copy of READ CAPACITY's):
+	 * the same bytes into one more digest per candidate length, each
+	 * finished where its length ends.
+	 */
+	struct { uint64_t blocks; struct dg dg; bool done; struct cdt_digests out; } cand[3];
+	size_t n_cand;
+	uint8_t *disc, *file;
+	enum block_state *state;	/* per block of the current chunk */
+	uint64_t form2_blocks;	/* found while reading, listed in skip */
+	/*
+	 * Verify has no later pass to come back to a block: every read,
+	 * the chunk's and each block's alone, counts, a block's own retries
+	 * once (engine.h), so a drive that stopped answering ends the run
+	 * after CDT_TIMEOUTS_IN_ROW blocks, not a chunk's worth of retries.
+	 */
+	struct timeout_row timeouts;
+};
+
+/* READ_GOOD, READ_BAD, READ_WRONG_MODE, or <0 error that ends the run. */
+static int read_into(struct verify_job *j, uint64_t lba, uint32_t n, uint8_t *buf)
+{
+	/* buf is j->disc or a block inside it */
+	size_t room = (size_t)j->chunk * j->bs - (size_t)(buf - j->disc);
+	struct cdt_read_result rr = CDT_INIT(rr);
+	int rc;
+
+	if (j->opts->rd.stop && *j->opts->rd.stop)
+		return CDT_EINTR;
+	rc = cdt_read_blocks(j->dev, lba, n, buf, room, &rr);
+	if (rc)
+		return rc;
+	if (rr.cls == CDT_READ_FATAL)
+		return rescue_read_fatal(j->dev, lba, &rr);
+	if (timeout_row_note(&j->timeouts, lba, rr.cls, true))
+		return rescue_stopped_answering(j->dev, lba, false);
+	if (cdt_read_wrong_mode(&rr))
+		return READ_WRONG_MODE;
+	return rr.cls == CDT_READ_OK && !rr.resid ? READ_GOOD : READ_BAD;
+}
+
+/*
+ * Block lba answered 05/64/00 alone: a Form 2 block, listed; one the list
+ * has no room for stays a bad block (skip.h).  0 listed, 1 not, or <0.
+ */
+static int list_form2(struct verify_job *j, uint64_t lba)
+{
+	int rc = skip_add(&j->skip, lba, CDT_SKIP_FORM2);
+
+	if (rc == CDT_EFORMAT)
+		return 1;
+	if (!rc)
+		j->form2_blocks++;
+	return rc;
+}
+
+/*
+ * One block, tried 1 + retries times (a wrong-mode answer once: it is
+ * what the block is, not damage); zeros and a bad or Form 2 mark if it
+ * never reads.
+ */
+static int read_single(struct verify_job *j, uint64_t lba, uint32_t i)
+{
+	int tries = 1 + (j->opts->rd.retries < 0 ? CDT_DEFAULT_RETRIES : j->opts->rd.retries);
+	uint8_t *p = j->disc + (size_t)i * j->bs;
+	int rc = READ_BAD;
+
+	while (tries-- > 0 && rc == READ_BAD)
+		rc = read_into(j, lba, 1, p);
+	if (rc < 0)
+		return rc;
+	if (rc == READ_GOOD) {
+		j->state[i] = BLOCK_READ;
+		return 0;
+	}
+	memset(p, 0, j->bs);
+	if (rc == READ_WRONG_MODE) {
+		rc = list_form2(j, lba);
+		if (rc <= 0) {
+			j->state[i] = BLOCK_FORM2;
+			return rc;
+		}
+	}
+	j->state[i] = BLOCK_BAD;
+	j->res->sum.bad_blocks++;
+	return cmp_range_add(&j->bad, lba);
+}
+
+static int read_chunk(struct verify_job *j, uint64_t lba, uint32_t n)
+{
+	uint32_t i;
+	int rc;
+
+	memset(j->state, 0, n * sizeof(*j->state));
+	rc = read_into(j, lba, n, j->disc);
+	if (rc == READ_GOOD || rc < 0)
+		return rc < 0 ? rc : 0;
+	for (i = 0; i < n; i++) {
+		rc = read_single(j, lba + i, i);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	return !n || (!p[0] && !memcmp(p, p + 1, n - 1));
+}
+
+static bool stop_at_diff(const struct verify_job *j)
+{
+	return j->res->have_diff && !j->opts->all;
+}
+
+static int note_diff(struct verify_job *j, uint64_t lba, const uint8_t *disc,
+		     const uint8_t *file)
+{
+	struct cdt_verify_result *res = j->res;
+
+	if (!res->have_diff) {
+		res->have_diff = true;
+		res->first_diff_lba = lba;
+		if (j->opts->diff && disc && file)
+			j->opts->diff(j->opts->diff_ctx, lba, disc, file, j->bs);
+	}
+	res->diff_blocks++;
+	if (!j->file_short || lba < j->file_blocks)
+		j->diff_inside = true;
+	return cmp_range_add(&j->diff, lba);
+}
+
+/* A block past a short FILE: padding, or data (a difference: FILE is a prefix). */
+static int past_file(struct verify_job *j, uint64_t lba, const uint8_t *disc)
+{
+	if (all_zero(disc, j->bs)) {
+		j->res->padding_blocks++;
+		return 0;
+	}
+	return note_diff(j, lba, NULL, NULL);
+}
+
+/* Compare the chunk just read with the image file; blocks it lacks differ. */
+static int compare_chunk(struct verify_job *j, uint64_t lba, uint32_t n)
+{
+	size_t got;
+	uint32_t i;
+	int rc;
+
+	if (compare_pread(j->fd, j->file, (size_t)n * j->bs, lba * j->bs, &got)) {
+		cdt_dev_seterr(j->dev, "cannot read %s: %s",
+			       j->opts->image_path, strerror(errno));
+		return CDT_EIO;
+	}
+	for (i = 0; i < n && !stop_at_diff(j); i++) {
+		size_t off = (size_t)i * j->bs;
+		bool have = off + j->bs <= got;
+
+		/* a Form 2 block past a short FILE is data FILE lacks */
+		if (j->state[i] == BLOCK_FORM2 && j->file_short && lba + i >= j->file_blocks) {
+			rc = note_diff(j, lba + i, NULL, NULL);
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (j->state[i] != BLOCK_READ)
+			continue;
+		if (have && !memcmp(j->disc + off, j->file + off, j->bs))
+			continue;
+		if (j->file_short && lba + i >= j->file_blocks) {
+			rc = past_file(j, lba + i, j->disc + off);
+			if (rc)
+				return rc;
+			continue;
+		}
+		rc = note_diff(j, lba + i, j->disc + off, have ? j->file + off : NULL);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static void progress(struct verify_job *j, uint64_t lba, double t0, double *last,
+		     bool force)
+{
+	const struct cdt_read_opts *rd = &j->opts->rd;
+	struct cdt_progress p;
+	double now = rescue_now_ms();
+
+	if (!rd->progress || (!force && now - *last < 250))
+		return;
+	*last = now;
+	p = (struct cdt_progress){
+		.size = sizeof(p),
+		.phase = CDT_PHASE_COMPARE,
+		.pass = 1,
+		.pos = lba,
+		.total = j->extent,
+		.done = lba,
+		.bad = j->res->sum.bad_blocks,
+		.bad_areas = j->res->sum.n_bad,
+		.bytes_read = lba * j->bs,
+		.elapsed_ms = now - t0,
+	};
+	rd->progress(rd->progress_ctx, &p);
+}
+
+/* The candidate lengths' digests: buf (NULL: zeros) is [lba, lba + n). */
+static int cand_update(struct verify_job *j, uint64_t lba, uint64_t n, const uint8_t *buf)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < j->n_cand && !rc; i++) {
+		uint64_t end = j->cand[i].blocks, take;
+
+		if (j->cand[i].done || lba >= end)
+			continue;
+		take = end - lba < n ? end - lba : n;
+		rc = buf ? dg_update(&j->cand[i].dg, buf, take * j->bs) :
+			   dg_zeros(&j->cand[i].dg, take * j->bs);
+		if (!rc && lba + take == end) {
+			rc = dg_final(&j->cand[i].dg, &j->cand[i].out);
+			j->cand[i].done = true;
+		}
+	}
+	return rc;
+}
+
+static void cand_add(struct verify_job *j, int64_t blocks)
+{
+	size_t i;
+
+	if (blocks <= 0 || (uint64_t)blocks >= j->extent || j->n_cand == 3)
+		return;
+	for (i = 0; i < j->n_cand; i++)
+		if (j->cand[i].blocks == (uint64_t)blocks)
+			return;
+	j->cand[j->n_cand++].blocks = (uint64_t)blocks;
+}
+
+/*
+ * opts' length in bytes (an ISO's size, stat -c%s) as blocks; a length
+ * that is not whole blocks is no image this drive can have made, so it is
+ * refused rather than rounded.
+ */
+static int length_in_blocks(struct verify_job *j, uint64_t *blocks)
+{
+	uint64_t bytes = j->opts->length_bytes;
+	uint32_t bs = j->res->sum.block_size;
+
+	*blocks = 0;
+	if (!bytes || !bs)
+		return 0;
+	if (bytes % bs) {
+		cdt_dev_seterr(j->dev, "length %" PRIu64 " bytes is not a whole number of %" PRIu32
+			       "-byte blocks (%" PRIu64 " and %" PRIu64 " bytes are)",
+			       bytes, bs, bytes / bs * bs, (bytes / bs + 1) * bs);
+		return CDT_EUSAGE;
+	}
+	*blocks = bytes / bs;
+	if (j->opts->length_blocks && j->opts->length_blocks != *blocks) {
+		cdt_dev_seterr(j->dev, "length %" PRIu64 " blocks and %" PRIu64
+			       " bytes: two lengths, one is tried", j->opts->length_blocks, bytes);
+		return CDT_EUSAGE;
+	}
+	return 0;
+}
+
+/* READ CAPACITY, the filesystem's size, --length: those shorter than the extent. */
+static int cand_start(struct verify_job *j)
+{
+	const struct cdt_verify_opts *o = j->opts;
+	unsigned int which = o->sha256 ? CDT_HASH_SHA256 : CDT_HASH_MD5;
+	uint64_t bytes_as_blocks;
+	size_t i;
+	int rc;
+
+	if (o->image_path || (!o->sha256 && !o->md5))
+		return 0;
+	rc = length_in_blocks(j, &bytes_as_blocks);
+	if (rc)
+		return rc;
+	cand_add(j, (int64_t)j->res->sum.probe.reported_blocks);
+	cand_add(j, j->res->sum.probe.sizes.filesystem);
+	cand_add(j, (int64_t)o->length_blocks);
+	cand_add(j, (int64_t)bytes_as_blocks);
+	for (i = 0; i < j->n_cand; i++) {
+		rc = dg_init(&j->cand[i].dg, which);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static void cand_free(struct verify_job *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->n_cand; i++)
+		dg_free(&j->cand[i].dg);
+}
+
+static bool digest_matches(const struct cdt_verify_opts *o, const struct cdt_digests *d)
+{
+	if (o->sha256)
+		return !strcasecmp(o->sha256, d->sha256);
+	return !strcasecmp(o->md5, d->md5);
+}
+
+/* Read, hash and compare [lba, lba + n): data blocks only. */
+static int data_span(struct verify_job *j, uint64_t lba, uint32_t n)
+{
+	int rc = read_chunk(j, lba, n);
+
+	if (!rc)
+		rc = dg_update(&j->dg, j->disc, (size_t)n * j->bs);
+	if (!rc)
+		rc = cand_update(j, lba, n, j->disc);
+	if (!rc && j->fd >= 0)
+		rc = compare_chunk(j, lba, n);
+	return rc;
+}
+
+/*
+ * The next step of the walk tail shares (skip_step): a skipped area (its
+ * zeros into the digests, *skipped set) or a chunk of data up to the next
+ * skipped area.  Returns the blocks it covered, or 0 with *rc set on an
+ * error.
+ */
+static uint64_t step(struct verify_job *j, uint64_t lba, bool *skipped, int *rc)
+{
+	uint64_t n = skip_step(&j->skip, lba, j->extent, j->chunk, skipped);
+
+	if (*skipped) {
+		*rc = dg_zeros(&j->dg, n * j->bs);
+		if (!*rc)
+			*rc = cand_update(j, lba, n, NULL);
+	}
+	else
+		*rc = data_span(j, lba, (uint32_t)n);
+	return *rc ? 0 : n;
+}
+
+/*
+ * Skipped blocks past a short FILE: a run-out or unwritten formatted space
+ * is padding; an audio track or a gap there is not (FILE is a prefix of a
+ * longer disc), its first block the first difference.
+ */
+static void skipped_past_file(struct verify_job *j, uint64_t lba, uint64_t n)
+{
+	const struct cdt_skip *k = skip_at(&j->skip, lba);
+	uint64_t from = lba > j->file_blocks ? lba : j->file_blocks;
+
+	if (!j->file_short || !j->fd_open || from >= lba + n)
+		return;
+	if (k && (k->why == CDT_SKIP_RUNOUT || k->why == CDT_SKIP_UNWRITTEN))
+		j->res->padding_blocks += lba + n - from;
+	else if (!j->res->have_diff)
+		note_diff(j, from, NULL, NULL);
+}
+
+static int read_all(struct verify_job *j)
+{
+	uint64_t lba = 0, skipped = 0, n;
+	double t0 = rescue_now_ms(), last = 0;
+	bool was_skip;
+	int rc = 0;
+
+	progress(j, 0, t0, &last, true);
+	while (lba < j->extent && !stop_at_diff(j)) {
+		n = step(j, lba, &was_skip, &rc);
+		if (rc)
+			return rc;
+		if (was_skip)
+			skipped_past_file(j, lba, n);
+		lba += n;
+		skipped += was_skip ? n : 0;
+		j->res->sum.blocks_read = lba - skipped - j->res->sum.bad_blocks -
+					  j->form2_blocks;
+		progress(j, lba, t0, &last, false);
+	}
+	j->res->complete = lba >= j->extent;
+	return 0;
+}
+
+static int open_image(struct verify_job *j)
+{
+	uint64_t extent_bytes = j->extent * j->bs;
+	struct stat st;
+
+	j->fd = open(j->opts->image_path, O_RDONLY | O_CLOEXEC);
+	if (j->fd < 0) {
+		cdt_dev_seterr(j->dev, "%s: %s", j->opts->image_path, strerror(errno));
+		return CDT_EUSAGE;
+	}
+	if (fstat(j->fd, &st) || !S_ISREG(st.st_mode)) {
+		cdt_dev_seterr(j->dev, "%s: not a regular file", j->opts->image_path);
+		return CDT_EUSAGE;
+	}
+	j->res->image_bytes = (uint64_t)st.st_size;
+	j->res->length_differs = j->res->image_bytes != extent_bytes;
+	j->file_blocks = j->res->image_bytes / j->bs;
+	j->file_short = j->res->image_bytes < extent_bytes && !(j->res->image_bytes % j->bs);
+	j->fd_open = true;
+	return 0;
+}
+
+/*
+ * An image longer than the disc: each block it holds past the end differs
+ * (a part of one counting whole), counted as the compare counts the blocks
+ * a shorter one lacks, every one with --all, else the first (issue 28, H:
+ * one block longer said diff_count 0 beside a first_diff_lba).
+ */
+static int past_the_disc(struct verify_job *j)
+{
+	struct cdt_verify_result *res = j->res;
+	uint64_t end = j->extent * j->bs, past;
+
+	if (!res->complete || j->fd < 0 || res->image_bytes <= end)
+		return 0;
+	past = j->opts->all ? (res->image_bytes - end + j->bs - 1) / j->bs : 1;
+	if (!res->have_diff) {
+		res->have_diff = true;
+		res->first_diff_lba = j->extent;
+	}
+	res->diff_blocks += past;
+	return cmp_range_add_span(&j->diff, j->extent, j->extent + past - 1);
+}
+
+/*
+ * After reading: an image longer than the disc differs past the end, one
+ * shorter at the first block it lacks (found by the compare unless all
+ * it lacks is skipped, never compared).
+ */
+/* The lengths tried, the true end's first; true when one matched. */
+static bool judge_lengths(struct verify_job *j)
+{
+	struct cdt_verify_result *res = j->res;
+	size_t i;
+
+	res->lengths[res->n_lengths++] = j->extent;
+	if (digest_matches(j->opts, &res->sum.digests))
+		res->matched_blocks = j->extent;
+	for (i = 0; i < j->n_cand; i++) {
+		res->lengths[res->n_lengths++] = j->cand[i].blocks;
+		if (!res->matched_blocks && j->cand[i].done &&
+		    digest_matches(j->opts, &j->cand[i].out))
+			res->matched_blocks = j->cand[i].blocks;
+	}
+	return res->matched_blocks != 0;
+}
+
+static int judge(struct verify_job *j)
+{
+	struct cdt_verify_result *res = j->res;
+	const struct cdt_verify_opts *o = j->opts;
+	bool digest_differs = false;
+	int rc = past_the_disc(j);
+
+	if (rc)
+		return rc;
+	/* data follows a short FILE that matches: FILE is the disc's start */
+	if (j->file_short && res->have_diff && !j->diff_inside) {
+		res->verdict = CDT_VERIFY_PREFIX;
+		return 0;
+	}
+	/* a short FILE followed by padding alone is what the disc holds */
+	if (res->complete && j->fd >= 0 && res->length_differs && !res->have_diff &&
+	    !j->file_short) {
+		res->have_diff = true;
+		res->first_diff_lba = res->image_bytes / j->bs;
+	}
+	if (res->complete && (o->md5 || o->sha256))
+		digest_differs = !judge_lengths(j);
+	/* zeros for bad or Form 2 blocks may be all a digest differs by */
+	if (res->have_diff || (digest_differs && !res->sum.bad_blocks && !j->form2_blocks))
+		res->verdict = CDT_VERIFY_DIFFERENT;
+	else if (res->sum.bad_blocks)
+		res->verdict = CDT_VERIFY_UNREADABLE;
+	else if (j->form2_blocks)
+		res->verdict = CDT_VERIFY_INCOMPLETE;
+	else
+		res->verdict = CDT_VERIFY_IDENTICAL;
+	return 0;
+}
+
+static int run(struct verify_job *j)
+{
+	struct cdt_verify_result *res = j->res;
+	int rc;
+
+	if (j->opts->image_path) {
+		rc = open_image(j);
+		if (rc)
+			return rc;
+	}
+	rc = dg_init(&j->dg, CDT_HASH_ALL);
+	if (rc)
+		return rc;
+	rc = cand_start(j);
+	if (!rc)
+		rc = read_all(j);
+	if (!rc && res->complete)
+		rc = dg_final(&j->dg, &res->sum.digests);
+	dg_free(&j->dg);
+	if (!rc)
+		rc = judge(j);
+	cand_free(j);
+	return rc;
+}
+
+static int verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
+		  struct cdt_verify_result *res)
+{
+	struct verify_job j = { .dev = dev, .opts = opts, .res = res, .fd = -1 };
+	const struct cdt_sizes *sz;
+	double t0 = rescue_now_ms();
+	int rc;
+
+	res->fs_fits = -1;
+	rc = rescue_probe(dev, &opts->rd, &res->sum);
+	if (rc)
+		return rc;
+	sz = &res->sum.probe.sizes;
+	if (sz->filesystem >= 0)
+		res->fs_fits = (uint64_t)sz->filesystem <= res->sum.probe.true_blocks;
+	j.bs = res->sum.block_size;
+	j.extent = res->sum.probe.extent_blocks;
+	rc = skip_plan_make(dev, &res->sum.probe, opts->formatted, &j.extent, &j.skip);
+	res->extent_blocks = j.extent;
+	if (rc) {
+		skip_free(&j.skip);
+		return rc;
+	}
+	rc = compare_buffers(dev, j.bs, opts->rd.chunk_blocks, &j.chunk, &j.disc, &j.file);
+	j.state = calloc(j.chunk, sizeof(*j.state));
+	if (!rc && !j.state)
+		rc = CDT_ENOMEM;
+	if (!rc)
+		rc = run(&j);
+	/* the plan with the Form 2 blocks the reads found */
+	if (!rc)
+		rc = skip_copy(&j.skip, &res->skipped, &res->n_skipped, &res->skipped_blocks);
+	compare_release(j.fd, j.disc, j.file);
+	free(j.state);
+	skip_free(&j.skip);
+	res->sum.bad = j.bad.v;
+	res->sum.n_bad = j.bad.n;
+	res->diffs = j.diff.v;
+	res->n_diffs = j.diff.n;
+	cdt_get_stats(dev, &res->sum.stats);
+	res->sum.elapsed_ms = rescue_now_ms() - t0;
+	return rc;
+}
+
+static void tracks_free(struct cdt_verify_result *res)
+{
+	free(res->tracks);
+	res->tracks = NULL;
+	res->n_tracks = 0;
+}
+
+static void verify_free(struct cdt_verify_result *res)
+{
+	rescue_summary_free(&res->sum);
+	free(res->diffs);
+	res->diffs = NULL;
+	res->n_diffs = 0;
+	skip_result_free(&res->skipped, &res->n_skipped, &res->skipped_blocks);
+	tracks_free(res);
+}
+
+static const struct cdt_verify_opts verify_defaults = {
+	.size = sizeof(verify_defaults),
+	.rd.retries = -1,
+};
+
+int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
+	       struct cdt_verify_result *res)
+{
+	struct cdt_verify_opts o;
+	struct cdt_verify_result full;
+	int rc = cdt_abi_enter(dev, opts, &verify_defaults, &o, sizeof(o), res,
+			       &full, sizeof(full), "cdt_verify");
+
+	if (!rc)
+		rc = o.cue_path ? rescue_verify_cue(dev, &o, &full) : verify(dev, &o, &full);
+	if (cdt_abi_leave(res, &full, sizeof(full),
+			  CDT_END(struct cdt_verify_result, n_diffs))) {
+		verify_free(&full);
+		return rc;
+	}
+	if (!CDT_HAS(res, n_skipped))
+		skip_result_free(&full.skipped, &full.n_skipped, &full.skipped_blocks);
+	if (!CDT_HAS(res, n_tracks))
+		tracks_free(&full);
+	return rc;
+}
+
+void cdt_verify_result_free(struct cdt_verify_result *res)
+{
+	if (!res || !CDT_HAS(res, n_diffs))
+		return;
+	rescue_summary_free(&res->sum);
+	free(res->diffs);
+	res->diffs = NULL;
+	res->n_diffs = 0;
+	if (CDT_HAS(res, n_skipped))
+		skip_result_free(&res->skipped, &res->n_skipped, &res->skipped_blocks);
+	if (CDT_HAS(res, n_tracks))
+		tracks_free(res);
+}

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: MIT
+/*
+ * verify --cue: the disc read raw (READ CD, 2352 bytes a sector) against
+ * the .bin files a CUE sheet names, track by track.
+ *
+ * The sheet (cd/cue.c, the parser sim:FILE.cue uses) says what each
+ * FILE holds for a track: from its INDEX 00 (or 01) to the next track's in
+ * the same FILE, or the FILE's end.  The disc says where the track is:
+ * the TOC's start is INDEX 01, so FILE's sector x of track t is the disc's
+ * LBA start(t) + x - index1(t) (a PREGAP is in neither the FILE nor
+ * between them).  MODE1/2048 files hold the user data only: it is
+ * compared with bytes 16-2063 of the raw sector; every other mode, all
+ * 2352 bytes.
+ *
+ * Lengths come from the TOC too: a track's blocks run to the next track's
+ * start, so the sheet's track plus the next one's pregap (stored or
+ * PREGAP) must fill them; the disc's last track runs to the probe's
+ * extent, hidden tail included.  A TAO run-out (2 blocks the drive cannot
+ * read) is never in a .bin (issue 26), so a track that ends in one may be
+ * 2 blocks longer on the disc.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "core/cmds.h"
+#include "core/device.h"
+#include "engine/compare.h"
+#include "engine/engine.h"
+#include "jobs/job.h"
+#include "jobs/verifycue.h"
+#include "cd/cue.h"
+#include "mmc/readcd.h"
+#include "cd/sector.h"
+
+#define SHEET_MAX (1u << 20)	/* a sheet of 99 tracks is a few KiB */
+#define CHUNK 26		/* sectors a READ CD asks for: under 64 KiB */
+#define MODE1_USER 16		/* where a Mode 1 sector's 2048 bytes start */
+
+struct cue_job {
+	struct cdt_dev *dev;
+	const struct cdt_verify_opts *opts;
+	struct cdt_verify_result *res;
+	const char *path;
+	struct cue_sheet sheet;
+	int fds[CUE_MAX_FILES];
+	uint64_t extent;
+	struct cmp_ranges bad;
+	bool c2;		/* the drive gives C2 error pointers: asked for */
+	uint32_t stride;	/* bytes a sector takes in disc: 2352, + 294 with c2 */
+	uint8_t disc[CHUNK * (CD_RAW + MMC_C2_LEN)], file[CHUNK * CD_RAW];
+	bool bad_sector[CHUNK];
+	double t0, last_progress;
+	uint64_t done, total;
+};
+
+/* The sheet's text, read whole; 0 or CDT_EUSAGE with the message set. */
+static int read_sheet(struct cue_job *j, char **text, size_t *len)
+{
+	int fd = open(j->path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+	char *buf;
+	ssize_t n;
+
+	if (fd < 0) {
+		cdt_dev_seterr(j->dev, "%s: %s", j->path, strerror(errno));
+		return CDT_EUSAGE;
+	}
+	buf = malloc(SHEET_MAX);
+	if (!buf) {
+		close(fd);
+		return CDT_ENOMEM;
+	}
+	while (got < SHEET_MAX && (n = read(fd, buf + got, SHEET_MAX - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	if (got == SHEET_MAX) {
+		free(buf);
+		cdt_dev_seterr(j->dev, "%s: larger than a CUE sheet can be", j->path);
+		return CDT_EFORMAT;
+	}
+	*text = buf;
+	*len = got;
+	return 0;
+}
+
+/* Each FILE, relative to the sheet's folder; CDT_EUSAGE naming the one missing. */
+static int open_files(struct cue_job *j)
+{
+	unsigned int i;
+
+	for (i = 0; i < j->sheet.n_files; i++) {
+		const char *name = j->sheet.files[i];
+		char path[4096];
+
+		if (!cue_file_path(j->path, name, path, sizeof(path)))
+			j->fds[i] = open(path, O_RDONLY | O_CLOEXEC);
+		if (j->fds[i] < 0) {
+			cdt_dev_seterr(j->dev, "%s: FILE \"%s\" cannot be opened: %s",
+				       j->path, name, strerror(errno));
+			return CDT_EUSAGE;
+		}
+	}
+	return 0;
+}
+
+static int sheet_load(struct cue_job *j)
+{
+	char *text = NULL, why[256];
+	size_t len = 0;
+	int rc = read_sheet(j, &text, &len);
+
+	if (rc)
+		return rc;
+	rc = cue_parse(text, len, &j->sheet, why, sizeof(why));
+	free(text);
+	if (rc) {
+		cdt_dev_seterr(j->dev, "%s: %s", j->path, why);
+		return CDT_EFORMAT;
+	}
+	return open_files(j);
+}
+
+/* Sectors FILE holds for track i, from its extent's start; CDT_EFORMAT if none. */
+static int file_sectors(struct cue_job *j, unsigned int i, uint64_t *n)
+{
+	const struct cue_track *t = &j->sheet.tracks[i];
+	const char *why;
+	unsigned int track;
+	struct stat st;
+
+	if (fstat(j->fds[t->file], &st))
+		return CDT_EIO;
+	if (cue_stored_sectors(&j->sheet, i, (uint64_t)st.st_size, n, &why, &track)) {
+		cdt_dev_seterr(j->dev, "%s: track %u: %s", j->path, track, why);
+		return CDT_EFORMAT;
+	}
+	return 0;
+}
+
+static const struct cdt_track *disc_track(const struct cdt_layout *l,
+					  unsigned int number)
+{
+	size_t i;
+
+	for (i = 0; l && i < l->n_tracks; i++)
+		if (l->tracks[i].number == number)
+			return &l->tracks[i];
+	return NULL;
+}
+
+/* Blocks the TOC gives the sheet's track i after INDEX 01, by the sheet. */
+static uint64_t sheet_blocks(const struct cue_job *j, unsigned int i, uint64_t stored)
+{
+	const struct cue_track *t = &j->sheet.tracks[i], *next = t + 1;
+	uint64_t n = stored - (uint64_t)(t->index1 - cue_extent_start(t));
+
+	if (i + 1 < j->sheet.n_tracks && next->session == t->session)
+		n += (uint64_t)(next->index1 - cue_extent_start(next)) + next->pregap;
+	return n;
+}
+
+/*
+ * Whether the disc's track d (of layout l) is as long as the sheet says
+ * (n blocks): to the next track's start in its session (the probe's
+ * blocks leave out a pregap it knows of), to the extent on the last.
+ */
+static bool length_matches(const struct cue_job *j, const struct cdt_layout *l,
+			   const struct cdt_track *d, uint64_t n)
+{
+	const struct cdt_track *next = d + 1 < l->tracks + l->n_tracks ? d + 1 : NULL;
+	uint64_t have = d->blocks;
+
+	if (next && next->session == d->session)
+		have = next->start - d->start;
+	else if (!next && j->extent > d->start)
+		have = j->extent - d->start;
+	return n == have || (d->runout && n + 2 == have);
+}
+
+static void progress(struct cue_job *j, int64_t lba, bool force)
+{
+	const struct cdt_read_opts *rd = &j->opts->rd;
+	double now = rescue_now_ms();
+	struct cdt_progress p = CDT_INIT(p);
+
+	if (!rd->progress || (!force && now - j->last_progress < 250))
+		return;
+	j->last_progress = now;
+	p.phase = CDT_PHASE_COMPARE;
+	p.pos = lba < 0 ? 0 : (uint64_t)lba;
+	p.total = j->total;
+	p.done = j->done;
+	p.bad = j->res->sum.bad_blocks;
+	p.bytes_read = j->done * CD_RAW;
+	p.elapsed_ms = now - j->t0;
+	rd->progress(rd->progress_ctx, &p);
+}
+
+/* Whether any of the 294 bytes of C2 pointers after a sector is set. */
+static bool c2_set(const uint8_t *sector)
+{
+	const uint8_t *p = sector + CD_RAW;
+	size_t i;
+
+	for (i = 0; i < MMC_C2_LEN; i++)
+		if (p[i])
+			return true;
+	return false;
+}
+
+/*
+ * n raw sectors from lba into buf: 1 good, 0 the drive failed it or set C2
+ * pointers on one of them (bytes it could not correct: an audio sector has
+ * no other check), <0 an error that ends the run.
+ */
+static int read_raw(struct cue_job *j, int64_t lba, uint32_t n, uint8_t *buf)
+{
+	struct mmc_read_cd rq = { .type = MMC_ST_ANY,
+				  .fields = MMC_RCD_RAW | (j->c2 ? MMC_RCD_C2 : 0) };
+	struct cdt_sense sense;
+	struct cdt_cmd cmd;
+	uint32_t i;
+	int rc;
+
+	if (j->opts->rd.stop && *j->opts->rd.stop)
+		return CDT_EINTR;
+	rc = cdt_cmd_read_cd(j->dev, lba, n, &rq, buf, n * j->stride, &cmd, &sense);
+	if (rc == CDT_ECHECK)
+		return 0;
+	if (rc)
+		return rc;
+	for (i = 0; j->c2 && i < n; i++)
+		if (c2_set(buf + (size_t)i * j->stride))
+			return 0;
+	return !cmd.resid;
+}
+
+/* n sectors from lba; one that fails is tried alone, 1 + retries times. */
+static int read_chunk(struct cue_job *j, int64_t lba, uint32_t n)
+{
+	int tries = j->opts->rd.retries < 0 ? CDT_DEFAULT_RETRIES : j->opts->rd.retries;
+	uint32_t i;
+	int rc = read_raw(j, lba, n, j->disc), t;
+
+	memset(j->bad_sector, 0, sizeof(j->bad_sector));
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	for (i = 0; i < n; i++) {
+		for (t = 0, rc = 0; t <= tries && !rc; t++)
+			rc = read_raw(j, lba + i, 1, j->disc + (size_t)i * j->stride);
+		if (rc < 0)
+			return rc;
+		j->bad_sector[i] = !rc;
+	}
+	return 0;
+}
+
+static int count_bad(struct cue_job *j, struct cdt_cue_track *ct, int64_t lba)
+{
+	ct->bad_sectors++;
+	if (lba < 0)
+		return 0;
+	j->res->sum.bad_blocks++;
+	return cmp_range_add(&j->bad, (uint64_t)lba);
+}
+
+static void note_diff(struct cue_job *j, struct cdt_cue_track *ct, int64_t lba,
+		      uint64_t sector)
+{
+	struct cdt_verify_result *r = j->res;
+
+	if (!ct->diff_sectors++) {
+		ct->first_diff_lba = lba;
+		ct->first_diff_sector = sector;
+	}
+	r->diff_blocks++;
+	if (!r->have_diff && lba >= 0) {
+		r->have_diff = true;
+		r->first_diff_lba = (uint64_t)lba;
+	}
+}
+
+/* Compare n sectors read at lba with FILE's at sector `at` of track ct. */
+static int compare_chunk(struct cue_job *j, const struct cue_track *t,
+			 struct cdt_cue_track *ct, int64_t lba, uint64_t at, uint32_t n)
+{
+	unsigned int ss = cue_sector_size(t->mode);
+	uint64_t off = ((uint64_t)cue_extent_start(t) + at) * ss;
+	size_t got;
+	uint32_t i;
+	int rc = compare_pread(j->fds[t->file], j->file, (size_t)n * ss, off, &got);
+
+	if (rc)
+		return rc;
+	for (i = 0; i < n; i++) {
+		const uint8_t *d = j->disc + (size_t)i * j->stride;
+
+		if (j->bad_sector[i]) {
+			rc = count_bad(j, ct, lba + i);
+			if (rc)
+				return rc;
+			continue;
+		}
+		ct->compared++;
+		j->res->sum.blocks_read++;
+		if (ss != CD_RAW)
+			d += MODE1_USER;
+		if (!memcmp(d, j->file + (size_t)i * ss, ss))
+			continue;
+		/* -v's hex diff: the disc's first differing sector */
+		if (!j->res->have_diff && lba + i >= 0 && j->opts->diff)
+			j->opts->diff(j->opts->diff_ctx, (uint64_t)(lba + i), d,
+				      j->file + (size_t)i * ss, ss);
+		note_diff(j, ct, lba + i, at + i);
+		if (!j->opts->all)
+			break;	/* the track's first difference: the rest is not compared */
+	}
+	return 0;
+}
+
+/* Track i of the sheet against the disc from lba on, FILE's n sectors. */
+static int compare_track(struct cue_job *j, unsigned int i, int64_t lba, uint64_t n)
+{
+	const struct cue_track *t = &j->sheet.tracks[i];
+	struct cdt_cue_track *ct = &j->res->tracks[i];
+	uint64_t at = 0;
+	int rc = 0;
+
+	while (at < n && (!ct->diff_sectors || j->opts->all)) {
+		uint32_t k = n - at < CHUNK ? (uint32_t)(n - at) : CHUNK;
+		int64_t from = lba + (int64_t)at;
+
+		if (from >= 0 && (uint64_t)from >= j->extent)
+			break;		/* past the disc: the length check says so */
+		if (from + k > 0 && (uint64_t)(from + k) > j->extent)
+			k = (uint32_t)(j->extent - (uint64_t)from);
+		rc = read_chunk(j, from, k);
+		if (!rc)
+			rc = compare_chunk(j, t, ct, from, at, k);
+		if (rc)
+			return rc;
+		at += k;
+		j->done += k;
+		progress(j, from, false);
+	}
+	return 0;
+}
+
+static int one_track(struct cue_job *j, unsigned int i)
+{
+	const struct cue_track *t = &j->sheet.tracks[i];
+	struct cdt_cue_track *ct = &j->res->tracks[i];
+	const struct cdt_layout *l = cdt_dev_layout(j->dev);
+	const struct cdt_track *d = disc_track(l, t->number);
+	uint64_t n;
+	int rc = file_sectors(j, i, &n);
+
+	if (rc)
+		return rc;
+	ct->number = t->number;
+	snprintf(ct->file, sizeof(ct->file), "%s", j->sheet.files[t->file]);
+	ct->sectors = n;
+	if (!d) {
+		ct->length_differs = true;
+		return 0;
+	}
+	ct->first_lba = (int64_t)d->start - (t->index1 - cue_extent_start(t));
+	ct->length_differs = !length_matches(j, l, d, sheet_blocks(j, i, n));
+	return compare_track(j, i, ct->first_lba, n);
+}
+
+/* The disc's tracks the sheet has not: a difference at the first one's start. */
+static void extra_disc_tracks(struct cue_job *j)
+{
+	const struct cdt_layout *l = cdt_dev_layout(j->dev);
+	size_t i;
+	unsigned int k;
+
+	for (i = 0; l && i < l->n_tracks; i++) {
+		for (k = 0; k < j->sheet.n_tracks; k++)
+			if (j->sheet.tracks[k].number == l->tracks[i].number)
+				break;
+		if (k == j->sheet.n_tracks && !j->res->length_differs) {
+			j->res->length_differs = true;
+			if (!j->res->have_diff || l->tracks[i].start < j->res->first_diff_lba)
+				j->res->first_diff_lba = l->tracks[i].start;
+			j->res->have_diff = true;
+		}
+	}
+}
+
+static void judge(struct cue_job *j)
+{
+	struct cdt_verify_result *r = j->res;
+	bool unread = false;
+	size_t i;
+
+	for (i = 0; i < r->n_tracks; i++) {
+		struct cdt_cue_track *ct = &r->tracks[i];
+
+		unread = unread || ct->bad_sectors;
+		if (!ct->length_differs)
+			continue;
+		r->length_differs = true;
+		if (!r->have_diff || (ct->first_lba >= 0 &&
+				      (uint64_t)ct->first_lba < r->first_diff_lba)) {
+			r->have_diff = true;
+			r->first_diff_lba = ct->first_lba < 0 ? 0 : (uint64_t)ct->first_lba;
+		}
+	}
+	extra_disc_tracks(j);
+	r->verdict = r->have_diff || r->diff_blocks ? CDT_VERIFY_DIFFERENT :
+		     unread ? CDT_VERIFY_UNREADABLE : CDT_VERIFY_IDENTICAL;
+	r->complete = true;
+}
+
+static int run(struct cue_job *j)
+{
+	struct cdt_verify_result *r = j->res;
+	unsigned int i;
+	int rc = sheet_load(j);
+
+	if (!rc)
+		rc = rescue_probe(j->dev, &j->opts->rd, &r->sum);
+	if (rc)
+		return rc;
+	j->extent = r->sum.probe.extent_blocks;
+	j->c2 = r->sum.probe.raw.c2;
+	j->stride = CD_RAW + (j->c2 ? MMC_C2_LEN : 0);
+	r->extent_blocks = j->extent;
+	r->tracks = calloc(j->sheet.n_tracks, sizeof(*r->tracks));
+	if (!r->tracks)
+		return CDT_ENOMEM;
+	r->n_tracks = j->sheet.n_tracks;
+	for (i = 0; i < j->sheet.n_tracks; i++) {
+		uint64_t n;
+
+		rc = file_sectors(j, i, &n);
+		if (rc)
+			return rc;
+		j->total += n;
+	}
+	for (i = 0; i < j->sheet.n_tracks && !rc; i++)
+		rc = one_track(j, i);
+	if (!rc)
+		judge(j);
+	progress(j, 0, true);
+	return rc;
+}
+
+int rescue_verify_cue(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
+		      struct cdt_verify_result *res)
+{
+	struct cue_job *j;
+	unsigned int i;
+	int rc;
+
+	if (opts->image_path || opts->md5 || opts->sha256) {
+		cdt_dev_seterr(dev, "cdt_verify: cue_path goes alone, without an image or a digest");
+		return CDT_EUSAGE;
+	}
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return CDT_ENOMEM;
+	j->dev = dev;
+	j->opts = opts;
+	j->res = res;
+	j->path = opts->cue_path;
+	j->t0 = rescue_now_ms();
+	for (i = 0; i < CUE_MAX_FILES; i++)
+		j->fds[i] = -1;
+	res->fs_fits = -1;
+	rc = run(j);
+	for (i = 0; i < CUE_MAX_FILES; i++)
+		if (j->fds[i] >= 0)
+			close(j->fds[i]);
+	cue_free(&j->sheet);
+	res->sum.bad = j->bad.v;
+	res->sum.n_bad = j->bad.n;
+	cdt_get_stats(dev, &res->sum.stats);
+	res->sum.elapsed_ms = rescue_now_ms() - j->t0;
+	free(j);
+	return rc;
+}
