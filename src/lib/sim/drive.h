@@ -234,7 +234,7 @@ struct sim {
 	double ready_at_ms;	/* NOT READY until the clock reaches this */
 	bool deferred_pending;	/* the next command gets deferred sense */
 	bool gone, ejected;	/* fault=gone, fault=eject happened */
-	struct sim_cue *cue;	/* sim:FILE.cue: the sheet's disc (cuedisc.c), or NULL */
+	struct sim_cue *cue;	/* sim:FILE.cue: the sheet's disc (raw.c), or NULL */
 };
 
 /* How one command ended, before it is written into the cdt_cmd. */
