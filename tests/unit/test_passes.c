@@ -95,6 +95,12 @@ struct bench {
 
 static struct th_disc *disc;
 static struct cdt_dev *dev;
+/*
+ * What the library's own read answers for a Mode 2 Form 2 sector (05/64/00
+ * from the emulated drive's fault=form2): the script's wrong-mode answer,
+ * so that it is the read class the engine is given, whatever that is.
+ */
+static struct cdt_read_result form2_answer;
 
 static uint8_t pattern(uint64_t lba, size_t i)
 {
@@ -110,12 +116,16 @@ static void answer_failure(enum answer a, uint64_t b, uint32_t left,
 		uint8_t key, asc;
 	} as[] = {
 		[A_BAD] = { CDT_READ_MEDIUM, 0x03, 0x11 },
-		/* the table's wrong mode, which cdt_read_wrong_mode() knows */
-		[A_WRONG_MODE] = { CDT_READ_END, 0x05, 0x64 },
 		[A_TIMEOUT] = { CDT_READ_TIMEOUT, 0, 0 },
 		[A_FATAL] = { CDT_READ_FATAL, 0x05, 0x20 },
 	};
 
+	if (a == A_WRONG_MODE) {
+		*rr = form2_answer;
+		rr->info = b;
+		rr->resid = left * BS;
+		return;
+	}
 	rr->cls = as[a].cls;
 	rr->sense_key = as[a].key;
 	rr->asc = as[a].asc;
@@ -747,12 +757,23 @@ static void test_what_ends_a_run(void **state)
 
 static int group_setup(void **state)
 {
+	struct cdt_sizes sz = CDT_INIT(sz);
+	uint8_t buf[BS];
+
 	(void)state;
 	disc = th_disc_new("passes", 16 * BS, 31);
 	if (!disc)
 		return -1;
-	dev = th_open_sim(disc->img, "");
-	return dev ? 0 : -1;
+	dev = th_open_sim(disc->img, "fault=form2@5-5");
+	form2_answer = (struct cdt_read_result)CDT_INIT(form2_answer);
+	if (!dev || cdt_read_sizes(dev, &sz) ||
+	    cdt_read_blocks(dev, 5, 1, buf, sizeof(buf), &form2_answer))
+		return -1;
+	/* the answer of a sector with no 2048-byte user data, no other */
+	if (form2_answer.cls == CDT_READ_OK || form2_answer.sense_key != 0x05 ||
+	    form2_answer.asc != 0x64)
+		return -1;
+	return 0;
 }
 
 static int group_teardown(void **state)
