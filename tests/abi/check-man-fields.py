@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""check-man-fields.py HEADER MAN: libcdtail(3)'s STRUCT FIELDS section
-documents every field of every struct of the public header, in
-declaration order, and nothing the header does not have."""
+"""check-man-fields.py MAN HEADER...: libcdtail(3)'s STRUCT FIELDS section
+documents every field of every struct of the public headers, in
+declaration order, and nothing the headers do not have."""
 import re
 import sys
 
-hdr, man = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+man = open(sys.argv[1]).read()
+hdr = ''.join(open(h).read() for h in sys.argv[2:])
 hdr = re.sub(r'/\*.*?\*/', '', hdr, flags=re.S)
 structs = {}
 for name, body in re.findall(r'^struct (cdt_\w+) \{(.*?)^\};', hdr, re.M | re.S):

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "cdtail.h"
+#include "cdtail-hazards.h"
 
 static char addr[600], out[64];
 
