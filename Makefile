@@ -130,7 +130,7 @@ unit: $(UNIT_BIN) $(FIXTURES)
 	@fail=0; for t in $(UNIT_BIN); do \
 		CDT_FIXTURES=$(CURDIR)/fixtures $(TEST_WRAPPER) ./$$t || fail=1; \
 	done; \
-	python3 tests/abi/check-man-fields.py man/libcdtail.3 $(PUB_HEADERS) || fail=1; \
+	python3 tests/abi/check-man-fields.py --embedded tests/abi/embedded.txt man/libcdtail.3 $(PUB_HEADERS) || fail=1; \
 	python3 scripts/answer-table.py --check man/cdtail-errors.7 || fail=1; \
 	python3 scripts/crc-tables.py --check src/lib/cd/crc_tables.h || fail=1; \
 	sh tests/abi/check-layers.sh || fail=1; \
@@ -144,10 +144,12 @@ cli: $(BIN_SHARED) $(FIXTURES)
 # Exported symbols are exactly the headers' functions, each named in
 # libcdtail.map's one version node; the shared CLI uses
 # libcdtail.so.1 and no internal symbol; libcdtail(3) documents every field
-# of every public struct; no file includes a header of a layer above it.
+# of every public struct; a struct embedded in another has the fields
+# recorded for this soname (tests/abi/embedded.txt: it cannot grow); no
+# file includes a header of a layer above it.
 check-abi: $(LIBSO) $(BIN_SHARED)
 	sh tests/abi/check-symbols.sh $(LIBSO) libcdtail.map $(BIN_SHARED) -- $(PUB_HEADERS)
-	python3 tests/abi/check-man-fields.py man/libcdtail.3 $(PUB_HEADERS)
+	python3 tests/abi/check-man-fields.py --embedded tests/abi/embedded.txt man/libcdtail.3 $(PUB_HEADERS)
 	sh tests/abi/check-layers.sh
 
 test: all $(FIXTURES)

@@ -25,7 +25,11 @@
  *    does not have read as their default.  New fields are only ever
  *    appended at the end of a struct.  A size of 0 is CDT_EUSAGE (the
  *    struct was not initialised); a struct embedded in another is covered
- *    by the outer one's size, and the library sets its size member;
+ *    by the outer one's size, the library sets its size member, and it
+ *    never grows while the soname stays: a result that must grow is held
+ *    by pointer instead (cdt_read_summary's probe), allocated by the
+ *    library with the library's size (CDT_HAS() tells what it holds) and
+ *    released by the outer result's free function;
  *  - every struct field is documented in libcdtail(3), STRUCT FIELDS, in
  *    declaration order (make check-abi checks it): document a new one there;
  *  - NULL options mean the defaults, in every entry point;
@@ -516,10 +520,22 @@ struct cdt_read_opts {
 
 #define CDT_DEFAULT_RETRIES 2
 
-/* Outcome common to the three commands. */
+/*
+ * Outcome common to the commands that read a whole disc (image, image
+ * --raw, tail, verify), embedded at the start of each one's result: it
+ * keeps its layout for as long as the soname stays (libcdtail(3),
+ * Structs that grow).  The probe result, which grows, is held by pointer.
+ */
 struct cdt_read_summary {
-	size_t size;			/* sizeof, set by CDT_INIT() */
-	struct cdt_probe_result probe;	/* the end search this run did */
+	size_t size;			/* sizeof, set by the library */
+	/*
+	 * The probe this run did: allocated by the library, released by the
+	 * result's cdt_<struct>_free(); NULL only when the call failed
+	 * before it started (CDT_EUSAGE for the result, CDT_ENOMEM).  Its size
+	 * is the library's: a field newer than the library that filled it is
+	 * not there (CDT_HAS(sum.probe, field) says whether it is).
+	 */
+	struct cdt_probe_result *probe;
 	uint32_t block_size;
 	uint64_t blocks_read;		/* blocks read good by this run */
 	uint64_t bad_blocks;		/* blocks left unreadable */
