@@ -46,6 +46,7 @@ blocks=$(($(stat -c %s "$iso") / 2048))
 t "the example runs the installed library" "grep -qx 'libcdtail $(sed -n 's/^Version: //p' "$p/lib/pkgconfig/cdtail.pc")' '$out/ex.out'"
 t "the example finds the hidden tail" "grep -q 'reported $((blocks - 2)), true $blocks blocks of 2048 bytes (hidden-tail)' '$out/ex.out'"
 t "the example images every block" "grep -q '^imaged $blocks blocks, 0 unreadable, sha256 '\$(sha256sum <'$iso' | cut -c1-64)'\$' '$out/ex.out' && cmp -s '$iso' '$out/ex.iso'"
+t "the example reads the image's own probe" "grep -qx 'its end search: hidden-tail, $blocks blocks' '$out/ex.out'"
 t "the example's map is GNU ddrescue's" "grep -q '^0x00000000  0x[0-9A-F]*  +' '$out/ex.map'"
 t "the example verifies" "grep -qx 'verify: identical' '$out/ex.out'"
 [ -s "$out/err" ] && cat "$out/err"
