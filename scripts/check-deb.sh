@@ -44,6 +44,8 @@ t "every man page is in a package" \
 	"[ \$(ls '$here'/man/*.[0-9] | wc -l) -eq \$(dpkg -L cdtail libcdtail-dev | grep -c '/man/man[0-9]/.*gz$') ]"
 t "bash completion is installed" \
 	"bash -c '. /usr/share/bash-completion/completions/cdtail && complete -p cdtail' >/dev/null"
+t "every public header is in libcdtail-dev" \
+	"[ \$(ls '$here'/include/*.h | wc -l) -eq \$(dpkg -L libcdtail-dev | grep -c '^/usr/include/cdtail[a-z-]*\.h\$') ]"
 t "pkg-config finds the installed library" "pkg-config --exists cdtail"
 cc -Wall -Wextra -Werror -o "$work/example" "$here/tests/install/example.c" \
 	$(pkg-config --cflags --libs cdtail) 2>"$work/cc.log"
