@@ -124,7 +124,9 @@ fixtures/udf.img: fixtures/make-fixtures.sh
 	sh fixtures/make-fixtures.sh udf $@
 
 # The unit run also checks that libcdtail(3) documents every public field
-# (a new field goes in its STRUCT FIELDS section), that cdtail-errors(7)'s
+# (a new field goes in its STRUCT FIELDS section) and names every public
+# function, that the embedded structs are as recorded for the soname
+# (tests/abi/embedded.txt), that cdtail-errors(7)'s
 # table is the library's (scripts/answer-table.py), and the layer rule.
 unit: $(UNIT_BIN) $(FIXTURES)
 	@fail=0; for t in $(UNIT_BIN); do \

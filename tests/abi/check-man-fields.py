@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """check-man-fields.py [--embedded RECORD] MAN HEADER...: libcdtail(3)'s
 STRUCT FIELDS section documents every field of every struct of the public
-headers, in declaration order, and nothing the headers do not have.
+headers, in declaration order, and nothing the headers do not have; and
+the page names every function the headers declare.
 
 With --embedded: every struct embedded in another (a field of type
 struct cdt_X, not a pointer) has exactly the fields RECORD lists for it,
@@ -77,7 +78,13 @@ if record:
             print('  an embedded struct keeps its layout while the soname stays:'
                   ' hold it by pointer, or bump the soname and record it again in ' + record)
     print('embedded structs: %d, %d not as recorded for this soname' % (len(embedded), efail))
-print('man fields: %d structs, %d not documented as declared' % (len(structs), fail))
+funcs = sorted(set(re.findall(r'^[a-z][a-z0-9_ *]*[ *](cdt_[a-z0-9_]*)\(', hdr, re.M)))
+for f in funcs:
+    if not re.search(r'\b%s(\(| \(\))' % f, man):
+        fail += 1
+        print('not ok - man: function %s() is not in libcdtail(3)' % f)
+print('man fields: %d structs and %d functions, %d not documented as declared' % (len(structs), len(funcs), fail))
 if fail:
-    print('  document each field in man/libcdtail.3, STRUCT FIELDS, in declaration order')
-sys.exit(1 if fail or efail or not structs else 0)
+    print('  document each field in man/libcdtail.3, STRUCT FIELDS, in declaration order,'
+          ' and each function in its text')
+sys.exit(1 if fail or efail or not structs or not funcs else 0)
