@@ -24,6 +24,7 @@ struct probe_failure {
 
 struct probe_reader {
 	struct cdt_dev *dev;
+	struct probe_findings *pf;	/* its failed reads noted there */
 	const struct cdt_probe_opts *opts;	/* for the progress hook */
 	uint64_t reported, reads, failed_reads;
 	bool raw;		/* the drive reads true raw sectors: headers witness reads */
@@ -188,7 +189,7 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 		return CDT_EUSAGE;
 	if (stopped(r))
 		return CDT_EINTR;
-	rc = cdt_read_blocks(r->dev, lba, n, r->buf, r->buf_len, &rr);
+	rc = probe_read_blocks(r->dev, r->pf, lba, n, r->buf, r->buf_len, &rr);
 	if (rc)
 		return rc;
 	if (rr.cls == CDT_READ_CHANGED)
@@ -301,7 +302,7 @@ static int end_class_at(struct probe_reader *r, uint64_t lba)
 
 	if (stopped(r))
 		return CDT_EINTR;
-	rc = cdt_read_blocks(r->dev, lba, 1, r->buf, r->buf_len, &rr);
+	rc = probe_read_blocks(r->dev, r->pf, lba, 1, r->buf, r->buf_len, &rr);
 	if (rc)
 		return rc;
 	if (rr.cls == CDT_READ_CHANGED)
@@ -620,16 +621,17 @@ static void agreed_end(struct probe_reader *r, struct cdt_probe_result *res,
 	}
 }
 
-static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
-		      uint64_t above, struct cdt_probe_result *res, struct es_result *er)
+static int run_search(struct cdt_dev *dev, struct probe_findings *pf,
+		      const struct cdt_probe_opts *opts, uint64_t above,
+		      struct cdt_probe_result *res, struct es_result *er)
 {
-	struct probe_reader r = { .dev = dev, .opts = opts,
+	struct probe_reader r = { .dev = dev, .pf = pf, .opts = opts,
 				  .reported = (uint64_t)res->sizes.read_capacity,
 				  /* made-up sectors (QEMU's ide-cd: zero EDC/ECC,
 				   * and its header M:S:F binary, not BCD) witness
 				   * nothing; Form 2 and formless Mode 2 have no
 				   * EDC/ECC to hold (a Video CD after audio) */
-				  .raw = probe_raw_witnesses(&res->raw, dev->layout) };
+				  .raw = probe_raw_witnesses(&res->raw, pf->layout) };
 	struct es_params p;
 	bool window_limit = false;
 	int rc;
@@ -646,13 +648,13 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		free(r.last_in);
 		return CDT_ENOMEM;
 	}
-	fill_params(&p, &res->sizes, dev->layout, opts->max_extra, r.buf_blocks);
+	fill_params(&p, &res->sizes, pf->layout, opts->max_extra, r.buf_blocks);
 	if (above > p.floor)
 		p.floor = above;
 	dev->errmsg[0] = '\0';
 	rc = search_rounds(&r, &p, er, &res->extent_blocks, &window_limit);
 	if (!rc && !stopped(&r)) {
-		rc = form2_below_runout(&r, res, dev->layout, er, &res->extent_blocks);
+		rc = form2_below_runout(&r, res, pf->layout, er, &res->extent_blocks);
 		if (rc == 1)
 			res->notes |= CDT_NOTE_FORM2;
 		rc = rc < 0 ? rc : 0;
@@ -743,9 +745,8 @@ static bool audio_last(const struct cdt_layout *l, struct es_result *er)
 }
 
 /* What the structure says beyond the search: notes, and the skip list. */
-static int judge_layout(struct cdt_dev *dev, struct cdt_probe_result *res)
+static int judge_layout(struct cdt_layout *l, struct cdt_probe_result *res)
 {
-	const struct cdt_layout *l = dev->layout;
 	const struct cdt_sizes *sz = &res->sizes;
 
 	if (!l)
@@ -762,20 +763,22 @@ static int judge_layout(struct cdt_dev *dev, struct cdt_probe_result *res)
 	if (formatted_medium(l, sz) || (l->formatted && sz->filesystem > 0 &&
 					res->true_blocks > (uint64_t)sz->filesystem))
 		res->notes |= CDT_NOTE_FORMATTED;
-	return layout_finish(dev, res->extent_blocks,
+	return layout_finish(l, res->extent_blocks,
 			     res->notes & CDT_NOTE_TAO_RUNOUT);
 }
 
 /* The verdict on the end er found, the structure's notes, the stats. */
-static int probe_finish(struct cdt_dev *dev, struct cdt_probe_result *res,
-			const struct es_result *er)
+static int probe_finish(struct cdt_dev *dev, struct probe_findings *pf,
+			struct cdt_probe_result *res, const struct es_result *er)
 {
 	int rc;
 
 	judge(res, er);
-	rc = judge_layout(dev, res);
+	rc = judge_layout(pf->layout, res);
 	if (rc)
 		return rc;
+	pf->extent = res->extent_blocks;
+	probe_publish(dev, pf);
 	capacity_after(dev, res);
 	cdt_get_stats(dev, &res->stats);
 	return 0;
@@ -796,7 +799,8 @@ static int kept_changing(struct cdt_dev *dev)
 	return CDT_ECHANGED;
 }
 
-static int begin_once(struct cdt_dev *dev, struct cdt_probe_result *res)
+static int begin_once(struct cdt_dev *dev, struct probe_findings *pf,
+		      struct cdt_probe_result *res)
 {
 	int rc;
 
@@ -807,43 +811,46 @@ static int begin_once(struct cdt_dev *dev, struct cdt_probe_result *res)
 	rc = cdt_inquiry(dev, &res->inq);
 	if (rc)
 		return rc;
-	rc = cdt_read_sizes(dev, &res->sizes);
+	rc = probe_sizes(dev, pf, &res->sizes);
+	res->sizes.size = sizeof(res->sizes);
 	if (rc)
 		return rc;
 	res->reported_blocks = (uint64_t)res->sizes.read_capacity;
-	probe_raw(dev, res);
+	probe_raw(dev, pf, res);
 	return 0;
 }
 
-int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res)
+int probe_begin(struct cdt_dev *dev, struct probe_findings *pf,
+		struct cdt_probe_result *res)
 {
 	unsigned int seen;
 	int i, rc;
 
 	for (i = 0; i < PROBE_STARTS; i++) {
 		seen = dev->medium_changes;
-		rc = begin_once(dev, res);
+		rc = begin_once(dev, pf, res);
 		if (dev->medium_changes == seen)
 			return rc;
 	}
 	return kept_changing(dev);
 }
 
-int probe_end_above(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
-		    uint64_t above, struct cdt_probe_result *res)
+int probe_end_above(struct cdt_dev *dev, struct probe_findings *pf,
+		    const struct cdt_probe_opts *opts, uint64_t above,
+		    struct cdt_probe_result *res)
 {
 	unsigned int seen = dev->medium_changes;
 	struct es_result er;
 	int rc = 0;
 
-	if (audio_last(dev->layout, &er)) {
+	if (audio_last(pf->layout, &er)) {
 		res->notes |= CDT_NOTE_LAST_TRACK_AUDIO;
 		res->extent_blocks = er.end;
 	} else {
-		rc = run_search(dev, opts, above, res, &er);
+		rc = run_search(dev, pf, opts, above, res, &er);
 	}
 	if (!rc)
-		rc = probe_finish(dev, res, &er);
+		rc = probe_finish(dev, pf, res, &er);
 	/* the end of one disc beside the sizes of another: never */
 	if (dev->medium_changes != seen) {
 		cdt_dev_seterr(dev, "the medium changed during the end search");
@@ -852,52 +859,58 @@ int probe_end_above(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	return rc;
 }
 
-int probe_end(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
-	      struct cdt_probe_result *res)
+int probe_end(struct cdt_dev *dev, struct probe_findings *pf,
+	      const struct cdt_probe_opts *opts, struct cdt_probe_result *res)
 {
-	return probe_end_above(dev, opts, 0, res);
+	return probe_end_above(dev, pf, opts, 0, res);
 }
 
 /* The whole probe, again from the start while the medium changes under it. */
-static int probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
-		 struct cdt_probe_result *res)
+int probe_whole(struct cdt_dev *dev, struct probe_findings *pf,
+		const struct cdt_probe_opts *opts, bool raw,
+		struct cdt_probe_result *res)
 {
 	int i, rc;
 
 	for (i = 0; i < PROBE_STARTS; i++) {
 		memset(res, 0, sizeof(*res));
 		res->size = sizeof(*res);
-		rc = probe_begin(dev, res);
+		rc = probe_begin(dev, pf, res);
 		if (!rc)
-			rc = probe_end(dev, opts, res);
+			rc = probe_end(dev, pf, opts, res);
+		if (!rc && raw && probe_raw_trusted(&res->raw, pf->layout))
+			return probe_raw_boundaries(dev, pf);
 		if (rc != CDT_ECHANGED)
 			return rc;
 	}
 	return kept_changing(dev);
 }
 
-int probe_known_end(struct cdt_dev *dev, uint64_t true_blocks, uint64_t extent,
+int probe_known_end(struct cdt_dev *dev, struct probe_findings *pf,
+		    uint64_t true_blocks, uint64_t extent,
 		    struct cdt_probe_result *res)
 {
 	struct es_result er = { .end = true_blocks };
-	int rc = probe_begin(dev, res);
+	int rc = probe_begin(dev, pf, res);
 
 	if (rc)
 		return rc;
 	res->extent_blocks = extent;
-	return probe_finish(dev, res, &er);
+	return probe_finish(dev, pf, res, &er);
 }
 
 int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	      struct cdt_probe_result *res)
 {
+	struct probe_findings pf = { 0 };
 	struct cdt_probe_opts o;
 	struct cdt_probe_result full;
 	int rc = cdt_abi_enter(dev, opts, NULL, &o, sizeof(o), res, &full,
 			       sizeof(full), "cdt_probe");
 
 	if (!rc)
-		rc = probe(dev, &o, &full);
+		rc = probe_whole(dev, &pf, &o, false, &full);
+	probe_findings_free(&pf);
 	cdt_abi_out(res, &full, sizeof(full));
 	return rc;
 }
