@@ -259,7 +259,7 @@ static enum block_answer read_one(struct cdt_dev *dev, struct probe_findings *pf
 		return BLOCK_OTHER;
 	if (rr.cls == CDT_READ_OK)
 		return BLOCK_DATA;
-	if (cdt_read_wrong_mode(&rr) || (rr.sense_key == 0x05 && rr.asc == 0x63))
+	if (cdt_read_wrong_mode(&rr) || cdt_answer_is_end_of_user_area(rr.sense_key, rr.asc))
 		return BLOCK_WRONG_MODE;
 	return BLOCK_OTHER;
 }
