@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "cdtail.h"
+#include "probe/probe.h"
 #include "th.h"
 
 /* data:300 + audio:200: two tracks, so a freed layout reads as garbage */
@@ -80,11 +81,53 @@ static void test_no_layout_before_probe(void **state)
 	assert_int_equal(th_disc_free(d), 0);
 }
 
+/*
+ * The probe's failed reads come back in its findings, noted where the
+ * probe reads; a read the caller makes afterwards adds nothing (the
+ * command path no longer collects them on the device).
+ */
+static void test_failed_reads_in_findings(void **state)
+{
+	struct th_disc *d = th_disc_new("findings1", (size_t)BLOCKS * 2048, 5);
+	struct cdt_probe_opts po = CDT_INIT(po);
+	struct cdt_probe_result res = CDT_INIT(res);
+	struct cdt_read_result rr = CDT_INIT(rr);
+	struct probe_findings pf = { 0 };
+	uint8_t buf[2048];
+	struct cdt_dev *dev;
+	unsigned int i, n;
+
+	(void)state;
+	assert_non_null(d);
+	dev = th_open_sim(d->img, "bad=490-499");
+	assert_int_equal(probe_whole(dev, &pf, &po, false, &res), 0);
+	/* a damaged tail: the image covers the bad run, marked bad */
+	assert_int_equal(res.extent_blocks, BLOCKS);
+	assert_int_equal(pf.block_size, 2048);
+	assert_non_null(pf.layout);
+	assert_true(pf.n_failed > 0);
+	for (i = 0; i < pf.n_failed; i++) {
+		/* each a read that touched the bad run */
+		assert_true(pf.failed[i].lba <= 499);
+		assert_true(pf.failed[i].lba + pf.failed[i].n > 490);
+	}
+	n = pf.n_failed;
+	assert_int_equal(cdt_read_blocks(dev, 495, 1, buf, sizeof(buf), &rr), 0);
+	assert_int_equal(rr.cls, CDT_READ_MEDIUM);
+	assert_int_equal(pf.n_failed, n);
+	probe_findings_free(&pf);
+	assert_null(pf.layout);
+	assert_int_equal(pf.n_failed, 0);
+	cdt_close(dev);
+	assert_int_equal(th_disc_free(d), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout_outlives_next_job),
 		cmocka_unit_test(test_no_layout_before_probe),
+		cmocka_unit_test(test_failed_reads_in_findings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
