@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the three jobs (image.c, tailfix.c, verify.c) share around the
- * disc they read: the probe with the read options' window, the summary's
- * bad ranges from a map, and freeing the summary.
+ * What the jobs share around the disc they read: the probe with the read
+ * options' window (its findings, probe.h, held by the job that asked),
+ * the summary's bad ranges from a map, and freeing the summary.
  */
 #ifndef CDT_JOB_H
 #define CDT_JOB_H
