@@ -199,9 +199,8 @@ static int other_disc(struct image_job *j, uint64_t lba, const char *how)
 #define DATA_FIRST_MARGIN 2
 
 /* The extent to copy before the search, in blocks; 0: search first. */
-static uint64_t agreed_extent(const struct cdt_dev *dev, const struct cdt_sizes *sz)
+static uint64_t agreed_extent(const struct cdt_layout *l, const struct cdt_sizes *sz)
 {
-	const struct cdt_layout *l = cdt_dev_layout(dev);
 	int64_t v = sz->read_capacity;
 
 	if (l && (l->formatted || l->n_tracks > 1 || l->n_gaps ||
@@ -233,7 +232,7 @@ static int known_extent(struct image_job *j)
 	struct cdt_read_summary *sum = &j->res->sum;
 	int rc;
 
-	rc = probe_known_end(j->dev, j->id.true_blocks, j->id.extent, sum->probe);
+	rc = probe_known_end(j->dev, &j->found, j->id.true_blocks, j->id.extent, sum->probe);
 	if (rc)
 		return rc;
 	sum->block_size = sum->probe->sizes.block_size;
@@ -309,7 +308,7 @@ static int find_extent_once(struct image_job *j)
 			window_resume(j);
 		return rc;
 	}
-	rc = probe_begin(j->dev, sum->probe);
+	rc = probe_begin(j->dev, &j->found, sum->probe);
 	if (rc)
 		return rc;
 	sum->block_size = sum->probe->sizes.block_size;
@@ -323,13 +322,13 @@ static int find_extent_once(struct image_job *j)
 		return check_block_size(j);
 	}
 	/* a map of its own extent (GNU ddrescue's) needs the search first */
-	sum->probe->extent_blocks = j->loaded ? 0 : agreed_extent(j->dev, &sum->probe->sizes);
+	sum->probe->extent_blocks = j->loaded ? 0 : agreed_extent(j->found.layout, &sum->probe->sizes);
 	if (sum->probe->extent_blocks) {
 		j->data_first = true;
 		return 0;
 	}
 	rescue_probe_opts(&j->opts->rd, &po);
-	return probe_end(j->dev, &po, sum->probe);
+	return probe_end(j->dev, &j->found, &po, sum->probe);
 }
 
 /*
@@ -612,7 +611,7 @@ static int settle_extent(struct image_job *j, struct rescue *r)
 	struct skip_plan found = j->skip;
 	int rc;
 
-	rc = skip_plan_make(j->dev, res->sum.probe, j->opts->formatted, &e, &j->skip);
+	rc = skip_plan_make(j->found.layout, res->sum.probe, j->opts->formatted, &e, &j->skip);
 	if (!rc)
 		rc = keep_found(&found, e, &j->skip);
 	skip_free(&found);
@@ -666,7 +665,7 @@ static int copy_then_search(struct image_job *j, struct rescue *r)
 	if (rc)
 		return rc;
 	rescue_probe_opts(&j->opts->rd, &po);
-	rc = probe_end_above(j->dev, &po, j->search_above, j->res->sum.probe);
+	rc = probe_end_above(j->dev, &j->found, &po, j->search_above, j->res->sum.probe);
 	if (!rc)
 		rc = settle_extent(j, r);
 	return rc ? rc : rescue_copy(r, first, UINT64_MAX);
@@ -697,7 +696,7 @@ static int save_after(struct image_job *j, struct rescue *r, int rc)
 }
 
 /*
- * The probe's failing reads (device.h) into the map before pass 1, as the
+ * The probe's failing reads (probe.h, its findings) into the map before pass 1, as the
  * passes would have left them: one block read alone and failed is bad
  * ('-', trimmed and scraped already), a chunk that failed is non-trimmed
  * ('*'), so pass 1 does not fail on it again; each counts as this run's
@@ -710,14 +709,14 @@ static int save_after(struct image_job *j, struct rescue *r, int rc)
  * read in order by the drive, stopped there and tried it too (the retry
  * plan counts a block's tries, retry.c).  UINT64_MAX: none.
  */
-static uint64_t chunk_stop(const struct cdt_dev *dev, unsigned int k)
+static uint64_t chunk_stop(const struct probe_findings *pf, unsigned int k)
 {
-	const struct dev_failed_read *c = &dev->failed[k];
+	const struct probe_failed_read *c = &pf->failed[k];
 	uint64_t low = UINT64_MAX;
 	unsigned int i;
 
-	for (i = k + 1; i < dev->n_failed; i++) {
-		const struct dev_failed_read *f = &dev->failed[i];
+	for (i = k + 1; i < pf->n_failed; i++) {
+		const struct probe_failed_read *f = &pf->failed[i];
 
 		if (f->n == 1 && f->lba >= c->lba && f->lba - c->lba < c->n && f->lba < low)
 			low = f->lba;
@@ -727,18 +726,18 @@ static uint64_t chunk_stop(const struct cdt_dev *dev, unsigned int k)
 
 static int premark(struct image_job *j, struct rescue *r)
 {
-	const struct cdt_dev *dev = j->dev;
+	const struct probe_findings *pf = &j->found;
 	uint64_t b, end, extent = j->res->extent_blocks;
 	unsigned int i;
 	char st, want;
 	int rc;
 
-	for (i = 0; i < dev->n_failed; i++) {
-		const struct dev_failed_read *f = &dev->failed[i];
+	for (i = 0; i < pf->n_failed; i++) {
+		const struct probe_failed_read *f = &pf->failed[i];
 
 		if (f->lba >= extent)
 			continue;
-		b = f->n > 1 ? chunk_stop(dev, i) : UINT64_MAX;
+		b = f->n > 1 ? chunk_stop(pf, i) : UINT64_MAX;
 		rc = rescue_note_failure(r, b < extent ? b : f->lba);
 		if (rc)
 			return rc;
@@ -868,7 +867,7 @@ static int plan_skips(struct image_job *j)
 	const struct cdt_skip *last;
 
 	if (!j->skip.n)
-		return skip_plan_make(j->dev, res->sum.probe, j->opts->formatted,
+		return skip_plan_make(j->found.layout, res->sum.probe, j->opts->formatted,
 				      j->loaded ? &extent : &res->extent_blocks, &j->skip);
 	last = &j->skip.v[j->skip.n - 1];
 	if (last->start + last->blocks > extent) {
@@ -946,6 +945,7 @@ static int image(struct cdt_dev *dev, const char *out_path,
 		close(j.map_lock);
 	map_free(&j.map);
 	skip_free(&j.skip);
+	probe_findings_free(&j.found);
 	free(j.base_comment);
 	free(j.comment);
 	free(j.buf);

@@ -14,6 +14,7 @@
 #include "book/mapfile.h"
 #include "engine/sink.h"
 #include "book/skip.h"
+#include "probe/probe.h"
 
 /*
  * The drive that read last, a comment line of the map beside the disc's
@@ -45,6 +46,7 @@ struct image_job {
 	uint64_t window_extra;	/* the --max-extra of the search the record keeps */
 	bool created_out, created_map;
 	struct disc_id id;	/* the disc's, recorded or read from the map */
+	struct probe_findings found;	/* the probe's: layout, failed reads */
 	struct file_sink out;	/* the engine's sink while it runs */
 	char *comment;		/* map comment lines: the caller's, identity */
 	size_t comment_cap;

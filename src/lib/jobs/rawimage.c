@@ -289,7 +289,7 @@ static int raw_changed(void *ctx, uint8_t *buf, size_t cap)
 static int check_drive(struct raw_job *j)
 {
 	const struct cdt_raw_caps *raw = &j->res->sum.probe->raw;
-	enum cdt_sector_mode m = probe_raw_tried_mode(cdt_dev_layout(j->dev), raw->tried_lba);
+	enum cdt_sector_mode m = probe_raw_tried_mode(j->found.layout, raw->tried_lba);
 	bool data = m == CDT_SECTOR_MODE1 || m == CDT_SECTOR_MODE2_FORM1;
 
 	if (!raw->sectors) {
@@ -394,146 +394,13 @@ static uint32_t raw_chunk(struct raw_job *j)
 	return want ? want : 1;
 }
 
-/* Block lba read raw is audio (no sync pattern). */
-static bool reads_as_audio(struct raw_job *j, uint64_t lba)
-{
-	struct mmc_read_cd rq = { .type = MMC_ST_ANY, .fields = MMC_RCD_RAW };
-	struct cdt_read_result rr = CDT_INIT(rr);
-	struct cd_sector_info info;
-
-	return !cdt_read_cd_blocks(j->dev, (int64_t)lba, 1, &rq, j->answer, CD_RAW, &rr) &&
-	       rr.cls == CDT_READ_OK && !rr.resid &&
-	       !cd_sector_parse(j->answer, CD_RAW, &info) && info.kind == CD_SECTOR_NONE;
-}
-
-/* Block lba read raw is a data sector naming its address. */
-static bool reads_as_data(struct raw_job *j, uint64_t lba)
-{
-	uint64_t first;
-
-	return probe_raw_confirm(j->dev, lba, 1, &first);
-}
-
-/*
- * From x on, up to the first sector that reads as audio (or limit): past
- * the last one that reads as data (an unreadable one between data sectors
- * is damage in the data track).
- */
-static uint64_t data_up_to(struct raw_job *j, uint64_t x, uint64_t limit)
-{
-	uint64_t end = x;
-
-	for (; x < limit && !reads_as_audio(j, x); x++)
-		if (reads_as_data(j, x))
-			end = x + 1;
-	return end;
-}
-
-/*
- * Where a data track ends and the audio track after it begins, as the
- * probe inferred it from READ(10)'s 05/64/00 (issue 23), may be off both
- * ways: the audio pregap may begin with the data track's own Mode 2 Form 2
- * or formless sectors, which answer READ(10) so too, and a drive that
- * gives index 01 only hides the pregap in the data track's length (as a
- * "run-out" when it is 2 blocks).  Raw reads settle it where they
- * contradict the probe: the boundary moves back over sectors that read as
- * audio, or on over sectors that read as data; a sector that does not
- * read (a TAO run-out, damage) leaves it where it is.  The data track's
- * last 2 blocks are then a run-out unless they read raw as data
- * (confirm_runouts).
- */
-static void data_before_audio(struct raw_job *j, struct cdt_track *prev, struct cdt_track *t)
-{
-	uint64_t x, end = prev->start + prev->blocks;
-
-	if (prev->mode != CDT_TRACK_DATA || t->mode != CDT_TRACK_AUDIO ||
-	    prev->session != t->session || t->pregap > t->start ||
-	    t->start - t->pregap < prev->start)
-		return;
-	x = t->start - t->pregap;
-	if (x > prev->start && reads_as_audio(j, x - 1)) {
-		while (x > prev->start + 1 && reads_as_audio(j, x - 1))
-			x--;
-	} else {
-		x = data_up_to(j, x, t->start);
-	}
-	t->pregap = t->start - x;
-	if (x < end)
-		prev->runout = true;
-	prev->blocks = x - prev->start;
-}
-
-/*
- * A data track's pregap after an audio track, on a drive that gives index
- * 01 only, ends the audio track's length: the sectors before the data
- * track that read raw as data are its pregap.
- */
-static void audio_before_data(struct raw_job *j, struct cdt_track *prev, struct cdt_track *t)
-{
-	uint64_t x;
-
-	if (prev->mode != CDT_TRACK_AUDIO || t->mode != CDT_TRACK_DATA ||
-	    prev->session != t->session || t->pregap > t->start ||
-	    t->start - t->pregap <= prev->start + 1)
-		return;
-	x = t->start - t->pregap;
-	while (x > prev->start + 1 && reads_as_data(j, x - 1))
-		x--;
-	t->pregap = t->start - x;
-	if (x < prev->start + prev->blocks)
-		prev->blocks = x - prev->start;
-}
-
-/*
- * A run-out the probe inferred from READ(10)'s 05/64/00 at a data track's
- * end is a real one only when READ CD cannot read those blocks either:
- * Mode 2 Form 2 and formless sectors answer READ(10) so too (issue 23).
- * Blocks that read raw as data sectors naming their address are the
- * track's, and the last track's extend the extent.
- */
-static int confirm_runouts(struct raw_job *j)
-{
-	const struct cdt_layout *l = cdt_dev_layout(j->dev);
-	uint64_t first;
-	size_t i;
-
-	if (!l)
-		return CDT_EUSAGE;
-	j->layout = *l;
-	j->extent = j->res->sum.probe->extent_blocks;
-	j->tracks = calloc(l->n_tracks ? l->n_tracks : 1, sizeof(*j->tracks));
-	if (!j->tracks)
-		return CDT_ENOMEM;
-	memcpy(j->tracks, l->tracks, l->n_tracks * sizeof(*j->tracks));
-	j->layout.tracks = j->tracks;
-	for (i = 1; i < l->n_tracks; i++) {
-		data_before_audio(j, &j->tracks[i - 1], &j->tracks[i]);
-		audio_before_data(j, &j->tracks[i - 1], &j->tracks[i]);
-	}
-	for (i = 0; i < l->n_tracks; i++) {
-		struct cdt_track *t = &j->tracks[i];
-		uint64_t end = t->start + t->blocks;
-
-		if (!t->runout || t->blocks < 2)
-			continue;
-		/* either one data sector is enough: the other may be damaged */
-		if (!probe_raw_confirm(j->dev, end - 2, 1, &first) &&
-		    !probe_raw_confirm(j->dev, end - 1, 1, &first))
-			continue;
-		t->runout = false;
-		if (i + 1 == l->n_tracks && end > j->extent)
-			j->extent = end;
-	}
-	return 0;
-}
-
 static int start(struct raw_job *j)
 {
 	struct cdt_raw_result *res = j->res;
 	size_t i;
 	int rc;
 
-	rc = rescue_probe(j->dev, &j->opts->rd, &res->sum);
+	rc = rescue_probe_raw(j->dev, &j->opts->rd, &res->sum, &j->found);
 	if (!rc)
 		rc = check_drive(j);
 	if (rc)
@@ -542,9 +409,9 @@ static int start(struct raw_job *j)
 	j->answer = malloc((size_t)j->chunk * (CD_RAW + MMC_C2_LEN));
 	if (!j->answer)
 		return CDT_ENOMEM;
-	rc = confirm_runouts(j);
-	if (!rc)
-		rc = raw_plan_make(&j->layout, j->extent, &j->plan);
+	/* the probe settled the boundaries READ(10) could not (probe.h) */
+	rc = j->found.layout ? raw_plan_make(j->found.layout, j->found.extent, &j->plan) :
+			       CDT_EUSAGE;
 	if (rc == CDT_EUSAGE)
 		cdt_dev_seterr(j->dev, "the disc lists no track to read");
 	if (rc)
@@ -915,7 +782,7 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 	free(j.comment);
 	free(j.answer);
 	free(j.edc_failed);
-	free(j.tracks);
+	probe_findings_free(&j.found);
 	cdt_get_stats(dev, &res->sum.stats);
 	res->sum.elapsed_ms = rescue_now_ms() - t0;
 	return rc;

@@ -17,15 +17,16 @@
 #include "book/identity.h"
 #include "book/mapfile.h"
 #include "jobs/rawplan.h"
+#include "probe/probe.h"
 
 struct raw_job {
 	struct cdt_dev *dev;
 	const char *cue_path;
 	const struct cdt_raw_opts *opts;
 	struct cdt_raw_result *res;
-	struct cdt_layout layout;	/* the probe's, run-outs confirmed raw */
-	struct cdt_track *tracks;	/* layout's tracks, the job's copy */
-	uint64_t extent;		/* the image's end LBA */
+	/* the probe's: the layout with its boundaries settled raw, and its
+	 * end (found.extent), the image's end LBA */
+	struct probe_findings found;
 	struct raw_plan plan;
 	struct cdt_map map;
 	int *fds;			/* plan.n track files, locked */
