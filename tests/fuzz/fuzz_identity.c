@@ -12,6 +12,7 @@
 #include "cdtail.h"
 #include "fuzz.h"
 #include "book/identity.h"
+#include "book/records.h"
 
 static void check(const struct disc_id *id)
 {
