@@ -205,6 +205,7 @@ int book_create(struct map_book *b, bool replace)
 		return rc;
 	format_comment(b);
 	rc = map_save_locked(b->path, &b->map, b->comment, &b->lock, replace, err, sizeof(err));
+	b->holds = !rc;
 	if (rc) {
 		cdt_dev_seterr(b->dev, "%s", err);
 		return rc == CDT_EIO && (errno == ENOENT || errno == ENOTDIR ||
@@ -228,13 +229,17 @@ int book_save(struct map_book *b, const struct cdt_map *map)
 		if (b->files[i].fd >= 0 && fdatasync(b->files[i].fd)) {
 			cdt_dev_seterr(b->dev, "cannot sync %s: %s", b->files[i].path,
 				       strerror(errno));
+			b->holds = false;
 			return CDT_EIO;
 		}
 	}
-	if (!b->comment && (rc = book_make_comment(b)))
+	if (!b->comment && (rc = book_make_comment(b))) {
+		b->holds = false;
 		return rc;
+	}
 	format_comment(b);
 	rc = map_save_locked(b->path, map, b->comment, &b->lock, true, err, sizeof(err));
+	b->holds = !rc;
 	if (rc)
 		cdt_dev_seterr(b->dev, "%s", err);
 	return rc;
@@ -278,6 +283,12 @@ int book_other_disc(struct map_book *b, const char *fmt, ...)
 	return CDT_EOTHERDISC;
 }
 
+void book_accept(struct map_book *b)
+{
+	if (book_resumed(b))
+		b->holds = true;
+}
+
 bool book_remove_created(struct map_book *b)
 {
 	bool removed = false;
@@ -286,8 +297,10 @@ bool book_remove_created(struct map_book *b)
 	for (i = 0; i < b->n_files; i++)
 		if (b->files[i].created && !unlink(b->files[i].path))
 			removed = true;
-	if (b->created && b->path && !unlink(b->path))
+	if (b->created && b->path && !unlink(b->path)) {
 		removed = true;
+		b->holds = false;
+	}
 	return removed;
 }
 

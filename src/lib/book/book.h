@@ -65,6 +65,9 @@ struct map_book {
 	int lock;			/* the map file, locked; or -1 */
 	bool create;			/* book_lock made a missing map */
 	bool created;			/* this run made the map file */
+	bool holds;			/* the map file holds this disc's map to
+					 * resume from: the last save succeeded,
+					 * or the map read was found this disc's */
 	struct book_records rec;	/* as read, then this run's (rec.drive
 					 * stays the read map's) */
 	char drive[DRIVE_MAX];		/* this run's, written; "" none */
@@ -133,6 +136,16 @@ int book_changed(struct map_book *b, uint8_t *buf, size_t cap);
 /* "map M belongs to another disc: ...", CDT_EOTHERDISC. */
 int book_other_disc(struct map_book *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* The map read was found to be this disc's (the job's checks passed):
+ * as it stands it is one to resume from. */
+void book_accept(struct map_book *b);
+
+/* The map file holds this disc's map to resume from (map_saved). */
+static inline bool book_map_saved(const struct map_book *b)
+{
+	return b->path && b->holds;
+}
 
 /* A run that read nothing: what it made goes.  true when any went. */
 bool book_remove_created(struct map_book *b);

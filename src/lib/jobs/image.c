@@ -387,6 +387,7 @@ static int prepare(struct image_job *j)
 			return rc;
 		j->res->finished_before = map_count(&j->book.map, MAP_FINISHED) / j->bs -
 					  j->book.rec.skip.blocks;
+		book_accept(&j->book);	/* this disc's: a resume can go on from it */
 	}
 	if (!verified) {
 		id_init(&j->book.rec.id, j->bs, j->res->extent_blocks, j->data_first ?
@@ -848,6 +849,7 @@ static int image(struct cdt_dev *dev, const char *out_path,
 	 * no OUT full of zeros for the next run to refuse, no map of nothing */
 	if (rc && !res->sum.blocks_read)
 		res->removed = book_remove_created(&j.book);
+	res->map_saved = book_map_saved(&j.book);
 	rc = book_close(&j.book, rc);
 	free(j.buf);
 	cdt_get_stats(dev, &res->sum.stats);

@@ -319,6 +319,7 @@ static int check_loaded(struct raw_job *j)
 	j->res->identity_blocks = matched;
 	j->res->resumed = true;
 	j->res->finished_before = map_count(&j->book.map, MAP_FINISHED) / CD_RAW;
+	book_accept(&j->book);	/* this disc's: a resume can go on from it */
 	return 0;
 }
 
@@ -846,6 +847,7 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 	/* a run that read nothing leaves nothing it made */
 	if (rc && rc != CDT_EBUSY && !res->sum.blocks_read)
 		res->removed = book_remove_created(&j.book);
+	res->map_saved = book_map_saved(&j.book);
 	rc = close_files(&j, rc);
 	raw_plan_free(&j.plan);
 	free(j.answer);
