@@ -50,7 +50,9 @@
  */
 static bool adoptable(const struct image_job *j)
 {
-	return !j->book.rec.id.present && j->book.map.size < j->extent_bytes && !(j->book.map.size % j->bs);
+	const struct cdt_map *m = &j->book.map;
+
+	return !j->book.rec.id.present && m->size < j->extent_bytes && !(m->size % j->bs);
 }
 
 static int check_map(struct image_job *j)
@@ -107,7 +109,9 @@ static int lock_existing(struct image_job *j)
 			cdt_dev_seterr(j->dev, "%s: %s", j->out_path, strerror(errno));
 			return CDT_EIO;
 		}
-		if (!rc && (rc = book_add_file(&j->book, j->out_path, j->fd, false))) {
+		if (!rc)
+			rc = book_add_file(&j->book, j->out_path, j->fd, false);
+		if (rc == CDT_ENOMEM) {
 			close(j->fd);
 			j->fd = -1;
 			return rc;
@@ -167,9 +171,10 @@ static int check_block_size(struct image_job *j)
 static int known_extent(struct image_job *j)
 {
 	struct cdt_read_summary *sum = &j->res->sum;
+	const struct disc_id *id = &j->book.rec.id;
 	int rc;
 
-	rc = probe_known_end(j->dev, j->book.rec.id.true_blocks, j->book.rec.id.extent, &sum->probe);
+	rc = probe_known_end(j->dev, id->true_blocks, id->extent, &sum->probe);
 	if (rc)
 		return rc;
 	sum->block_size = sum->probe.sizes.block_size;
@@ -300,7 +305,8 @@ static int check_identity(struct image_job *j, bool *verified)
 		return 0;
 	rc = book_check(&j->book, j->buf, j->bs, &matched, &lba);
 	if (rc == 1)
-		return book_other_disc(&j->book, "block %" PRIu64 " differs from the one it recorded", lba);
+		return book_other_disc(&j->book, "block %" PRIu64
+				       " differs from the one it recorded", lba);
 	if (rc == CDT_ECHANGED) {
 		cdt_dev_seterr(j->dev, "the medium changed while its identity was read");
 		return rc;
@@ -333,7 +339,8 @@ static int check_against_out(struct image_job *j)
 			continue;
 		last = b;
 		if (pread(j->fd, have, j->bs, (off_t)(b * j->bs)) != (ssize_t)j->bs)
-			return book_other_disc(&j->book, "block %" PRIu64 " is missing from OUT", b);
+			return book_other_disc(&j->book, "block %" PRIu64
+					       " is missing from OUT", b);
 		if (cdt_read_blocks(j->dev, b, 1, j->buf, j->bs, &rr))
 			return CDT_ETRANSPORT;
 		if (rr.cls == CDT_READ_CHANGED)
@@ -341,8 +348,8 @@ static int check_against_out(struct image_job *j)
 		if (rr.cls != CDT_READ_OK)
 			continue;
 		if (memcmp(j->buf, have, j->bs))
-			return book_other_disc(&j->book, "block %" PRIu64
-					       " on the disc differs from OUT's (the map has no cdtail identity)", b);
+			return book_other_disc(&j->book, "block %" PRIu64 " on the disc differs"
+					       " from OUT's (the map has no cdtail identity)", b);
 		compared++;
 	}
 	j->res->identity_blocks = compared;
@@ -776,7 +783,8 @@ static int plan_skips(struct image_job *j)
 
 	if (!j->book.rec.skip.n)
 		return skip_plan_make(j->dev, &res->sum.probe, j->opts->formatted,
-				      book_resumed(&j->book) ? &extent : &res->extent_blocks, &j->book.rec.skip);
+				      book_resumed(&j->book) ? &extent : &res->extent_blocks,
+				      &j->book.rec.skip);
 	last = &j->book.rec.skip.v[j->book.rec.skip.n - 1];
 	if (last->start + last->blocks > extent) {
 		cdt_dev_seterr(j->dev, "map %s skips blocks up to %" PRIu64
@@ -839,7 +847,8 @@ static int image(struct cdt_dev *dev, const char *out_path,
 	if (!rc)
 		rc = rc2;
 	if (j.book.map.n && j.bs)
-		res->out_blocks = map_count(&j.book.map, MAP_FINISHED) / j.bs - j.book.rec.skip.blocks;
+		res->out_blocks = map_count(&j.book.map, MAP_FINISHED) / j.bs -
+				  j.book.rec.skip.blocks;
 	rc2 = skip_copy(&j.book.rec.skip, &res->skipped, &res->n_skipped, &res->skipped_blocks);
 	if (!rc)
 		rc = rc2;

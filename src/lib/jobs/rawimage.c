@@ -310,7 +310,8 @@ static int check_loaded(struct raw_job *j)
 	if (j->book.map.size != j->plan.total * CD_RAW || !rec->id.present ||
 	    rec->id.block_size != CD_RAW || rec->id.extent != j->plan.total ||
 	    (rec->raw && (rec->raw_sectors != j->plan.total || rec->raw_files != j->plan.n)))
-		return book_other_disc(&j->book, "its raw stream is not this disc's (or it is not an image --raw map)");
+		return book_other_disc(&j->book, "its raw stream is not this disc's"
+				       " (or it is not an image --raw map)");
 	rc = book_check(&j->book, NULL, 0, &matched, &k);
 	if (rc == 1)
 		return book_other_disc(&j->book, "a recorded sector reads otherwise");
