@@ -430,6 +430,38 @@ static void test_medium_change(void **state)
 	book_close(&b, 0);
 }
 
+/* The identity check of a resume: proof, another disc, no proof, a change meanwhile. */
+static void test_verify(void **state)
+{
+	struct fx *f = *state;
+	struct map_book b;
+	unsigned int matched;
+	bool verified;
+
+	book_init(&b, f->dev, f->map, NULL, "stream sector");
+	b.check = scripted_check;
+	check_result = 0;
+	/* no record: nothing to check, no proof */
+	assert_int_equal(book_verify(&b, NULL, 0, &matched, &verified), 0);
+	assert_false(verified);
+	id_init(&b.rec.id, 2352, 100, 100);
+	assert_int_equal(book_verify(&b, NULL, 0, &matched, &verified), 0);
+	assert_true(verified);
+	assert_int_equal(matched, 1);
+	check_result = 2;
+	assert_int_equal(book_verify(&b, NULL, 0, &matched, &verified), 0);
+	assert_false(verified);
+	check_result = 1;
+	check_at = 42;
+	assert_int_equal(book_verify(&b, NULL, 0, &matched, &verified), CDT_EOTHERDISC);
+	assert_non_null(strstr(cdt_errmsg(f->dev),
+			       "belongs to another disc: stream sector 42 differs from the one it recorded"));
+	check_result = CDT_ECHANGED;
+	assert_int_equal(book_verify(&b, NULL, 0, &matched, &verified), CDT_ECHANGED);
+	assert_non_null(strstr(cdt_errmsg(f->dev), "the medium changed while its identity was read"));
+	book_close(&b, 0);
+}
+
 /* Without a callback the identity's cooked blocks are read again on the drive. */
 static void test_cooked_check(void **state)
 {
@@ -470,6 +502,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_save_without_sync, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_medium_change, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cooked_check, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verify, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

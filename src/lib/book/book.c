@@ -253,6 +253,30 @@ int book_check(struct map_book *b, uint8_t *buf, size_t cap,
 	return id_check(b->dev, &b->rec.id, buf, cap, matched, at);
 }
 
+int book_verify(struct map_book *b, uint8_t *buf, size_t cap,
+		unsigned int *matched, bool *verified)
+{
+	uint64_t at = 0;
+	int rc;
+
+	*matched = 0;
+	*verified = false;
+	if (!b->rec.id.present)
+		return 0;
+	rc = book_check(b, buf, cap, matched, &at);
+	if (rc == 1)
+		return book_other_disc(b, "%s %" PRIu64 " differs from the one it recorded",
+				       b->unit, at);
+	if (rc == CDT_ECHANGED) {
+		cdt_dev_seterr(b->dev, "the medium changed while its identity was read");
+		return rc;
+	}
+	if (rc < 0)
+		return rc;
+	*verified = rc == 0;
+	return 0;
+}
+
 int book_changed(struct map_book *b, uint8_t *buf, size_t cap)
 {
 	unsigned int matched;

@@ -129,6 +129,16 @@ int book_save(struct map_book *b, const struct cdt_map *map);
 int book_check(struct map_book *b, uint8_t *buf, size_t cap,
 	       unsigned int *matched, uint64_t *at);
 
+/*
+ * The identity check of a resume: the recorded blocks read again.  0 with
+ * *verified when every one that read is equal (*matched of them, at
+ * least one), 0 without it when none read (worn since, or no record: the
+ * job finds other proof); CDT_EOTHERDISC when one differs, CDT_ECHANGED
+ * when the medium changed meanwhile, or a device error, message set.
+ */
+int book_verify(struct map_book *b, uint8_t *buf, size_t cap,
+		unsigned int *matched, bool *verified);
+
 /* The medium-change rule (engine.h, rescue_sink's changed): 0 the same
  * disc, CDT_ECHANGED with the message, or a device error. */
 int book_changed(struct map_book *b, uint8_t *buf, size_t cap);

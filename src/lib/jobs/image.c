@@ -296,26 +296,12 @@ static void record_window(struct image_job *j)
 /* A resume: the recorded blocks read back as recorded. */
 static int check_identity(struct image_job *j, bool *verified)
 {
-	unsigned int matched = 0;
-	uint64_t lba = 0;
-	int rc;
+	unsigned int matched;
+	int rc = book_verify(&j->book, j->buf, j->bs, &matched, verified);
 
-	*verified = false;
-	if (!j->book.rec.id.present)
-		return 0;
-	rc = book_check(&j->book, j->buf, j->bs, &matched, &lba);
-	if (rc == 1)
-		return book_other_disc(&j->book, "block %" PRIu64
-				       " differs from the one it recorded", lba);
-	if (rc == CDT_ECHANGED) {
-		cdt_dev_seterr(j->dev, "the medium changed while its identity was read");
-		return rc;
-	}
-	if (rc < 0)
-		return rc;
-	j->res->identity_blocks = matched;
-	*verified = rc == 0;
-	return 0;
+	if (!rc && j->book.rec.id.present)
+		j->res->identity_blocks = matched;
+	return rc;
 }
 
 /*

@@ -303,8 +303,8 @@ static int load_map(struct raw_job *j)
 static int check_loaded(struct raw_job *j)
 {
 	const struct book_records *rec = &j->book.rec;
-	unsigned int matched = 0;
-	uint64_t k = 0;
+	unsigned int matched;
+	bool verified;
 	int rc;
 
 	if (j->book.map.size != j->plan.total * CD_RAW || !rec->id.present ||
@@ -312,10 +312,8 @@ static int check_loaded(struct raw_job *j)
 	    (rec->raw && (rec->raw_sectors != j->plan.total || rec->raw_files != j->plan.n)))
 		return book_other_disc(&j->book, "its raw stream is not this disc's"
 				       " (or it is not an image --raw map)");
-	rc = book_check(&j->book, NULL, 0, &matched, &k);
-	if (rc == 1)
-		return book_other_disc(&j->book, "a recorded sector reads otherwise");
-	if (rc < 0)
+	rc = book_verify(&j->book, NULL, 0, &matched, &verified);
+	if (rc)
 		return rc;
 	j->res->identity_blocks = matched;
 	j->res->resumed = true;
