@@ -19,6 +19,7 @@
 #include <cmocka.h>
 #include "cdtail.h"
 #include "th.h"
+#include "core/device.h"
 #include "book/book.h"
 #include "book/records.h"
 
@@ -343,7 +344,10 @@ static void test_save_round_trip(void **state)
 	assert_int_equal(book_create(&b, false), 0);
 	assert_true(b.created);
 	assert_int_equal(book_add_file(&b, f->out, fd, true), 0);
-	assert_int_equal(book_save(&b, &b.map), 0);
+	cdt_dev_seterr(f->dev, "the first error");
+	assert_int_equal(book_save_after(&b, &b.map, CDT_EINTR), 0);
+	assert_string_equal(cdt_errmsg(f->dev), "the first error");
+	assert_true(book_map_saved(&b));
 	text = slurp(f->map);
 	assert_non_null(strstr(text, "# a line of the caller\n"));
 	assert_int_equal(records_parse(text, &r, why, sizeof(why)), 0);
@@ -358,6 +362,7 @@ static void test_save_round_trip(void **state)
 	free(text);
 	/* what this run made goes; the map with it */
 	assert_true(book_remove_created(&b));
+	assert_false(book_map_saved(&b));
 	assert_int_equal(access(f->out, F_OK), -1);
 	assert_int_equal(access(f->map, F_OK), -1);
 	assert_int_equal(book_close(&b, 0), 0);
@@ -384,6 +389,16 @@ static void test_no_save_without_sync(void **state)
 	assert_int_equal(map_set(&b.map, 0, 2048, MAP_BAD), 0);
 	assert_int_equal(book_save(&b, &b.map), CDT_EIO);
 	assert_non_null(strstr(cdt_errmsg(f->dev), "cannot sync the pipe"));
+	after = slurp(f->map);
+	assert_string_equal(before, after);
+	/* after a run's error the first error stays the one told */
+	cdt_dev_seterr(f->dev, "the first error");
+	assert_int_equal(book_save_after(&b, &b.map, CDT_ETRANSPORT), CDT_EIO);
+	assert_non_null(strstr(cdt_errmsg(f->dev), "the first error; and the map could not be "
+			       "saved: cannot sync the pipe"));
+	assert_non_null(strstr(cdt_errmsg(f->dev), "(it holds the last save)"));
+	assert_false(book_map_saved(&b));
+	free(after);
 	after = slurp(f->map);
 	assert_string_equal(before, after);
 	/* nothing was made by this run: nothing goes */

@@ -245,6 +245,25 @@ int book_save(struct map_book *b, const struct cdt_map *map)
 	return rc;
 }
 
+int book_save_after(struct map_book *b, const struct cdt_map *map, int rc)
+{
+	char first[sizeof(b->dev->errmsg)], second[sizeof(b->dev->errmsg)];
+	int rc2;
+
+	if (!rc)
+		return book_save(b, map);
+	snprintf(first, sizeof(first), "%s", cdt_errmsg(b->dev));
+	b->dev->errmsg[0] = '\0';
+	rc2 = book_save(b, map);
+	snprintf(second, sizeof(second), "%s", cdt_errmsg(b->dev));
+	if (rc2)
+		cdt_dev_seterr(b->dev, "%s; and the map could not be saved: %s (it holds the last save)",
+			       first, second[0] ? second : cdt_strerror(rc2));
+	else
+		cdt_dev_seterr(b->dev, "%s", first);
+	return rc2;
+}
+
 int book_check(struct map_book *b, uint8_t *buf, size_t cap,
 	       unsigned int *matched, uint64_t *at)
 {

@@ -125,6 +125,14 @@ int book_create(struct map_book *b, bool replace);
  * file: nothing (nor synced). */
 int book_save(struct map_book *b, const struct cdt_map *map);
 
+/*
+ * The save after a run, whatever ended it (rc: the run's outcome).  After
+ * an error the first error stays the one reported: a save that fails too
+ * (a full disk fails both) adds its words to the first message, never
+ * replaces it.  Returns the save's outcome.
+ */
+int book_save_after(struct map_book *b, const struct cdt_map *map, int rc);
+
 /* The identity read again: as struct map_book's check. */
 int book_check(struct map_book *b, uint8_t *buf, size_t cap,
 	       unsigned int *matched, uint64_t *at);

@@ -593,30 +593,6 @@ static int copy_then_search(struct image_job *j, struct rescue *r)
 }
 
 /*
- * The map saved after the run, whatever ended it.  After an error the
- * first error is the one reported: a save that fails too (a full disk
- * fails both) adds its words to the first message, never replaces it.
- */
-static int save_after(struct image_job *j, struct rescue *r, int rc)
-{
-	char first[sizeof(j->dev->errmsg)], second[sizeof(j->dev->errmsg)];
-	int rc2;
-
-	if (!rc)
-		return rescue_save(r);
-	snprintf(first, sizeof(first), "%s", cdt_errmsg(j->dev));
-	j->dev->errmsg[0] = '\0';
-	rc2 = rescue_save(r);
-	snprintf(second, sizeof(second), "%s", cdt_errmsg(j->dev));
-	if (rc2)
-		cdt_dev_seterr(j->dev, "%s; and the map could not be saved: %s (it holds the last save)",
-			       first, second[0] ? second : cdt_strerror(rc2));
-	else
-		cdt_dev_seterr(j->dev, "%s", first);
-	return rc2;
-}
-
-/*
  * The probe's failing reads (device.h) into the map before pass 1, as the
  * passes would have left them: one block read alone and failed is bad
  * ('-', trimmed and scraped already), a chunk that failed is non-trimmed
@@ -730,7 +706,7 @@ static int run_job(struct image_job *j)
 		rc = rescue_rest(&r);
 	res->sum.blocks_read = r.blocks_read;
 	/* save whatever happened: an interrupted run resumes from here */
-	rc2 = save_after(j, &r, rc);
+	rc2 = book_save_after(&j->book, &j->book.map, rc);
 	if (!rc)
 		rc = rc2;
 	if (!rc)

@@ -564,7 +564,8 @@ static int run_engine(struct raw_job *j)
 	if (!rc)
 		rc = rescue_run(&r);
 	j->res->sum.blocks_read = r.blocks_read;
-	rc2 = rescue_save(&r);
+	/* whatever ended the run: the first error stays the one told */
+	rc2 = book_save_after(&j->book, &j->book.map, rc);
 	if (!rc)
 		rc = rc2;
 	rescue_fini(&r);
