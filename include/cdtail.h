@@ -625,6 +625,11 @@ struct cdt_image_result {
 					 * map's last (or a map naming none):
 					 * without rd.retries, every bad block
 					 * was tried once more */
+	bool map_saved;			/* MAPFILE holds this run's map to
+					 * resume from: its last save succeeded
+					 * (or the map it read was this disc's
+					 * and stands as read); false without
+					 * MAPFILE, removed, or a failed save */
 };
 
 /*
@@ -702,6 +707,7 @@ struct cdt_raw_result {
 	size_t n_tracks;
 	char catalog[14];		/* the drive's Media Catalog Number
 					 * (13 digits), "" none */
+	bool map_saved;			/* as cdt_image_result's */
 };
 
 /*
