@@ -55,7 +55,7 @@ static int read_digest(struct cdt_dev *dev, uint64_t lba, uint32_t bs,
 		return rc;
 	if (rr.cls == CDT_READ_CHANGED)
 		return CDT_ECHANGED;
-	if (rr.cls != CDT_READ_OK || rr.resid)
+	if (rr.cls != CDT_READ_OK)
 		return 0;
 	if (EVP_Digest(buf, bs, md, &mdlen, EVP_sha256(), NULL) != 1)
 		return CDT_ENOMEM;

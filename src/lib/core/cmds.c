@@ -206,19 +206,23 @@ int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
 }
 
 /*
- * A read's failure as the engines see it, from the table's action
- * (mmc/answer.c).  A block-level failure of any kind is MEDIUM: the
- * block is bad; 05/64/xx stays END here, where the structure decides.
+ * A read's outcome as the engines see it: the table's action
+ * (mmc/answer.c) in the public class.  A block-level failure of any kind
+ * is MEDIUM: the block is bad; 05/64/xx is WRONG_MODE, where the disc's
+ * structure decides; GOOD with a residual is SHORT (read_answer), the
+ * residual saying how much did not arrive.
  */
 static enum cdt_read_class read_class(enum cdt_action a)
 {
 	switch (a) {
 	case CDT_ACT_OK:
-	case CDT_ACT_SHORT:
 		return CDT_READ_OK;
+	case CDT_ACT_SHORT:
+		return CDT_READ_SHORT;
 	case CDT_ACT_END:
-	case CDT_ACT_WRONG_MODE:
 		return CDT_READ_END;
+	case CDT_ACT_WRONG_MODE:
+		return CDT_READ_WRONG_MODE;
 	case CDT_ACT_BAD_BLOCK:
 		return CDT_READ_MEDIUM;
 	case CDT_ACT_TIMEOUT:
@@ -228,15 +232,6 @@ static enum cdt_read_class read_class(enum cdt_action a)
 	default:
 		return CDT_READ_FATAL;
 	}
-}
-
-bool cdt_read_wrong_mode(const struct cdt_read_result *rr)
-{
-	struct cdt_sense s = { .valid = true, .key = rr->sense_key,
-			       .asc = rr->asc, .ascq = rr->ascq };
-
-	/* read_class puts these among the END answers: the sense tells them apart */
-	return rr->cls == CDT_READ_END && cdt_sense_action(&s) == CDT_ACT_WRONG_MODE;
 }
 
 /* Actions that end the read call itself: the run cannot go on. */
@@ -276,6 +271,11 @@ static int read_answer(struct cdt_dev *dev, int rc, const struct cdt_cmd *cmd,
 	res->ms += cmd->ms;
 	res->resid = cmd->resid > bytes ? bytes : cmd->resid;
 	res->cls = read_class(dev->last_action);
+	/* the table's SHORT and OK differ by the residual the caller capped */
+	if (res->cls == CDT_READ_SHORT && !res->resid)
+		res->cls = CDT_READ_OK;
+	else if (res->cls == CDT_READ_OK && res->resid)
+		res->cls = CDT_READ_SHORT;
 	if (rc == 0 && res->resid == 0)
 		return 0;
 	dev->stats.failed_reads++;
@@ -345,7 +345,7 @@ static int read_smaller(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 		}
 		piece.ms = res->ms;
 		*res = piece;
-		if (rc || piece.cls != CDT_READ_OK || piece.resid) {
+		if (rc || piece.cls != CDT_READ_OK) {
 			res->resid = (nblocks - done - n) * bs + piece.resid;
 			return rc;
 		}

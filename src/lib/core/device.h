@@ -73,14 +73,6 @@ int cdt_dev_inquiry(struct cdt_dev *dev, struct mmc_inquiry *mi);
 void cdt_dev_seterr(struct cdt_dev *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/*
- * A failed read whose answer the table (mmc/answer.c) calls
- * CDT_ACT_WRONG_MODE: the block holds no 2048-byte user data (audio, Mode
- * 2 Form 2, a pregap, a TAO run-out); the disc's structure says which.
- * One table decides, so every engine asks here, never the sense bytes.
- */
-bool cdt_read_wrong_mode(const struct cdt_read_result *rr);
-
 /* Sense 06/28/xx: NOT READY TO READY CHANGE, MEDIUM MAY HAVE CHANGED. */
 bool cdt_sense_medium_changed(const struct cdt_sense *s);
 

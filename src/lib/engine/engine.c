@@ -211,7 +211,7 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 	 * keeps every read away from audio, gaps and run-outs, so no other
 	 * 05/64/00 reaches the engine.
 	 */
-	if (n == 1 && cdt_read_wrong_mode(&rr) && r->sink.wrong_mode) {
+	if (n == 1 && rr.cls == CDT_READ_WRONG_MODE && r->sink.wrong_mode) {
 		if (r->sink.failed)
 			r->sink.failed(r->sink.ctx, lba, n);
 		rc = rescue_note_failure(r, lba);
@@ -221,7 +221,7 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 			return rc;
 		return SPAN_BAD;
 	}
-	if (rr.cls != CDT_READ_OK || rr.resid) {
+	if (rr.cls != CDT_READ_OK) {
 		if (r->sink.failed)
 			r->sink.failed(r->sink.ctx, lba, n);
 		rc = rescue_note_failure(r, lba);

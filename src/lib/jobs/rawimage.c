@@ -402,7 +402,7 @@ static bool reads_as_audio(struct raw_job *j, uint64_t lba)
 	struct cd_sector_info info;
 
 	return !cdt_read_cd_blocks(j->dev, (int64_t)lba, 1, &rq, j->answer, CD_RAW, &rr) &&
-	       rr.cls == CDT_READ_OK && !rr.resid &&
+	       rr.cls == CDT_READ_OK &&
 	       !cd_sector_parse(j->answer, CD_RAW, &info) && info.kind == CD_SECTOR_NONE;
 }
 

@@ -97,7 +97,8 @@ static int read_piece(struct raw_job *j, const struct raw_file *f, uint64_t k,
 	rc = cdt_read_cd_blocks(j->dev, (int64_t)lba, n, &rq, j->answer, n * per, rr);
 	if (rc)
 		return rc;
-	got = rr->cls == CDT_READ_OK ? n - (rr->resid + per - 1) / per : 0;
+	got = rr->cls == CDT_READ_OK || rr->cls == CDT_READ_SHORT ?
+	      n - (rr->resid + per - 1) / per : 0;
 	for (i = 0; i < got; i++) {
 		const uint8_t *s = j->answer + (size_t)i * per;
 		bool edc;
@@ -132,7 +133,7 @@ int raw_read(void *ctx, uint64_t k, uint32_t n, uint8_t *buf,
 			return got;
 		if ((uint32_t)got < piece || rr->cls != CDT_READ_OK) {
 			rr->resid = (n - done - (uint32_t)got) * CD_RAW;
-			if (rr->cls == CDT_READ_OK)
+			if (rr->cls == CDT_READ_OK || rr->cls == CDT_READ_SHORT)
 				fail_at(rr, done + (uint32_t)got, n);
 			return 0;
 		}
@@ -154,7 +155,7 @@ static int read_digest(struct raw_job *j, uint64_t k, uint8_t *md)
 		return rc;
 	if (rr.cls == CDT_READ_CHANGED)
 		return CDT_ECHANGED;
-	if (rr.cls != CDT_READ_OK || rr.resid)
+	if (rr.cls != CDT_READ_OK)
 		return 0;
 	return EVP_Digest(s, CD_RAW, md, &len, EVP_sha256(), NULL) == 1 ? 1 : CDT_ENOMEM;
 }

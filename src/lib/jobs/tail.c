@@ -103,12 +103,12 @@ static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
 	rc = cdt_read_blocks(j->dev, lba, n, j->disc, (size_t)j->chunk * j->bs, &rr);
 	if (rc)
 		return rc;
-	if (cdt_read_wrong_mode(&rr) && n > 1)
+	if (rr.cls == CDT_READ_WRONG_MODE && n > 1)
 		return compare_blocks(j, lba, n, last_bytes);
 	/* one the list has no room for stays unreadable (skip.h) */
-	if (cdt_read_wrong_mode(&rr) && !list_wrong_mode(j, lba))
+	if (rr.cls == CDT_READ_WRONG_MODE && !list_wrong_mode(j, lba))
 		return 1;
-	if (rr.cls != CDT_READ_OK || rr.resid) {
+	if (rr.cls != CDT_READ_OK) {
 		j->res->verdict = CDT_TAIL_UNREADABLE;
 		j->res->mismatch_lba = lba;
 		return 0;

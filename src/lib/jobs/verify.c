@@ -90,9 +90,9 @@ static int read_into(struct verify_job *j, uint64_t lba, uint32_t n, uint8_t *bu
 		return rescue_read_fatal(j->dev, lba, &rr);
 	if (timeout_row_note(&j->timeouts, lba, rr.cls, true))
 		return rescue_stopped_answering(j->dev, lba, false);
-	if (cdt_read_wrong_mode(&rr))
+	if (rr.cls == CDT_READ_WRONG_MODE)
 		return READ_WRONG_MODE;
-	return rr.cls == CDT_READ_OK && !rr.resid ? READ_GOOD : READ_BAD;
+	return rr.cls == CDT_READ_OK ? READ_GOOD : READ_BAD;
 }
 
 /*

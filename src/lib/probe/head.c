@@ -22,7 +22,7 @@ uint32_t probe_read_piece(struct cdt_dev *dev, uint64_t lba, uint32_t n,
 
 	if (cdt_read_blocks(dev, lba, n, buf, (size_t)n * bs, &rr))
 		return 0;
-	if (rr.cls == CDT_READ_OK)
+	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_SHORT)
 		return n;
 	if (rr.cls != CDT_READ_MEDIUM)
 		return 0;
@@ -31,7 +31,7 @@ uint32_t probe_read_piece(struct cdt_dev *dev, uint64_t lba, uint32_t n,
 	for (i = 0; i < n; i++) {
 		if (cdt_read_blocks(dev, lba + i, 1, buf + (size_t)i * bs, bs, &rr))
 			return i;
-		if (rr.cls != CDT_READ_OK &&
+		if (rr.cls != CDT_READ_OK && rr.cls != CDT_READ_SHORT &&
 		    (rr.cls != CDT_READ_MEDIUM || !pass_bad(buf + (size_t)i * bs, bs, fails)))
 			return i;
 	}

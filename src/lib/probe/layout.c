@@ -256,9 +256,9 @@ static enum block_answer read_one(struct cdt_dev *dev, uint64_t lba, uint8_t *bu
 
 	if (cdt_read_blocks(dev, lba, 1, buf, dev->block_size, &rr))
 		return BLOCK_OTHER;
-	if (rr.cls == CDT_READ_OK)
+	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_SHORT)
 		return BLOCK_DATA;
-	if (cdt_read_wrong_mode(&rr) || (rr.sense_key == 0x05 && rr.asc == 0x63))
+	if (rr.cls == CDT_READ_WRONG_MODE || (rr.sense_key == 0x05 && rr.asc == 0x63))
 		return BLOCK_WRONG_MODE;
 	return BLOCK_OTHER;
 }

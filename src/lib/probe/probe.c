@@ -83,9 +83,11 @@ static void note_good(struct probe_reader *r, uint64_t lba, uint32_t n,
 	uint64_t missing = ((uint64_t)rr->resid + bs - 1) / bs;
 	uint64_t got = missing >= n ? 0 : n - missing;
 
-	if (rr->cls == CDT_READ_OK && got && lba + got > r->good_end)
+	bool good = rr->cls == CDT_READ_OK || rr->cls == CDT_READ_SHORT;
+
+	if (good && got && lba + got > r->good_end)
 		r->good_end = lba + got;
-	if (rr->cls == CDT_READ_OK && got && !r->raw)
+	if (good && got && !r->raw)
 		note_past(r, lba, (uint32_t)got);
 }
 
@@ -94,11 +96,11 @@ static void keep_failure(struct probe_reader *r, uint64_t lba, uint32_t n,
 {
 	struct probe_failure *f;
 
-	if (rr->cls == CDT_READ_OK)
+	if (rr->cls == CDT_READ_OK || rr->cls == CDT_READ_SHORT)
 		return;
 	f = &r->fails[r->nfails++ % PROBE_FAILS_KEPT];
 	*f = (struct probe_failure){ lba, n, rr->sense_key, rr->asc, rr->cls,
-				     cdt_read_wrong_mode(rr) };
+				     rr->cls == CDT_READ_WRONG_MODE };
 }
 
 /* The narrowest kept failed read that covered lba, or NULL. */
@@ -122,7 +124,7 @@ static void tell_progress(struct probe_reader *r, uint64_t lba,
 	struct cdt_progress p = { .size = sizeof(p), .phase = CDT_PHASE_SEARCH };
 
 	r->reads++;
-	r->failed_reads += rr->cls != CDT_READ_OK;
+	r->failed_reads += rr->cls != CDT_READ_OK && rr->cls != CDT_READ_SHORT;
 	r->ms += rr->ms;
 	if (!r->opts->progress)
 		return;
@@ -155,7 +157,8 @@ static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
 {
 	uint64_t from = lba > r->reported ? lba : r->reported, first;
 
-	if (rr->cls == CDT_READ_OK && lba + n > r->reported &&
+	if ((rr->cls == CDT_READ_OK || rr->cls == CDT_READ_SHORT) &&
+	    lba + n > r->reported &&
 	    !probe_raw_confirm(r->dev, from, (uint32_t)(lba + n - from), &first)) {
 		rr->cls = CDT_READ_END;
 		rr->info_valid = true;
@@ -163,7 +166,7 @@ static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
 		rr->sense_key = 0x05;
 		rr->asc = 0x21;
 		rr->ascq = 0;
-	} else if (cdt_read_wrong_mode(rr) &&
+	} else if (rr->cls == CDT_READ_WRONG_MODE &&
 		   probe_raw_confirm(r->dev, lba, n, &first)) {
 		/*
 		 * The refused READ moved nothing (its residual is the whole
@@ -175,6 +178,19 @@ static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
 		rr->info_valid = false;
 		rr->resid = 0;
 	}
+}
+
+/*
+ * The end search's outcome keeps its own terms (endsearch.h): a GOOD read
+ * with blocks missing is OK with es_outcome.missing, and a block not of
+ * user data answers like the end; the structure (probe/layout.c) and the
+ * kept failure (wrong_mode) tell the two apart.
+ */
+static enum cdt_read_class es_class(enum cdt_read_class cls)
+{
+	if (cls == CDT_READ_SHORT)
+		return CDT_READ_OK;
+	return cls == CDT_READ_WRONG_MODE ? CDT_READ_END : cls;
 }
 
 static int probe_read(void *ctx, uint64_t lba, uint32_t n,
@@ -198,12 +214,12 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 	keep_failure(r, lba, n, &rr);
 	note_good(r, lba, n, &rr);
 	tell_progress(r, lba, &rr);
-	out->cls = rr.cls;
+	out->cls = es_class(rr.cls);
 	out->info_valid = rr.info_valid;
 	out->info = rr.info;
 	out->ms = rr.ms;
 	/* a GOOD read's residual: whole blocks that did not arrive */
-	if (rr.cls == CDT_READ_OK && rr.resid)
+	if (rr.cls == CDT_READ_SHORT)
 		out->missing = (uint32_t)((rr.resid + r->dev->block_size - 1) /
 					  r->dev->block_size);
 	if (rr.cls == CDT_READ_TIMEOUT)
@@ -290,7 +306,7 @@ static bool looks_like_runout(const struct probe_failure *f)
 /* 05/21, 05/63, 05/64: the table's END and WRONG_MODE (core/cmds.c read_class) */
 static bool sense_is_end(const struct probe_failure *f)
 {
-	return f->cls == CDT_READ_END;
+	return f->cls == CDT_READ_END || f->cls == CDT_READ_WRONG_MODE;
 }
 
 /* One block on its own: 1 END-class, 0 readable or MEDIUM, <0 can't tell. */
@@ -310,10 +326,11 @@ static int end_class_at(struct probe_reader *r, uint64_t lba)
 		witness(r, lba, 1, &rr);
 	keep_failure(r, lba, 1, &rr);
 	note_good(r, lba, 1, &rr);
-	if (rr.cls == CDT_READ_END)
+	if (rr.cls == CDT_READ_END || rr.cls == CDT_READ_WRONG_MODE)
 		return 1;
 	/* a block that failed or timed out is there, unreadable */
-	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_MEDIUM ||
+	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_SHORT ||
+	    rr.cls == CDT_READ_MEDIUM ||
 	    rr.cls == CDT_READ_TIMEOUT)
 		return 0;
 	return CDT_ECHECK;
