@@ -318,29 +318,26 @@ static int read_once(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 }
 
 /*
- * The device said the transfer is too long (EINVAL from SG_IO mid-run:
- * the queue's limits shrank, or were never what sysfs said): lower the
- * device's largest read to half of this one and read the span again in
- * pieces, halving again while the device still refuses.  The pieces'
+ * The span in pieces of at most max blocks, halving the device's largest
+ * read (and max) while it refuses a piece as too long.  The pieces'
  * answers sum into res, up to the first piece that does not arrive whole.
  */
-static int read_smaller(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
-			uint8_t *buf, struct cdt_read_result *res)
+static int read_pieces(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+		       uint8_t *buf, struct cdt_read_result *res, uint32_t max)
 {
 	uint32_t bs = dev->block_size, done = 0;
 	int rc;
 
-	dev->max_blocks = nblocks / 2;
 	while (done < nblocks) {
 		uint32_t n = nblocks - done;
 		struct cdt_read_result piece = { .size = res->size };
 
-		if (n > dev->max_blocks)
-			n = dev->max_blocks;
+		if (n > max)
+			n = max;
 		rc = read_once(dev, lba + done, n, buf + (size_t)done * bs, &piece);
 		res->ms += piece.ms;
 		if (!rc && dev->last_action == CDT_ACT_TOO_LONG && n > 1) {
-			dev->max_blocks = n / 2;
+			max = dev->max_blocks = n / 2;
 			continue;
 		}
 		piece.ms = res->ms;
@@ -354,16 +351,40 @@ static int read_smaller(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 	return 0;
 }
 
+/*
+ * The device said the transfer is too long (EINVAL from SG_IO mid-run:
+ * the queue's limits shrank, or were never what sysfs said): lower the
+ * device's largest read to half of this one and read the span again in
+ * pieces, halving again while the device still refuses.
+ */
+static int read_smaller(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+			uint8_t *buf, struct cdt_read_result *res)
+{
+	dev->max_blocks = nblocks / 2;
+	return read_pieces(dev, lba, nblocks, buf, res, dev->max_blocks);
+}
+
+/*
+ * A span longer than the device's largest read is never sent whole: the
+ * kernel would refuse it (EINVAL over the queue's max_hw_sectors) before
+ * the drive saw it, so it goes in pieces of that size from the start (the
+ * probe's reads of a fixed size included); a shorter one goes whole, and
+ * in smaller pieces only when the device refuses it.
+ */
 static int read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 		       void *buf, size_t buf_len, struct cdt_read_result *res)
 {
 	int rc = check_read_args(dev, nblocks, buf, buf_len);
+	uint32_t max = cdt_max_read_blocks(dev);
 
 	if (rc)
 		return rc;
 	res->ms = 0;
-	rc = read_once(dev, lba, nblocks, buf, res);
-	if (!rc && dev->last_action == CDT_ACT_TOO_LONG && nblocks > 1)
+	if (nblocks > max)
+		rc = read_pieces(dev, lba, nblocks, buf, res, max);
+	else
+		rc = read_once(dev, lba, nblocks, buf, res);
+	if (!rc && nblocks <= max && dev->last_action == CDT_ACT_TOO_LONG && nblocks > 1)
 		return read_smaller(dev, lba, nblocks, buf, res);
 	if (!rc && res->cls == CDT_READ_MEDIUM && dev->n_failed < DEV_FAILED_MAX)
 		dev->failed[dev->n_failed++] = (struct dev_failed_read){ lba, nblocks };

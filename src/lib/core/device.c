@@ -430,6 +430,18 @@ uint32_t cdt_max_read_blocks(const struct cdt_dev *dev)
 	return bytes / bs;
 }
 
+uint32_t cdt_dev_max_bytes(const struct cdt_dev *dev)
+{
+	uint32_t bytes = 65536, bs = dev->block_size;
+
+	if (dev->t->ops->max_transfer)
+		bytes = dev->t->ops->max_transfer(dev->t);
+	/* a read refused as too long mid-run lowered it (core/cmds.c) */
+	if (dev->max_blocks && bs && dev->max_blocks < bytes / bs)
+		bytes = dev->max_blocks * bs;
+	return bytes;
+}
+
 int cdt_dev_inquiry(struct cdt_dev *dev, struct mmc_inquiry *mi)
 {
 	uint8_t cdb[16], buf[96];

@@ -73,7 +73,16 @@ int cdt_dev_inquiry(struct cdt_dev *dev, struct mmc_inquiry *mi);
 void cdt_dev_seterr(struct cdt_dev *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * The largest transfer in bytes one command may move: the transport's
+ * (the queue's max_hw_sectors, 64 KiB when it cannot say), lowered by a
+ * read refused as too long mid-run.  Every reader sizes its commands by it
+ * (engine/reader.h); cdt_max_read_blocks() is the same in whole blocks.
+ */
+uint32_t cdt_dev_max_bytes(const struct cdt_dev *dev);
+
 /* Sense 06/28/xx: NOT READY TO READY CHANGE, MEDIUM MAY HAVE CHANGED. */
 bool cdt_sense_medium_changed(const struct cdt_sense *s);
+
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/device.h"
+#include "engine/reader.h"
 #include "engine/sink.h"
 
 int rescue_pwrite(int fd, const void *buf, size_t len, uint64_t off)
@@ -134,11 +135,16 @@ static int sink_save(void *ctx, const struct cdt_map *map)
 static int sink_changed(void *ctx, uint8_t *buf, size_t cap)
 {
 	struct file_sink *s = ctx;
+	struct reader cooked;
 	unsigned int matched;
 	uint64_t lba = 0;
 	int rc;
 
-	rc = id_check(s->dev, s->id, buf, cap, &matched, &lba);
+	/* a block at least: what the identity's reads need */
+	if (cap < s->id->block_size)
+		return CDT_EUSAGE;
+	reader_init(&cooked, s->dev);
+	rc = id_check(reader_read, &cooked, s->id, buf, &matched, &lba);
 	if (!rc)
 		return 0;
 	if (rc == 1)

@@ -31,6 +31,7 @@
 #include "probe/probe.h"
 #include "engine/engine.h"
 #include "engine/passes.h"
+#include "engine/reader.h"
 #include "jobs/job.h"
 #include "book/lock.h"
 #include "engine/sink.h"
@@ -367,6 +368,7 @@ static void record_window(struct image_job *j)
 /* A resume: the recorded blocks read back as recorded. */
 static int check_identity(struct image_job *j, bool *verified)
 {
+	struct reader cooked;
 	unsigned int matched = 0;
 	uint64_t lba = 0;
 	int rc;
@@ -374,7 +376,8 @@ static int check_identity(struct image_job *j, bool *verified)
 	*verified = false;
 	if (!j->id.present)
 		return 0;
-	rc = id_check(j->dev, &j->id, j->buf, j->bs, &matched, &lba);
+	reader_init(&cooked, j->dev);
+	rc = id_check(reader_read, &cooked, &j->id, j->buf, &matched, &lba);
 	if (rc == 1)
 		return other_disc(j, lba, "differs from the one it recorded");
 	if (rc == CDT_ECHANGED) {
@@ -398,7 +401,9 @@ static int check_against_out(struct image_job *j)
 	uint64_t extent = j->map.size / j->bs, last = UINT64_MAX, start, len, b;
 	uint8_t *have = j->buf + j->bs;
 	unsigned int k, compared = 0;
+	struct reader cooked;
 
+	reader_init(&cooked, j->dev);
 	for (k = 0; k < 16; k++) {
 		struct cdt_read_result rr = CDT_INIT(rr);
 
@@ -410,7 +415,7 @@ static int check_against_out(struct image_job *j)
 		last = b;
 		if (pread(j->fd, have, j->bs, (off_t)(b * j->bs)) != (ssize_t)j->bs)
 			return other_disc(j, b, "is missing from OUT");
-		if (cdt_read_blocks(j->dev, b, 1, j->buf, j->bs, &rr))
+		if (reader_read(&cooked, b, 1, j->buf, &rr))
 			return CDT_ETRANSPORT;
 		if (rr.cls == CDT_READ_CHANGED)
 			return CDT_ECHANGED;

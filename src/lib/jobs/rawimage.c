@@ -540,7 +540,7 @@ static int start(struct raw_job *j)
 		return rc;
 	j->chunk = raw_chunk(j);
 	j->answer = malloc((size_t)j->chunk * (CD_RAW + MMC_C2_LEN));
-	if (!j->answer)
+	if (!j->answer || reader_init_raw(&j->reader, j->dev, j->c2))
 		return CDT_ENOMEM;
 	rc = confirm_runouts(j);
 	if (!rc)
@@ -914,6 +914,7 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 	free(j.base_comment);
 	free(j.comment);
 	free(j.answer);
+	reader_fini(&j.reader);
 	free(j.edc_failed);
 	free(j.tracks);
 	cdt_get_stats(dev, &res->sum.stats);

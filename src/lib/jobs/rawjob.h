@@ -16,6 +16,7 @@
 #include "cdtail.h"
 #include "book/identity.h"
 #include "book/mapfile.h"
+#include "engine/reader.h"
 #include "jobs/rawplan.h"
 
 struct raw_job {
@@ -38,8 +39,9 @@ struct raw_job {
 	char *comment;			/* with the identity record */
 	size_t comment_cap;
 	bool c2;			/* read C2 pointers along */
-	uint32_t chunk;			/* sectors per READ CD at most */
-	uint8_t *answer;		/* chunk READ CD answers */
+	uint32_t chunk;			/* sectors the engine reads at once */
+	uint8_t *answer;		/* chunk READ CD answers (the run-out checks) */
+	struct reader reader;		/* raw, with C2 when c2: every stream read */
 	uint8_t *edc_failed;		/* per stream sector: its last read
 					 * failed its EDC/ECC */
 	int64_t shift;			/* audio bytes to move back: 4 x offset */

@@ -25,6 +25,7 @@
 #include "engine/compare.h"
 #include "engine/engine.h"
 #include "engine/passes.h"
+#include "engine/reader.h"
 #include "jobs/job.h"
 #include "engine/sink.h"
 
@@ -95,12 +96,14 @@ static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
 {
 	size_t len = (size_t)n * j->bs - (last_bytes ? j->bs - last_bytes : 0);
 	struct cdt_read_result rr = CDT_INIT(rr);
+	struct reader cooked;
 	size_t i, got;
 	int rc;
 
 	if (j->rd && j->rd->stop && *j->rd->stop)
 		return CDT_EINTR;
-	rc = cdt_read_blocks(j->dev, lba, n, j->disc, (size_t)j->chunk * j->bs, &rr);
+	reader_init(&cooked, j->dev);
+	rc = reader_read(&cooked, lba, n, j->disc, &rr);
 	if (rc)
 		return rc;
 	if (rr.cls == CDT_READ_WRONG_MODE && n > 1)
