@@ -17,11 +17,6 @@ int cdt_cmd_test_unit_ready(struct cdt_dev *dev, struct cdt_sense *sense)
 			      NULL, sense);
 }
 
-static bool invalid_opcode(const struct cdt_sense *s)
-{
-	return s->key == 0x05 && s->asc == 0x20 && s->ascq == 0x00;
-}
-
 static int read_capacity16(struct cdt_dev *dev, uint64_t *last,
 			   uint32_t *block_len, struct cdt_sense *sense)
 {
@@ -53,7 +48,7 @@ int cdt_cmd_read_capacity(struct cdt_dev *dev, uint64_t *blocks,
 		sense = &local;
 	rc = cdt_dev_simple(dev, cdb, mmc_cdb_read_capacity10(cdb), buf,
 			    sizeof(buf), &got, sense);
-	if (rc == CDT_ECHECK && invalid_opcode(sense))
+	if (rc == CDT_ECHECK && answer_is_invalid_opcode(sense))
 		rc = read_capacity16(dev, &last, &bs, sense);
 	else if (!rc && mmc_parse_read_capacity10(buf, got, &last32, &bs)) {
 		cdt_dev_seterr(dev, "READ CAPACITY answer too short (%u bytes)", got);

@@ -81,8 +81,5 @@ void cdt_dev_seterr(struct cdt_dev *dev, const char *fmt, ...)
  */
 uint32_t cdt_dev_max_bytes(const struct cdt_dev *dev);
 
-/* Sense 06/28/xx: NOT READY TO READY CHANGE, MEDIUM MAY HAVE CHANGED. */
-bool cdt_sense_medium_changed(const struct cdt_sense *s);
-
 
 #endif
