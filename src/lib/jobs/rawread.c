@@ -30,10 +30,9 @@ static struct reader_expect expect_of(const struct raw_file *f)
 }
 
 /*
- * n sectors of file f from stream sector k through the raw reader; the
- * residual counted against the span's n_span sectors, done of them
- * before this piece.  A sector found not right says whether its EDC/ECC
- * failed (the track's edc_errors).
+ * n sectors of file f from stream sector k through the raw reader.  A
+ * sector found not right leaves whether its EDC/ECC failed, for its
+ * track's edc_errors.
  */
 static int read_piece(struct raw_job *j, const struct raw_file *f, uint64_t k,
 		      uint32_t n, uint8_t *buf, struct cdt_read_result *rr)

@@ -26,7 +26,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "core/cmds.h"
 #include "core/device.h"
 #include "engine/compare.h"
 #include "engine/engine.h"
@@ -34,7 +33,6 @@
 #include "jobs/job.h"
 #include "jobs/verifycue.h"
 #include "cd/cue.h"
-#include "mmc/readcd.h"
 #include "cd/sector.h"
 
 #define SHEET_MAX (1u << 20)	/* a sheet of 99 tracks is a few KiB */
