@@ -25,6 +25,7 @@
 #include "engine/compare.h"
 #include "engine/engine.h"
 #include "engine/passes.h"
+#include "engine/reader.h"
 #include "jobs/job.h"
 #include "engine/sink.h"
 
@@ -95,20 +96,22 @@ static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
 {
 	size_t len = (size_t)n * j->bs - (last_bytes ? j->bs - last_bytes : 0);
 	struct cdt_read_result rr = CDT_INIT(rr);
+	struct reader cooked;
 	size_t i, got;
 	int rc;
 
 	if (j->rd && j->rd->stop && *j->rd->stop)
 		return CDT_EINTR;
-	rc = cdt_read_blocks(j->dev, lba, n, j->disc, (size_t)j->chunk * j->bs, &rr);
+	reader_init(&cooked, j->dev);
+	rc = reader_read(&cooked, lba, n, j->disc, &rr);
 	if (rc)
 		return rc;
-	if (cdt_read_wrong_mode(&rr) && n > 1)
+	if (rr.cls == CDT_READ_WRONG_MODE && n > 1)
 		return compare_blocks(j, lba, n, last_bytes);
 	/* one the list has no room for stays unreadable (skip.h) */
-	if (cdt_read_wrong_mode(&rr) && !list_wrong_mode(j, lba))
+	if (rr.cls == CDT_READ_WRONG_MODE && !list_wrong_mode(j, lba))
 		return 1;
-	if (rr.cls != CDT_READ_OK || rr.resid) {
+	if (rr.cls != CDT_READ_OK) {
 		j->res->verdict = CDT_TAIL_UNREADABLE;
 		j->res->mismatch_lba = lba;
 		return 0;

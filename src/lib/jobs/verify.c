@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include "core/abi.h"
 #include "core/device.h"
+#include "engine/reader.h"
 #include "engine/compare.h"
 #include "engine/digest.h"
 #include "engine/engine.h"
@@ -79,20 +80,24 @@ static int read_into(struct verify_job *j, uint64_t lba, uint32_t n, uint8_t *bu
 	/* buf is j->disc or a block inside it */
 	size_t room = (size_t)j->chunk * j->bs - (size_t)(buf - j->disc);
 	struct cdt_read_result rr = CDT_INIT(rr);
+	struct reader cooked;
 	int rc;
 
 	if (j->opts->rd.stop && *j->opts->rd.stop)
 		return CDT_EINTR;
-	rc = cdt_read_blocks(j->dev, lba, n, buf, room, &rr);
+	if (room < (size_t)n * j->bs)
+		return CDT_EUSAGE;
+	reader_init(&cooked, j->dev);
+	rc = reader_read(&cooked, lba, n, buf, &rr);
 	if (rc)
 		return rc;
 	if (rr.cls == CDT_READ_FATAL)
 		return rescue_read_fatal(j->dev, lba, &rr);
 	if (timeout_row_note(&j->timeouts, lba, rr.cls, true))
 		return rescue_stopped_answering(j->dev, lba, false);
-	if (cdt_read_wrong_mode(&rr))
+	if (rr.cls == CDT_READ_WRONG_MODE)
 		return READ_WRONG_MODE;
-	return rr.cls == CDT_READ_OK && !rr.resid ? READ_GOOD : READ_BAD;
+	return rr.cls == CDT_READ_OK ? READ_GOOD : READ_BAD;
 }
 
 /*
