@@ -50,7 +50,7 @@ void file_sink_attach(struct file_sink *s, struct rescue *r);
 /* base's lines, then the identity record's, into buf. */
 void rescue_comment(char *buf, size_t cap, const char *base, const struct disc_id *id);
 
-/* pwrite all of it; 0 or CDT_EIO. */
+/* pwrite all of it; 0 or CDT_EIO with errno set (ENOSPC: a write took nothing). */
 int rescue_pwrite(int fd, const void *buf, size_t len, uint64_t off);
 
 #endif
