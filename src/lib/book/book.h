@@ -77,7 +77,8 @@ struct map_book {
 	struct book_file *files;
 	size_t n_files;
 	/* the identity read again (0 equal, 1 differs at *at, 2 none read,
-	 * <0 error, as id_check); NULL: id_check through read */
+	 * <0 error, as id_check): a scripted check for the unit tests
+	 * (tests/unit/test_book.c); NULL in the jobs: id_check through read */
 	int (*check)(void *ctx, unsigned int *matched, uint64_t *at);
 	void *check_ctx;
 	/* how the identity's blocks are read without check: the job's disc

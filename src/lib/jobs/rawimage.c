@@ -244,20 +244,15 @@ static int raw_save(void *ctx, const struct cdt_map *map)
 	return book_save(&j->book, map);
 }
 
-/* The book's medium-change rule, over the identity's sectors read raw. */
+/*
+ * The book's medium-change rule, over the identity's stream sectors read
+ * raw (the book reads through raw_read, rawread.c) into the engine's buf.
+ */
 static int raw_changed(void *ctx, uint8_t *buf, size_t cap)
 {
 	struct raw_job *j = ctx;
 
-	(void)buf;
-	(void)cap;
-	return book_changed(&j->book, NULL, 0);
-}
-
-/* The identity read again for the book: its sectors raw (rawread.c). */
-static int raw_check(void *ctx, unsigned int *matched, uint64_t *at)
-{
-	return raw_id_check(ctx, matched, at);
+	return book_changed(&j->book, buf, cap);
 }
 
 /* ---- the map and the disc ---------------------------------------------- */
@@ -303,6 +298,7 @@ static int load_map(struct raw_job *j)
 static int check_loaded(struct raw_job *j)
 {
 	const struct book_records *rec = &j->book.rec;
+	uint8_t sector[CD_RAW];
 	unsigned int matched;
 	bool verified;
 	int rc;
@@ -312,7 +308,7 @@ static int check_loaded(struct raw_job *j)
 	    (rec->raw && (rec->raw_sectors != j->plan.total || rec->raw_files != j->plan.n)))
 		return book_other_disc(&j->book, "its raw stream is not this disc's"
 				       " (or it is not an image --raw map)");
-	rc = book_verify(&j->book, NULL, 0, &matched, &verified);
+	rc = book_verify(&j->book, sector, sizeof(sector), &matched, &verified);
 	if (rc)
 		return rc;
 	j->res->identity_blocks = matched;
@@ -705,8 +701,9 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 	int rc, rc2;
 
 	book_init(&j.book, dev, opts->map_path, opts->map_comment, "stream sector");
-	j.book.check = raw_check;
-	j.book.check_ctx = &j;
+	/* the identity's stream sectors are read raw, as the run reads them */
+	j.book.read = raw_read;
+	j.book.read_ctx = &j;
 
 	rc = start(&j);
 	if (!rc)

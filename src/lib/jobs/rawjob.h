@@ -53,10 +53,4 @@ int raw_read(void *ctx, uint64_t k, uint32_t n, uint8_t *buf,
  */
 void raw_read_ids(struct raw_job *j);
 
-/*
- * The identity's recorded sectors read again: 0 every one that reads is
- * equal (*matched), 1 one differs (*k), 2 none read, or an error.
- */
-int raw_id_check(struct raw_job *j, unsigned int *matched, uint64_t *k);
-
 #endif

@@ -11,7 +11,6 @@
  * a stream sector is in, and what its track's sectors must be.
  */
 #include <string.h>
-#include <openssl/evp.h>
 #include "core/cmds.h"
 #include "jobs/rawjob.h"
 #include "cd/sector.h"
@@ -74,45 +73,6 @@ int raw_read(void *ctx, uint64_t k, uint32_t n, uint8_t *buf,
 		done += piece;
 	}
 	return 0;
-}
-
-/* Stream sector k read and hashed: 1, 0 when it does not read, or an error. */
-static int read_digest(struct raw_job *j, uint64_t k, uint8_t *md)
-{
-	struct cdt_read_result rr = CDT_INIT(rr);
-	uint8_t s[CD_RAW];
-	unsigned int len = 32;
-	int rc = raw_read(j, k, 1, s, &rr);
-
-	if (rc)
-		return rc;
-	if (rr.cls == CDT_READ_CHANGED)
-		return CDT_ECHANGED;
-	if (rr.cls != CDT_READ_OK)
-		return 0;
-	return EVP_Digest(s, CD_RAW, md, &len, EVP_sha256(), NULL) == 1 ? 1 : CDT_ENOMEM;
-}
-
-int raw_id_check(struct raw_job *j, unsigned int *matched, uint64_t *k)
-{
-	uint8_t md[32];
-	unsigned int i;
-	int rc;
-
-	*matched = 0;
-	for (i = 0; i < j->book.rec.id.n; i++) {
-		rc = read_digest(j, j->book.rec.id.lba[i], md);
-		if (rc < 0)
-			return rc;
-		if (!rc)
-			continue;	/* worn since: not a difference */
-		if (memcmp(md, j->book.rec.id.sha256[i], sizeof(md))) {
-			*k = j->book.rec.id.lba[i];
-			return 1;
-		}
-		(*matched)++;
-	}
-	return *matched ? 0 : 2;
 }
 
 /* ---- the disc's MCN and the tracks' ISRCs ------------------------------- */
