@@ -16,6 +16,7 @@ outside contract does not fix.  Every other value, the failed reads
 included, must be as shown: true_blocks, hidden_blocks, failed_reads,
 verdict, notes, exit statuses, extents, digests.
 """
+import json
 import os
 import re
 import subprocess
@@ -58,8 +59,31 @@ def search_line(m):
     return "%sN reads, %s failed, T of drive time" % (m.group(1), m.group(3))
 
 
+def fewer_reads_than_failed(line):
+    """A JSON line whose reads (search_reads) are fewer than its
+    failed_reads (search_failed_reads), at any depth: wrong whatever the
+    README shows, so its counts are not freed."""
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return False
+    todo = [obj]
+    while todo:
+        o = todo.pop()
+        if isinstance(o, list):
+            todo.extend(o)
+        elif isinstance(o, dict):
+            todo.extend(o.values())
+            for n, f in (("reads", "failed_reads"), ("search_reads", "search_failed_reads")):
+                if isinstance(o.get(n), int) and isinstance(o.get(f), int) and o[n] < o[f]:
+                    return True
+    return False
+
+
 def free(line):
     """line with its read counts and times replaced by N and T."""
+    if fewer_reads_than_failed(line):
+        return line
     line = FREE_JSON.sub(lambda m: '"%s":%sN' % (m.group(1), m.group(2)), line)
     line = SEARCH.sub(search_line, line)
     return ELAPSED.sub(lambda m: m.group(1) + "T" + (m.group(2) + "T" if m.group(2) else ""), line)

@@ -42,6 +42,8 @@ J='{"true_blocks":112,"reads":4,"failed_reads":1,"virtual_ms":8003.15,"verdict":
 		'{"true_blocks":112,"reads":4,"failed_reads":1,"virtual_ms":8003.15,"verdict":"ok"}' "$J"
 	printf "    \$ echo '%s' # json-null\n    %s\n\n" \
 		'{"true_blocks":112,"reads":4,"failed_reads":1,"virtual_ms":null,"verdict":"hidden-tail"}' "$J"
+	printf "    \$ echo '%s' # json-fewer\n    %s\n\n" \
+		'{"true_blocks":112,"reads":0,"failed_reads":1,"virtual_ms":8003.15,"verdict":"hidden-tail"}' "$J"
 	printf "    \$ echo '%s' # json-missing\n    %s\n\n" \
 		'{"true_blocks":112,"failed_reads":1,"virtual_ms":8003.15,"verdict":"hidden-tail"}' "$J"
 } >"$T/free.md"
@@ -50,7 +52,7 @@ for c in reads elapsed json-reads; do
 	if grep -q "^ok - .*# $c\$" "$T/free.res"; then ok "runner: $c compare as numbers only"; else
 		not_ok "runner: $c compare as numbers only" "$(cat "$T/free.res")"; fi
 done
-for c in failed fewer json-failed json-true json-verdict json-null json-missing; do
+for c in failed fewer json-failed json-true json-verdict json-null json-fewer json-missing; do
 	if grep -q "^not ok - .*# $c\$" "$T/free.res"; then ok "runner: $c must be as shown"; else
 		not_ok "runner: $c must be as shown" "$(cat "$T/free.res")"; fi
 done
