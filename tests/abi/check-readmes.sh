@@ -2,7 +2,10 @@
 # check-readmes.sh [LIBDIR]: every folder X of src/lib (or LIBDIR) says in
 # X/README.md what it holds and what it may call, and stays true to it
 # (issue 31), so a newcomer can trust the folder's README:
-#  - every .c and .h file of X is named in it (a new file needs its line);
+#  - every .c and .h file of X is named in it (a new file needs its line),
+#    and every `name.c` or `name.h` it names is there: a file of X (or a
+#    public header of include/), or with its folder, `F/name.h`, under
+#    src/lib or the tree's root (a file gone or renamed needs its line too);
 #  - it says what X owns (a paragraph with "Owns:");
 #  - its "May call:" names, as `F/`, only floors below X by floors.sh's
 #    ranks, never the emulated drive (sim/: a wing behind the transport
@@ -39,6 +42,12 @@ for d in "$lib"/*/; do
 		pat=$(printf '%s' "$n" | sed 's/\./\\./g')
 		grep -Eq "(^|[^A-Za-z0-9_])$pat([^A-Za-z0-9_]|$)" "$r" ||
 			fail "$x/README.md does not name $n"
+	done
+	for n in $(grep -o '`[A-Za-z0-9_./-]*\.[ch]`' "$r" | tr -d '`' | sort -u); do
+		case "$n" in
+		*/*) [ -e "$lib/$n" ] || [ -e "$lib/../../$n" ] || fail "$x/README.md names $n, which is not there" ;;
+		*) [ -e "$d$n" ] || [ -e "$lib/../../include/$n" ] || fail "$x/README.md names $n, not a file of $x/" ;;
+		esac
 	done
 	grep -q 'Owns:' "$r" || fail "$x/README.md does not say what it owns (Owns:)"
 	if ! grep -q 'May call:' "$r"; then

@@ -1,8 +1,8 @@
 #!/bin/sh
 # test-check-readmes.sh: check-readmes.sh on small trees, so that a change
 # to the checker cannot quietly stop it seeing a README that has gone
-# stale: a file it does not name, a floor it may not call, an include it
-# does not admit, no Owns:, no README.
+# stale: a file it does not name or names though gone, a floor it may not
+# call, an include it does not admit, no Owns:, no README.
 here=$(dirname "$0")
 t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
@@ -36,6 +36,10 @@ mk; printf '`sub.c`, `b.cc`, `b.h`\n\nOwns: sectors.\nMay call: `mmc/`.\n' >"$t/
 expect 1 "a name inside a longer one is no name (b.c in b.cc)" "does not name b.c"
 mk; : >"$t/lib/cd/ub.c"
 expect 1 "ub.c is not named by sub.c" "does not name ub.c"
+mk; printf 'Also `gone.c` here.\n' >>"$t/lib/cd/README.md"
+expect 1 "a file the README names that is gone" "names gone.c, not a file of cd/"
+mk; printf 'Beside `mmc/a.h`, not `mmc/z.h`.\n' >>"$t/lib/cd/README.md"
+expect 1 "a file of another folder that is not there" "names mmc/z.h, which is not there"
 mk; sed -i 's/^Owns:.*//' "$t/lib/cd/README.md"
 expect 1 "a README that does not say what it owns" "Owns:"
 mk; sed -i 's/^May call: `mmc\/` and nothing/May call: nothing/' "$t/lib/cd/README.md"
