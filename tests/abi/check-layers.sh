@@ -7,7 +7,9 @@
 # modules (a .c with the .h of its name) anywhere in src/, by includes and
 # calls (issues 21 and 31), and its own test, so make unit and check-abi
 # keep both; then check-readmes.sh (every src/lib/X/README.md names X's
-# files and the floors X may call) and its own test.
+# files and the floors X may call), check-design.sh (doc/DESIGN.md under
+# 150 lines, naming only files and functions that are there) and their
+# own test.
 . "$(dirname "$0")/floors.sh"
 bad=0 n=0
 for f in $(find src/lib -name '*.[ch]' | sort); do
@@ -24,6 +26,7 @@ echo "layers: $n layer includes, $bad upward"
 python3 "$(dirname "$0")/check-circles.py" || bad=$((bad + 1))
 # every folder's README names its files and the floors it may call
 sh "$(dirname "$0")/check-readmes.sh" || bad=$((bad + 1))
+sh "$(dirname "$0")/check-design.sh" || bad=$((bad + 1))
 sh "$(dirname "$0")/test-check-readmes.sh" || bad=$((bad + 1))
 sh "$(dirname "$0")/test-check-circles.sh" || bad=$((bad + 1))
 # issue 21: no file in src/ over 1,000 lines (a generated table included)

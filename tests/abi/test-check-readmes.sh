@@ -1,8 +1,9 @@
 #!/bin/sh
-# test-check-readmes.sh: check-readmes.sh on small trees, so that a change
-# to the checker cannot quietly stop it seeing a README that has gone
-# stale: a file it does not name or names though gone, a floor it may not
-# call, an include it does not admit, no Owns:, no README.
+# test-check-readmes.sh: check-readmes.sh and check-design.sh on small
+# trees, so that a change to a checker cannot quietly stop it seeing a
+# README that has gone stale (a file it does not name or names though
+# gone, a floor it may not call, an include it does not admit, no Owns:,
+# no README) or a DESIGN.md that names what is not there.
 here=$(dirname "$0")
 t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
@@ -54,7 +55,37 @@ mk; rm "$t/lib/cd/README.md"
 expect 1 "a folder without a README" "cd/ has no README.md"
 mk; mkdir "$t/lib/extra"; : >"$t/lib/extra/x.c"
 expect 1 "a folder floors.sh does not rank" "extra/ is no floor"
+
+# check-design.sh: doc/DESIGN.md's files and functions are there, and it
+# stays under 150 lines
+design() { # want-exit name [grep pattern]
+	n=$((n + 1))
+	out=$(sh "$here/check-design.sh" "$t/root")
+	rc=$?
+	if [ "$rc" -ne "$1" ] || { [ -n "$3" ] && ! echo "$out" | grep -q "$3"; }; then
+		echo "not ok - check-design: $2 (exit $rc, want $1)"
+		echo "$out" | sed 's/^/# /'
+		fail=1
+	fi
+}
+mkd() {
+	rm -rf "$t/root" && mkdir -p "$t/root/doc" "$t/root/src/lib/book" "$t/root/include" "$t/root/tests/unit"
+	printf 'int book_save(void);\n' >"$t/root/src/lib/book/book.c"
+	: >"$t/root/include/cdtail.h"
+	: >"$t/root/tests/unit/test_book.c"
+	printf '# Design\n\n`book/book.c` (`book_save`), `cdtail.h`, `test_book.c`; a `.c` with its `.h`.\n' >"$t/root/doc/DESIGN.md"
+}
+mkd
+design 0 "a true DESIGN.md passes"
+mkd; printf '`book/gone.c`\n' >>"$t/root/doc/DESIGN.md"
+design 1 "a file moved away" "names book/gone.c"
+mkd; printf '`gone.c`\n' >>"$t/root/doc/DESIGN.md"
+design 1 "a bare file name found nowhere" "names gone.c"
+mkd; printf 'saved by `book_save_all`\n' >>"$t/root/doc/DESIGN.md"
+design 1 "a function gone" "names book_save_all"
+mkd; seq 150 >>"$t/root/doc/DESIGN.md"
+design 1 "150 lines or more" "the issue allows under 150"
 if [ "$fail" -eq 0 ]; then
-	echo "check-readmes: its own test passes ($n trees)"
+	echo "check-readmes, check-design: their own test passes ($n trees)"
 fi
 exit "$fail"
