@@ -3,16 +3,14 @@
 # its own (doc/DESIGN.md, the floors): mmc, then cd, then transport, then
 # the emulated drive (sim), then core, then probe and hazards (side by side,
 # neither includes the other), then book, then engine, then jobs.
-# Then check-circles.py: no circle of modules (a .c with the .h of its
-# name) anywhere in src/, by includes and calls (issues 21 and 31), and its
-# own test, so make unit and check-abi keep both.
-rank() {
-	case $1 in
-	mmc) echo 0 ;; cd) echo 1 ;; transport) echo 2 ;; sim) echo 3 ;;
-	core) echo 4 ;; probe) echo 5 ;; hazards) echo 5 ;; book) echo 6 ;;
-	engine) echo 7 ;; jobs) echo 8 ;; *) echo 9 ;;
-	esac
-}
+# The ranks are floors.sh's.  Then check-circles.py: no circle of
+# modules (a .c with the .h of its name) anywhere in src/, by includes and
+# calls (issues 21 and 31), and its own test, so make unit and check-abi
+# keep both; then check-readmes.sh (every src/lib/X/README.md names X's
+# files and the floors X may call), check-design.sh (doc/DESIGN.md under
+# 150 lines, naming only files and functions that are there) and their
+# own test.
+. "$(dirname "$0")/floors.sh"
 bad=0 n=0
 for f in $(find src/lib -name '*.[ch]' | sort); do
 	own=$(echo "$f" | cut -d/ -f3)
@@ -26,6 +24,10 @@ for f in $(find src/lib -name '*.[ch]' | sort); do
 done
 echo "layers: $n layer includes, $bad upward"
 python3 "$(dirname "$0")/check-circles.py" || bad=$((bad + 1))
+# every folder's README names its files and the floors it may call
+sh "$(dirname "$0")/check-readmes.sh" || bad=$((bad + 1))
+sh "$(dirname "$0")/check-design.sh" || bad=$((bad + 1))
+sh "$(dirname "$0")/test-check-readmes.sh" || bad=$((bad + 1))
 sh "$(dirname "$0")/test-check-circles.sh" || bad=$((bad + 1))
 # issue 21: no file in src/ over 1,000 lines (a generated table included)
 long=$(find src -name '*.[ch]' -exec wc -l {} + | awk '$2 != "total" && $1 > 1000 { print $2 " (" $1 ")" }')

@@ -22,4 +22,38 @@ if python3 "$ROOT/tests/cli/readme_examples.py" "$T/bad.md" "$W" >"$T/bad.res"; 
 	not_ok "runner: a wrong output fails" "$(cat "$T/bad.res")"; else ok "runner: a wrong output fails"; fi
 if grep -q '^not ok - bad.md:1\|^not ok - README.md:1: echo a' "$T/bad.res" && grep -q '^ok - .*for i in 1 2 3' "$T/bad.res"; then
 	ok "runner: '...' and '> ' continuations"; else not_ok "runner: '...' and '> ' continuations" "$(cat "$T/bad.res")"; fi
+
+# the runner compares read counts and times as numbers only, every other
+# value exactly (issue 31): the failed reads, the blocks, the verdict
+S='search:    4 reads, 1 failed, 8.0 s (8003 ms) of drive time (virtual)'
+J='{"true_blocks":112,"reads":4,"failed_reads":1,"virtual_ms":8003.15,"verdict":"hidden-tail"}'
+{
+	printf '    $ echo "search:    97 reads, 1 failed, 1 min (61234 ms) of drive time (virtual)" # reads\n    %s\n\n' "$S"
+	printf '    $ echo "search:    4 reads, 2 failed, 8.0 s (8003 ms) of drive time (virtual)" # failed\n    %s\n\n' "$S"
+	printf '    $ echo "search:    0 reads, 1 failed, 8.0 s (8003 ms) of drive time (virtual)" # fewer\n    %s\n\n' "$S"
+	printf '    $ echo "elapsed:   1.2 s (1234 ms)" # elapsed\n    elapsed:   431 ms\n\n'
+	printf "    \$ echo '%s' # json-reads\n    %s\n\n" \
+		'{"true_blocks":112,"reads":152,"failed_reads":1,"virtual_ms":8158.55,"verdict":"hidden-tail"}' "$J"
+	printf "    \$ echo '%s' # json-failed\n    %s\n\n" \
+		'{"true_blocks":112,"reads":4,"failed_reads":2,"virtual_ms":8003.15,"verdict":"hidden-tail"}' "$J"
+	printf "    \$ echo '%s' # json-true\n    %s\n\n" \
+		'{"true_blocks":113,"reads":4,"failed_reads":1,"virtual_ms":8003.15,"verdict":"hidden-tail"}' "$J"
+	printf "    \$ echo '%s' # json-verdict\n    %s\n\n" \
+		'{"true_blocks":112,"reads":4,"failed_reads":1,"virtual_ms":8003.15,"verdict":"ok"}' "$J"
+	printf "    \$ echo '%s' # json-null\n    %s\n\n" \
+		'{"true_blocks":112,"reads":4,"failed_reads":1,"virtual_ms":null,"verdict":"hidden-tail"}' "$J"
+	printf "    \$ echo '%s' # json-fewer\n    %s\n\n" \
+		'{"true_blocks":112,"reads":0,"failed_reads":1,"virtual_ms":8003.15,"verdict":"hidden-tail"}' "$J"
+	printf "    \$ echo '%s' # json-missing\n    %s\n\n" \
+		'{"true_blocks":112,"failed_reads":1,"virtual_ms":8003.15,"verdict":"hidden-tail"}' "$J"
+} >"$T/free.md"
+python3 "$ROOT/tests/cli/readme_examples.py" "$T/free.md" "$W" >"$T/free.res"
+for c in reads elapsed json-reads; do
+	if grep -q "^ok - .*# $c\$" "$T/free.res"; then ok "runner: $c compare as numbers only"; else
+		not_ok "runner: $c compare as numbers only" "$(cat "$T/free.res")"; fi
+done
+for c in failed fewer json-failed json-true json-verdict json-null json-fewer json-missing; do
+	if grep -q "^not ok - .*# $c\$" "$T/free.res"; then ok "runner: $c must be as shown"; else
+		not_ok "runner: $c must be as shown" "$(cat "$T/free.res")"; fi
+done
 finish
