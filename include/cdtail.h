@@ -160,7 +160,7 @@ void cdt_reset_stats(struct cdt_dev *dev);
 /* How a read ended, as the end search and the imaging loop see it. */
 enum cdt_read_class {
 	CDT_READ_OK = 0,
-	CDT_READ_END,		/* 05/21/00, 05/63/00, 05/64/00: past the end */
+	CDT_READ_END,		/* 05/21/00, 05/63/00: past the end */
 	CDT_READ_MEDIUM,	/* a block-level failure of any kind (03/xx/xx,
 				 * 04/xx/xx, no sense, ...): the block is bad */
 	CDT_READ_TIMEOUT,	/* the drive did not answer */
