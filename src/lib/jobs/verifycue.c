@@ -187,7 +187,7 @@ static void progress(struct cue_job *j, int64_t lba, bool force)
 	double now = rescue_now_ms();
 	struct cdt_progress p = CDT_INIT(p);
 
-	if (!rd->progress || (!force && now - j->last_progress < 250))
+	if (!rd->progress || (!force && now - j->last_progress < RESCUE_PROGRESS_MS))
 		return;
 	j->last_progress = now;
 	p.phase = CDT_PHASE_COMPARE;
