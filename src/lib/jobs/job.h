@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the three jobs (image.c, tailfix.c, verify.c) share around the
+ * What the three jobs (image.c, tail.c, verify.c) share around the
  * disc they read: the probe with the read options' window, the summary's
  * bad ranges from a map, and freeing the summary.
  */
