@@ -1,22 +1,29 @@
 #!/usr/bin/env python3
-"""check-circles.py: no circle of files anywhere in src/.
+"""check-circles.py: no circle of modules anywhere in src/.
 
-A file depends on another when it includes it (a header), or calls a
-function the other file defines (found by name at a call site; comments
-and strings left out).  A header depends only on the headers it includes:
-it declares, so a file that includes it needs its declarations, not every
-file that defines them.  A circle is two or more files that reach each
-other by such dependencies: then neither can be read, tested or changed
-without the other (issue 21: cmd_probe.c and probe_all.c, abi.c and
-device.c were).  Prints each circle and exits 1 if any, else one summary
-line.
+A module is a .c file and the .h of the same name in the same folder
+(sim/sim.c with sim/sim.h), or a file that has no such partner: a reader
+takes the two together, so a module depends on what either half includes
+or calls.  A module depends on another when it includes one of its files,
+or calls a function the other's .c defines (found by name at a call site;
+comments and strings left out).  A header without a .c of its name
+depends only on the headers it includes: it declares, so a file that
+includes it needs its declarations, not every file that defines them.
+A circle is two or more modules that reach each other by such
+dependencies: then neither can be read, tested or changed without the
+other (issue 21: cmd_probe.c and probe_all.c, abi.c and device.c were;
+issue 31: sim.c called the handlers that took their types from sim.h).
+Prints each circle and exits 1 if any, else one summary line.  An
+argument names another tree to check in place of src/ (the checker's own
+test, test-check-circles.sh, gives it small trees).
 """
 import os
 import re
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-SRC = os.path.normpath(os.path.join(ROOT, "src"))
+SRC = os.path.normpath(sys.argv[1] if len(sys.argv) > 1
+                       else os.path.join(ROOT, "src"))
 INC_DIRS = [os.path.join(SRC, "lib"), SRC]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -30,7 +37,14 @@ STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 
 
 def unit(path):
-    return os.path.relpath(path, SRC)
+    """The module of a file: its path without .c or .h when both halves
+    exist, else the file's own path."""
+    rel = os.path.relpath(path, SRC)
+    stem, ext = os.path.splitext(path)
+    other = stem + (".h" if ext == ".c" else ".c")
+    if os.path.isfile(other):
+        return os.path.relpath(stem, SRC) + ".[ch]"
+    return rel
 
 
 def sources():
@@ -83,7 +97,7 @@ def main():
             for b in sorted(c):
                 if b in edges.get(a, {}):
                     print("  %s -> %s: %s" % (a, b, edges[a][b]))
-    print("circles: %d files, %d includes and %d calls across files, %d circles"
+    print("circles: %d modules, %d includes and %d calls across modules, %d circles"
           % (len(edges), n_inc, n_call, len(circles)))
     return 1 if circles or not n_inc or not n_call else 0
 

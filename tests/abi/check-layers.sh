@@ -3,8 +3,9 @@
 # its own (doc/DESIGN.md, the floors): mmc, then cd, then transport, then
 # the emulated drive (sim), then core, then probe and hazards (side by side,
 # neither includes the other), then book, then engine, then jobs.
-# Then check-circles.py: no two files anywhere in src/ depend on each other,
-# by includes and calls (issue 21), so make unit and check-abi keep both.
+# Then check-circles.py: no circle of modules (a .c with the .h of its
+# name) anywhere in src/, by includes and calls (issues 21 and 31), and its
+# own test, so make unit and check-abi keep both.
 rank() {
 	case $1 in
 	mmc) echo 0 ;; cd) echo 1 ;; transport) echo 2 ;; sim) echo 3 ;;
@@ -25,6 +26,7 @@ for f in $(find src/lib -name '*.[ch]' | sort); do
 done
 echo "layers: $n layer includes, $bad upward"
 python3 "$(dirname "$0")/check-circles.py" || bad=$((bad + 1))
+sh "$(dirname "$0")/test-check-circles.sh" || bad=$((bad + 1))
 # issue 21: no file in src/ over 1,000 lines (a generated table included)
 long=$(find src -name '*.[ch]' -exec wc -l {} + | awk '$2 != "total" && $1 > 1000 { print $2 " (" $1 ")" }')
 if [ -n "$long" ]; then

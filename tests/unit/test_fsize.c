@@ -7,6 +7,7 @@
  * that valgrind and ASan see any read past len.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -415,38 +416,210 @@ static uint32_t xorshift(uint32_t *x)
 }
 
 /*
+ * What the readers must answer, computed again from ECMA-119 and ECMA-167
+ * and fsize.h's contract, without fsize.c: the random damage below is
+ * checked case by case against these.
+ */
+
+/*
+ * ECMA-119 8: descriptors from byte 32768, 2048 bytes each, "CD001" at 1;
+ * the first primary one (type 1, version 1) holds the volume space size
+ * (both-endian at 80) in logical blocks (both-endian at 128: 512, 1024 or
+ * 2048 on a CD); a terminator (255) or another identifier ends the search.
+ */
+static int iso_expected(const uint8_t *p, size_t len, uint32_t bs, uint64_t *blocks)
+{
+	uint64_t bytes;
+	size_t at;
+
+	for (at = PVD; bs && at + 2048 <= len; at += 2048) {
+		const uint8_t *d = p + at;
+		uint32_t size = get_le32(d + 80);
+		uint16_t lbs = (uint16_t)(d[128] | d[129] << 8);
+
+		if (memcmp(d + 1, "CD001", 5) || d[0] == 255)
+			return -1;
+		if (d[0] != 1)
+			continue;
+		if (d[6] != 1 || th_be32(d + 84) != size || th_be16(d + 130) != lbs ||
+		    (lbs != 512 && lbs != 1024 && lbs != 2048) || !size)
+			return -1;
+		bytes = (uint64_t)size * lbs;
+		*blocks = (bytes + bs - 1) / bs;
+		return 0;
+	}
+	return -1;
+}
+
+/* ECMA-167 3/7.2: a descriptor tag of this identifier, recording sector. */
+static bool tag_says(const uint8_t *t, uint16_t id, uint64_t sector)
+{
+	uint8_t sum = 0;
+
+	for (int i = 0; i < 16; i++)
+		sum = (uint8_t)(sum + (i == 4 ? 0 : t[i]));
+	return sum == t[4] && (t[0] | t[1] << 8) == id && get_le32(t + 12) == sector;
+}
+
+/*
+ * ECMA-167 3/10.2 and 3/10.5: the anchor at sector 256 (sectors of 2048
+ * bytes, or the drive's block when larger, up to 64 KiB, a multiple of
+ * it) points at the main VDS (length at 16, location at 20); its
+ * descriptors up to a terminator (8) are read while whole in the buffer,
+ * each tag checked; every partition descriptor (5) must have a length
+ * (192) and the largest start (188) + length is the end, in sectors.
+ */
+static int udf_expected(const uint8_t *p, size_t len, uint32_t bs, uint64_t *blocks)
+{
+	uint64_t sec, anchor, first, count, s, end = 0;
+
+	if (!bs)
+		return -1;
+	sec = bs < 2048 ? 2048 : bs;
+	if (sec % bs || sec > 65536)
+		return -1;
+	anchor = 256 * sec;
+	if (anchor + 24 > len || !tag_says(p + anchor, 2, 256))
+		return -1;
+	count = get_le32(p + anchor + 16) / sec;
+	first = get_le32(p + anchor + 20);
+	for (s = first; s < first + count && (s + 1) * sec <= len; s++) {
+		const uint8_t *d = p + s * sec;
+		uint16_t id = (uint16_t)(d[0] | d[1] << 8);
+		uint64_t start = get_le32(d + 188), length = get_le32(d + 192);
+
+		if (!tag_says(d, id, s))
+			return -1;
+		if (id == 8)
+			break;
+		if (id == 5 && !length)
+			return -1;
+		if (id == 5 && start + length > end)
+			end = start + length;
+	}
+	if (!end)
+		return -1;
+	*blocks = end * (sec / bs);
+	return 0;
+}
+
+/* Where the damage goes: the bytes the readers look at. */
+static const size_t spots[] = { PVD, PVD + 64, PVD + 128, AVDP,
+				VDS_LOC * 2048, PD_SECTOR * 2048 + 176 };
+
+/* A length to cut the image at: mostly near its end, else near a spot. */
+static size_t damage_len(const struct image *img, uint32_t *seed)
+{
+	size_t at;
+
+	if (xorshift(seed) % 4)
+		return img->len - xorshift(seed) % 4096;
+	at = spots[xorshift(seed) % TH_N(spots)] + xorshift(seed) % 8192;
+	at = at > 4096 ? at - 4096 : 0;
+	return at < img->len ? at : img->len;
+}
+
+/* A number a damaged field may hold: 0, all ones, small, or any. */
+static uint32_t field_value(uint32_t *seed)
+{
+	switch (xorshift(seed) % 4) {
+	case 0:
+		return 0;
+	case 1:
+		return 0xffffffffu;
+	case 2:
+		return xorshift(seed) % 4096;
+	default:
+		return xorshift(seed);
+	}
+}
+
+/*
+ * Damage that a checksum or a both-endian copy would not catch: the
+ * fields rewritten consistently (both halves; the tags' checksums made
+ * again), so that the readers must answer from the new values.
+ */
+static void damage_consistently(uint8_t *p, size_t len, uint32_t *seed)
+{
+	static const uint16_t lbs[] = { 0, 512, 1024, 2048, 4096, 2352 };
+
+	if (PVD + 2048 <= len) {
+		if (xorshift(seed) % 2)
+			put_both32(p + PVD + 80, field_value(seed) % 200000);
+		else
+			put_both16(p + PVD + 128, lbs[xorshift(seed) % TH_N(lbs)]);
+	}
+	if (AVDP + 2048 <= len) {
+		if (xorshift(seed) % 2)
+			th_put_le32(p + AVDP + 16, (xorshift(seed) % 8) * 2048 +
+				    (xorshift(seed) % 2 ? 0 : xorshift(seed) % 2048));
+		else
+			th_put_le32(p + AVDP + 20, VDS_LOC - 4 + xorshift(seed) % 12);
+		tag_checksum(p + AVDP);
+	}
+	if ((PD_SECTOR + 1) * 2048 <= len) {
+		th_put_le32(p + PD_SECTOR * 2048 + 188 + 4 * (xorshift(seed) % 2),
+			    field_value(seed));
+		tag_checksum(p + PD_SECTOR * 2048);
+	}
+}
+
+/*
  * Random damage to the bytes the readers look at (PVD, AVDP, the VDS),
- * at random lengths and drive block sizes: -1 or an answer, never a read
- * past len.
+ * at random lengths, some of it made consistent, read at every drive
+ * block size: each answer, refusal or size, is what iso_expected and
+ * udf_expected compute, and the cases reach every kind of answer (never
+ * a read past len: each copy is exactly len bytes).
  */
 static void test_random_damage(void **state)
 {
-	static const uint32_t bs[] = { 512, 1024, 2048, 4096, 1, 2352 };
-	static const size_t spots[] = { PVD, PVD + 64, PVD + 128, AVDP,
-					96 * 2048, 98 * 2048 + 176 };
+	static const uint32_t bs[] = { 512, 1024, 2048, 4096, 1, 2352, 0 };
 	struct image iso, udf;
 	uint32_t seed = 0x1234567;
+	unsigned int iso_sizes = 0, iso_refusals = 0, udf_sizes = 0,
+		     udf_refusals = 0, new_sizes = 0;
 
 	(void)state;
 	load("iso9660.iso", &iso);
 	load("udf.img", &udf);
-	for (int iter = 0; iter < 400; iter++) {
+	for (int iter = 0; iter < 1000; iter++) {
 		struct image *img = iter & 1 ? &udf : &iso;
-		size_t len = img->len - xorshift(&seed) % 4096;
+		size_t len = damage_len(img, &seed);
 		uint8_t *p = th_exact(img->data, len);
-		uint64_t blocks;
 
 		for (int k = 0; k < 4; k++) {
-			size_t at = spots[xorshift(&seed) % 6] +
+			size_t at = spots[xorshift(&seed) % TH_N(spots)] +
 				    xorshift(&seed) % 32;
 
 			if (at < len)
 				p[at] = (uint8_t)xorshift(&seed);
 		}
-		cdt_iso9660_size(p, len, bs[iter % 6], &blocks);
-		cdt_udf_size(p, len, bs[iter % 6], &blocks);
+		if (xorshift(&seed) % 2)
+			damage_consistently(p, len, &seed);
+		for (size_t b = 0; b < TH_N(bs); b++) {
+			uint64_t got = 0, want = 0;
+			int rc = cdt_iso9660_size(p, len, bs[b], &got);
+
+			assert_int_equal(rc, iso_expected(p, len, bs[b], &want));
+			if (!rc)
+				assert_true(got == want);
+			iso_sizes += !rc;
+			iso_refusals += !!rc;
+			new_sizes += !rc && bs[b] == 2048 && got != 112;
+			rc = cdt_udf_size(p, len, bs[b], &got);
+			assert_int_equal(rc, udf_expected(p, len, bs[b], &want));
+			if (!rc)
+				assert_true(got == want);
+			udf_sizes += !rc;
+			udf_refusals += !!rc;
+			new_sizes += !rc && bs[b] == 2048 && got != 1024;
+		}
 		free(p);
 	}
+	/* the cases are not all refusals, nor all the undamaged answer */
+	assert_true(iso_sizes >= 100 && iso_refusals >= 100);
+	assert_true(udf_sizes >= 100 && udf_refusals >= 100);
+	assert_true(new_sizes >= 50);
 	free(iso.data);
 	free(udf.data);
 }

@@ -4,7 +4,7 @@
  * and handing a built answer to the initiator.
  */
 #include <string.h>
-#include "sim/sim.h"
+#include "sim/drive.h"
 
 
 /* 32-bit address fields saturate rather than wrap to a small number */

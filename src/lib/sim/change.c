@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cdtail.h"
-#include "sim/sim.h"
+#include "sim/drive.h"
 
 int sim_key_change(struct sim_config *c, const char *v)
 {

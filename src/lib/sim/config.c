@@ -6,7 +6,7 @@
 #include <string.h>
 #include "mmc/bytes.h"
 #include "mmc/mmc.h"
-#include "sim/sim.h"
+#include "sim/drive.h"
 
 void sim_do_inquiry(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 {

@@ -12,8 +12,8 @@
  * session follows the one before; its pregap (PREGAP frames, not stored,
  * then INDEX 00..01, stored) comes first and its INDEX 01 is where the TOC
  * says it starts.  The first track of a later session starts 11400 blocks
- * after the first session's end, 6900 after a later one's (transport/sim
- * /layout.c's gaps), its pregap the last blocks of that gap.
+ * after the first session's end, 6900 after a later one's (tracktable.c's
+ * gaps), its pregap the last blocks of that gap.
  *
  * What real drives answer, and the sources: READ(10) of an audio or Form 2
  * sector 05/64/00 (MMC-5; cdemu; dvdisaster issue 62); a sector whose ECC
@@ -35,7 +35,7 @@
 #include "cd/sector.h"
 #include "cd/subq.h"
 #include "cd/cue.h"
-#include "sim/sim.h"
+#include "sim/drive.h"
 
 #define CUE_MAX_BYTES (1u << 20)	/* a sheet is text: 1 MiB is plenty */
 #define SIM_PREGAP_MAX 150u		/* a later session's pregap, in its gap */
@@ -569,7 +569,7 @@ static bool in_runout(const struct sim *s, uint64_t b)
 
 	if ((uint64_t)b >= s->n_blocks - s->cfg.runout)
 		return true;
-	/* the table's own walk, not sim_track_at(): layout.c calls into here */
+	/* the table's own walk, not sim_track_at(): tracktable.c calls into here */
 	for (i = 0; s->cfg.tao && i < s->n_tracks; i++) {
 		const struct sim_track *t = &s->tracks[i];
 

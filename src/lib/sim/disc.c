@@ -6,7 +6,7 @@
 #include <string.h>
 #include "mmc/bytes.h"
 #include "mmc/mmc.h"
-#include "sim/sim.h"
+#include "sim/drive.h"
 
 uint64_t sim_capacity_now(const struct sim *s)
 {

@@ -16,7 +16,7 @@
 #include "cdtail.h"
 #include "mmc/mmc.h"
 #include "mmc/readcd.h"
-#include "sim/sim.h"
+#include "sim/drive.h"
 
 /* In enum sim_fault_kind's order. */
 static const char *const kind_words[] = {

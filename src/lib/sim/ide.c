@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * READ CD (0xBE) on the emulated drive: a CUE disc answers it in raw.c; a
- * plain image refuses it (05/20/00, as QEMU's scsi-cd and tgt do), or,
+ * READ CD (0xBE) on the emulated drive: a CUE disc answers it in cuedisc.c;
+ * a plain image refuses it (05/20/00, as QEMU's scsi-cd and tgt do), or,
  * with readcd=ide, answers it as QEMU's ide-cd does (hw/ide/atapi.c
  * cmd_read_cd and cd_data_to_raw; REAL-DISCS.md): only byte 9 = 0x10 (the
  * 2048 bytes) or 0xF8 (2352: sync, a header whose M:S:F is binary, not
@@ -10,15 +10,15 @@
  * byte 9 & 0xF8) and the subchannel selection ignored, anything else
  * 05/24/00.  Seen through libata, as the kernel shows it: a GOOD READ CD
  * reports residual 0 whatever the buffer's length (measured in QEMU 7.2
- * under the 6.1 kernel, tests/vm/README.md).  Kept apart from raw.c: it
- * reads through read.c, which asks raw.c about CUE sectors.
+ * under the 6.1 kernel, tests/vm/README.md).  Kept apart from cuedisc.c:
+ * it reads through read.c, which asks cuedisc.c about CUE sectors.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "mmc/mmc.h"
 #include "mmc/readcd.h"
 #include "cd/sector.h"
-#include "sim/sim.h"
+#include "sim/drive.h"
 
 /* byte 9 as QEMU's cmd_read_cd looks at it: the C2 field is not */
 #define IDE_FIELDS 0xF8

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The image file's bytes, for read.c's user data and raw.c's stored
+ * The image file's bytes, for read.c's user data and cuedisc.c's stored
  * sectors alike: a leaf, so that neither reaches back into sim.c.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <unistd.h>
-#include "sim/sim.h"
+#include "sim/drive.h"
 
 bool sim_pread_all(int fd, void *buf, size_t len, off_t off)
 {

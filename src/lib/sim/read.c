@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include "mmc/bytes.h"
 #include "mmc/mmc.h"
-#include "sim/sim.h"
+#include "sim/drive.h"
 
 /* Read CDBs, by their own layout; false for every other opcode. */
 bool sim_decode_read(const struct cdt_cmd *cmd, struct sim_read *r)

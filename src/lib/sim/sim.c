@@ -23,7 +23,7 @@
 #include "mmc/mmc.h"
 #include "mmc/readcd.h"
 #include "mmc/subchan.h"
-#include "sim/sim.h"
+#include "sim/drive.h"
 
 
 static void sim_free(struct sim *s)

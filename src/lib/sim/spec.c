@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdtail.h"
-#include "sim/sim.h"
+#include "sim/drive.h"
 
 
 /* Decimal digits only: no sign, no blanks, no hex, no overflow. */

@@ -12,7 +12,7 @@
 #include <string.h>
 #include "mmc/bytes.h"
 #include "mmc/subchan.h"
-#include "sim/sim.h"
+#include "sim/drive.h"
 
 /* MMC-5 table of the audio status codes: 15h, no current audio status */
 #define SIM_NO_AUDIO_STATUS 0x15

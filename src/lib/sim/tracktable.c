@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdtail.h"
-#include "sim/sim.h"
+#include "sim/drive.h"
 
 /* Most tracks a CD can number (1..99); DVD and BD use the same bound here. */
 #define SIM_MAX_TRACKS 99u

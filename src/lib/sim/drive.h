@@ -1,28 +1,40 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The emulated MMC drive's insides, shared by its files (none of this is
- * seen above the transport seam):
- *   sim.c     opening, closing, one command's path (unit attention, sense,
- *             virtual cost, trace)
- *   spec.c    the "IMAGE,key=value..." spec into a struct sim_config
- *   answer.c  sense and data-in helpers every handler uses
- *   read.c    READ(10)/(12)/(16) and the faults a read can meet
- *   fault.c   fault=, ready= and past=: the ways real drives fail a read,
- *             the reset after a timeout and the becoming-ready period
- *   layout.c  the disc as sessions and tracks: layout= (pregaps too), gap=,
- *             tao=, open=, profile=, formatted=
- *   disc.c    what the disc is: READ CAPACITY, READ TOC, disc and track
- *             information
- *   config.c  what the drive is: INQUIRY, REQUEST SENSE, GET CONFIGURATION,
- *             MODE SENSE
+ * The emulated MMC drive as its files share it: the drive's state (struct
+ * sim), its configuration (struct sim_config), the disc's tracks, one
+ * command's outcome, the sense codes, and what each file offers the
+ * others.  None of this is seen above the transport seam.
+ *
+ * A header of its own, with no .c: sim.c, the dispatcher, calls every
+ * handler, so the vocabulary the handlers take cannot live in sim.c's
+ * header, or sim.c and each handler would depend on each other (issue 31:
+ * that was the circle).  sim.c has no header; its one entry,
+ * cdt_sim_open, is declared at the seam (transport/transport.h).
+ *   sim.c        opening, closing, one command's path (unit attention,
+ *                sense, virtual cost, trace): calls the others, called
+ *                by none
+ *   spec.c       the "IMAGE,key=value..." spec into a struct sim_config
+ *   answer.c     sense and data-in helpers every handler uses
+ *   read.c       READ(10)/(12)/(16) and the faults a read can meet
+ *   fault.c      fault=, ready= and past=: the ways real drives fail a
+ *                read, the reset after a timeout and the becoming-ready
+ *                period
+ *   tracktable.c the disc as sessions and tracks: layout= (pregaps too),
+ *                gap=, tao=, open=, profile=, formatted=
+ *   disc.c       what the disc is: READ CAPACITY, READ TOC, disc and
+ *                track information
+ *   config.c     what the drive is: INQUIRY, REQUEST SENSE, GET
+ *                CONFIGURATION, MODE SENSE
  *   (cd/cue.c: a CUE sheet's text into tracks, pure; shared with verify)
- *   raw.c     the disc of sim:FILE.cue: its sectors, READ CD, and what
- *             READ(10) gets from sectors that are not 2048-byte data
- *   ide.c     READ CD of a plain image: refused, or readcd=ide (QEMU)
- *   subchan.c READ SUB-CHANNEL: the sheet's CATALOG and ISRCs, readsub=
+ *   cuedisc.c    the disc of sim:FILE.cue: its sectors, READ CD, and what
+ *                READ(10) gets from sectors that are not 2048-byte data
+ *   ide.c        READ CD of a plain image: refused, or readcd=ide (QEMU)
+ *   subchan.c    READ SUB-CHANNEL: the sheet's CATALOG and ISRCs, readsub=
+ *   change.c     change=: a medium change
+ *   io.c         the image's bytes
  */
-#ifndef CDT_SIM_H
-#define CDT_SIM_H
+#ifndef CDT_SIM_DRIVE_H
+#define CDT_SIM_DRIVE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -292,7 +304,7 @@ void sim_fault_after(struct sim *s, const struct sim_outcome *o, double ms);
  * an error or end of file (the image is shorter than the disc says). */
 bool sim_pread_all(int fd, void *buf, size_t len, off_t off);
 
-/* layout.c: layout=, gap=, tao=, open=, profile=, formatted= */
+/* tracktable.c: layout=, gap=, tao=, open=, profile=, formatted= */
 int sim_key_layout(struct sim_config *c, const char *v);
 int sim_key_gap(struct sim_config *c, const char *v);
 int sim_key_profile(struct sim_config *c, const char *v);
@@ -309,9 +321,10 @@ const struct sim_track *sim_session_last(const struct sim *s, uint32_t sn);
 uint64_t sim_track_blocks(const struct sim *s, const struct sim_track *t);
 /*
  * The blocks between session sn's lead-out start and session sn+1's first.
- * An inline of sim.h, not a function of layout.c: the layout table and the
- * CUE reader (raw.c) both place sessions with it, and raw.c is what
- * layout.c calls for a CUE disc's tracks (no two files call each other).
+ * An inline of drive.h, not a function of tracktable.c: the layout table
+ * and the CUE disc (cuedisc.c) both place sessions with it, and cuedisc.c
+ * is what tracktable.c calls for a CUE disc's tracks (no two files call
+ * each other).
  */
 static inline uint64_t sim_gap_after(uint32_t sn)
 {
@@ -354,7 +367,7 @@ uint8_t sim_track_control(const struct sim_track *t);
 /* subchan.c */
 sim_handler sim_do_read_subchannel;
 
-/* raw.c: sim:FILE.cue */
+/* cuedisc.c: sim:FILE.cue */
 struct sim_cue;
 bool sim_is_cue_path(const char *path);
 /* The sheet read, its files opened, s->n_blocks set. */
@@ -365,7 +378,7 @@ void sim_cue_tracks(struct sim *s);
 bool sim_cue_block_fails(struct sim *s, uint64_t b, struct sim_outcome *o);
 bool sim_cue_copy_user(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst);
 sim_handler sim_do_read_cd;
-/* ide.c: READ CD of any disc: raw.c's, readcd=ide's, or 05/20/00 */
+/* ide.c: READ CD of any disc: cuedisc.c's, readcd=ide's, or 05/20/00 */
 sim_handler sim_do_read_cd_any;
 /* Is st the sheet's file or one of its FILEs? */
 bool sim_cue_serves(const struct sim *s, const struct stat *st);
