@@ -79,16 +79,17 @@ struct rescue_sink {
 	/* 06/28/00: 0 the same disc is in, CDT_ECHANGED another, or an
 	 * error; buf (cap bytes) is free for reading.  NULL: CDT_ECHANGED. */
 	int (*changed)(void *ctx, uint8_t *buf, size_t cap);
+	void *ctx;
 	/*
 	 * The in-order pass (passes.h, rescue_in_order) only: blocks [lba,
 	 * lba + n) are settled, every read of them made (read: they were
 	 * read, and put, failed and wrong_mode said how; else they were
 	 * passed over, never read: an area of the skip plan).  0 goes on, 1
 	 * the sink has its answer (the pass ends after this step), or an
-	 * error that ends the run.
+	 * error that ends the run.  Last, so that a sink written in order
+	 * without it (the passes' tests) needs no change.
 	 */
 	int (*settled)(void *ctx, uint64_t lba, uint64_t n, bool read);
-	void *ctx;
 };
 
 struct rescue {
