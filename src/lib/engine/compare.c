@@ -64,14 +64,17 @@ int cmp_range_add_span(struct cmp_ranges *r, uint64_t first, uint64_t last)
 	return 0;
 }
 
-int cmp_sink_init(struct cmp_sink *s, uint32_t want, uint64_t from)
+int cmp_sink_init(struct cmp_sink *s, uint32_t chunk, uint64_t from)
 {
-	int rc = compare_buffers(s->dev, s->bs, want, &s->chunk, &s->disc, &s->file);
+	size_t len = (size_t)chunk * s->bs;
 
-	s->read = malloc((size_t)s->chunk * s->bs);
-	s->state = calloc(s->chunk, sizeof(*s->state));
+	s->chunk = chunk;
+	s->disc = malloc(len);
+	s->file = malloc(len);
+	s->read = malloc(len);
+	s->state = calloc(chunk, sizeof(*s->state));
 	s->base = from;
-	return !rc && s->read && s->state ? 0 : CDT_ENOMEM;
+	return s->disc && s->file && s->read && s->state ? 0 : CDT_ENOMEM;
 }
 
 void cmp_sink_free(struct cmp_sink *s)

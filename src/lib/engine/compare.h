@@ -93,10 +93,11 @@ struct cmp_sink {
 };
 
 /*
- * The buffers for the chunk rescue_chunk_blocks(want) gives, from block
- * `from` on.  0 or CDT_ENOMEM (cmp_sink_free is then still safe).
+ * The buffers for steps of up to chunk blocks (the job's: the engine's
+ * chunk, rescue_chunk_blocks, for a cooked read), from block `from` on.
+ * 0 or CDT_ENOMEM (cmp_sink_free is then still safe).
  */
-int cmp_sink_init(struct cmp_sink *s, uint32_t want, uint64_t from);
+int cmp_sink_init(struct cmp_sink *s, uint32_t chunk, uint64_t from);
 
 /* r's sink, buffer and chunk: s's. */
 void cmp_sink_attach(struct cmp_sink *s, struct rescue *r);

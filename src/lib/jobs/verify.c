@@ -513,7 +513,7 @@ static int verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 		.skipped = skipped_step,
 		.job = &j,
 	};
-	rc = cmp_sink_init(&j.sink, opts->rd.chunk_blocks, 0);
+	rc = cmp_sink_init(&j.sink, rescue_chunk_blocks(dev, j.bs, opts->rd.chunk_blocks), 0);
 	if (!rc)
 		rc = run(&j);
 	/* the plan with the Form 2 blocks the reads found */
