@@ -12,8 +12,16 @@ MANDIR = $(PREFIX)/share/man
 PCDIR = $(LIBDIR)/pkgconfig
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 
-VERSION = 0.1.0
-SONAME = libcdtail.so.0
+# VERSION is the release; SONAME changes when a program built against the
+# older headers could stop working (libcdtail(3), ABI).  Before 1.0 the
+# minor number may change it: 0.2.0 is the first libcdtail.so.1.  Its
+# version node in libcdtail.map is CDTAIL_0.2; a later release that only
+# adds functions adds a node of its own.
+VERSION = 0.2.0
+SONAME = libcdtail.so.1
+# the public headers: the disc library (cdtail.h), the hazards scan
+# (cdtail-hazards.h), the command line's helpers (cdtail-tools.h)
+PUB_HEADERS = $(sort $(wildcard include/*.h))
 
 CC ?= cc
 # the library's dependencies, and the CLI's own (json-c and libewf are never
@@ -78,9 +86,10 @@ $(LIBA): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-# Only what include/cdtail.h declares is exported: the objects are built
-# hidden, the header pushes default visibility, the version script keeps
-# cdt_* global and the rest local (libcdtail(3), ABI; tests/abi checks it).
+# Only what the public headers declare is exported: the objects are built
+# hidden, the headers push default visibility, the version script names
+# each exported function and makes the rest local (libcdtail(3), ABI;
+# tests/abi checks that its list is the headers' functions).
 $(LIB_OBJ): override CFLAGS += -fvisibility=hidden
 
 $(LIBSO): $(LIB_OBJ) libcdtail.map
@@ -90,7 +99,7 @@ $(LIBSO): $(LIB_OBJ) libcdtail.map
 $(BIN): $(CLI_OBJ) $(LIBA)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS_LIB) $(LDLIBS_CLI)
 
-# Runs from the build tree: libcdtail.so.0 is found beside it by its rpath.
+# Runs from the build tree: libcdtail.so.1 is found beside it by its rpath.
 $(BIN_SHARED): $(CLI_OBJ) $(LIBSO)
 	@mkdir -p $(B)/shlib
 	ln -sf $(abspath $(LIBSO)) $(B)/shlib/$(SONAME)
@@ -115,13 +124,15 @@ fixtures/udf.img: fixtures/make-fixtures.sh
 	sh fixtures/make-fixtures.sh udf $@
 
 # The unit run also checks that libcdtail(3) documents every public field
-# (a new field goes in its STRUCT FIELDS section), that cdtail-errors(7)'s
+# (a new field goes in its STRUCT FIELDS section) and names every public
+# function, that the embedded structs are as recorded for the soname
+# (tests/abi/embedded.txt), that cdtail-errors(7)'s
 # table is the library's (scripts/answer-table.py), and the layer rule.
 unit: $(UNIT_BIN) $(FIXTURES)
 	@fail=0; for t in $(UNIT_BIN); do \
 		CDT_FIXTURES=$(CURDIR)/fixtures $(TEST_WRAPPER) ./$$t || fail=1; \
 	done; \
-	python3 tests/abi/check-man-fields.py include/cdtail.h man/libcdtail.3 || fail=1; \
+	python3 tests/abi/check-man-fields.py --embedded tests/abi/embedded.txt man/libcdtail.3 $(PUB_HEADERS) || fail=1; \
 	python3 scripts/answer-table.py --check man/cdtail-errors.7 || fail=1; \
 	python3 scripts/crc-tables.py --check src/lib/cd/crc_tables.h || fail=1; \
 	sh tests/abi/check-layers.sh || fail=1; \
@@ -132,12 +143,15 @@ unit: $(UNIT_BIN) $(FIXTURES)
 cli: $(BIN_SHARED) $(FIXTURES)
 	CDTAIL=$(abspath $(BIN_SHARED)) TEST_WRAPPER="$(TEST_WRAPPER)" sh tests/cli/run.sh
 
-# Exported symbols are exactly the header's functions; the shared CLI uses
-# libcdtail.so.0 and no internal symbol; libcdtail(3) documents every field
-# of every public struct; no file includes a header of a layer above it.
+# Exported symbols are exactly the headers' functions, each named in
+# libcdtail.map's one version node; the shared CLI uses
+# libcdtail.so.1 and no internal symbol; libcdtail(3) documents every field
+# of every public struct; a struct embedded in another has the fields
+# recorded for this soname (tests/abi/embedded.txt: it cannot grow); no
+# file includes a header of a layer above it.
 check-abi: $(LIBSO) $(BIN_SHARED)
-	sh tests/abi/check-symbols.sh $(LIBSO) include/cdtail.h $(BIN_SHARED)
-	python3 tests/abi/check-man-fields.py include/cdtail.h man/libcdtail.3
+	sh tests/abi/check-symbols.sh $(LIBSO) libcdtail.map $(BIN_SHARED) -- $(PUB_HEADERS)
+	python3 tests/abi/check-man-fields.py --embedded tests/abi/embedded.txt man/libcdtail.3 $(PUB_HEADERS)
 	sh tests/abi/check-layers.sh
 
 test: all $(FIXTURES)
@@ -206,7 +220,7 @@ install: all
 	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/libcdtail.so.$(VERSION)
 	ln -sf libcdtail.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libcdtail.so
-	install -m 644 include/cdtail.h $(DESTDIR)$(INCDIR)/cdtail.h
+	install -m 644 $(PUB_HEADERS) $(DESTDIR)$(INCDIR)/
 	install -d $(DESTDIR)$(BASHCOMPDIR)
 	install -m 644 scripts/cdtail-completion.bash $(DESTDIR)$(BASHCOMPDIR)/cdtail
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' cdtail.pc.in \
@@ -217,7 +231,8 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cdtail $(DESTDIR)$(LIBDIR)/libcdtail.a \
 		$(DESTDIR)$(LIBDIR)/libcdtail.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
-		$(DESTDIR)$(LIBDIR)/libcdtail.so $(DESTDIR)$(INCDIR)/cdtail.h \
+		$(DESTDIR)$(LIBDIR)/libcdtail.so \
+		$(foreach h,$(PUB_HEADERS),$(DESTDIR)$(INCDIR)/$(notdir $(h))) \
 		$(DESTDIR)$(BASHCOMPDIR)/cdtail \
 		$(DESTDIR)$(PCDIR)/cdtail.pc \
 		$(foreach p,$(MAN_PAGES),$(call man_dest,$(p)))

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cdtail: find, recover, image and verify the blocks an optical drive
- * does not admit to.  Public API of libcdtail.
+ * does not admit to.  Public API of libcdtail: the disc library (open a
+ * drive, its commands, the probe, the disc's layout, image, tail,
+ * verify).  Two more headers of the same library: cdtail-hazards.h (the
+ * ordering hazards of a block device) and cdtail-tools.h (what the
+ * command line builds on: command and sense text, names, map views).
+ * libcdtail.so exports exactly the functions of the three, each named in
+ * libcdtail.map (libcdtail(3), ABI).
  *
  * Conventions:
  *  - every function that can fail returns 0 or a negative enum cdt_error;
@@ -19,7 +25,11 @@
  *    does not have read as their default.  New fields are only ever
  *    appended at the end of a struct.  A size of 0 is CDT_EUSAGE (the
  *    struct was not initialised); a struct embedded in another is covered
- *    by the outer one's size, and the library sets its size member;
+ *    by the outer one's size, the library sets its size member, and it
+ *    never grows while the soname stays: a result that must grow is held
+ *    by pointer instead (cdt_read_summary's probe), allocated by the
+ *    library with the library's size (CDT_HAS() tells what it holds) and
+ *    released by the outer result's free function;
  *  - every struct field is documented in libcdtail(3), STRUCT FIELDS, in
  *    declaration order (make check-abi checks it): document a new one there;
  *  - NULL options mean the defaults, in every entry point;
@@ -45,7 +55,7 @@ extern "C" {
  */
 #pragma GCC visibility push(default)
 
-#define CDT_VERSION "0.1.0"
+#define CDT_VERSION "0.2.0"
 
 /* Initialise an options or result struct: `struct cdt_X v = CDT_INIT(v);` */
 #define CDT_INIT(v) { .size = sizeof(v) }
@@ -81,30 +91,15 @@ enum cdt_error {
 /* A short English name for an error code ("no medium", ...). */
 const char *cdt_strerror(int err);
 
-/*
- * The name of names[0..n) nearest word, when close enough to be a typo of
- * it (one edit for words up to 4 letters, else two; a swap of neighbours
- * is one edit), else NULL: for "did you mean" in messages.
- */
-const char *cdt_nearest_name(const char *word, const char *const *names, size_t n);
-
-/* The library's version at run time ("0.1.0"); CDT_VERSION is the header's. */
+/* The library's version at run time ("0.2.0"); CDT_VERSION is the header's. */
 const char *cdt_version(void);
-
-/*
- * Sense data (fixed or descriptor format, sense_len bytes) as one line,
- * "03/11/00 Medium Error: Unrecovered read error", words from
- * libsgutils2.  Returns 0, or -1 with "no sense data" in buf when the
- * bytes hold no sense.  Never reads past sense_len.
- */
-int cdt_sense_text(const uint8_t *sense, size_t sense_len, char *buf,
-		   size_t len);
 
 struct cdt_dev;
 
 /*
- * One executed command, handed to the caller's log callback (for -v).
- * sense_len is 0 when the drive returned none.
+ * One executed command, handed to the caller's log callback (for -v;
+ * cdt_cmd_text() of cdtail-tools.h words it).  sense_len is 0 when the
+ * drive returned none.
  */
 struct cdt_cmd_log {
 	size_t size;			/* sizeof, set by CDT_INIT() */
@@ -118,14 +113,6 @@ struct cdt_cmd_log {
 };
 
 typedef void (*cdt_log_fn)(void *ctx, const struct cdt_cmd_log *log);
-
-/*
- * A logged command in one line, as sg3_utils' -v words it: "Read(10)
- * lba=100 len=1: Check Condition, Medium Error, Unrecovered read error,
- * Info fld=0x64" (names from libsgutils2; LBA and length for the reads).
- * Never reads past cdb_len or sense_len; buf is always terminated.
- */
-void cdt_cmd_text(const struct cdt_cmd_log *log, char *buf, size_t len);
 
 struct cdt_open_opts {
 	size_t size;			/* sizeof, set by CDT_INIT() */
@@ -533,10 +520,22 @@ struct cdt_read_opts {
 
 #define CDT_DEFAULT_RETRIES 2
 
-/* Outcome common to the three commands. */
+/*
+ * Outcome common to the commands that read a whole disc (image, image
+ * --raw, tail, verify), embedded at the start of each one's result: it
+ * keeps its layout for as long as the soname stays (libcdtail(3),
+ * Structs that grow).  The probe result, which grows, is held by pointer.
+ */
 struct cdt_read_summary {
-	size_t size;			/* sizeof, set by CDT_INIT() */
-	struct cdt_probe_result probe;	/* the end search this run did */
+	size_t size;			/* sizeof, set by the library */
+	/*
+	 * The probe this run did: allocated by the library, released by the
+	 * result's cdt_<struct>_free(); NULL only when the call failed
+	 * before it started (CDT_EUSAGE for the result, CDT_ENOMEM).  Its size
+	 * is the library's: a field newer than the library that filled it is
+	 * not there (CDT_HAS(sum.probe, field) says whether it is).
+	 */
+	struct cdt_probe_result *probe;
 	uint32_t block_size;
 	uint64_t blocks_read;		/* blocks read good by this run */
 	uint64_t bad_blocks;		/* blocks left unreadable */
@@ -847,184 +846,6 @@ int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 
 void cdt_verify_result_free(struct cdt_verify_result *res);
 
-/* ---- hazards ------------------------------------------------------------ */
-/*
- * Ordering hazards of a block device, read from sysfs and, for SCSI
- * disks, from the caching mode page.  See cdtail-hazards(1).
- *
- * cdt_hazards_scan() resolves DEV (/dev/sdb, /dev/dm-3, /dev/mapper/NAME,
- * /dev/sgN, or a bare block name) to its node under the sysfs root, walks
- * dm slaves (multipath paths, LVM components) and collects what it read in
- * list->nodes and what it concluded in list->hazards.  A DEV of the form
- * "sim:..." or "iscsi://..." has no sysfs node: pass its open handle in
- * opts->dev and only the caching page is looked at.
- */
-enum cdt_hazard_severity {
-	CDT_HAZARD_INFO = 0,	/* performance, not correctness */
-	CDT_HAZARD_WARNING,	/* ordering differs from what naive code assumes */
-	CDT_HAZARD_DANGER,	/* acknowledged writes can be lost or misordered */
-};
-
-/* "info", "warning", "danger". */
-const char *cdt_hazard_severity_name(enum cdt_hazard_severity s);
-
-#define CDT_HAZARD_NAME_MAX 64
-#define CDT_HAZARD_DETAIL_MAX 1024
-
-struct cdt_hazard {
-	const char *id;			/* stable id, e.g. "path-failed" */
-	enum cdt_hazard_severity severity;
-	char where[CDT_HAZARD_NAME_MAX];	/* block device it concerns */
-	char detail[CDT_HAZARD_DETAIL_MAX];	/* one paragraph */
-};
-
-enum cdt_hazard_role {
-	CDT_NODE_DEVICE = 0,	/* what DEV resolved to */
-	CDT_NODE_PATH,		/* a path of a multipath map */
-	CDT_NODE_COMPONENT,	/* a slave of any other dm device */
-};
-
-/*
- * What was read for one block device.  Tri-state fields are 1, 0 or -1
- * for "unknown" (file missing, unreadable or holding an unexpected value);
- * strings are "" when unknown.
- */
-struct cdt_hazard_node {
-	char name[CDT_HAZARD_NAME_MAX];	/* "sda", "dm-0", "sim" */
-	enum cdt_hazard_role role;
-	int parent;			/* index in nodes[], -1 for the top */
-	char dev[16];			/* "8:0" */
-	bool is_dm, is_multipath;
-	char dm_name[128], dm_uuid[128];
-	char state[32];			/* device/state */
-	char write_cache[32];		/* queue/write_cache as read */
-	int write_back;			/* queue/write_cache says "write back" */
-	int fua;			/* queue/fua */
-	int rotational;			/* queue/rotational */
-	long queue_depth;		/* device/queue_depth, -1 unknown */
-	char cache_type[48];		/* scsi_disk/.../cache_type as read */
-	int cache_volatile;		/* cache_type starts with "write back" */
-	char wwid[128];			/* device/wwid */
-	bool mode_sense_done;		/* caching page fields below are valid */
-	int wce;			/* caching page WCE, -1 page absent */
-	int dpofua;			/* mode parameter header DPOFUA */
-	char mode_sense_note[256];	/* why it was not read, or "" */
-};
-
-struct cdt_hazard_list {
-	size_t size;			/* sizeof, set by CDT_INIT() */
-	char node[CDT_HAZARD_NAME_MAX];	/* DEV's block name, "" without sysfs */
-	struct cdt_hazard_node *nodes;
-	size_t n_nodes;
-	struct cdt_hazard *hazards;
-	size_t n_hazards;
-	/*
-	 * Why no caching page was read from the /dev nodes of SCSI disks, or
-	 * "" when it was asked for and allowed: "mode_sense off", or the
-	 * sysfs root is not the live /sys, whose /dev nodes
-	 * are then not its devices.
-	 */
-	char mode_sense_off[128];
-};
-
-struct cdt_hazard_opts {
-	size_t size;			/* sizeof, set by CDT_INIT() */
-	const char *sysfs_root;		/* NULL = "/sys" */
-	struct cdt_dev *dev;		/* open handle for DEV, or NULL */
-	/*
-	 * Open each SCSI disk found under /dev (when its major:minor matches
-	 * sysfs) and read its caching page.  Honoured only when the sysfs
-	 * root is the live /sys: with any other root the scan never looks at
-	 * the host's /dev at all (DEV is resolved by its name).
-	 */
-	bool mode_sense;
-	const struct cdt_open_opts *open_opts;	/* for those opens; NULL ok */
-};
-
-/*
- * Fill *list (CDT_INIT(), or reused after cdt_hazard_list_free()).
- * Returns 0, CDT_EUSAGE (unreadable sysfs root, empty DEV), CDT_EOPEN
- * (DEV resolves to no block device), CDT_ENOMEM; err holds one line.
- * Findings are not errors: look at list->n_hazards.
- */
-int cdt_hazards_scan(const char *dev, const struct cdt_hazard_opts *opts,
-		     struct cdt_hazard_list *list, char *err, size_t errlen);
-void cdt_hazard_list_free(struct cdt_hazard_list *list);
-
-/*
- * DEV has no sysfs node ("sim:...", "iscsi://..."): the caller opens it
- * and passes the handle in opts->dev.
- */
-bool cdt_hazards_needs_handle(const char *dev);
-
-/* A tri-state node field as text: one, zero, or "unknown" for -1. */
-const char *cdt_hazard_tri_text(int v, const char *one, const char *zero);
-
-/* ---- map views (cdtail map, image --svg) ----------------------------- */
-/*
- * A GNU ddrescue mapfile (cdtail's or ddrescue's own) as a picture: the
- * disc's blocks split into cells, each shown with one status.  A cell that
- * holds blocks of several statuses shows the worst of them (the order of
- * enum cdt_area, last worst), so a single bad block is never hidden.
- * Skipped areas are the non-data areas (audio, gaps, run-outs, unwritten)
- * cdtail records in its own maps as comment lines; ddrescue's maps have
- * none.  The library only computes; the caller draws.
- */
-enum cdt_area {
-	CDT_AREA_FINISHED = 0,		/* '+' */
-	CDT_AREA_SKIPPED,		/* not data: never read with READ(10) */
-	CDT_AREA_NONTRIED,		/* '?' */
-	CDT_AREA_NONTRIMMED,		/* '*' */
-	CDT_AREA_NONSCRAPED,		/* '/' */
-	CDT_AREA_BAD,			/* '-' */
-	CDT_AREA_COUNT
-};
-
-/* "finished", "skipped", "non-tried", "non-trimmed", "non-scraped", "bad" */
-const char *cdt_area_name(enum cdt_area a);
-
-struct cdt_mapview_opts {
-	size_t size;			/* sizeof(struct cdt_mapview_opts) */
-	uint64_t max_cells;		/* at most this many cells; 0 = 4096 */
-	uint32_t block_size;		/* bytes per block; 0 = 2048 */
-};
-
-/* Consecutive cells of one status. */
-struct cdt_cell_run {
-	uint64_t cell, cells;		/* first cell, how many */
-	uint64_t lba, blocks;		/* the blocks they cover */
-	enum cdt_area area;
-};
-
-struct cdt_mapview {
-	size_t size;			/* sizeof(struct cdt_mapview) */
-	uint32_t block_size;
-	uint64_t bytes;			/* the map covers [0, bytes) */
-	uint64_t blocks;		/* ceil(bytes / block_size) */
-	uint64_t cells;			/* ceil(blocks / blocks_per_cell) */
-	uint64_t blocks_per_cell;	/* the last cell may hold fewer */
-	uint64_t area_bytes[CDT_AREA_COUNT];	/* totals, exact */
-	struct cdt_cell_run *runs;	/* n_runs, in cell order */
-	size_t n_runs;
-	char tool[80];			/* "cdtail version 0.1.0", "" if unsaid */
-	char command[512];		/* the "Command line:" comment, or "" */
-	char when[40];			/* the "Current time:" comment, or "" */
-	char cur_status;		/* ddrescue's current_status character */
-	unsigned int cur_pass;
-};
-
-/*
- * Read the mapfile at path and fill *view; release it with
- * cdt_mapview_free().  CDT_EOPEN (missing), CDT_EFORMAT (not a mapfile),
- * CDT_EUSAGE (bad options), CDT_ENOMEM, CDT_EIO; err holds one line.
- */
-int cdt_mapview_load(const char *path, const struct cdt_mapview_opts *opts,
-		     struct cdt_mapview *view, char *err, size_t errlen);
-/* The same over a mapfile's text held in buf. */
-int cdt_mapview_parse(const char *buf, size_t len,
-		      const struct cdt_mapview_opts *opts,
-		      struct cdt_mapview *view, char *err, size_t errlen);
-void cdt_mapview_free(struct cdt_mapview *view);
 /* ---- optical drives of the host (probe --all) ------------------------- */
 /*
  * Every SCSI device of peripheral type 5 (CD/DVD) under a sysfs root: the

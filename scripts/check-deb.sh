@@ -12,7 +12,7 @@ work=$(mktemp -d)
 pass=0 fail=0
 t() { if eval "$2"; then pass=$((pass + 1)); echo "ok - deb: $1"; else
 	fail=$((fail + 1)); echo "not ok - deb: $1"; return 1; fi; }
-pkgs="cdtail libcdtail0 libcdtail-dev"
+pkgs="cdtail libcdtail1 libcdtail-dev"
 cleanup() {
 	dpkg -s $pkgs >/dev/null 2>&1 && apt-get purge -y $pkgs >/dev/null 2>&1
 	rm -rf "$work"
@@ -36,7 +36,7 @@ lintian --fail-on error "$work"/cdtail_*.changes >"$work/lintian.log" 2>&1
 t "lintian reports no error" "[ $? -eq 0 ]" || cat "$work/lintian.log"
 grep -E '^[EW]: ' "$work/lintian.log" | sed 's/^/    /'
 
-apt-get install -y "$work"/cdtail_*.deb "$work"/libcdtail0_*.deb \
+apt-get install -y "$work"/cdtail_*.deb "$work"/libcdtail1_*.deb \
 	"$work"/libcdtail-dev_*.deb >"$work/install.log" 2>&1
 t "the packages install" "[ $? -eq 0 ]" || tail -20 "$work/install.log"
 t "cdtail --version runs from /usr/bin" "/usr/bin/cdtail --version | grep -q '^cdtail '"
@@ -44,12 +44,14 @@ t "every man page is in a package" \
 	"[ \$(ls '$here'/man/*.[0-9] | wc -l) -eq \$(dpkg -L cdtail libcdtail-dev | grep -c '/man/man[0-9]/.*gz$') ]"
 t "bash completion is installed" \
 	"bash -c '. /usr/share/bash-completion/completions/cdtail && complete -p cdtail' >/dev/null"
+t "every public header is in libcdtail-dev" \
+	"[ \$(ls '$here'/include/*.h | wc -l) -eq \$(dpkg -L libcdtail-dev | grep -c '^/usr/include/cdtail[a-z-]*\.h\$') ]"
 t "pkg-config finds the installed library" "pkg-config --exists cdtail"
 cc -Wall -Wextra -Werror -o "$work/example" "$here/tests/install/example.c" \
 	$(pkg-config --cflags --libs cdtail) 2>"$work/cc.log"
 t "the example builds against the installed library" "[ $? -eq 0 ]" || cat "$work/cc.log"
-t "the example uses the packaged libcdtail.so.0" \
-	"ldd '$work/example' | grep -qE 'libcdtail\\.so\\.0 => (/usr)?/lib/'"
+t "the example uses the packaged libcdtail.so.1" \
+	"ldd '$work/example' | grep -qE 'libcdtail\\.so\\.1 => (/usr)?/lib/'"
 # data, not zeros: zeros past an agreed end are no hidden tail (unconfirmed-tail)
 yes cdtail | head -c 4M >"$work/disc.img"
 "$work/example" "sim:$work/disc.img,hide=2" "$work/ex.iso" "$work/ex.map" >"$work/ex.out" 2>&1

@@ -236,8 +236,8 @@ static void add_result(json_object *o, struct cdt_dev *dev, const struct acqlog_
 {
 	const struct cdt_image_result *r = run->res;
 
-	json_object_object_add(o, "drive", drive_json(dev, &r->sum.probe.inq));
-	json_object_object_add(o, "medium", medium_json(&r->sum.probe));
+	json_object_object_add(o, "drive", drive_json(dev, &rui_probe(&r->sum)->inq));
+	json_object_object_add(o, "medium", medium_json(rui_probe(&r->sum)));
 	json_object_object_add(o, "extent_blocks", json_object_new_int64((int64_t)r->extent_blocks));
 	json_object_object_add(o, "reads", reads_json(run->io, r));
 	json_object_object_add(o, "bad_blocks", json_object_new_int64((int64_t)r->sum.bad_blocks));

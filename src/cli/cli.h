@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <json-c/json.h>
-#include "cdtail.h"
+#include "cdtail-tools.h"
 
 /* Exit statuses: one table, documented in cdtail(1) and README.md. */
 enum {

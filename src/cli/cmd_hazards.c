@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cdtail-hazards.h"
 #include "cli.h"
 
 #define CMD "hazards"

@@ -153,7 +153,7 @@ static int check_log(struct image_cli *c, const char *out, int argc, char **argv
  */
 static const char *verdict_name(const struct cdt_image_result *r)
 {
-	if (r->sum.probe.notes & CDT_NOTE_WINDOW_LIMIT)
+	if (rui_probe(&r->sum)->notes & CDT_NOTE_WINDOW_LIMIT)
 		return "window-limited";
 	if (r->sum.bad_blocks)
 		return "unreadable";
@@ -246,8 +246,8 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 	json_object_object_add(o, "form2_blocks",
 			       json_object_new_int64((int64_t)rui_form2_blocks(r->skipped, r->n_skipped)));
 	notes = json_object_new_array();
-	cli_json_fs_past_end(o, notes, &r->sum.probe);
-	cli_json_agreed_end(o, notes, &r->sum.probe);
+	cli_json_fs_past_end(o, notes, rui_probe(&r->sum));
+	cli_json_agreed_end(o, notes, rui_probe(&r->sum));
 	json_object_object_add(o, "notes", notes);
 	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
 								    verdict_name(r)));
@@ -291,7 +291,7 @@ static void print_grown(const struct cdt_image_result *r)
 	printf("grown:     the map covered %llu blocks%s; grown to %llu,\n"
 	       "           its finished blocks checked against OUT (%u read the same)\n",
 	       (unsigned long long)from,
-	       from == r->sum.probe.reported_blocks ? " (READ CAPACITY's length)" : "",
+	       from == rui_probe(&r->sum)->reported_blocks ? " (READ CAPACITY's length)" : "",
 	       (unsigned long long)r->extent_blocks, r->identity_blocks);
 }
 
@@ -312,7 +312,7 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 	rui_print_form2(r->skipped, r->n_skipped, "OUT lacks them (zeros)");
 	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
 	print_grown(r);
-	cli_print_fs_past_end(&r->sum.probe, "the files stored past the disc's end are lost:"
+	cli_print_fs_past_end(rui_probe(&r->sum), "the files stored past the disc's end are lost:"
 			      " OUT holds what the disc holds, and no drive reads more");
 	print_next(addr, out, io, r);
 	printf("verdict:   %s\n", verdict_name(r));

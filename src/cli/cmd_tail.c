@@ -51,7 +51,7 @@ static void print_json(const char *addr, const char *image,
 
 static void print_match(const struct cdt_tail_result *r)
 {
-	const struct cdt_probe_result *p = &r->sum.probe;
+	const struct cdt_probe_result *p = rui_probe(&r->sum);
 
 	switch (r->basis) {
 	case CDT_TAIL_REPORTED:

@@ -365,7 +365,7 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 
 static void print_fs(const struct cdt_verify_result *r)
 {
-	const struct cdt_sizes *s = &r->sum.probe.sizes;
+	const struct cdt_sizes *s = &rui_probe(&r->sum)->sizes;
 
 	if (r->fs_fits < 0) {
 		printf("filesystem: no ISO 9660 / UDF size found\n");
@@ -412,7 +412,7 @@ static void print_burn(const char *addr, const struct cdt_verify_opts *vo,
 		printf("prefix:    FILE is the disc's first %llu blocks; the disc holds data\n"
 		       "           past it (from LBA %llu)\n", (unsigned long long)file_blocks,
 		       (unsigned long long)r->first_diff_lba);
-		if (file_blocks == r->sum.probe.reported_blocks)
+		if (file_blocks == rui_probe(&r->sum)->reported_blocks)
 			printf("next:      FILE stops at the reported length (a dd copy): append\n"
 			       "           the rest with: cdtail tail %s %s\n", addr, vo->image_path);
 		return;

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include "cdtail.h"
+#include "cdtail-tools.h"
 
 /* Rows of cells at most: the grid stays on one screen, the SVG small. */
 #define MAPDRAW_TEXT_ROWS 16

@@ -168,10 +168,17 @@ void rui_json_resume(json_object *o, const char *map_path, bool resumed,
 	json_object_object_add(o, "identity_blocks", json_object_new_int64((int64_t)identity_blocks));
 }
 
+const struct cdt_probe_result *rui_probe(const struct cdt_read_summary *s)
+{
+	static const struct cdt_probe_result none = { .size = sizeof(none) };
+
+	return s->probe ? s->probe : &none;
+}
+
 void rui_json_summary(json_object *o, const char *addr,
 		      const struct cdt_read_summary *s, bool virt)
 {
-	cli_json_disc(o, addr, &s->probe);
+	cli_json_disc(o, addr, rui_probe(s));
 	json_object_object_add(o, "blocks_read", json_object_new_int64((int64_t)s->blocks_read));
 	json_object_object_add(o, "bad_count", json_object_new_int64((int64_t)s->bad_blocks));
 	json_object_object_add(o, "bad_blocks", rui_json_ranges(s->bad, s->n_bad));
@@ -270,7 +277,7 @@ void rui_print_form2(const struct cdt_skip *v, size_t n, const char *lacks)
 
 void rui_print_lost(const struct cdt_read_summary *s, const char *label, const char *holds)
 {
-	uint64_t blocks = s->probe.extent_blocks ? s->probe.extent_blocks : 1;
+	uint64_t blocks = rui_probe(s)->extent_blocks ? rui_probe(s)->extent_blocks : 1;
 	char bytes[32];
 	size_t i, shown = s->n_bad < 8 ? s->n_bad : 8;
 
@@ -303,7 +310,7 @@ void rui_print_digests(const struct cdt_read_summary *s)
 void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 		       bool virt)
 {
-	const struct cdt_probe_result *p = &s->probe;
+	const struct cdt_probe_result *p = rui_probe(s);
 	char el[32], dt[32];
 
 	printf("device:    %s\n", addr);
@@ -326,7 +333,7 @@ void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 
 int rui_window_status(const struct cdt_read_summary *s, uint64_t max_extra, int rc)
 {
-	const struct cdt_probe_result *p = &s->probe;
+	const struct cdt_probe_result *p = rui_probe(s);
 	char msg[256];
 
 	/* what was compared or read stops short of the disc: nothing else holds */

@@ -84,6 +84,13 @@ void rui_print_skipped(const struct cdt_skip *v, size_t n, uint64_t blocks,
  * The md5: and sha256: lines of the digests computed.  -q prints them too:
  * they are results an examiner logs, not progress.
  */
+/*
+ * The summary's probe (held by pointer since libcdtail.so.1), or an empty
+ * one when the call failed before it: what the output showed while it was
+ * embedded and zeroed.
+ */
+const struct cdt_probe_result *rui_probe(const struct cdt_read_summary *s);
+
 void rui_print_digests(const struct cdt_read_summary *s);
 void rui_print_lost(const struct cdt_read_summary *s, const char *label, const char *holds);
 void rui_print_summary(const char *addr, const struct cdt_read_summary *s,

@@ -26,7 +26,7 @@ expect_json "json: blocks" .blocks 2000
 expect_json "json: bad bytes" .area_bytes.bad $((45 * 2048))
 expect_json "json: finished bytes" .area_bytes.finished $((1955 * 2048))
 expect_json "json: the image's name from the command line" .image "$T/out.iso"
-expect_json "json: the tool" .tool "cdtail version 0.1.0"
+expect_json "json: the tool" .tool "cdtail version 0.2.0"
 expect_json "json: verdict unreadable" .verdict unreadable
 expect_json "json: cells cover every block once" \
 	'[.runs[].blocks] | add' 2000

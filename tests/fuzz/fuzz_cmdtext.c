@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fuzz.h"
-#include "cdtail.h"
+#include "cdtail-tools.h"
 
 static uint8_t *copy(const uint8_t *p, size_t n)
 {

@@ -7,9 +7,14 @@ t() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "not 
 p="$root$prefix"
 t "binary" "[ -x '$p/bin/cdtail' ]"
 t "static library" "[ -f '$p/lib/libcdtail.a' ]"
-t "shared library with soname" "readelf -d '$p/lib/libcdtail.so.0.1.0' | grep -q 'SONAME.*libcdtail.so.0'"
-t "soname link" "[ -L '$p/lib/libcdtail.so.0' ] && [ -L '$p/lib/libcdtail.so' ]"
-t "header" "[ -f '$p/include/cdtail.h' ]"
+version=$(sed -n 's/^Version: //p' "$p/lib/pkgconfig/cdtail.pc")
+t "shared library with soname" "readelf -d '$p/lib/libcdtail.so.$version' | grep -q 'SONAME.*\[libcdtail.so.1\]'"
+t "soname link" "[ -L '$p/lib/libcdtail.so.1' ] && [ -L '$p/lib/libcdtail.so' ]"
+# every public header: the disc library, the hazards scan, the CLI's helpers
+for h in "$(dirname "$0")"/../../include/*.h; do
+	t "header ${h##*/}" "cmp -s '$h' '$p/include/${h##*/}'"
+done
+t "three headers" "[ \$(ls '$p/include' | wc -l) -eq 3 ]"
 t "man pages" "[ -f '$p/share/man/man1/cdtail.1' ] && [ -f '$p/share/man/man3/libcdtail.3' ]"
 # every page of the tree, each in the section its suffix names
 for page in "$(dirname "$0")"/../../man/*.[0-9]; do
@@ -41,6 +46,7 @@ blocks=$(($(stat -c %s "$iso") / 2048))
 t "the example runs the installed library" "grep -qx 'libcdtail $(sed -n 's/^Version: //p' "$p/lib/pkgconfig/cdtail.pc")' '$out/ex.out'"
 t "the example finds the hidden tail" "grep -q 'reported $((blocks - 2)), true $blocks blocks of 2048 bytes (hidden-tail)' '$out/ex.out'"
 t "the example images every block" "grep -q '^imaged $blocks blocks, 0 unreadable, sha256 '\$(sha256sum <'$iso' | cut -c1-64)'\$' '$out/ex.out' && cmp -s '$iso' '$out/ex.iso'"
+t "the example reads the image's own probe" "grep -qx 'its end search: hidden-tail, $blocks blocks' '$out/ex.out'"
 t "the example's map is GNU ddrescue's" "grep -q '^0x00000000  0x[0-9A-F]*  +' '$out/ex.map'"
 t "the example verifies" "grep -qx 'verify: identical' '$out/ex.out'"
 [ -s "$out/err" ] && cat "$out/err"

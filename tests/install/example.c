@@ -60,6 +60,10 @@ int main(int argc, char **argv)
 	printf("imaged %llu blocks, %llu unreadable, sha256 %s\n",
 	       (unsigned long long)ir.extent_blocks,
 	       (unsigned long long)ir.sum.bad_blocks, ir.sum.digests.sha256);
+	/* the run's own probe, held by the result and freed with it */
+	printf("its end search: %s, %llu blocks\n", ir.sum.probe ?
+	       cdt_verdict_name(ir.sum.probe->verdict) : "none",
+	       ir.sum.probe ? (unsigned long long)ir.sum.probe->true_blocks : 0);
 
 	vo.image_path = argv[2];
 	vo.rd.retries = -1;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* A program built only from the installed cdtail.h and libcdtail. */
+/* A program built only from the installed headers and libcdtail. */
 #include <stdio.h>
+#include <string.h>
 #include <cdtail.h>
+#include <cdtail-hazards.h>
+#include <cdtail-tools.h>
 
 int main(int argc, char **argv)
 {
@@ -12,6 +15,10 @@ int main(int argc, char **argv)
 
 	if (argc != 2)
 		return 2;
+	/* the other two headers' functions link from the installed library */
+	if (strcmp(cdt_hazard_severity_name(CDT_HAZARD_DANGER), "danger") ||
+	    strcmp(cdt_area_name(CDT_AREA_BAD), "bad"))
+		return 4;
 	rc = cdt_open(argv[1], NULL, &dev, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s\n", err);

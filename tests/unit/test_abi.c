@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "cdtail.h"
+#include "cdtail-hazards.h"
 
 static char addr[600], out[64];
 
@@ -143,6 +143,54 @@ static void test_read_buffer_length(void **state)
 	cdt_close(dev);
 }
 
+/*
+ * The summary holds the probe result by pointer (libcdtail.so.1): the
+ * library's own allocation, with the library's size, the same probe as
+ * cdt_probe() finds, released by the result's free function; NULL when
+ * the call failed before it began.
+ */
+static void test_summary_probe_by_pointer(void **state)
+{
+	struct cdt_probe_result pr = CDT_INIT(pr);
+	struct cdt_image_result r = CDT_INIT(r), z = { 0 };
+	struct cdt_verify_opts vo = CDT_INIT(vo);
+	struct cdt_verify_result v = CDT_INIT(v);
+	struct cdt_tail_result t = CDT_INIT(t);
+	struct cdt_dev *dev = open_sim();
+
+	(void)state;
+	unlink(out);
+	assert_int_equal(cdt_probe(dev, NULL, &pr), 0);
+	assert_int_equal(cdt_image(dev, out, NULL, &z), CDT_EUSAGE);
+	assert_null(z.sum.probe);
+	assert_int_equal(cdt_image(dev, out, NULL, &r), 0);
+	assert_non_null(r.sum.probe);
+	assert_int_equal(r.sum.probe->size, sizeof(struct cdt_probe_result));
+	assert_true(CDT_HAS(r.sum.probe, unconfirmed_blocks));
+	assert_int_equal(r.sum.probe->true_blocks, pr.true_blocks);
+	assert_int_equal(r.sum.probe->hidden_blocks, 5);
+	assert_int_equal(r.sum.probe->sizes.block_size, 2048);
+	assert_int_equal(r.extent_blocks, r.sum.probe->extent_blocks);
+	vo.image_path = out;
+	assert_int_equal(cdt_verify(dev, &vo, &v), 0);
+	assert_int_equal(v.verdict, CDT_VERIFY_IDENTICAL);
+	assert_non_null(v.sum.probe);
+	assert_ptr_not_equal(v.sum.probe, r.sum.probe);
+	assert_int_equal(v.sum.probe->true_blocks, pr.true_blocks);
+	assert_int_equal(cdt_tail(dev, out, NULL, &t), 0);
+	assert_int_equal(t.verdict, CDT_TAIL_NOTHING_TO_ADD);
+	assert_non_null(t.sum.probe);
+	assert_int_equal(t.sum.probe->extent_blocks, pr.extent_blocks);
+	cdt_image_result_free(&r);
+	assert_null(r.sum.probe);
+	cdt_image_result_free(&r);
+	cdt_verify_result_free(&v);
+	assert_null(v.sum.probe);
+	cdt_tail_result_free(&t);
+	assert_null(t.sum.probe);
+	cdt_close(dev);
+}
+
 /* Every free function: on a zeroed result, on an initialised one, twice. */
 static void test_free_zeroed(void **state)
 {
@@ -183,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_older_options),
 		cmocka_unit_test(test_read_buffer_length),
 		cmocka_unit_test(test_free_zeroed),
+		cmocka_unit_test(test_summary_probe_by_pointer),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "cdtail.h"
+#include "cdtail-hazards.h"
 #include "th.h"
 #include "hazards/hazards.h"
 

@@ -46,7 +46,7 @@ static void test_image_whole_and_hidden(void **state)
 
 	unlink(f->out);
 	assert_int_equal(cdt_image(dev, f->out, &o, &r), 0);
-	assert_int_equal(r.sum.probe.true_blocks, BLOCKS);
+	assert_int_equal(r.sum.probe->true_blocks, BLOCKS);
 	assert_int_equal(r.sum.bad_blocks, 0);
 	assert_int_equal(r.digest_source, CDT_DIGEST_STREAM);
 	assert_int_equal(strlen(r.sum.digests.sha256), 64);

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "cdtail.h"
+#include "cdtail-tools.h"
 
 #define MAXB 4096
 

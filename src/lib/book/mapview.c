@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cdtail.h"
+#include "cdtail-tools.h"
 #include "core/abi.h"
 #include "book/mapfile.h"
 #include "book/skip.h"

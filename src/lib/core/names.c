@@ -7,7 +7,7 @@
  * letters swapped.
  */
 #include <string.h>
-#include "cdtail.h"
+#include "cdtail-tools.h"
 
 /* names longer than this are never typos of anything cdtail knows */
 #define NAME_MAX_LEN 32

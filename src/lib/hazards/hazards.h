@@ -9,7 +9,7 @@
 #define CDT_HAZARDS_H
 
 #include <stddef.h>
-#include "cdtail.h"
+#include "cdtail-hazards.h"
 #include "mmc/mmc.h"
 
 /* the most nodes a scan collects */

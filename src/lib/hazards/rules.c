@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cdtail.h"
+#include "cdtail-hazards.h"
 #include "hazards/hazards.h"
 
 static const char *const severity_names[] = {

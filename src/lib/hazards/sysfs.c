@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-#include "cdtail.h"
+#include "cdtail-hazards.h"
 #include "core/abi.h"
 #include "core/cmds.h"
 #include "hazards/hazards.h"

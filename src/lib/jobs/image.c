@@ -233,10 +233,10 @@ static int known_extent(struct image_job *j)
 	struct cdt_read_summary *sum = &j->res->sum;
 	int rc;
 
-	rc = probe_known_end(j->dev, j->id.true_blocks, j->id.extent, &sum->probe);
+	rc = probe_known_end(j->dev, j->id.true_blocks, j->id.extent, sum->probe);
 	if (rc)
 		return rc;
-	sum->block_size = sum->probe.sizes.block_size;
+	sum->block_size = sum->probe->sizes.block_size;
 	return check_block_size(j);
 }
 
@@ -257,7 +257,7 @@ static uint64_t run_max_extra(const struct image_job *j)
  */
 static void window_resume(struct image_job *j)
 {
-	struct cdt_probe_result *p = &j->res->sum.probe;
+	struct cdt_probe_result *p = j->res->sum.probe;
 
 	if (p->reported_blocks + run_max_extra(j) <= j->id.extent) {
 		p->notes |= CDT_NOTE_WINDOW_LIMIT;
@@ -301,7 +301,6 @@ static int find_extent_once(struct image_job *j)
 	int rc;
 
 	sum->size = sizeof(*sum);
-	sum->probe.size = sizeof(sum->probe);
 	sum->stats.size = sizeof(sum->stats);
 	j->window_extra = run_max_extra(j);
 	if (j->id.present && !j->id.pending && !undecided_tail(j)) {
@@ -310,27 +309,27 @@ static int find_extent_once(struct image_job *j)
 			window_resume(j);
 		return rc;
 	}
-	rc = probe_begin(j->dev, &sum->probe);
+	rc = probe_begin(j->dev, sum->probe);
 	if (rc)
 		return rc;
-	sum->block_size = sum->probe.sizes.block_size;
+	sum->block_size = sum->probe->sizes.block_size;
 	if (!sum->block_size) {
 		cdt_dev_seterr(j->dev, "the drive reported a block size of 0");
 		return CDT_ETRANSPORT;
 	}
 	if (j->loaded && j->id.present) {
-		sum->probe.extent_blocks = j->id.extent;
+		sum->probe->extent_blocks = j->id.extent;
 		j->data_first = true;
 		return check_block_size(j);
 	}
 	/* a map of its own extent (GNU ddrescue's) needs the search first */
-	sum->probe.extent_blocks = j->loaded ? 0 : agreed_extent(j->dev, &sum->probe.sizes);
-	if (sum->probe.extent_blocks) {
+	sum->probe->extent_blocks = j->loaded ? 0 : agreed_extent(j->dev, &sum->probe->sizes);
+	if (sum->probe->extent_blocks) {
 		j->data_first = true;
 		return 0;
 	}
 	rescue_probe_opts(&j->opts->rd, &po);
-	return probe_end(j->dev, &po, &sum->probe);
+	return probe_end(j->dev, &po, sum->probe);
 }
 
 /*
@@ -360,7 +359,7 @@ static int find_extent(struct image_job *j)
 static void record_window(struct image_job *j)
 {
 	j->id.window = !j->id.pending &&
-		       (j->res->sum.probe.notes & CDT_NOTE_WINDOW_LIMIT);
+		       (j->res->sum.probe->notes & CDT_NOTE_WINDOW_LIMIT);
 	j->id.max_extra = j->id.window ? j->window_extra : 0;
 }
 
@@ -465,7 +464,7 @@ static int prepare(struct image_job *j)
 	}
 	if (!verified) {
 		id_init(&j->id, j->bs, j->res->extent_blocks, j->data_first ?
-			j->res->extent_blocks : j->res->sum.probe.true_blocks);
+			j->res->extent_blocks : j->res->sum.probe->true_blocks);
 		j->id.pending = j->data_first;
 		record_window(j);
 		rc = j->loaded ? image_note_from_out(j) : 0;
@@ -609,11 +608,11 @@ static int keep_found(const struct skip_plan *old, uint64_t extent,
 static int settle_extent(struct image_job *j, struct rescue *r)
 {
 	struct cdt_image_result *res = j->res;
-	uint64_t was = res->extent_blocks, e = res->sum.probe.extent_blocks;
+	uint64_t was = res->extent_blocks, e = res->sum.probe->extent_blocks;
 	struct skip_plan found = j->skip;
 	int rc;
 
-	rc = skip_plan_make(j->dev, &res->sum.probe, j->opts->formatted, &e, &j->skip);
+	rc = skip_plan_make(j->dev, res->sum.probe, j->opts->formatted, &e, &j->skip);
 	if (!rc)
 		rc = keep_found(&found, e, &j->skip);
 	skip_free(&found);
@@ -637,7 +636,7 @@ static int settle_extent(struct image_job *j, struct rescue *r)
 		return rc;
 	res->extent_blocks = e;
 	j->extent_bytes = e * j->bs;
-	id_init(&j->id, j->bs, e, res->sum.probe.true_blocks);
+	id_init(&j->id, j->bs, e, res->sum.probe->true_blocks);
 	record_window(j);
 	rc = image_note_from_out(j);
 	if (!rc)
@@ -667,7 +666,7 @@ static int copy_then_search(struct image_job *j, struct rescue *r)
 	if (rc)
 		return rc;
 	rescue_probe_opts(&j->opts->rd, &po);
-	rc = probe_end_above(j->dev, &po, j->search_above, &j->res->sum.probe);
+	rc = probe_end_above(j->dev, &po, j->search_above, j->res->sum.probe);
 	if (!rc)
 		rc = settle_extent(j, r);
 	return rc ? rc : rescue_copy(r, first, UINT64_MAX);
@@ -869,7 +868,7 @@ static int plan_skips(struct image_job *j)
 	const struct cdt_skip *last;
 
 	if (!j->skip.n)
-		return skip_plan_make(j->dev, &res->sum.probe, j->opts->formatted,
+		return skip_plan_make(j->dev, res->sum.probe, j->opts->formatted,
 				      j->loaded ? &extent : &res->extent_blocks, &j->skip);
 	last = &j->skip.v[j->skip.n - 1];
 	if (last->start + last->blocks > extent) {
@@ -894,9 +893,9 @@ static int start(struct image_job *j)
 	if (rc)
 		return rc;
 	j->bs = res->sum.block_size;
-	snprintf(j->drive, sizeof(j->drive), "%s %s %s", res->sum.probe.inq.vendor,
-		 res->sum.probe.inq.product, res->sum.probe.inq.revision);
-	res->extent_blocks = res->sum.probe.extent_blocks;
+	snprintf(j->drive, sizeof(j->drive), "%s %s %s", res->sum.probe->inq.vendor,
+		 res->sum.probe->inq.product, res->sum.probe->inq.revision);
+	res->extent_blocks = res->sum.probe->extent_blocks;
 	rc = j->data_first ? 0 : plan_skips(j);
 	if (rc)
 		return rc;
@@ -968,6 +967,8 @@ int cdt_image(struct cdt_dev *dev, const char *out_path,
 	int rc = cdt_abi_enter(dev, opts, &image_defaults, &o, sizeof(o), res,
 			       &full, sizeof(full), "cdt_image");
 
+	if (!rc)
+		rc = rescue_summary_start(&full.sum);
 	if (!rc)
 		rc = image(dev, out_path, &o, &full);
 	if (cdt_abi_leave(res, &full, sizeof(full),

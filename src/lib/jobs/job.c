@@ -5,8 +5,21 @@
 #include "probe/probe.h"
 #include "jobs/job.h"
 
+int rescue_summary_start(struct cdt_read_summary *sum)
+{
+	sum->size = sizeof(*sum);
+	sum->stats.size = sizeof(sum->stats);
+	sum->probe = calloc(1, sizeof(*sum->probe));
+	if (!sum->probe)
+		return CDT_ENOMEM;
+	sum->probe->size = sizeof(*sum->probe);
+	return 0;
+}
+
 void rescue_summary_free(struct cdt_read_summary *sum)
 {
+	free(sum->probe);
+	sum->probe = NULL;
 	free(sum->bad);
 	sum->bad = NULL;
 	sum->n_bad = 0;
@@ -28,12 +41,11 @@ int rescue_probe(struct cdt_dev *dev, const struct cdt_read_opts *rd,
 
 	rescue_probe_opts(rd, &po);
 	sum->size = sizeof(*sum);
-	sum->probe.size = sizeof(sum->probe);
 	sum->stats.size = sizeof(sum->stats);
-	rc = cdt_probe(dev, &po, &sum->probe);
+	rc = cdt_probe(dev, &po, sum->probe);
 	if (rc)
 		return rc;
-	sum->block_size = sum->probe.sizes.block_size;
+	sum->block_size = sum->probe->sizes.block_size;
 	if (!sum->block_size) {
 		cdt_dev_seterr(dev, "the drive reported a block size of 0");
 		return CDT_ETRANSPORT;

@@ -22,7 +22,14 @@ int rescue_probe(struct cdt_dev *dev, const struct cdt_read_opts *rd,
 int rescue_bad_ranges(const struct cdt_map *map, uint32_t bs,
 		      struct cdt_read_summary *sum);
 
-/* Free sum->bad; safe on a zeroed summary, idempotent. */
+/*
+ * Start a result's summary: its sizes, and the probe result it holds by
+ * pointer (the library's own size, so that cdt_probe_result can grow
+ * while four results hold it).  CDT_ENOMEM.
+ */
+int rescue_summary_start(struct cdt_read_summary *sum);
+
+/* Free sum->probe and sum->bad; safe on a zeroed summary, idempotent. */
 void rescue_summary_free(struct cdt_read_summary *sum);
 
 #endif

@@ -288,7 +288,7 @@ static int raw_changed(void *ctx, uint8_t *buf, size_t cap)
  */
 static int check_drive(struct raw_job *j)
 {
-	const struct cdt_raw_caps *raw = &j->res->sum.probe.raw;
+	const struct cdt_raw_caps *raw = &j->res->sum.probe->raw;
 	enum cdt_sector_mode m = probe_raw_tried_mode(cdt_dev_layout(j->dev), raw->tried_lba);
 	bool data = m == CDT_SECTOR_MODE1 || m == CDT_SECTOR_MODE2_FORM1;
 
@@ -500,7 +500,7 @@ static int confirm_runouts(struct raw_job *j)
 	if (!l)
 		return CDT_EUSAGE;
 	j->layout = *l;
-	j->extent = j->res->sum.probe.extent_blocks;
+	j->extent = j->res->sum.probe->extent_blocks;
 	j->tracks = calloc(l->n_tracks ? l->n_tracks : 1, sizeof(*j->tracks));
 	if (!j->tracks)
 		return CDT_ENOMEM;
@@ -549,7 +549,7 @@ static int start(struct raw_job *j)
 		cdt_dev_seterr(j->dev, "the disc lists no track to read");
 	if (rc)
 		return rc;
-	j->plan.reported = res->sum.probe.reported_blocks;
+	j->plan.reported = res->sum.probe->reported_blocks;
 	raw_read_ids(j);
 	res->sum.block_size = CD_RAW;
 	res->stream_sectors = j->plan.total;
@@ -561,7 +561,7 @@ static int start(struct raw_job *j)
 	if (!rc && j->loaded)
 		rc = check_loaded(j);
 	if (!rc && !j->loaded) {
-		id_init(&j->id, CD_RAW, j->plan.total, res->sum.probe.true_blocks);
+		id_init(&j->id, CD_RAW, j->plan.total, res->sum.probe->true_blocks);
 		rc = map_init(&j->map, j->plan.total * CD_RAW, MAP_NONTRIED);
 	}
 	if (!rc)
@@ -934,6 +934,8 @@ int cdt_image_raw(struct cdt_dev *dev, const char *cue_path,
 	int rc = cdt_abi_enter(dev, opts, &raw_defaults, &o, sizeof(o), res,
 			       &full, sizeof(full), "cdt_image_raw");
 
+	if (!rc)
+		rc = rescue_summary_start(&full.sum);
 	if (!rc && !cue_path) {
 		cdt_dev_seterr(dev, "cdt_image_raw: no sheet path");
 		rc = CDT_EUSAGE;

@@ -120,7 +120,7 @@ static int window_step(void *ctx, uint64_t lba, uint32_t n, const struct cmp_ste
  */
 static int compare_tail(struct tail_job *j, uint64_t len)
 {
-	uint64_t whole = len / j->bs, extent = j->res->sum.probe.extent_blocks, reached;
+	uint64_t whole = len / j->bs, extent = j->res->sum.probe->extent_blocks, reached;
 	struct cmp_sink sink = {
 		.dev = j->dev,
 		.fd = j->fd,
@@ -165,7 +165,7 @@ static int compare_tail(struct tail_job *j, uint64_t len)
 static int append(struct tail_job *j, uint64_t start)
 {
 	struct cdt_tail_result *res = j->res;
-	uint64_t extent = res->sum.probe.extent_blocks;
+	uint64_t extent = res->sum.probe->extent_blocks;
 	struct cdt_map map;
 	struct rescue r = {
 		.dev = j->dev,
@@ -286,7 +286,7 @@ static int copy_skipped(struct tail_job *j)
 {
 	struct cdt_tail_result *res = j->res;
 
-	return skip_copy_range(&j->skip, j->window, res->sum.probe.extent_blocks,
+	return skip_copy_range(&j->skip, j->window, res->sum.probe->extent_blocks,
 			       &res->skipped, &res->n_skipped, &res->skipped_blocks);
 }
 
@@ -302,7 +302,7 @@ static int run(struct tail_job *j)
 	len = res->image_bytes;
 	noted_length(j, &len);
 	res->image_bytes = len;
-	res->basis = judge_length(&res->sum.probe, j->bs, len);
+	res->basis = judge_length(res->sum.probe, j->bs, len);
 	if (res->basis == CDT_TAIL_NONE) {
 		res->verdict = CDT_TAIL_BAD_LENGTH;
 		return 0;
@@ -312,7 +312,7 @@ static int run(struct tail_job *j)
 		return rc ? rc : copy_skipped(j);
 	/* a partial last block is read again whole: completed, not repeated */
 	start = len / j->bs;
-	if (res->basis == CDT_TAIL_COMPLETE || start >= res->sum.probe.extent_blocks)
+	if (res->basis == CDT_TAIL_COMPLETE || start >= res->sum.probe->extent_blocks)
 		res->verdict = CDT_TAIL_NOTHING_TO_ADD;
 	else
 		rc = append_noted(j, len);
@@ -350,8 +350,8 @@ static int tail(struct cdt_dev *dev, const char *image_path,
 	if (rc)
 		return rc;
 	j.bs = res->sum.block_size;
-	extent = res->sum.probe.extent_blocks;
-	rc = skip_plan_make(dev, &res->sum.probe, CDT_FORMATTED_SKIP, &extent, &j.skip);
+	extent = res->sum.probe->extent_blocks;
+	rc = skip_plan_make(dev, res->sum.probe, CDT_FORMATTED_SKIP, &extent, &j.skip);
 	if (rc)
 		return rc;
 	j.note = malloc(strlen(image_path) + sizeof(".cdtail-tail"));
@@ -384,6 +384,8 @@ int cdt_tail(struct cdt_dev *dev, const char *image_path,
 	int rc = cdt_abi_enter(dev, opts, &tail_defaults, &o, sizeof(o), res,
 			       &full, sizeof(full), "cdt_tail");
 
+	if (!rc)
+		rc = rescue_summary_start(&full.sum);
 	if (!rc)
 		rc = tail(dev, image_path, &o, &full);
 	if (cdt_abi_leave(res, &full, sizeof(full),

@@ -230,8 +230,8 @@ static int cand_start(struct verify_job *j)
 	rc = length_in_blocks(j, &bytes_as_blocks);
 	if (rc)
 		return rc;
-	cand_add(j, (int64_t)j->res->sum.probe.reported_blocks);
-	cand_add(j, j->res->sum.probe.sizes.filesystem);
+	cand_add(j, (int64_t)j->res->sum.probe->reported_blocks);
+	cand_add(j, j->res->sum.probe->sizes.filesystem);
 	cand_add(j, (int64_t)o->length_blocks);
 	cand_add(j, (int64_t)bytes_as_blocks);
 	for (i = 0; i < j->n_cand; i++) {
@@ -491,12 +491,12 @@ static int verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 	rc = rescue_probe(dev, &opts->rd, &res->sum);
 	if (rc)
 		return rc;
-	sz = &res->sum.probe.sizes;
+	sz = &res->sum.probe->sizes;
 	if (sz->filesystem >= 0)
-		res->fs_fits = (uint64_t)sz->filesystem <= res->sum.probe.true_blocks;
+		res->fs_fits = (uint64_t)sz->filesystem <= res->sum.probe->true_blocks;
 	j.bs = res->sum.block_size;
-	j.extent = res->sum.probe.extent_blocks;
-	rc = skip_plan_make(dev, &res->sum.probe, opts->formatted, &j.extent, &j.skip);
+	j.extent = res->sum.probe->extent_blocks;
+	rc = skip_plan_make(dev, res->sum.probe, opts->formatted, &j.extent, &j.skip);
 	res->extent_blocks = j.extent;
 	if (rc) {
 		skip_free(&j.skip);
@@ -561,6 +561,8 @@ int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 	int rc = cdt_abi_enter(dev, opts, &verify_defaults, &o, sizeof(o), res,
 			       &full, sizeof(full), "cdt_verify");
 
+	if (!rc)
+		rc = rescue_summary_start(&full.sum);
 	if (!rc)
 		rc = o.cue_path ? rescue_verify_cue(dev, &o, &full) : verify(dev, &o, &full);
 	if (cdt_abi_leave(res, &full, sizeof(full),

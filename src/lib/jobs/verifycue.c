@@ -428,8 +428,8 @@ static int run(struct cue_job *j)
 		rc = rescue_probe(j->dev, &j->opts->rd, &r->sum);
 	if (rc)
 		return rc;
-	j->extent = r->sum.probe.extent_blocks;
-	j->c2 = r->sum.probe.raw.c2;
+	j->extent = r->sum.probe->extent_blocks;
+	j->c2 = r->sum.probe->raw.c2;
 	j->stride = CD_RAW + (j->c2 ? MMC_C2_LEN : 0);
 	r->extent_blocks = j->extent;
 	r->tracks = calloc(j->sheet.n_tracks, sizeof(*r->tracks));

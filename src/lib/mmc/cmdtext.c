@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <scsi/sg_lib.h>
-#include "cdtail.h"
+#include "cdtail-tools.h"
 #include "mmc/sense.h"
 
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <scsi/sg_lib.h>
 #include "mmc/bytes.h"
-#include "cdtail.h"
+#include "cdtail-tools.h"
 #include "mmc/sense.h"
 
 /* Bytes 0..7 are the header; the additional length may only shrink len. */

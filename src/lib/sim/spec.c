@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cdtail.h"
+#include "cdtail-tools.h"
 #include "sim/drive.h"
 
 
