@@ -272,8 +272,8 @@ int cdt_raw_caps(struct cdt_dev *dev, int64_t lba, struct cdt_raw_caps *caps);
 /*
  * What READ TOC (formats 0, 1, 2), READ DISC INFORMATION, READ TRACK
  * INFORMATION and GET CONFIGURATION say the disc is made of.  cdt_probe()
- * reads it (so image, tail and verify do) and keeps it on the device:
- * cdt_dev_layout() returns it until the next probe or cdt_close().  A drive
+ * reads it (so image, tail and verify do); cdt_dev_layout() returns a copy
+ * of the last one, the caller's to free with cdt_layout_free().  A drive
  * that refuses READ TOC (or lists no track in it) is read from disc and
  * track information alone.  A drive that answers none of these gives one
  * session holding one data track over READ CAPACITY's blocks (has_toc
@@ -362,8 +362,17 @@ struct cdt_layout {
 					 * is the formatted size */
 };
 
-/* The layout the last cdt_probe() of dev read, or NULL before one. */
-const struct cdt_layout *cdt_dev_layout(const struct cdt_dev *dev);
+/*
+ * A copy of the layout the last probe of dev read (cdt_probe(), or the one
+ * cdt_image(), cdt_image_raw(), cdt_tail() or cdt_verify() ran), or NULL
+ * before one (or out of memory).  The caller owns it: it stays valid
+ * after later calls on dev and after cdt_close(); free it with
+ * cdt_layout_free().
+ */
+struct cdt_layout *cdt_dev_layout(const struct cdt_dev *dev);
+
+/* Free a layout cdt_dev_layout() gave, its arrays with it; NULL is fine. */
+void cdt_layout_free(struct cdt_layout *l);
 
 /* ---- the true-end search and probe ------------------------------------ */
 
@@ -616,6 +625,11 @@ struct cdt_image_result {
 					 * map's last (or a map naming none):
 					 * without rd.retries, every bad block
 					 * was tried once more */
+	bool map_saved;			/* MAPFILE holds this run's map to
+					 * resume from: its last save succeeded
+					 * (or the map it read was this disc's
+					 * and stands as read); false without
+					 * MAPFILE, removed, or a failed save */
 };
 
 /*
@@ -693,6 +707,7 @@ struct cdt_raw_result {
 	size_t n_tracks;
 	char catalog[14];		/* the drive's Media Catalog Number
 					 * (13 digits), "" none */
+	bool map_saved;			/* as cdt_image_result's */
 };
 
 /*

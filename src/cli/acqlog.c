@@ -193,7 +193,7 @@ out:
 /* Each data track of the extent with the digests of its blocks in OUT. */
 static json_object *tracks_json(struct cdt_dev *dev, const char *out, const struct cdt_image_result *r)
 {
-	const struct cdt_layout *lay = cdt_dev_layout(dev);
+	struct cdt_layout *lay = cdt_dev_layout(dev);
 	uint32_t bs = r->sum.block_size;
 	json_object *a = json_object_new_array();
 	int fd = open(out, O_RDONLY | O_CLOEXEC);
@@ -219,6 +219,7 @@ static json_object *tracks_json(struct cdt_dev *dev, const char *out, const stru
 	}
 	if (fd >= 0)
 		close(fd);
+	cdt_layout_free(lay);
 	return a;
 }
 

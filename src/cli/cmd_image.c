@@ -391,13 +391,7 @@ static int run(int argc, char **argv)
 		if (res.removed)
 			cli_err("nothing was read: %s%s%s removed", out,
 				c.io.map_path ? " and " : "", c.io.map_path ? c.io.map_path : "");
-		else if (c.io.map_path && res.extent_blocks &&
-			 (err == CDT_EINTR || err == CDT_ECHANGED || err == CDT_ETIMEOUT ||
-			  /* the disc taken out, the drive unplugged: the map
-			   * was saved all the same (issue 22) */
-			  err == CDT_ENOMEDIUM || err == CDT_ETRANSPORT ||
-			  rc != EX_DEVICE_ERR) &&
-			 rc != EX_USAGE_ERR)
+		else if (res.map_saved)	/* the library says so (issue 31) */
 			cli_err("the map %s is saved: run the same command again to resume",
 				c.io.map_path);
 		else if (!c.io.map_path && res.extent_blocks && err != CDT_EUSAGE &&

@@ -30,6 +30,7 @@ static int run(int argc, char **argv)
 	struct probe_all_args all;
 	struct cdt_probe_opts po = CDT_INIT(po);
 	struct cdt_probe_result res = CDT_INIT(res);
+	struct cdt_layout *layout;
 	struct cli_common co;
 	struct cli_args a;
 	struct cdt_dev *dev;
@@ -66,13 +67,15 @@ static int run(int argc, char **argv)
 		cdt_close(dev);
 		return cli_status_for(rc);
 	}
+	layout = cdt_dev_layout(dev);
 	if (co.json)
 		cli_json_out(cli_probe_json(a.op[0], &res, cdt_is_virtual_time(dev),
-					    cli_now_ms() - t0, cli_layout_json(cdt_dev_layout(dev))));
+					    cli_now_ms() - t0, cli_layout_json(layout)));
 	else if (co.quiet)
 		printf("verdict:   %s\n", cdt_verdict_name(res.verdict));
 	else
-		cli_probe_text(a.op[0], &res, cdt_is_virtual_time(dev), cdt_dev_layout(dev));
+		cli_probe_text(a.op[0], &res, cdt_is_virtual_time(dev), layout);
+	cdt_layout_free(layout);
 	cdt_close(dev);
 	return cli_verdict_status(res.verdict);
 }

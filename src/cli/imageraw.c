@@ -174,7 +174,7 @@ static int failed(struct rui *ui, struct cdt_dev *dev, const char *addr, const c
 		print_json(addr, out, ro, res, cdt_is_virtual_time(dev), true);
 	if (res->removed)
 		cli_err("nothing was read: what this run made is removed");
-	else if (ro->map_path && res->stream_sectors && rc != EX_USAGE_ERR)
+	else if (res->map_saved)	/* the library says so (issue 31) */
 		cli_err("the map %s is saved: run the same command again to resume", ro->map_path);
 	return rc;
 }

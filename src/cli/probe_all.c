@@ -83,8 +83,12 @@ static void *probe_one(void *arg)
 			snprintf(j->msg, sizeof(j->msg), "%s", cdt_errmsg(dev)[0] ?
 				 cdt_errmsg(dev) : cdt_strerror(rc));
 		j->virt = cdt_is_virtual_time(dev);
-		if (!rc)
-			j->layout = cli_layout_json(cdt_dev_layout(dev));
+		if (!rc) {
+			struct cdt_layout *l = cdt_dev_layout(dev);
+
+			j->layout = cli_layout_json(l);
+			cdt_layout_free(l);
+		}
 		cdt_close(dev);
 	}
 	j->ms = cli_now_ms() - t0;

@@ -1,29 +1,40 @@
 // SPDX-License-Identifier: MIT
 /*
  * The map comment lines of a disc's identity ("# cdtail identity: ...",
- * book/identity.h), with the end search's state (search=pending, or
- * max_extra=M search=window, issue 28 B).  An accepted record has a block
- * size and an extent, at most ID_MAX_BLOCKS blocks inside the extent, a
- * window only with its --max-extra and never beside a pending search;
- * formatting it and parsing the result gives the same record back.
+ * book/identity.h), read by the records' strict parser (book/records.h),
+ * with the end search's state (search=pending, or max_extra=M
+ * search=window, issue 28 B).  An accepted record has a block size a
+ * drive reads in (or 2352) and an extent of at least one block, counts
+ * whose byte offsets stay below 2^63 (so never the 2^64 - 1 that sscanf
+ * made of "true_blocks=-1", issue 31), at most ID_MAX_BLOCKS blocks inside
+ * the extent, a window only with its --max-extra, its true end inside
+ * the extent, and never beside a pending search; formatting it and
+ * parsing the result gives the same record back.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "cdtail.h"
 #include "fuzz.h"
 #include "book/identity.h"
+#include "book/records.h"
 
 static void check(const struct disc_id *id)
 {
 	unsigned int i;
+	uint64_t most;
 
 	if (!id->present) {
 		if (id->n || id->window || id->pending)
 			__builtin_trap();
 		return;
 	}
-	if (!id->block_size || !id->extent || id->n > ID_MAX_BLOCKS ||
-	    (id->window && (!id->max_extra || id->pending)))
+	if (id->block_size != 512 && id->block_size != 1024 && id->block_size != 2048 &&
+	    id->block_size != 4096 && id->block_size != 2352)
+		__builtin_trap();
+	most = (uint64_t)INT64_MAX / id->block_size;
+	if (!id->extent || id->extent > most || id->true_blocks > most ||
+	    id->max_extra > most || id->n > ID_MAX_BLOCKS ||
+	    (id->window && (!id->max_extra || id->pending || id->true_blocks > id->extent)))
 		__builtin_trap();
 	for (i = 0; i < id->n; i++)
 		if (id->lba[i] >= id->extent)

@@ -103,7 +103,6 @@ static struct cdt_dev *probe_dev(const char *image, const char *keys,
 		fail_msg("open %s: %s", addr, err);
 	if (cdt_probe(dev, NULL, res))
 		fail_msg("probe %s: %s", addr, cdt_errmsg(dev));
-	assert_non_null(cdt_dev_layout(dev));
 	return dev;
 }
 
@@ -111,14 +110,16 @@ static struct cdt_dev *probe_dev(const char *image, const char *keys,
 static void probe_extra(const char *keys, struct cdt_probe_result *res)
 {
 	struct cdt_dev *dev;
-	const struct cdt_layout *l;
+	struct cdt_layout *l;
 	char all[256];
 
 	snprintf(all, sizeof(all), "%s%s", EXTRA_LAYOUT, keys);
 	dev = probe_dev(img, all, res);
 	l = cdt_dev_layout(dev);
+	assert_non_null(l);
 	assert_int_equal(l->sessions, 2);
 	assert_int_equal(l->n_tracks, 3);
+	cdt_layout_free(l);
 	cdt_close(dev);
 }
 
@@ -314,15 +315,17 @@ static unsigned int probe_layout(const char *image, const char *keys,
 				 size_t n, struct cdt_skip *g, size_t ng)
 {
 	struct cdt_dev *dev = probe_dev(image, keys, res);
-	const struct cdt_layout *l = cdt_dev_layout(dev);
+	struct cdt_layout *l = cdt_dev_layout(dev);
 	unsigned int sessions;
 
+	assert_non_null(l);
 	assert_true(l->has_toc);
 	assert_int_equal(l->n_tracks, n);
 	assert_int_equal(l->n_gaps, ng);
 	memcpy(t, l->tracks, n * sizeof(*t));
 	memcpy(g, l->gaps, ng * sizeof(*g));
 	sessions = l->sessions;
+	cdt_layout_free(l);
 	cdt_close(dev);
 	return sessions;
 }

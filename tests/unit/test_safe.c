@@ -18,6 +18,7 @@
 #include "cdtail.h"
 #include "th.h"
 #include "book/identity.h"
+#include "book/records.h"
 
 #define BLOCKS 3000
 #define BS 2048

@@ -779,7 +779,7 @@ static void test_probe_every_kind(void **state)
 	(void)state;
 	for (size_t k = 0; k < TH_N(kinds); k++) {
 		struct cdt_probe_result res = CDT_INIT(res);
-		const struct cdt_layout *pl;
+		struct cdt_layout *pl;
 		struct layout l;
 		char img[128], name[32];
 		struct cdt_dev *dev;
@@ -802,6 +802,7 @@ static void test_probe_every_kind(void **state)
 			assert_int_equal(pl->tracks[i].session, l.t[i].session);
 			assert_int_equal(pl->tracks[i].sector_mode, want_mode(&l.t[i]));
 		}
+		cdt_layout_free(pl);
 		cdt_close(dev);
 	}
 }
@@ -836,13 +837,17 @@ static void test_probe_header_witness(void **state)
 	{
 		struct cdt_probe_result res = CDT_INIT(res);
 		struct cdt_dev *dev;
+		struct cdt_layout *pl;
 
 		th_path(img, sizeof(img), dir, "iso (Track 1).iso");
 		dev = th_open_sim(img, "hide=10,past=repeat");
 		assert_int_equal(cdt_probe(dev, NULL, &res), 0);
 		assert_false(res.raw.sectors);
 		assert_true(res.true_blocks > 300);
-		assert_string_equal(cdt_sector_mode_name(dev ? cdt_dev_layout(dev)->tracks[0].sector_mode : 0), "");
+		pl = cdt_dev_layout(dev);
+		assert_non_null(pl);
+		assert_string_equal(cdt_sector_mode_name(pl->tracks[0].sector_mode), "");
+		cdt_layout_free(pl);
 		cdt_close(dev);
 	}
 }
@@ -953,6 +958,7 @@ static void test_readcd_ide(void **state)
 	struct cdt_transport *t = NULL;
 	uint8_t buf[2 * CD_RAW], data[2048];
 	struct cdt_cmd cmd;
+	struct cdt_layout *pl;
 	struct cdt_dev *dev;
 	char err[256], img[128];
 
@@ -997,7 +1003,10 @@ static void test_readcd_ide(void **state)
 	assert_int_equal(cdt_probe(dev, NULL, &res), 0);
 	assert_true(res.raw.sectors && !res.raw.edc_ok);
 	assert_true(res.true_blocks > 300);
-	assert_int_equal(cdt_dev_layout(dev)->tracks[0].sector_mode, CDT_SECTOR_MODE1);
+	pl = cdt_dev_layout(dev);
+	assert_non_null(pl);
+	assert_int_equal(pl->tracks[0].sector_mode, CDT_SECTOR_MODE1);
+	cdt_layout_free(pl);
 	cdt_close(dev);
 }
 

@@ -455,6 +455,7 @@ static uint64_t file_blocks(const char *path)
 struct probed {
 	struct cdt_dev *dev;
 	struct cdt_probe_result res;
+	struct cdt_layout *layout;	/* the probe's (cdt_dev_layout's copy) */
 };
 
 static void probe(const char *addr, struct probed *p)
@@ -466,6 +467,7 @@ static void probe(const char *addr, struct probed *p)
 		fail_msg("open %s: %s", addr, err);
 	if (cdt_probe(p->dev, NULL, &p->res))
 		fail_msg("probe %s: %s", addr, cdt_errmsg(p->dev));
+	p->layout = cdt_dev_layout(p->dev);
 }
 
 static void test_plan_formatted(void **state)
@@ -486,7 +488,7 @@ static void test_plan_formatted(void **state)
 	assert_int_equal(p.res.extent_blocks, m);
 
 	extent = p.res.extent_blocks;
-	assert_int_equal(skip_plan_make(p.dev, &p.res, CDT_FORMATTED_SKIP, &extent, &s), 0);
+	assert_int_equal(skip_plan_make(p.layout, &p.res, CDT_FORMATTED_SKIP, &extent, &s), 0);
 	assert_int_equal(extent, m);
 	assert_int_equal(s.n, 1);
 	assert_int_equal(s.v[0].start, n);
@@ -496,16 +498,17 @@ static void test_plan_formatted(void **state)
 	skip_free(&s);
 
 	extent = p.res.extent_blocks;
-	assert_int_equal(skip_plan_make(p.dev, &p.res, CDT_FORMATTED_CUT, &extent, &s), 0);
+	assert_int_equal(skip_plan_make(p.layout, &p.res, CDT_FORMATTED_CUT, &extent, &s), 0);
 	assert_int_equal(extent, n);
 	assert_int_equal(s.n, 0);
 	skip_free(&s);
 
 	extent = p.res.extent_blocks;
-	assert_int_equal(skip_plan_make(p.dev, &p.res, CDT_FORMATTED_READ, &extent, &s), 0);
+	assert_int_equal(skip_plan_make(p.layout, &p.res, CDT_FORMATTED_READ, &extent, &s), 0);
 	assert_int_equal(extent, m);
 	assert_int_equal(s.n, 0);
 	skip_free(&s);
+	cdt_layout_free(p.layout);
 	cdt_close(p.dev);
 }
 
@@ -527,7 +530,7 @@ static void test_plan_layout(void **state)
 		uint64_t extent = p.res.extent_blocks;
 		struct skip_plan s;
 
-		assert_int_equal(skip_plan_make(p.dev, &p.res, pol, &extent, &s), 0);
+		assert_int_equal(skip_plan_make(p.layout, &p.res, pol, &extent, &s), 0);
 		assert_int_equal(extent, 12000);
 		assert_int_equal(s.n, 3);
 		assert_int_equal(s.v[0].start, 0);
@@ -541,6 +544,7 @@ static void test_plan_layout(void **state)
 		assert_int_equal(s.blocks, 11900);
 		skip_free(&s);
 	}
+	cdt_layout_free(p.layout);
 	cdt_close(p.dev);
 	unlink(path);
 }

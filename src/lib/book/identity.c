@@ -9,6 +9,7 @@
 #include "book/identity.h"
 
 #define ID_SPREAD 10
+/* records.c reads these lines back: the words must stay the same */
 #define ID_HEAD "cdtail identity: "
 #define ID_BLOCK "cdtail identity block "
 #define ID_PENDING "search=pending"
@@ -144,97 +145,4 @@ void id_format(const struct disc_id *id, char *out, size_t len)
 		used += (size_t)snprintf(out + used, len - used,
 					 "\n" ID_BLOCK "%" PRIu64 " sha256=%s", id->lba[i], hex);
 	}
-}
-
-static int hex_nibble(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-/* "LBA sha256=HEX" at p; 0 or -1. */
-static int parse_block(const char *p, struct disc_id *id)
-{
-	uint64_t lba;
-	char hex[65];
-	int k, hi, lo;
-
-	if (id->n >= ID_MAX_BLOCKS ||
-	    sscanf(p, "%" SCNu64 " sha256=%64[0-9a-f]", &lba, hex) != 2 ||
-	    strlen(hex) != 64 || lba >= id->extent)
-		return -1;
-	for (k = 0; k < 32; k++) {
-		hi = hex_nibble(hex[2 * k]);
-		lo = hex_nibble(hex[2 * k + 1]);
-		id->sha256[id->n][k] = (uint8_t)(hi << 4 | lo);
-	}
-	id->lba[id->n++] = lba;
-	return 0;
-}
-
-/*
- * The words after the first line's three counts: the search's state.
- * Words it does not know are left for a later cdtail; a window without
- * its --max-extra, or a search both pending and done, is damage.
- */
-static int parse_state(const char *p, struct disc_id *id)
-{
-	size_t len = strcspn(p, "\n"), n;
-	const char *end = p + len;
-	char *stop;
-
-	for (; p < end; p += n) {
-		p += strspn(p, " ");
-		n = strcspn(p, " \n");
-		if (n == strlen(ID_PENDING) && !strncmp(p, ID_PENDING, n)) {
-			id->pending = true;
-		} else if (n == strlen(ID_WINDOW) && !strncmp(p, ID_WINDOW, n)) {
-			id->window = true;
-		} else if (!strncmp(p, ID_MAX_EXTRA, strlen(ID_MAX_EXTRA)) &&
-			   p[strlen(ID_MAX_EXTRA)] >= '0' && p[strlen(ID_MAX_EXTRA)] <= '9') {
-			id->max_extra = strtoull(p + strlen(ID_MAX_EXTRA), &stop, 10);
-			if (stop != p + n)
-				return -1;
-		}
-	}
-	if (!id->window)
-		id->max_extra = 0;	/* the window's, and there is none */
-	return (id->window && !id->max_extra) || (id->window && id->pending) ? -1 : 0;
-}
-
-/* The text after "# " + prefix on a line of its own, or NULL. */
-static const char *after(const char *line, const char *prefix)
-{
-	if (line[0] != '#' || line[1] != ' ')
-		return NULL;
-	line += 2;
-	return strncmp(line, prefix, strlen(prefix)) ? NULL : line + strlen(prefix);
-}
-
-int id_parse(const char *text, struct disc_id *id)
-{
-	const char *line = text, *p;
-	int used = 0;
-
-	memset(id, 0, sizeof(*id));
-	while (line && *line) {
-		if ((p = after(line, ID_HEAD))) {
-			if (id->present ||
-			    sscanf(p, "block_size=%" SCNu32 " extent=%" SCNu64 " true_blocks=%" SCNu64 "%n",
-				   &id->block_size, &id->extent, &id->true_blocks, &used) != 3 ||
-			    !id->block_size || !id->extent || parse_state(p + used, id))
-				return CDT_EFORMAT;
-			id->present = true;
-		} else if ((p = after(line, ID_BLOCK))) {
-			if (!id->present || parse_block(p, id))
-				return CDT_EFORMAT;
-		}
-		line = strchr(line, '\n');
-		if (line)
-			line++;
-	}
-	return 0;
 }

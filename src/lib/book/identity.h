@@ -70,10 +70,6 @@ int id_check(struct cdt_dev *dev, const struct disc_id *id, uint8_t *buf,
 /* The comment lines, without "# " on the first (map_write adds them). */
 void id_format(const struct disc_id *id, char *out, size_t len);
 
-/*
- * Find the record in a map file's text.  0 with id->present when found,
- * 0 without it when the map has none, CDT_EFORMAT when it is damaged.
- */
-int id_parse(const char *text, struct disc_id *id);
+/* Read back by the map's one record parser: id_parse (records.h). */
 
 #endif

@@ -40,11 +40,10 @@ static uint64_t unwritten_from(const struct cdt_probe_result *p, uint64_t extent
 	return (uint64_t)fs;
 }
 
-int skip_plan_make(const struct cdt_dev *dev, const struct cdt_probe_result *p,
+int skip_plan_make(const struct cdt_layout *l, const struct cdt_probe_result *p,
 		   enum cdt_formatted_policy policy, uint64_t *extent,
 		   struct skip_plan *out)
 {
-	const struct cdt_layout *l = cdt_dev_layout(dev);
 	uint64_t fs_end = unwritten_from(p, *extent);
 	size_t i, cap = (l ? l->n_skip : 0) + 1;
 

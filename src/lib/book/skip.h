@@ -42,7 +42,7 @@ struct skip_plan {
  * unwritten (CDT_FORMATTED_SKIP) or *extent cut to the filesystem
  * (CDT_FORMATTED_CUT).  0 or CDT_ENOMEM; free with skip_free().
  */
-int skip_plan_make(const struct cdt_dev *dev, const struct cdt_probe_result *p,
+int skip_plan_make(const struct cdt_layout *l, const struct cdt_probe_result *p,
 		   enum cdt_formatted_policy policy, uint64_t *extent,
 		   struct skip_plan *out);
 

@@ -365,8 +365,6 @@ static int read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 	rc = read_once(dev, lba, nblocks, buf, res);
 	if (!rc && dev->last_action == CDT_ACT_TOO_LONG && nblocks > 1)
 		return read_smaller(dev, lba, nblocks, buf, res);
-	if (!rc && res->cls == CDT_READ_MEDIUM && dev->n_failed < DEV_FAILED_MAX)
-		dev->failed[dev->n_failed++] = (struct dev_failed_read){ lba, nblocks };
 	return rc;
 }
 

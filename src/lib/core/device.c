@@ -379,28 +379,6 @@ int cdt_exec_in(struct cdt_dev *dev, const uint8_t *cdb, unsigned int cdb_len,
 	return rc;
 }
 
-void cdt_layout_free(struct cdt_layout *l)
-{
-	if (!l)
-		return;
-	free(l->tracks);
-	free(l->gaps);
-	free(l->skip);
-	free(l);
-}
-
-void cdt_dev_set_layout(struct cdt_dev *dev, struct cdt_layout *l)
-{
-	if (dev->layout != l)
-		cdt_layout_free(dev->layout);
-	dev->layout = l;
-}
-
-const struct cdt_layout *cdt_dev_layout(const struct cdt_dev *dev)
-{
-	return dev ? dev->layout : NULL;
-}
-
 const char *cdt_transport_name(const struct cdt_dev *dev)
 {
 	return dev->t->ops->name;

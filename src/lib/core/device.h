@@ -9,8 +9,6 @@
 #include "mmc/answer.h"
 #include "mmc/sense.h"
 
-#define DEV_FAILED_MAX 64
-
 struct cdt_dev {
 	struct cdt_transport *t;
 	char addr[512];
@@ -28,24 +26,22 @@ struct cdt_dev {
 	/* what the table made of the last command's answer (mmc/answer.h) */
 	enum cdt_action last_action;
 	/*
-	 * The disc's structure the last probe read (probe/layout.c builds
-	 * it; core only keeps and frees it), or NULL: cdt_dev_layout().
+	 * A copy of the disc's structure the last probe of this handle found,
+	 * kept for cdt_dev_layout() alone, which hands out copies of it: the
+	 * public API asks for it by handle.  Nothing in the library reads it
+	 * back: the probe returns what it found to its caller (probe/probe.h,
+	 * struct probe_findings), and the jobs use that.
 	 */
-	struct cdt_layout *layout;
-	/*
-	 * The reads that failed with a medium error since the statistics
-	 * were last reset (a probe resets them), up to DEV_FAILED_MAX: image
-	 * marks them in its map before its first pass, so no block the probe
-	 * already found bad is read again without a reason.
-	 */
-	struct dev_failed_read { uint64_t lba; uint32_t n; } failed[DEV_FAILED_MAX];
-	unsigned int n_failed;
+	struct cdt_layout *probed_layout;
 };
 
-/* Replace the kept layout by l (NULL: none), freeing the old one. */
-void cdt_dev_set_layout(struct cdt_dev *dev, struct cdt_layout *l);
-/* Free a layout and its arrays (NULL is fine). */
-void cdt_layout_free(struct cdt_layout *l);
+/*
+ * Keep l (owned from now on; NULL: none) as the layout cdt_dev_layout()
+ * copies, freeing the one kept before.
+ */
+void cdt_dev_keep_layout(struct cdt_dev *dev, struct cdt_layout *l);
+/* A copy of l and its arrays (NULL for NULL or out of memory). */
+struct cdt_layout *cdt_layout_copy(const struct cdt_layout *l);
 
 /*
  * Send cmd through the allow-list, the transport, the table's retries

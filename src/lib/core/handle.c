@@ -77,7 +77,7 @@ void cdt_close(struct cdt_dev *dev)
 	if (!dev)
 		return;
 	dev->t->ops->close(dev->t);
-	cdt_layout_free(dev->layout);
+	cdt_layout_free(dev->probed_layout);
 	free(dev);
 }
 
@@ -92,5 +92,4 @@ void cdt_get_stats(const struct cdt_dev *dev, struct cdt_stats *st)
 void cdt_reset_stats(struct cdt_dev *dev)
 {
 	memset(&dev->stats, 0, sizeof(dev->stats));
-	dev->n_failed = 0;
 }

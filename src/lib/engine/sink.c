@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The rescue engine's file sink (sink.h): OUT, the stream digest, the map file. */
+/* The rescue engine's file sink (sink.h): OUT, the stream digest, the map book. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,16 +24,6 @@ int rescue_pwrite(int fd, const void *buf, size_t len, uint64_t off)
 		off += (uint64_t)w;
 	}
 	return 0;
-}
-
-void rescue_comment(char *buf, size_t cap, const char *base, const struct disc_id *id)
-{
-	size_t used;
-
-	base = base ? base : "";
-	snprintf(buf, cap, "%s%s", base, *base ? "\n" : "");
-	used = strlen(buf);
-	id_format(id, buf + used, cap - used);
 }
 
 /* Skipped areas are zeros in OUT: the stream takes them as such. */
@@ -78,12 +68,12 @@ static int sink_put(void *ctx, uint64_t lba, uint32_t n, const uint8_t *buf)
 
 		cdt_dev_seterr(s->dev, "cannot write the output at byte %" PRIu64 ": %s%s",
 			       lba * s->bs, strerror(e),
-			       (e == ENOSPC || e == EDQUOT) && s->map_path ?
+			       (e == ENOSPC || e == EDQUOT) && s->book && s->book->path ?
 			       ": free space and run the same command again" : "");
 		return rc;
 	}
 	feed_stream(s, buf, lba * s->bs, len);
-	return s->id ? id_note(s->id, lba, n, buf) : 0;
+	return s->book ? id_note(&s->book->rec.id, lba, n, buf) : 0;
 }
 
 /* A failed read: the stream can no longer be the whole disc in order. */
@@ -96,59 +86,24 @@ static void sink_failed(void *ctx, uint64_t lba, uint32_t n)
 	s->stream_broken = true;
 }
 
+/* The map book's save order: OUT synced, then the map replaced. */
 static int sink_save(void *ctx, const struct cdt_map *map)
 {
 	struct file_sink *s = ctx;
-	const char *comment;
-	char err[300];
-	int rc;
 
-	if (!s->map_path)
-		return 0;
-	/* the map must never claim data the output does not durably hold */
-	if (fdatasync(s->fd)) {
-		cdt_dev_seterr(s->dev, "cannot sync the output: %s", strerror(errno));
-		return CDT_EIO;
-	}
-	comment = s->map_comment;
-	if (s->id && s->comment_buf) {
-		rescue_comment(s->comment_buf, s->comment_cap, s->map_comment, s->id);
-		comment = s->comment_buf;
-	}
-	if (s->map_lock)
-		rc = map_save_locked(s->map_path, map, comment, s->map_lock,
-				     true, err, sizeof(err));
-	else
-		rc = map_save(s->map_path, map, comment, err, sizeof(err));
-	if (rc)
-		cdt_dev_seterr(s->dev, "%s", err);
-	return rc;
+	return s->book ? book_save(s->book, map) : 0;
 }
 
 /*
- * 06/28/00: the drive says the medium may have changed.  Read the disc's
- * identity again: the same disc goes on (the read is sent again), another
- * one, or one whose identity cannot be read, ends the run before any of
- * its blocks reaches OUT; the caller saves the map.
+ * 06/28/00: the drive says the medium may have changed: the book's rule
+ * (book.h) decides before any block of another disc reaches OUT; the
+ * caller saves the map.
  */
 static int sink_changed(void *ctx, uint8_t *buf, size_t cap)
 {
 	struct file_sink *s = ctx;
-	unsigned int matched;
-	uint64_t lba = 0;
-	int rc;
 
-	rc = id_check(s->dev, s->id, buf, cap, &matched, &lba);
-	if (!rc)
-		return 0;
-	if (rc == 1)
-		cdt_dev_seterr(s->dev, "the medium changed: block %" PRIu64
-			       " is not the one of the disc this run began with", lba);
-	else if (rc == 2 || rc == CDT_ECHANGED)
-		cdt_dev_seterr(s->dev, "the medium changed and the new disc's identity cannot be read");
-	else
-		return rc;
-	return CDT_ECHANGED;
+	return book_changed(s->book, buf, cap);
 }
 
 static int sink_wrong_mode(void *ctx, uint64_t lba)
@@ -167,7 +122,7 @@ void file_sink_attach(struct file_sink *s, struct rescue *r)
 		.save = sink_save,
 		/* without an identity record the engine takes any change
 		 * as another disc */
-		.changed = s->id ? sink_changed : NULL,
+		.changed = s->book ? sink_changed : NULL,
 		.ctx = s,
 	};
 }

@@ -3,8 +3,8 @@
  * The file sink of the rescue engine (engine.h): what image and tail do
  * with the blocks the passes read.  Each goes to OUT at its offset, feeds
  * the in-order digest while the reads come in order, and is noted for the
- * disc's identity record; a save syncs OUT and then replaces the map
- * file.  Apart from the engine because all of it is about files and about
+ * disc's identity record; a save is the map book's (book.h: OUT synced,
+ * then the map replaced).  Apart from the engine because all of it is about files and about
  * what the job records, none of it about how a damaged disc is read.
  */
 #ifndef CDT_SINK_H
@@ -16,7 +16,7 @@
 #include "cdtail.h"
 #include "engine/digest.h"
 #include "engine/engine.h"
-#include "book/identity.h"
+#include "book/book.h"
 #include "book/skip.h"
 
 struct file_sink {
@@ -24,13 +24,9 @@ struct file_sink {
 	struct cdt_dev *dev;		/* for its error message */
 	int fd;				/* OUT, written with pwrite */
 	uint32_t bs;
-	const char *map_path;		/* NULL: never saved, nor synced */
-	const char *map_comment;
-	int *map_lock;			/* the locked map's fd (lock.h), or NULL */
-	struct disc_id *id;		/* recorded as read, checked after a medium
-					 * change; or NULL */
-	char *comment_buf;		/* with id: map_comment and the record */
-	size_t comment_cap;
+	struct map_book *book;		/* the map, its saves and the disc's
+					 * identity (recorded as read, checked
+					 * after a medium change); NULL: none */
 	struct dg *stream;		/* digest in order while it lasts, or NULL */
 	const struct skip_plan *skip;	/* areas never read: zeros in the
 					 * stream; or NULL */
@@ -46,9 +42,6 @@ struct file_sink {
 
 /* r's sink: s. */
 void file_sink_attach(struct file_sink *s, struct rescue *r);
-
-/* base's lines, then the identity record's, into buf. */
-void rescue_comment(char *buf, size_t cap, const char *base, const struct disc_id *id);
 
 /* pwrite all of it; 0 or CDT_EIO. */
 int rescue_pwrite(int fd, const void *buf, size_t len, uint64_t off);

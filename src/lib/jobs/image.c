@@ -50,7 +50,9 @@
  */
 static bool adoptable(const struct image_job *j)
 {
-	return !j->id.present && j->map.size < j->extent_bytes && !(j->map.size % j->bs);
+	const struct cdt_map *m = &j->book.map;
+
+	return !j->book.rec.id.present && m->size < j->extent_bytes && !(m->size % j->bs);
 }
 
 static int check_map(struct image_job *j)
@@ -58,20 +60,20 @@ static int check_map(struct image_job *j)
 	uint32_t bs = j->bs;
 	size_t i;
 
-	if (j->map.size != j->extent_bytes && !adoptable(j)) {
+	if (j->book.map.size != j->extent_bytes && !adoptable(j)) {
 		cdt_dev_seterr(j->dev,
 			       "map %s covers %" PRIu64 " bytes but this disc holds %" PRIu64
 			       " (%" PRIu64 " blocks of %u): a map of another disc?",
-			       j->opts->map_path, j->map.size, j->extent_bytes,
+			       j->opts->map_path, j->book.map.size, j->extent_bytes,
 			       j->res->extent_blocks, bs);
 		return CDT_EOTHERDISC;
 	}
-	for (i = 0; i < j->map.n; i++) {
-		if (j->map.runs[i].pos % bs || j->map.runs[i].size % bs) {
+	for (i = 0; i < j->book.map.n; i++) {
+		if (j->book.map.runs[i].pos % bs || j->book.map.runs[i].size % bs) {
 			cdt_dev_seterr(j->dev,
 				       "map %s has a run at byte %" PRIu64
 				       " that is not in whole %u-byte blocks",
-				       j->opts->map_path, j->map.runs[i].pos, bs);
+				       j->opts->map_path, j->book.map.runs[i].pos, bs);
 			return CDT_EFORMAT;
 		}
 	}
@@ -84,22 +86,12 @@ static int check_map(struct image_job *j)
  */
 static int lock_existing(struct image_job *j)
 {
-	const char *mp = j->opts->map_path;
 	struct stat st;
 	int rc;
 
-	if (mp) {
-		rc = lock_open(mp, false, &j->map_lock);
-		if (rc == CDT_EBUSY)
-			return image_busy(j, "map", mp);
-		if (rc && rc != CDT_EOPEN) {
-			cdt_dev_seterr(j->dev, "map %s: %s", mp, strerror(errno));
-			return errno == EISDIR ? CDT_EUSAGE : CDT_EIO;
-		}
-		/* ours now: what a killed run of it left is not in use */
-		if (!rc)
-			map_remove_stale(mp);
-	}
+	rc = book_lock(&j->book, false);
+	if (rc)
+		return rc;
 	if (!stat(j->out_path, &st)) {
 		if (j->dev->t->ops->is_source && j->dev->t->ops->is_source(j->dev->t, &st)) {
 			cdt_dev_seterr(j->dev, "%s is the disc being read: OUT must be another file",
@@ -117,67 +109,15 @@ static int lock_existing(struct image_job *j)
 			cdt_dev_seterr(j->dev, "%s: %s", j->out_path, strerror(errno));
 			return CDT_EIO;
 		}
+		if (!rc)
+			rc = book_add_file(&j->book, j->out_path, j->fd, false);
+		if (rc == CDT_ENOMEM) {
+			close(j->fd);
+			j->fd = -1;
+			return rc;
+		}
 	}
 	return 0;
-}
-
-/* The map's "# cdtail drive: " line into out ("" without one). */
-static void find_drive(const char *text, char *out, size_t len)
-{
-	const char *p = text, *v;
-	size_t n;
-
-	out[0] = '\0';
-	for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (strncmp(p, "# " DRIVE_HEAD, 2 + strlen(DRIVE_HEAD)))
-			continue;
-		v = p + 2 + strlen(DRIVE_HEAD);
-		n = strcspn(v, "\n");
-		if (n >= len)
-			n = len - 1;
-		memcpy(out, v, n);
-		out[n] = '\0';
-	}
-}
-
-/* Read the locked map and its identity record. */
-static int load_map(struct image_job *j)
-{
-	char err[400], *text = NULL;
-	int rc;
-
-	if (j->map_lock < 0 || j->opts->force)
-		return 0;
-	rc = map_load_fd(j->map_lock, j->opts->map_path, &j->map, &text, err, sizeof(err));
-	if (rc) {
-		cdt_dev_seterr(j->dev, "%s", err);
-		return rc;
-	}
-	find_drive(text, j->map_drive, sizeof(j->map_drive));
-	rc = id_parse(text, &j->id);
-	if (!rc) {
-		rc = skip_parse(text, strlen(text), &j->skip);
-		if (rc == CDT_EFORMAT)
-			cdt_dev_seterr(j->dev, "map %s has a damaged cdtail skipped list",
-				       j->opts->map_path);
-	} else {
-		cdt_dev_seterr(j->dev, "map %s has a damaged cdtail identity record",
-			       j->opts->map_path);
-	}
-	free(text);
-	if (rc) {
-		map_free(&j->map);
-		return rc;
-	}
-	j->loaded = true;
-	return 0;
-}
-
-static int other_disc(struct image_job *j, uint64_t lba, const char *how)
-{
-	cdt_dev_seterr(j->dev, "map %s belongs to another disc: block %" PRIu64 " %s",
-		       j->opts->map_path, lba, how);
-	return CDT_EOTHERDISC;
 }
 
 /*
@@ -199,9 +139,8 @@ static int other_disc(struct image_job *j, uint64_t lba, const char *how)
 #define DATA_FIRST_MARGIN 2
 
 /* The extent to copy before the search, in blocks; 0: search first. */
-static uint64_t agreed_extent(const struct cdt_dev *dev, const struct cdt_sizes *sz)
+static uint64_t agreed_extent(const struct cdt_layout *l, const struct cdt_sizes *sz)
 {
-	const struct cdt_layout *l = cdt_dev_layout(dev);
 	int64_t v = sz->read_capacity;
 
 	if (l && (l->formatted || l->n_tracks > 1 || l->n_gaps ||
@@ -217,10 +156,10 @@ static uint64_t agreed_extent(const struct cdt_dev *dev, const struct cdt_sizes 
 
 static int check_block_size(struct image_job *j)
 {
-	if (j->res->sum.block_size == j->id.block_size)
+	if (j->res->sum.block_size == j->book.rec.id.block_size)
 		return 0;
 	cdt_dev_seterr(j->dev, "map %s belongs to another disc: %u-byte blocks, this one has %u",
-		       j->opts->map_path, j->id.block_size, j->res->sum.block_size);
+		       j->opts->map_path, j->book.rec.id.block_size, j->res->sum.block_size);
 	return CDT_EOTHERDISC;
 }
 
@@ -231,9 +170,10 @@ static int check_block_size(struct image_job *j)
 static int known_extent(struct image_job *j)
 {
 	struct cdt_read_summary *sum = &j->res->sum;
+	const struct disc_id *id = &j->book.rec.id;
 	int rc;
 
-	rc = probe_known_end(j->dev, j->id.true_blocks, j->id.extent, sum->probe);
+	rc = probe_known_end(j->dev, &j->found, id->true_blocks, id->extent, sum->probe);
 	if (rc)
 		return rc;
 	sum->block_size = sum->probe->sizes.block_size;
@@ -259,40 +199,22 @@ static void window_resume(struct image_job *j)
 {
 	struct cdt_probe_result *p = j->res->sum.probe;
 
-	if (p->reported_blocks + run_max_extra(j) <= j->id.extent) {
+	if (p->reported_blocks + run_max_extra(j) <= j->book.rec.id.extent) {
 		p->notes |= CDT_NOTE_WINDOW_LIMIT;
-		j->window_extra = j->id.max_extra;
+		j->window_extra = j->book.rec.id.max_extra;
 		return;
 	}
-	j->search_above = j->id.true_blocks;
+	j->search_above = j->book.rec.id.true_blocks;
 	j->data_first = true;
 }
 
 /*
- * A finished search can leave blocks undecided past the true end it
- * found: blocks that never answered (a run-out or the lead-out that timed
- * out, a hang) are failed blocks, not the end, so the extent took them
- * in.  Where a resume finds such a block neither read nor skipped in the
- * map, the search runs again after the copy, as a pending one does: where
- * those blocks now answer as the end (a run-out's 05/64/00 at once), the
- * extent shrinks to the true end (settle_extent, shrink_out).
- */
-static bool undecided_tail(const struct image_job *j)
-{
-	uint64_t bs = j->id.block_size, b;
-
-	if (!bs || j->id.extent <= j->id.true_blocks)
-		return false;
-	for (b = j->id.true_blocks; b < j->id.extent; b++)
-		if (!skip_at(&j->skip, b) && map_status_at(&j->map, b * bs) != MAP_FINISHED)
-			return true;
-	return false;
-}
-
-/*
- * The probe up to the end search; then the search, unless the data comes
- * first (a fresh run that may, a resume of a map whose search is pending
- * or left blocks undecided: its provisional extent stands).
+ * The extent decision, from the book's state (book.h): a known end reads
+ * only the recorded extent (no failing read on an undamaged disc), a
+ * window resumed may search on; otherwise the probe up to the end search,
+ * then the search, unless the data comes first (a fresh run that may, a
+ * resume of a pending search: its provisional extent stands).  A map of
+ * its own extent (GNU ddrescue's) needs the search first.
  */
 static int find_extent_once(struct image_job *j)
 {
@@ -303,13 +225,13 @@ static int find_extent_once(struct image_job *j)
 	sum->size = sizeof(*sum);
 	sum->stats.size = sizeof(sum->stats);
 	j->window_extra = run_max_extra(j);
-	if (j->id.present && !j->id.pending && !undecided_tail(j)) {
+	if (j->book.state == BOOK_KNOWN || j->book.state == BOOK_WINDOW) {
 		rc = known_extent(j);
-		if (!rc && j->id.window)
+		if (!rc && j->book.state == BOOK_WINDOW)
 			window_resume(j);
 		return rc;
 	}
-	rc = probe_begin(j->dev, sum->probe);
+	rc = probe_begin(j->dev, &j->found, sum->probe);
 	if (rc)
 		return rc;
 	sum->block_size = sum->probe->sizes.block_size;
@@ -317,19 +239,25 @@ static int find_extent_once(struct image_job *j)
 		cdt_dev_seterr(j->dev, "the drive reported a block size of 0");
 		return CDT_ETRANSPORT;
 	}
-	if (j->loaded && j->id.present) {
-		sum->probe->extent_blocks = j->id.extent;
+	switch (j->book.state) {
+	case BOOK_PENDING:
+		sum->probe->extent_blocks = j->book.rec.id.extent;
 		j->data_first = true;
 		return check_block_size(j);
-	}
-	/* a map of its own extent (GNU ddrescue's) needs the search first */
-	sum->probe->extent_blocks = j->loaded ? 0 : agreed_extent(j->dev, &sum->probe->sizes);
-	if (sum->probe->extent_blocks) {
-		j->data_first = true;
-		return 0;
+	case BOOK_NONE:
+	case BOOK_NEW:
+		sum->probe->extent_blocks = agreed_extent(j->found.layout, &sum->probe->sizes);
+		if (sum->probe->extent_blocks) {
+			j->data_first = true;
+			return 0;
+		}
+		break;
+	default:	/* BOOK_FOREIGN */
+		sum->probe->extent_blocks = 0;
+		break;
 	}
 	rescue_probe_opts(&j->opts->rd, &po);
-	return probe_end(j->dev, &po, sum->probe);
+	return probe_end(j->dev, &j->found, &po, sum->probe);
 }
 
 /*
@@ -358,33 +286,20 @@ static int find_extent(struct image_job *j)
  */
 static void record_window(struct image_job *j)
 {
-	j->id.window = !j->id.pending &&
+	j->book.rec.id.window = !j->book.rec.id.pending &&
 		       (j->res->sum.probe->notes & CDT_NOTE_WINDOW_LIMIT);
-	j->id.max_extra = j->id.window ? j->window_extra : 0;
+	j->book.rec.id.max_extra = j->book.rec.id.window ? j->window_extra : 0;
 }
 
 /* A resume: the recorded blocks read back as recorded. */
 static int check_identity(struct image_job *j, bool *verified)
 {
-	unsigned int matched = 0;
-	uint64_t lba = 0;
-	int rc;
+	unsigned int matched;
+	int rc = book_verify(&j->book, j->buf, j->bs, &matched, verified);
 
-	*verified = false;
-	if (!j->id.present)
-		return 0;
-	rc = id_check(j->dev, &j->id, j->buf, j->bs, &matched, &lba);
-	if (rc == 1)
-		return other_disc(j, lba, "differs from the one it recorded");
-	if (rc == CDT_ECHANGED) {
-		cdt_dev_seterr(j->dev, "the medium changed while its identity was read");
-		return rc;
-	}
-	if (rc < 0)
-		return rc;
-	j->res->identity_blocks = matched;
-	*verified = rc == 0;
-	return 0;
+	if (!rc && j->book.rec.id.present)
+		j->res->identity_blocks = matched;
+	return rc;
 }
 
 /*
@@ -394,21 +309,22 @@ static int check_identity(struct image_job *j, bool *verified)
  */
 static int check_against_out(struct image_job *j)
 {
-	uint64_t extent = j->map.size / j->bs, last = UINT64_MAX, start, len, b;
+	uint64_t extent = j->book.map.size / j->bs, last = UINT64_MAX, start, len, b;
 	uint8_t *have = j->buf + j->bs;
 	unsigned int k, compared = 0;
 
 	for (k = 0; k < 16; k++) {
 		struct cdt_read_result rr = CDT_INIT(rr);
 
-		if (!map_find(&j->map, MAP_FINISHED, extent * k / 16 * j->bs, &start, &len))
+		if (!map_find(&j->book.map, MAP_FINISHED, extent * k / 16 * j->bs, &start, &len))
 			break;
 		b = start / j->bs;
-		if (b == last || skip_at(&j->skip, b))
+		if (b == last || skip_at(&j->book.rec.skip, b))
 			continue;
 		last = b;
 		if (pread(j->fd, have, j->bs, (off_t)(b * j->bs)) != (ssize_t)j->bs)
-			return other_disc(j, b, "is missing from OUT");
+			return book_other_disc(&j->book, "block %" PRIu64
+					       " is missing from OUT", b);
 		if (cdt_read_blocks(j->dev, b, 1, j->buf, j->bs, &rr))
 			return CDT_ETRANSPORT;
 		if (rr.cls == CDT_READ_CHANGED)
@@ -416,7 +332,8 @@ static int check_against_out(struct image_job *j)
 		if (rr.cls != CDT_READ_OK)
 			continue;
 		if (memcmp(j->buf, have, j->bs))
-			return other_disc(j, b, "on the disc differs from OUT's (the map has no cdtail identity)");
+			return book_other_disc(&j->book, "block %" PRIu64 " on the disc differs"
+					       " from OUT's (the map has no cdtail identity)", b);
 		compared++;
 	}
 	j->res->identity_blocks = compared;
@@ -430,10 +347,10 @@ static int check_against_out(struct image_job *j)
  */
 static int grow_map(struct image_job *j)
 {
-	if (j->map.size == j->extent_bytes)
+	if (j->book.map.size == j->extent_bytes)
 		return 0;
-	j->res->map_grown_from = j->map.size / j->bs;
-	return map_resize(&j->map, j->extent_bytes, MAP_NONTRIED);
+	j->res->map_grown_from = j->book.map.size / j->bs;
+	return map_resize(&j->book.map, j->extent_bytes, MAP_NONTRIED);
 }
 
 static int prepare(struct image_job *j)
@@ -444,37 +361,38 @@ static int prepare(struct image_job *j)
 	rc = check_identity(j, &verified);
 	if (rc)
 		return rc;
-	if (j->loaded) {
+	if (book_resumed(&j->book)) {
 		rc = check_map(j);
 		if (rc)
 			return rc;
 		j->res->resumed = true;
-		j->res->other_drive = strcmp(j->map_drive, j->drive) != 0;
+		j->res->other_drive = strcmp(j->book.rec.drive, j->book.drive) != 0;
 		rc = image_open_resumed(j);
 		if (!rc && !verified)
 			rc = check_against_out(j);
 		if (!rc)
 			rc = grow_map(j);
 		if (!rc)
-			rc = skip_mark(&j->skip, &j->map, j->bs);
+			rc = skip_mark(&j->book.rec.skip, &j->book.map, j->bs);
 		if (rc)
 			return rc;
-		j->res->finished_before = map_count(&j->map, MAP_FINISHED) / j->bs -
-					  j->skip.blocks;
+		j->res->finished_before = map_count(&j->book.map, MAP_FINISHED) / j->bs -
+					  j->book.rec.skip.blocks;
+		book_accept(&j->book);	/* this disc's: a resume can go on from it */
 	}
 	if (!verified) {
-		id_init(&j->id, j->bs, j->res->extent_blocks, j->data_first ?
+		id_init(&j->book.rec.id, j->bs, j->res->extent_blocks, j->data_first ?
 			j->res->extent_blocks : j->res->sum.probe->true_blocks);
-		j->id.pending = j->data_first;
+		j->book.rec.id.pending = j->data_first;
 		record_window(j);
-		rc = j->loaded ? image_note_from_out(j) : 0;
+		rc = book_resumed(&j->book) ? image_note_from_out(j) : 0;
 		if (rc)
 			return rc;
 	}
 	rc = image_check_space(j);
 	if (!rc)
-		rc = image_make_comment(j);
-	if (!rc && !j->loaded)
+		rc = book_make_comment(&j->book);
+	if (!rc && !book_resumed(&j->book))
 		rc = image_create_fresh(j);
 	if (!rc)
 		image_check_holes(j);
@@ -528,11 +446,11 @@ static int zero_skipped(struct image_job *j, struct rescue *r, uint64_t was)
 	size_t i;
 	int rc;
 
-	for (i = 0; i < j->skip.n && j->skip.v[i].start < was; i++) {
-		uint64_t end = j->skip.v[i].start + j->skip.v[i].blocks;
+	for (i = 0; i < j->book.rec.skip.n && j->book.rec.skip.v[i].start < was; i++) {
+		uint64_t end = j->book.rec.skip.v[i].start + j->book.rec.skip.v[i].blocks;
 
 		j->out.stream_broken = true;
-		rc = zero_out(j, r, j->skip.v[i].start, end < was ? end : was);
+		rc = zero_out(j, r, j->book.rec.skip.v[i].start, end < was ? end : was);
 		if (rc)
 			return rc;
 	}
@@ -548,7 +466,7 @@ static int shrink_out(struct image_job *j, struct rescue *r, uint64_t e, uint64_
 {
 	int rc;
 
-	rc = map_set(&j->map, e * j->bs, (was - e) * j->bs, MAP_NONTRIED);
+	rc = map_set(&j->book.map, e * j->bs, (was - e) * j->bs, MAP_NONTRIED);
 	if (!rc)
 		rc = rescue_save(r);
 	if (rc)
@@ -569,15 +487,15 @@ static int shrink_out(struct image_job *j, struct rescue *r, uint64_t e, uint64_
 static int list_wrong_mode(void *ctx, uint64_t lba)
 {
 	struct image_job *j = ctx;
-	const struct cdt_skip *k = skip_at(&j->skip, lba);
+	const struct cdt_skip *k = skip_at(&j->book.rec.skip, lba);
 	int rc;
 
 	/* listed by an earlier read of it: the map marks it finished again */
 	if (k)
 		return k->why == CDT_SKIP_FORM2 ? 0 : CDT_EFORMAT;
-	rc = skip_add(&j->skip, lba, CDT_SKIP_FORM2);
+	rc = skip_add(&j->book.rec.skip, lba, CDT_SKIP_FORM2);
 
-	return rc ? rc : image_attach_comment(j);
+	return rc ? rc : book_make_comment(&j->book);
 }
 
 /* The Form 2 blocks of old below extent, into the new plan. */
@@ -609,12 +527,12 @@ static int settle_extent(struct image_job *j, struct rescue *r)
 {
 	struct cdt_image_result *res = j->res;
 	uint64_t was = res->extent_blocks, e = res->sum.probe->extent_blocks;
-	struct skip_plan found = j->skip;
+	struct skip_plan found = j->book.rec.skip;
 	int rc;
 
-	rc = skip_plan_make(j->dev, res->sum.probe, j->opts->formatted, &e, &j->skip);
+	rc = skip_plan_make(j->found.layout, res->sum.probe, j->opts->formatted, &e, &j->book.rec.skip);
 	if (!rc)
-		rc = keep_found(&found, e, &j->skip);
+		rc = keep_found(&found, e, &j->book.rec.skip);
 	skip_free(&found);
 	if (rc)
 		return rc;
@@ -627,20 +545,20 @@ static int settle_extent(struct image_job *j, struct rescue *r)
 		if (rc)
 			return rc;
 	}
-	rc = map_resize(&j->map, e * j->bs, MAP_NONTRIED);
+	rc = map_resize(&j->book.map, e * j->bs, MAP_NONTRIED);
 	if (!rc)
-		rc = skip_mark(&j->skip, &j->map, j->bs);
+		rc = skip_mark(&j->book.rec.skip, &j->book.map, j->bs);
 	if (!rc)
 		rc = zero_skipped(j, r, was);
 	if (rc)
 		return rc;
 	res->extent_blocks = e;
 	j->extent_bytes = e * j->bs;
-	id_init(&j->id, j->bs, e, res->sum.probe->true_blocks);
+	id_init(&j->book.rec.id, j->bs, e, res->sum.probe->true_blocks);
 	record_window(j);
 	rc = image_note_from_out(j);
 	if (!rc)
-		rc = image_attach_comment(j);
+		rc = book_make_comment(&j->book);
 	if (rc)
 		return rc;
 	rc = rescue_save(r);
@@ -666,38 +584,14 @@ static int copy_then_search(struct image_job *j, struct rescue *r)
 	if (rc)
 		return rc;
 	rescue_probe_opts(&j->opts->rd, &po);
-	rc = probe_end_above(j->dev, &po, j->search_above, j->res->sum.probe);
+	rc = probe_end_above(j->dev, &j->found, &po, j->search_above, j->res->sum.probe);
 	if (!rc)
 		rc = settle_extent(j, r);
 	return rc ? rc : rescue_copy(r, first, UINT64_MAX);
 }
 
 /*
- * The map saved after the run, whatever ended it.  After an error the
- * first error is the one reported: a save that fails too (a full disk
- * fails both) adds its words to the first message, never replaces it.
- */
-static int save_after(struct image_job *j, struct rescue *r, int rc)
-{
-	char first[sizeof(j->dev->errmsg)], second[sizeof(j->dev->errmsg)];
-	int rc2;
-
-	if (!rc)
-		return rescue_save(r);
-	snprintf(first, sizeof(first), "%s", cdt_errmsg(j->dev));
-	j->dev->errmsg[0] = '\0';
-	rc2 = rescue_save(r);
-	snprintf(second, sizeof(second), "%s", cdt_errmsg(j->dev));
-	if (rc2)
-		cdt_dev_seterr(j->dev, "%s; and the map could not be saved: %s (it holds the last save)",
-			       first, second[0] ? second : cdt_strerror(rc2));
-	else
-		cdt_dev_seterr(j->dev, "%s", first);
-	return rc2;
-}
-
-/*
- * The probe's failing reads (device.h) into the map before pass 1, as the
+ * The probe's failing reads (probe.h, its findings) into the map before pass 1, as the
  * passes would have left them: one block read alone and failed is bad
  * ('-', trimmed and scraped already), a chunk that failed is non-trimmed
  * ('*'), so pass 1 does not fail on it again; each counts as this run's
@@ -710,14 +604,14 @@ static int save_after(struct image_job *j, struct rescue *r, int rc)
  * read in order by the drive, stopped there and tried it too (the retry
  * plan counts a block's tries, retry.c).  UINT64_MAX: none.
  */
-static uint64_t chunk_stop(const struct cdt_dev *dev, unsigned int k)
+static uint64_t chunk_stop(const struct probe_findings *pf, unsigned int k)
 {
-	const struct dev_failed_read *c = &dev->failed[k];
+	const struct probe_failed_read *c = &pf->failed[k];
 	uint64_t low = UINT64_MAX;
 	unsigned int i;
 
-	for (i = k + 1; i < dev->n_failed; i++) {
-		const struct dev_failed_read *f = &dev->failed[i];
+	for (i = k + 1; i < pf->n_failed; i++) {
+		const struct probe_failed_read *f = &pf->failed[i];
 
 		if (f->n == 1 && f->lba >= c->lba && f->lba - c->lba < c->n && f->lba < low)
 			low = f->lba;
@@ -727,29 +621,29 @@ static uint64_t chunk_stop(const struct cdt_dev *dev, unsigned int k)
 
 static int premark(struct image_job *j, struct rescue *r)
 {
-	const struct cdt_dev *dev = j->dev;
+	const struct probe_findings *pf = &j->found;
 	uint64_t b, end, extent = j->res->extent_blocks;
 	unsigned int i;
 	char st, want;
 	int rc;
 
-	for (i = 0; i < dev->n_failed; i++) {
-		const struct dev_failed_read *f = &dev->failed[i];
+	for (i = 0; i < pf->n_failed; i++) {
+		const struct probe_failed_read *f = &pf->failed[i];
 
 		if (f->lba >= extent)
 			continue;
-		b = f->n > 1 ? chunk_stop(dev, i) : UINT64_MAX;
+		b = f->n > 1 ? chunk_stop(pf, i) : UINT64_MAX;
 		rc = rescue_note_failure(r, b < extent ? b : f->lba);
 		if (rc)
 			return rc;
 		want = f->n == 1 ? MAP_BAD : MAP_NONTRIMMED;
 		end = f->lba + f->n < extent ? f->lba + f->n : extent;
 		for (b = f->lba; b < end; b++) {
-			st = map_status_at(&j->map, b * j->bs);
-			if (skip_at(&j->skip, b) || (st != MAP_NONTRIED &&
+			st = map_status_at(&j->book.map, b * j->bs);
+			if (skip_at(&j->book.rec.skip, b) || (st != MAP_NONTRIED &&
 			    !(st == MAP_NONTRIMMED && want == MAP_BAD)))
 				continue;
-			rc = map_set(&j->map, b * j->bs, j->bs, want);
+			rc = map_set(&j->book.map, b * j->bs, j->bs, want);
 			if (rc)
 				return rc;
 		}
@@ -763,7 +657,7 @@ static int run_job(struct image_job *j)
 	uint32_t bs = j->bs;
 	struct rescue r = {
 		.dev = j->dev,
-		.map = &j->map,
+		.map = &j->book.map,
 		.bs = bs,
 		.rd = &j->opts->rd,
 		.retries = j->opts->rd.retries,
@@ -781,13 +675,8 @@ static int run_job(struct image_job *j)
 		.dev = j->dev,
 		.fd = j->fd,
 		.bs = bs,
-		.map_path = j->opts->map_path,
-		.map_comment = j->base_comment,
-		.map_lock = j->opts->map_path ? &j->map_lock : NULL,
-		.id = &j->id,
-		.comment_buf = j->comment,
-		.comment_cap = j->comment_cap,
-		.skip = &j->skip,
+		.book = &j->book,
+		.skip = &j->book.rec.skip,
 		.wrong_mode = list_wrong_mode,
 		.job = j,
 	};
@@ -804,8 +693,8 @@ static int run_job(struct image_job *j)
 	}
 	/* a fresh map is all untried but what is skipped: reading it in
 	 * order gives the digest */
-	if (j->digests && map_count(&j->map, MAP_NONTRIED) +
-	    j->skip.blocks * bs == j->extent_bytes &&
+	if (j->digests && map_count(&j->book.map, MAP_NONTRIED) +
+	    j->book.rec.skip.blocks * bs == j->extent_bytes &&
 	    !dg_init(&stream, j->digests))
 		j->out.stream = &stream;
 	rc = rescue_save(&r);
@@ -815,7 +704,7 @@ static int run_job(struct image_job *j)
 		rc = rescue_rest(&r);
 	res->sum.blocks_read = r.blocks_read;
 	/* save whatever happened: an interrupted run resumes from here */
-	rc2 = save_after(j, &r, rc);
+	rc2 = book_save_after(&j->book, &j->book.map, rc);
 	if (!rc)
 		rc = rc2;
 	if (!rc)
@@ -842,21 +731,6 @@ static bool digest_bits(unsigned int want, unsigned int *bits)
 }
 
 /*
- * A run that ends before its first block leaves nothing it made: no OUT
- * full of zeros for the next run to refuse, no map of nothing.
- */
-static void remove_created(struct image_job *j)
-{
-	if (j->res->sum.blocks_read || (!j->created_out && !j->created_map))
-		return;
-	if (j->created_out)
-		unlink(j->out_path);
-	if (j->created_map)
-		unlink(j->opts->map_path);
-	j->res->removed = true;
-}
-
-/*
  * What not to read: the list a resumed map recorded (the first run's
  * choice, --formatted included), else the disc's layout.  A resume keeps
  * the recorded extent whatever --formatted says now.
@@ -867,10 +741,11 @@ static int plan_skips(struct image_job *j)
 	uint64_t extent = res->extent_blocks;
 	const struct cdt_skip *last;
 
-	if (!j->skip.n)
-		return skip_plan_make(j->dev, res->sum.probe, j->opts->formatted,
-				      j->loaded ? &extent : &res->extent_blocks, &j->skip);
-	last = &j->skip.v[j->skip.n - 1];
+	if (!j->book.rec.skip.n)
+		return skip_plan_make(j->found.layout, res->sum.probe, j->opts->formatted,
+				      book_resumed(&j->book) ? &extent : &res->extent_blocks,
+				      &j->book.rec.skip);
+	last = &j->book.rec.skip.v[j->book.rec.skip.n - 1];
 	if (last->start + last->blocks > extent) {
 		cdt_dev_seterr(j->dev, "map %s skips blocks up to %" PRIu64
 			       " but this disc holds %" PRIu64 ": a map of another disc?",
@@ -887,13 +762,13 @@ static int start(struct image_job *j)
 
 	rc = lock_existing(j);
 	if (!rc)
-		rc = load_map(j);
+		rc = book_load(&j->book, j->opts->force);
 	if (!rc)
 		rc = find_extent(j);
 	if (rc)
 		return rc;
 	j->bs = res->sum.block_size;
-	snprintf(j->drive, sizeof(j->drive), "%s %s %s", res->sum.probe->inq.vendor,
+	snprintf(j->book.drive, sizeof(j->book.drive), "%s %s %s", res->sum.probe->inq.vendor,
 		 res->sum.probe->inq.product, res->sum.probe->inq.revision);
 	res->extent_blocks = res->sum.probe->extent_blocks;
 	rc = j->data_first ? 0 : plan_skips(j);
@@ -914,9 +789,11 @@ static int image(struct cdt_dev *dev, const char *out_path,
 		 const struct cdt_image_opts *opts, struct cdt_image_result *res)
 {
 	struct image_job j = { .dev = dev, .out_path = out_path, .opts = opts,
-			       .res = res, .fd = -1, .map_lock = -1 };
+			       .res = res, .fd = -1 };
 	double t0 = rescue_now_ms();
 	int rc, rc2;
+
+	book_init(&j.book, dev, opts->map_path, opts->map_comment, "block");
 
 	if (!digest_bits(opts->digests, &j.digests)) {
 		cdt_dev_seterr(dev, "digests 0x%x: not a choice of CDT_HASH_MD5, CDT_HASH_SHA256 or CDT_HASH_NONE",
@@ -926,28 +803,24 @@ static int image(struct cdt_dev *dev, const char *out_path,
 	rc = start(&j);
 	if (!rc)
 		rc = run_job(&j);
-	rc2 = j.map.n ? rescue_bad_ranges(&j.map, j.bs, &res->sum) : 0;
+	rc2 = j.book.map.n ? rescue_bad_ranges(&j.book.map, j.bs, &res->sum) : 0;
 	if (!rc)
 		rc = rc2;
-	if (j.map.n && j.bs)
-		res->out_blocks = map_count(&j.map, MAP_FINISHED) / j.bs - j.skip.blocks;
-	rc2 = skip_copy(&j.skip, &res->skipped, &res->n_skipped, &res->skipped_blocks);
+	if (j.book.map.n && j.bs)
+		res->out_blocks = map_count(&j.book.map, MAP_FINISHED) / j.bs -
+				  j.book.rec.skip.blocks;
+	rc2 = skip_copy(&j.book.rec.skip, &res->skipped, &res->n_skipped, &res->skipped_blocks);
 	if (!rc)
 		rc = rc2;
 	if (!res->identity_blocks)
-		res->identity_blocks = j.id.n;
-	if (rc)
-		remove_created(&j);
-	if (j.fd >= 0 && close(j.fd) && !rc) {
-		cdt_dev_seterr(dev, "%s: %s", out_path, strerror(errno));
-		rc = CDT_EIO;
-	}
-	if (j.map_lock >= 0)
-		close(j.map_lock);
-	map_free(&j.map);
-	skip_free(&j.skip);
-	free(j.base_comment);
-	free(j.comment);
+		res->identity_blocks = j.book.rec.id.n;
+	/* a run that ends before its first block leaves nothing it made:
+	 * no OUT full of zeros for the next run to refuse, no map of nothing */
+	if (rc && !res->sum.blocks_read)
+		res->removed = book_remove_created(&j.book);
+	res->map_saved = book_map_saved(&j.book);
+	rc = book_close(&j.book, rc);
+	probe_findings_free(&j.found);
 	free(j.buf);
 	cdt_get_stats(dev, &res->sum.stats);
 	res->sum.elapsed_ms = rescue_now_ms() - t0;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The image job's output: OUT created, locked, sized and checked against
- * its map, free space and holes checked up front, and the map's comment
- * lines (imagejob.h).  image.c runs the job around them.
+ * its map, free space and holes checked up front (imagejob.h).  image.c
+ * runs the job around them; the map is the book's (book/book.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,12 +33,12 @@ int image_busy(struct image_job *j, const char *what, const char *path)
  */
 static uint64_t read_end(const struct image_job *j)
 {
-	uint64_t end = j->map.size, start, len, b;
+	uint64_t end = j->book.map.size, start, len, b;
 	const struct cdt_skip *k;
 
-	while (map_find_back(&j->map, MAP_FINISHED, end, &start, &len)) {
+	while (map_find_back(&j->book.map, MAP_FINISHED, end, &start, &len)) {
 		b = (start + len + j->bs - 1) / j->bs;
-		while (b > start / j->bs && (k = skip_at(&j->skip, b - 1)))
+		while (b > start / j->bs && (k = skip_at(&j->book.rec.skip, b - 1)))
 			b = k->start;
 		if (b > start / j->bs)
 			return b * j->bs < start + len ? b * j->bs : start + len;
@@ -66,7 +66,12 @@ static int create_out(struct image_job *j, bool excl)
 		return errno == ENOENT || errno == ENOTDIR || errno == EISDIR ||
 		       errno == ENAMETOOLONG ? CDT_EUSAGE : CDT_EIO;
 	}
-	j->created_out = true;
+	rc = book_add_file(&j->book, j->out_path, j->fd, true);
+	if (rc) {
+		close(j->fd);
+		j->fd = -1;
+		return rc;
+	}
 	rc = lock_fd(j->fd);
 	if (rc)
 		return image_busy(j, "OUT", j->out_path);
@@ -84,7 +89,7 @@ int image_size_out(struct image_job *j)
 
 int image_open_resumed(struct image_job *j)
 {
-	uint64_t need = read_end(j), most = j->map.size;
+	uint64_t need = read_end(j), most = j->book.map.size;
 	struct stat st;
 	int rc;
 
@@ -114,12 +119,11 @@ int image_open_resumed(struct image_job *j)
 /* The map first (so OUT never exists without it), then OUT. */
 int image_create_fresh(struct image_job *j)
 {
-	char err[400];
 	int rc;
 
-	rc = map_init(&j->map, j->extent_bytes, MAP_NONTRIED);
+	rc = map_init(&j->book.map, j->extent_bytes, MAP_NONTRIED);
 	if (!rc)
-		rc = skip_mark(&j->skip, &j->map, j->bs);
+		rc = skip_mark(&j->book.rec.skip, &j->book.map, j->bs);
 	if (rc)
 		return rc;
 	if (j->fd >= 0 && !j->opts->force) {
@@ -128,17 +132,9 @@ int image_create_fresh(struct image_job *j)
 			       j->out_path);
 		return CDT_EUSAGE;
 	}
-	if (j->opts->map_path) {
-		rc = map_save_locked(j->opts->map_path, &j->map, j->comment, &j->map_lock,
-				     j->opts->force, err, sizeof(err));
-		if (rc) {
-			cdt_dev_seterr(j->dev, "%s", err);
-			return rc == CDT_EIO && (errno == ENOENT || errno == ENOTDIR ||
-						 errno == ENAMETOOLONG || errno == EISDIR) ?
-			       CDT_EUSAGE : rc;
-		}
-		j->created_map = true;
-	}
+	rc = book_create(&j->book, j->opts->force);
+	if (rc)
+		return rc;
 	rc = create_out(j, !j->opts->force);
 	/*
 	 * Only an overwritten OUT is cut: one made here is empty, and a
@@ -148,48 +144,6 @@ int image_create_fresh(struct image_job *j)
 	if (!rc && j->opts->force && ftruncate(j->fd, 0))
 		rc = CDT_EIO;
 	return rc;
-}
-
-/* The comment lines of the map: the caller's, the skip list, the identity. */
-int image_make_comment(struct image_job *j)
-{
-	const char *c = j->opts->map_comment ? j->opts->map_comment : "";
-	size_t clen, skip_len = skip_text_len(&j->skip);
-	char *line;
-
-	if (asprintf(&line, "%s%s" DRIVE_HEAD "%s", c, *c ? "\n" : "", j->drive) < 0)
-		return CDT_ENOMEM;
-	clen = strlen(line);
-	free(j->base_comment);
-	free(j->comment);
-	j->comment = NULL;
-	j->base_comment = realloc(line, clen + skip_len + 2);
-	if (!j->base_comment) {
-		free(line);
-		return CDT_ENOMEM;
-	}
-	if (skip_len)
-		j->base_comment[clen++] = '\n';
-	skip_format(&j->skip, j->base_comment + clen, skip_len + 1);
-	j->comment_cap = strlen(j->base_comment) + ID_TEXT_MAX + 2;
-	j->comment = malloc(j->comment_cap);
-	if (!j->comment)
-		return CDT_ENOMEM;
-	rescue_comment(j->comment, j->comment_cap, j->base_comment, &j->id);
-	return 0;
-}
-
-/* The map's comment lines made again and handed to the sink that saves them. */
-int image_attach_comment(struct image_job *j)
-{
-	int rc = image_make_comment(j);
-
-	if (rc)
-		return rc;
-	j->out.map_comment = j->base_comment;
-	j->out.comment_buf = j->comment;
-	j->out.comment_cap = j->comment_cap;
-	return 0;
 }
 
 /*
@@ -202,14 +156,14 @@ int image_note_from_out(struct image_job *j)
 	unsigned int i;
 	int rc;
 
-	for (i = 0; i < j->id.nwant; i++) {
-		uint64_t b = j->id.want[i];
+	for (i = 0; i < j->book.rec.id.nwant; i++) {
+		uint64_t b = j->book.rec.id.want[i];
 
-		if (map_status_at(&j->map, b * j->bs) != MAP_FINISHED)
+		if (map_status_at(&j->book.map, b * j->bs) != MAP_FINISHED)
 			continue;
 		if (pread(j->fd, j->buf, j->bs, (off_t)(b * j->bs)) != (ssize_t)j->bs)
 			continue;
-		rc = id_note(&j->id, b, 1, j->buf);
+		rc = id_note(&j->book.rec.id, b, 1, j->buf);
 		if (rc)
 			return rc;
 	}

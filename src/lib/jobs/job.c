@@ -33,8 +33,9 @@ void rescue_probe_opts(const struct cdt_read_opts *rd, struct cdt_probe_opts *po
 	po->stop = rd ? rd->stop : NULL;
 }
 
-int rescue_probe(struct cdt_dev *dev, const struct cdt_read_opts *rd,
-		 struct cdt_read_summary *sum)
+static int probe_job(struct cdt_dev *dev, const struct cdt_read_opts *rd,
+		     bool raw, struct cdt_read_summary *sum,
+		     struct probe_findings *pf)
 {
 	struct cdt_probe_opts po = CDT_INIT(po);
 	int rc;
@@ -42,7 +43,7 @@ int rescue_probe(struct cdt_dev *dev, const struct cdt_read_opts *rd,
 	rescue_probe_opts(rd, &po);
 	sum->size = sizeof(*sum);
 	sum->stats.size = sizeof(sum->stats);
-	rc = cdt_probe(dev, &po, sum->probe);
+	rc = probe_whole(dev, pf, &po, raw, sum->probe);
 	if (rc)
 		return rc;
 	sum->block_size = sum->probe->sizes.block_size;
@@ -51,6 +52,18 @@ int rescue_probe(struct cdt_dev *dev, const struct cdt_read_opts *rd,
 		return CDT_ETRANSPORT;
 	}
 	return 0;
+}
+
+int rescue_probe(struct cdt_dev *dev, const struct cdt_read_opts *rd,
+		 struct cdt_read_summary *sum, struct probe_findings *pf)
+{
+	return probe_job(dev, rd, false, sum, pf);
+}
+
+int rescue_probe_raw(struct cdt_dev *dev, const struct cdt_read_opts *rd,
+		     struct cdt_read_summary *sum, struct probe_findings *pf)
+{
+	return probe_job(dev, rd, true, sum, pf);
 }
 
 /* Tried and failed; untried blocks of an interrupted run are not bad. */

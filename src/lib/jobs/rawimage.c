@@ -37,7 +37,6 @@
 #include "cd/sector.h"
 #include "cd/trackhash.h"
 
-#define RAW_LINE "cdtail raw: sector=2352 stream=the track files in order"
 #define SHEET_MAX (64 * 1024)
 
 /* ---- the files ---------------------------------------------------------- */
@@ -61,8 +60,7 @@ static int make_paths(struct raw_job *j)
 
 	j->fds = calloc(j->plan.n, sizeof(*j->fds));
 	j->paths = calloc(j->plan.n, sizeof(*j->paths));
-	j->created = calloc(j->plan.n, sizeof(*j->created));
-	if (!base || !j->fds || !j->paths || !j->created) {
+	if (!base || !j->fds || !j->paths) {
 		free(base);
 		return CDT_ENOMEM;
 	}
@@ -89,7 +87,8 @@ static int file_error(struct raw_job *j, const char *path)
 /* Track file i opened (made, on a fresh run), locked, at its size. */
 static int open_bin(struct raw_job *j, size_t i)
 {
-	int flags = O_RDWR | O_CLOEXEC | (j->loaded ? 0 : O_CREAT |
+	bool resumed = book_resumed(&j->book);
+	int flags = O_RDWR | O_CLOEXEC | (resumed ? 0 : O_CREAT |
 					  (j->opts->force ? O_TRUNC : O_EXCL));
 	const char *p = j->paths[i];
 	int rc;
@@ -98,13 +97,18 @@ static int open_bin(struct raw_job *j, size_t i)
 	if (j->fds[i] < 0) {
 		if (errno == EEXIST)
 			cdt_dev_seterr(j->dev, "%s exists: add --force to replace it, or give the map of its run", p);
-		else if (errno == ENOENT && j->loaded)
+		else if (errno == ENOENT && resumed)
 			cdt_dev_seterr(j->dev, "%s is missing: the map says part of it was read", p);
 		else
 			return file_error(j, p);
 		return errno == EEXIST ? CDT_EUSAGE : CDT_EOTHERDISC;
 	}
-	j->created[i] = !j->loaded;
+	rc = book_add_file(&j->book, p, j->fds[i], !resumed);
+	if (rc) {
+		close(j->fds[i]);
+		j->fds[i] = -1;
+		return rc;
+	}
 	rc = lock_fd(j->fds[i]);
 	if (rc == CDT_EBUSY) {
 		cdt_dev_seterr(j->dev, "%s is in use by another run", p);
@@ -229,53 +233,31 @@ static int raw_put(void *ctx, uint64_t k, uint32_t n, const uint8_t *buf)
 		}
 		done += piece;
 	}
-	return id_note(&j->id, k, n, buf);
+	return id_note(&j->book.rec.id, k, n, buf);
 }
 
+/* The book's save order: every track file synced, then the map replaced. */
 static int raw_save(void *ctx, const struct cdt_map *map)
 {
 	struct raw_job *j = ctx;
-	char err[300];
-	size_t i;
-	int rc;
 
-	if (!j->opts->map_path)
-		return 0;
-	/* the map must never claim data the files do not durably hold */
-	for (i = 0; i < j->plan.n; i++) {
-		if (fdatasync(j->fds[i])) {
-			cdt_dev_seterr(j->dev, "cannot sync %s: %s", j->paths[i], strerror(errno));
-			return CDT_EIO;
-		}
-	}
-	rescue_comment(j->comment, j->comment_cap, j->base_comment, &j->id);
-	rc = map_save_locked(j->opts->map_path, map, j->comment, &j->map_lock, true,
-			     err, sizeof(err));
-	if (rc)
-		cdt_dev_seterr(j->dev, "%s", err);
-	return rc;
+	return book_save(&j->book, map);
 }
 
-/* 06/28/00: the same disc goes on, another (or one that cannot be told) ends the run. */
+/* The book's medium-change rule, over the identity's sectors read raw. */
 static int raw_changed(void *ctx, uint8_t *buf, size_t cap)
 {
 	struct raw_job *j = ctx;
-	unsigned int matched;
-	uint64_t k = 0;
-	int rc = raw_id_check(j, &matched, &k);
 
 	(void)buf;
 	(void)cap;
-	if (!rc)
-		return 0;
-	if (rc == 1)
-		cdt_dev_seterr(j->dev, "the medium changed: stream sector %" PRIu64
-			       " is not the one of the disc this run began with", k);
-	else if (rc == 2 || rc == CDT_ECHANGED)
-		cdt_dev_seterr(j->dev, "the medium changed and the new disc's identity cannot be read");
-	else
-		return rc;
-	return CDT_ECHANGED;
+	return book_changed(&j->book, NULL, 0);
+}
+
+/* The identity read again for the book: its sectors raw (rawread.c). */
+static int raw_check(void *ctx, unsigned int *matched, uint64_t *at)
+{
+	return raw_id_check(ctx, matched, at);
 }
 
 /* ---- the map and the disc ---------------------------------------------- */
@@ -289,7 +271,7 @@ static int raw_changed(void *ctx, uint8_t *buf, size_t cap)
 static int check_drive(struct raw_job *j)
 {
 	const struct cdt_raw_caps *raw = &j->res->sum.probe->raw;
-	enum cdt_sector_mode m = probe_raw_tried_mode(cdt_dev_layout(j->dev), raw->tried_lba);
+	enum cdt_sector_mode m = probe_raw_tried_mode(j->found.layout, raw->tried_lba);
 	bool data = m == CDT_SECTOR_MODE1 || m == CDT_SECTOR_MODE2_FORM1;
 
 	if (!raw->sectors) {
@@ -305,80 +287,48 @@ static int check_drive(struct raw_job *j)
 	return 0;
 }
 
-/* Lock the map, read it where it exists (not with force). */
+/* Lock the map (made where it does not exist), read it (not with force). */
 static int load_map(struct raw_job *j)
 {
-	const char *mp = j->opts->map_path;
-	char err[400], *text = NULL;
-	struct stat st;
-	int rc;
+	int rc = book_lock(&j->book, true);
 
-	if (!mp)
-		return 0;
-	j->created_map = stat(mp, &st) != 0;
-	rc = lock_open(mp, true, &j->map_lock);
-	if (rc == CDT_EBUSY)
-		cdt_dev_seterr(j->dev, "map %s is in use by another run", mp);
-	else if (rc)
-		cdt_dev_seterr(j->dev, "map %s: %s", mp, strerror(errno));
-	if (rc)
-		return rc;
-	map_remove_stale(mp);
-	if (j->opts->force || j->created_map || (!fstat(j->map_lock, &st) && !st.st_size))
-		return 0;
-	rc = map_load_fd(j->map_lock, mp, &j->map, &text, err, sizeof(err));
-	if (rc) {
-		cdt_dev_seterr(j->dev, "%s", err);
-		return rc;
-	}
-	rc = id_parse(text, &j->id);
-	free(text);
-	if (rc)
-		cdt_dev_seterr(j->dev, "map %s has a damaged cdtail identity record", mp);
-	j->loaded = !rc;
-	return rc;
+	return rc ? rc : book_load(&j->book, j->opts->force);
 }
 
-static int other_disc(struct raw_job *j, const char *why)
-{
-	cdt_dev_seterr(j->dev, "map %s belongs to another disc: %s", j->opts->map_path, why);
-	return CDT_EOTHERDISC;
-}
-
-/* A loaded map fits this disc's stream and its identity sectors read the same. */
+/*
+ * A loaded map fits this disc's stream (its raw line and its identity
+ * say this disc's sectors and files) and its identity sectors read the
+ * same.
+ */
 static int check_loaded(struct raw_job *j)
 {
-	unsigned int matched = 0;
-	uint64_t k = 0;
+	const struct book_records *rec = &j->book.rec;
+	unsigned int matched;
+	bool verified;
 	int rc;
 
-	if (j->map.size != j->plan.total * CD_RAW || !j->id.present ||
-	    j->id.block_size != CD_RAW || j->id.extent != j->plan.total)
-		return other_disc(j, "its raw stream is not this disc's (or it is not an image --raw map)");
-	rc = raw_id_check(j, &matched, &k);
-	if (rc == 1)
-		return other_disc(j, "a recorded sector reads otherwise");
-	if (rc < 0)
+	if (j->book.map.size != j->plan.total * CD_RAW || !rec->id.present ||
+	    rec->id.block_size != CD_RAW || rec->id.extent != j->plan.total ||
+	    (rec->raw && (rec->raw_sectors != j->plan.total || rec->raw_files != j->plan.n)))
+		return book_other_disc(&j->book, "its raw stream is not this disc's"
+				       " (or it is not an image --raw map)");
+	rc = book_verify(&j->book, NULL, 0, &matched, &verified);
+	if (rc)
 		return rc;
 	j->res->identity_blocks = matched;
 	j->res->resumed = true;
-	j->res->finished_before = map_count(&j->map, MAP_FINISHED) / CD_RAW;
+	j->res->finished_before = map_count(&j->book.map, MAP_FINISHED) / CD_RAW;
+	book_accept(&j->book);	/* this disc's: a resume can go on from it */
 	return 0;
 }
 
+/* The map's lines: the caller's, the raw line naming the stream. */
 static int make_comments(struct raw_job *j)
 {
-	const char *c = j->opts->map_comment ? j->opts->map_comment : "";
-	size_t n = strlen(c) + sizeof(RAW_LINE) + 64;
-
-	j->base_comment = malloc(n);
-	j->comment_cap = n + ID_TEXT_MAX;
-	j->comment = malloc(j->comment_cap);
-	if (!j->base_comment || !j->comment)
-		return CDT_ENOMEM;
-	snprintf(j->base_comment, n, "%s%s" RAW_LINE " sectors=%" PRIu64 " files=%zu",
-		 c, *c ? "\n" : "", j->plan.total, j->plan.n);
-	return 0;
+	j->book.rec.raw = true;
+	j->book.rec.raw_sectors = j->plan.total;
+	j->book.rec.raw_files = (unsigned int)j->plan.n;
+	return book_make_comment(&j->book);
 }
 
 /* The chunk: what one READ CD with C2 may carry, in the transport's limit. */
@@ -394,146 +344,14 @@ static uint32_t raw_chunk(struct raw_job *j)
 	return want ? want : 1;
 }
 
-/* Block lba read raw is audio (no sync pattern). */
-static bool reads_as_audio(struct raw_job *j, uint64_t lba)
-{
-	struct mmc_read_cd rq = { .type = MMC_ST_ANY, .fields = MMC_RCD_RAW };
-	struct cdt_read_result rr = CDT_INIT(rr);
-	struct cd_sector_info info;
-
-	return !cdt_read_cd_blocks(j->dev, (int64_t)lba, 1, &rq, j->answer, CD_RAW, &rr) &&
-	       rr.cls == CDT_READ_OK && !rr.resid &&
-	       !cd_sector_parse(j->answer, CD_RAW, &info) && info.kind == CD_SECTOR_NONE;
-}
-
-/* Block lba read raw is a data sector naming its address. */
-static bool reads_as_data(struct raw_job *j, uint64_t lba)
-{
-	uint64_t first;
-
-	return probe_raw_confirm(j->dev, lba, 1, &first);
-}
-
-/*
- * From x on, up to the first sector that reads as audio (or limit): past
- * the last one that reads as data (an unreadable one between data sectors
- * is damage in the data track).
- */
-static uint64_t data_up_to(struct raw_job *j, uint64_t x, uint64_t limit)
-{
-	uint64_t end = x;
-
-	for (; x < limit && !reads_as_audio(j, x); x++)
-		if (reads_as_data(j, x))
-			end = x + 1;
-	return end;
-}
-
-/*
- * Where a data track ends and the audio track after it begins, as the
- * probe inferred it from READ(10)'s 05/64/00 (issue 23), may be off both
- * ways: the audio pregap may begin with the data track's own Mode 2 Form 2
- * or formless sectors, which answer READ(10) so too, and a drive that
- * gives index 01 only hides the pregap in the data track's length (as a
- * "run-out" when it is 2 blocks).  Raw reads settle it where they
- * contradict the probe: the boundary moves back over sectors that read as
- * audio, or on over sectors that read as data; a sector that does not
- * read (a TAO run-out, damage) leaves it where it is.  The data track's
- * last 2 blocks are then a run-out unless they read raw as data
- * (confirm_runouts).
- */
-static void data_before_audio(struct raw_job *j, struct cdt_track *prev, struct cdt_track *t)
-{
-	uint64_t x, end = prev->start + prev->blocks;
-
-	if (prev->mode != CDT_TRACK_DATA || t->mode != CDT_TRACK_AUDIO ||
-	    prev->session != t->session || t->pregap > t->start ||
-	    t->start - t->pregap < prev->start)
-		return;
-	x = t->start - t->pregap;
-	if (x > prev->start && reads_as_audio(j, x - 1)) {
-		while (x > prev->start + 1 && reads_as_audio(j, x - 1))
-			x--;
-	} else {
-		x = data_up_to(j, x, t->start);
-	}
-	t->pregap = t->start - x;
-	if (x < end)
-		prev->runout = true;
-	prev->blocks = x - prev->start;
-}
-
-/*
- * A data track's pregap after an audio track, on a drive that gives index
- * 01 only, ends the audio track's length: the sectors before the data
- * track that read raw as data are its pregap.
- */
-static void audio_before_data(struct raw_job *j, struct cdt_track *prev, struct cdt_track *t)
-{
-	uint64_t x;
-
-	if (prev->mode != CDT_TRACK_AUDIO || t->mode != CDT_TRACK_DATA ||
-	    prev->session != t->session || t->pregap > t->start ||
-	    t->start - t->pregap <= prev->start + 1)
-		return;
-	x = t->start - t->pregap;
-	while (x > prev->start + 1 && reads_as_data(j, x - 1))
-		x--;
-	t->pregap = t->start - x;
-	if (x < prev->start + prev->blocks)
-		prev->blocks = x - prev->start;
-}
-
-/*
- * A run-out the probe inferred from READ(10)'s 05/64/00 at a data track's
- * end is a real one only when READ CD cannot read those blocks either:
- * Mode 2 Form 2 and formless sectors answer READ(10) so too (issue 23).
- * Blocks that read raw as data sectors naming their address are the
- * track's, and the last track's extend the extent.
- */
-static int confirm_runouts(struct raw_job *j)
-{
-	const struct cdt_layout *l = cdt_dev_layout(j->dev);
-	uint64_t first;
-	size_t i;
-
-	if (!l)
-		return CDT_EUSAGE;
-	j->layout = *l;
-	j->extent = j->res->sum.probe->extent_blocks;
-	j->tracks = calloc(l->n_tracks ? l->n_tracks : 1, sizeof(*j->tracks));
-	if (!j->tracks)
-		return CDT_ENOMEM;
-	memcpy(j->tracks, l->tracks, l->n_tracks * sizeof(*j->tracks));
-	j->layout.tracks = j->tracks;
-	for (i = 1; i < l->n_tracks; i++) {
-		data_before_audio(j, &j->tracks[i - 1], &j->tracks[i]);
-		audio_before_data(j, &j->tracks[i - 1], &j->tracks[i]);
-	}
-	for (i = 0; i < l->n_tracks; i++) {
-		struct cdt_track *t = &j->tracks[i];
-		uint64_t end = t->start + t->blocks;
-
-		if (!t->runout || t->blocks < 2)
-			continue;
-		/* either one data sector is enough: the other may be damaged */
-		if (!probe_raw_confirm(j->dev, end - 2, 1, &first) &&
-		    !probe_raw_confirm(j->dev, end - 1, 1, &first))
-			continue;
-		t->runout = false;
-		if (i + 1 == l->n_tracks && end > j->extent)
-			j->extent = end;
-	}
-	return 0;
-}
-
 static int start(struct raw_job *j)
 {
 	struct cdt_raw_result *res = j->res;
+	bool created_cue;
 	size_t i;
 	int rc;
 
-	rc = rescue_probe(j->dev, &j->opts->rd, &res->sum);
+	rc = rescue_probe_raw(j->dev, &j->opts->rd, &res->sum, &j->found);
 	if (!rc)
 		rc = check_drive(j);
 	if (rc)
@@ -542,9 +360,9 @@ static int start(struct raw_job *j)
 	j->answer = malloc((size_t)j->chunk * (CD_RAW + MMC_C2_LEN));
 	if (!j->answer)
 		return CDT_ENOMEM;
-	rc = confirm_runouts(j);
-	if (!rc)
-		rc = raw_plan_make(&j->layout, j->extent, &j->plan);
+	/* the probe settled the boundaries READ(10) could not (probe.h) */
+	rc = j->found.layout ? raw_plan_make(j->found.layout, j->found.extent, &j->plan) :
+			       CDT_EUSAGE;
 	if (rc == CDT_EUSAGE)
 		cdt_dev_seterr(j->dev, "the disc lists no track to read");
 	if (rc)
@@ -558,24 +376,27 @@ static int start(struct raw_job *j)
 	if (!j->edc_failed)
 		return CDT_ENOMEM;
 	rc = load_map(j);
-	if (!rc && j->loaded)
+	if (!rc && book_resumed(&j->book))
 		rc = check_loaded(j);
-	if (!rc && !j->loaded) {
-		id_init(&j->id, CD_RAW, j->plan.total, res->sum.probe->true_blocks);
-		rc = map_init(&j->map, j->plan.total * CD_RAW, MAP_NONTRIED);
+	if (!rc && !book_resumed(&j->book)) {
+		id_init(&j->book.rec.id, CD_RAW, j->plan.total, res->sum.probe->true_blocks);
+		rc = map_init(&j->book.map, j->plan.total * CD_RAW, MAP_NONTRIED);
 	}
 	if (!rc)
 		rc = make_comments(j);
 	if (!rc)
 		rc = make_paths(j);
-	j->created_cue = access(j->cue_path, F_OK) != 0;
-	if (!rc && !j->created_cue && !j->loaded && !j->opts->force) {
+	created_cue = access(j->cue_path, F_OK) != 0;
+	if (!rc && !created_cue && !book_resumed(&j->book) && !j->opts->force) {
 		cdt_dev_seterr(j->dev, "%s exists: add --force to replace it, or give the map of its run",
 			       j->cue_path);
 		rc = CDT_EUSAGE;
 	}
 	for (i = 0; !rc && i < j->plan.n; i++)
 		rc = open_bin(j, i);
+	/* the sheet, written whole by write_sheet: removed after the files */
+	if (!rc)
+		rc = book_add_file(&j->book, j->cue_path, -1, created_cue);
 	return rc ? rc : write_sheet(j);
 }
 
@@ -585,7 +406,7 @@ static int run_engine(struct raw_job *j)
 {
 	struct rescue r = {
 		.dev = j->dev,
-		.map = &j->map,
+		.map = &j->book.map,
 		.bs = CD_RAW,
 		.chunk = j->chunk,
 		.rd = &j->opts->rd,
@@ -610,7 +431,8 @@ static int run_engine(struct raw_job *j)
 	if (!rc)
 		rc = rescue_run(&r);
 	j->res->sum.blocks_read = r.blocks_read;
-	rc2 = rescue_save(&r);
+	/* whatever ended the run: the first error stays the one told */
+	rc2 = book_save_after(&j->book, &j->book.map, rc);
 	if (!rc)
 		rc = rc2;
 	rescue_fini(&r);
@@ -685,10 +507,10 @@ static int fill_tracks(struct raw_job *j)
 		if (!res->tracks[i].file)
 			return CDT_ENOMEM;
 	}
-	for (i = 0; !rc && i < j->map.n; i++)
-		if (is_failed(j->map.runs[i].status))
-			rc = count_failed(j, j->map.runs[i].pos / CD_RAW,
-					  (j->map.runs[i].pos + j->map.runs[i].size) / CD_RAW);
+	for (i = 0; !rc && i < j->book.map.n; i++)
+		if (is_failed(j->book.map.runs[i].status))
+			rc = count_failed(j, j->book.map.runs[i].pos / CD_RAW,
+					  (j->book.map.runs[i].pos + j->book.map.runs[i].size) / CD_RAW);
 	return rc;
 }
 
@@ -855,36 +677,15 @@ static int write_hashes(struct raw_job *j)
 	return rc;
 }
 
-/* A run that read nothing leaves nothing it made. */
-static void remove_created(struct raw_job *j)
-{
-	size_t i;
-
-	if (j->res->sum.blocks_read)
-		return;
-	for (i = 0; j->paths && i < j->plan.n; i++)
-		if (j->created[i] && !unlink(j->paths[i]))
-			j->res->removed = true;
-	if (j->created_cue && !unlink(j->cue_path))
-		j->res->removed = true;
-	if (j->created_map && j->opts->map_path && !unlink(j->opts->map_path))
-		j->res->removed = true;
-}
-
 static int close_files(struct raw_job *j, int rc)
 {
 	size_t i;
 
-	for (i = 0; j->fds && i < j->plan.n; i++) {
-		if (j->fds[i] >= 0 && close(j->fds[i]) && !rc)
-			rc = file_error(j, j->paths[i]);
+	rc = book_close(&j->book, rc);
+	for (i = 0; j->paths && i < j->plan.n; i++)
 		free(j->paths[i]);
-	}
-	if (j->map_lock >= 0)
-		close(j->map_lock);
 	free(j->fds);
 	free(j->paths);
-	free(j->created);
 	return rc;
 }
 
@@ -892,30 +693,33 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 		     const struct cdt_raw_opts *opts, struct cdt_raw_result *res)
 {
 	struct raw_job j = { .dev = dev, .cue_path = cue_path, .opts = opts,
-			     .res = res, .map_lock = -1 };
+			     .res = res };
 	double t0 = rescue_now_ms();
 	int rc, rc2;
+
+	book_init(&j.book, dev, opts->map_path, opts->map_comment, "stream sector");
+	j.book.check = raw_check;
+	j.book.check_ctx = &j;
 
 	rc = start(&j);
 	if (!rc)
 		rc = run_engine(&j);
-	rc2 = j.plan.n && j.paths && j.map.n ? fill_tracks(&j) : 0;
+	rc2 = j.plan.n && j.paths && j.book.map.n ? fill_tracks(&j) : 0;
 	if (!rc)
 		rc = rc2;
 	if (!rc)
 		rc = write_hashes(&j);
 	if (!res->identity_blocks)
-		res->identity_blocks = j.id.n;
-	if (rc && rc != CDT_EBUSY)
-		remove_created(&j);
+		res->identity_blocks = j.book.rec.id.n;
+	/* a run that read nothing leaves nothing it made */
+	if (rc && rc != CDT_EBUSY && !res->sum.blocks_read)
+		res->removed = book_remove_created(&j.book);
+	res->map_saved = book_map_saved(&j.book);
 	rc = close_files(&j, rc);
-	map_free(&j.map);
 	raw_plan_free(&j.plan);
-	free(j.base_comment);
-	free(j.comment);
 	free(j.answer);
 	free(j.edc_failed);
-	free(j.tracks);
+	probe_findings_free(&j.found);
 	cdt_get_stats(dev, &res->sum.stats);
 	res->sum.elapsed_ms = rescue_now_ms() - t0;
 	return rc;

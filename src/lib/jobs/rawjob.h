@@ -14,29 +14,25 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "cdtail.h"
-#include "book/identity.h"
-#include "book/mapfile.h"
+#include "book/book.h"
 #include "jobs/rawplan.h"
+#include "probe/probe.h"
 
 struct raw_job {
 	struct cdt_dev *dev;
 	const char *cue_path;
 	const struct cdt_raw_opts *opts;
 	struct cdt_raw_result *res;
-	struct cdt_layout layout;	/* the probe's, run-outs confirmed raw */
-	struct cdt_track *tracks;	/* layout's tracks, the job's copy */
-	uint64_t extent;		/* the image's end LBA */
+	/* the probe's: the layout with its boundaries settled raw, and its
+	 * end (found.extent), the image's end LBA */
+	struct probe_findings found;
 	struct raw_plan plan;
-	struct cdt_map map;
-	int *fds;			/* plan.n track files, locked */
+	/* the map, its lock and records (the identity over stream sectors
+	 * of 2352 bytes, the raw line), its saves; the track files and the
+	 * sheet are its outputs */
+	struct map_book book;
+	int *fds;			/* plan.n track files, locked (the book's) */
 	char **paths;
-	bool *created;			/* this run made the file */
-	bool created_cue, created_map, loaded;
-	int map_lock;			/* the locked map, or -1 */
-	struct disc_id id;		/* stream sectors of 2352 bytes */
-	char *base_comment;		/* the caller's line and the raw line */
-	char *comment;			/* with the identity record */
-	size_t comment_cap;
 	bool c2;			/* read C2 pointers along */
 	uint32_t chunk;			/* sectors per READ CD at most */
 	uint8_t *answer;		/* chunk READ CD answers */

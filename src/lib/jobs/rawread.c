@@ -166,14 +166,14 @@ int raw_id_check(struct raw_job *j, unsigned int *matched, uint64_t *k)
 	int rc;
 
 	*matched = 0;
-	for (i = 0; i < j->id.n; i++) {
-		rc = read_digest(j, j->id.lba[i], md);
+	for (i = 0; i < j->book.rec.id.n; i++) {
+		rc = read_digest(j, j->book.rec.id.lba[i], md);
 		if (rc < 0)
 			return rc;
 		if (!rc)
 			continue;	/* worn since: not a difference */
-		if (memcmp(md, j->id.sha256[i], sizeof(md))) {
-			*k = j->id.lba[i];
+		if (memcmp(md, j->book.rec.id.sha256[i], sizeof(md))) {
+			*k = j->book.rec.id.lba[i];
 			return 1;
 		}
 		(*matched)++;

@@ -342,16 +342,19 @@ static int tail(struct cdt_dev *dev, const char *image_path,
 {
 	struct tail_job j = { .dev = dev, .path = image_path, .rd = opts,
 			      .res = res, .fd = -1 };
+	struct probe_findings pf = { 0 };
 	double t0 = rescue_now_ms();
 	uint64_t extent;
 	int rc;
 
-	rc = rescue_probe(dev, opts, &res->sum);
-	if (rc)
-		return rc;
-	j.bs = res->sum.block_size;
-	extent = res->sum.probe->extent_blocks;
-	rc = skip_plan_make(dev, res->sum.probe, CDT_FORMATTED_SKIP, &extent, &j.skip);
+	rc = rescue_probe(dev, opts, &res->sum, &pf);
+	if (!rc) {
+		j.bs = res->sum.block_size;
+		extent = res->sum.probe->extent_blocks;
+		rc = skip_plan_make(pf.layout, res->sum.probe, CDT_FORMATTED_SKIP,
+				    &extent, &j.skip);
+	}
+	probe_findings_free(&pf);
 	if (rc)
 		return rc;
 	j.note = malloc(strlen(image_path) + sizeof(".cdtail-tail"));

@@ -483,20 +483,24 @@ static int verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 		  struct cdt_verify_result *res)
 {
 	struct verify_job j = { .dev = dev, .opts = opts, .res = res, .fd = -1 };
+	struct probe_findings pf = { 0 };
 	const struct cdt_sizes *sz;
 	double t0 = rescue_now_ms();
 	int rc;
 
 	res->fs_fits = -1;
-	rc = rescue_probe(dev, &opts->rd, &res->sum);
-	if (rc)
+	rc = rescue_probe(dev, &opts->rd, &res->sum, &pf);
+	if (rc) {
+		probe_findings_free(&pf);
 		return rc;
+	}
 	sz = &res->sum.probe->sizes;
 	if (sz->filesystem >= 0)
 		res->fs_fits = (uint64_t)sz->filesystem <= res->sum.probe->true_blocks;
 	j.bs = res->sum.block_size;
 	j.extent = res->sum.probe->extent_blocks;
-	rc = skip_plan_make(dev, res->sum.probe, opts->formatted, &j.extent, &j.skip);
+	rc = skip_plan_make(pf.layout, res->sum.probe, opts->formatted, &j.extent, &j.skip);
+	probe_findings_free(&pf);
 	res->extent_blocks = j.extent;
 	if (rc) {
 		skip_free(&j.skip);

@@ -49,6 +49,7 @@ struct cue_job {
 	int fds[CUE_MAX_FILES];
 	uint64_t extent;
 	struct cmp_ranges bad;
+	struct probe_findings found;	/* the probe's: the disc's tracks */
 	bool c2;		/* the drive gives C2 error pointers: asked for */
 	uint32_t stride;	/* bytes a sector takes in disc: 2352, + 294 with c2 */
 	uint8_t disc[CHUNK * (CD_RAW + MMC_C2_LEN)], file[CHUNK * CD_RAW];
@@ -354,7 +355,7 @@ static int one_track(struct cue_job *j, unsigned int i)
 {
 	const struct cue_track *t = &j->sheet.tracks[i];
 	struct cdt_cue_track *ct = &j->res->tracks[i];
-	const struct cdt_layout *l = cdt_dev_layout(j->dev);
+	const struct cdt_layout *l = j->found.layout;
 	const struct cdt_track *d = disc_track(l, t->number);
 	uint64_t n;
 	int rc = file_sectors(j, i, &n);
@@ -376,7 +377,7 @@ static int one_track(struct cue_job *j, unsigned int i)
 /* The disc's tracks the sheet has not: a difference at the first one's start. */
 static void extra_disc_tracks(struct cue_job *j)
 {
-	const struct cdt_layout *l = cdt_dev_layout(j->dev);
+	const struct cdt_layout *l = j->found.layout;
 	size_t i;
 	unsigned int k;
 
@@ -425,7 +426,7 @@ static int run(struct cue_job *j)
 	int rc = sheet_load(j);
 
 	if (!rc)
-		rc = rescue_probe(j->dev, &j->opts->rd, &r->sum);
+		rc = rescue_probe(j->dev, &j->opts->rd, &r->sum, &j->found);
 	if (rc)
 		return rc;
 	j->extent = r->sum.probe->extent_blocks;
@@ -479,6 +480,7 @@ int rescue_verify_cue(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 		if (j->fds[i] >= 0)
 			close(j->fds[i]);
 	cue_free(&j->sheet);
+	probe_findings_free(&j->found);
 	res->sum.bad = j->bad.v;
 	res->sum.n_bad = j->bad.n;
 	cdt_get_stats(dev, &res->sum.stats);

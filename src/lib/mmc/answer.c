@@ -344,3 +344,15 @@ const char *cdt_driver_byte_name(unsigned int driver)
 	driver &= 0x0f;
 	return driver < sizeof(names) / sizeof(names[0]) ? names[driver] : NULL;
 }
+
+/* ---- named predicates: the probe's questions of an answer (answer.h) ---- */
+
+bool cdt_answer_is_medium_error(uint8_t key)
+{
+	return key == 0x03;
+}
+
+bool cdt_answer_is_end_of_user_area(uint8_t key, uint8_t asc)
+{
+	return key == 0x05 && asc == 0x63;
+}

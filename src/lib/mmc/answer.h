@@ -102,4 +102,17 @@ const struct cdt_answer_row *cdt_answer_rows(size_t *n);
 const char *cdt_host_byte_name(unsigned int host);
 const char *cdt_driver_byte_name(unsigned int driver);
 
+/* ---- named predicates: the probe's questions of an answer (issue 31) ----
+ * Sense bytes are tested here, beside the table, never in the probe: the
+ * probe asks by name what it needs beyond the table's action.
+ */
+
+/* Sense key 3, MEDIUM ERROR: the block is there, unreadable (a TAO
+ * run-out's answer on many drives, a scratch's). */
+bool cdt_answer_is_medium_error(uint8_t key);
+
+/* 05/63/xx END OF USER AREA ENCOUNTERED ON THIS TRACK: some drives' answer
+ * in a TAO run-out, where others give 05/64/00. */
+bool cdt_answer_is_end_of_user_area(uint8_t key, uint8_t asc);
+
 #endif

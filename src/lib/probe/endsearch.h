@@ -26,6 +26,12 @@ struct es_outcome {
 	 */
 	uint32_t missing;
 	bool info_exact;	/* info is known, not the drive's word (es_read) */
+	/*
+	 * What the answer was beside its class, for the boundary past the
+	 * end (endboundary.h): a MEDIUM ERROR (sense key 3), the table's
+	 * WRONG_MODE (05/64), END OF USER AREA (05/63).
+	 */
+	bool medium_error, wrong_mode, user_area_end;
 };
 
 /* Read [lba, lba + n); fill *out; return 0, or <0 to abort the search. */

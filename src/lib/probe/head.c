@@ -3,6 +3,7 @@
 #include <string.h>
 #include "core/cmds.h"
 #include "probe/head.h"
+#include "probe/findings.h"
 
 /* A bad block of the head, while *fails allows: zeros, one allowance less. */
 static bool pass_bad(uint8_t *block, uint32_t bs, unsigned int *fails)
@@ -14,13 +15,14 @@ static bool pass_bad(uint8_t *block, uint32_t bs, unsigned int *fails)
 	return true;
 }
 
-uint32_t probe_read_piece(struct cdt_dev *dev, uint64_t lba, uint32_t n,
-			  uint8_t *buf, unsigned int *fails)
+uint32_t probe_read_piece(struct cdt_dev *dev, struct probe_findings *pf,
+			  uint64_t lba, uint32_t n, uint8_t *buf,
+			  unsigned int *fails)
 {
 	struct cdt_read_result rr = CDT_INIT(rr);
 	uint32_t bs = dev->block_size, i;
 
-	if (cdt_read_blocks(dev, lba, n, buf, (size_t)n * bs, &rr))
+	if (probe_read_blocks(dev, pf, lba, n, buf, (size_t)n * bs, &rr))
 		return 0;
 	if (rr.cls == CDT_READ_OK)
 		return n;
@@ -29,7 +31,7 @@ uint32_t probe_read_piece(struct cdt_dev *dev, uint64_t lba, uint32_t n,
 	if (n == 1)
 		return pass_bad(buf, bs, fails) ? 1 : 0;
 	for (i = 0; i < n; i++) {
-		if (cdt_read_blocks(dev, lba + i, 1, buf + (size_t)i * bs, bs, &rr))
+		if (probe_read_blocks(dev, pf, lba + i, 1, buf + (size_t)i * bs, bs, &rr))
 			return i;
 		if (rr.cls != CDT_READ_OK &&
 		    (rr.cls != CDT_READ_MEDIUM || !pass_bad(buf + (size_t)i * bs, bs, fails)))

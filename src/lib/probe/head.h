@@ -16,10 +16,12 @@
  * One piece of a head of volume descriptors, [lba, lba + n), into buf: in
  * one read or, when that fails with a medium error (a bad block somewhere
  * in it), again block by block, a bad block left as zeros while *fails
- * allows (one less each).  Returns the blocks kept from lba: n, or fewer
+ * allows (one less each); medium errors noted in pf (probe.h).  Returns the blocks kept from lba: n, or fewer
  * where a read answers anything else or the failures allowed run out.
  */
-uint32_t probe_read_piece(struct cdt_dev *dev, uint64_t lba, uint32_t n,
-			  uint8_t *buf, unsigned int *fails);
+struct probe_findings;
+uint32_t probe_read_piece(struct cdt_dev *dev, struct probe_findings *pf,
+			  uint64_t lba, uint32_t n, uint8_t *buf,
+			  unsigned int *fails);
 
 #endif

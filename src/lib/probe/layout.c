@@ -22,6 +22,7 @@
 #include "probe/fsize.h"
 #include "probe/layout.h"
 #include "probe/head.h"
+#include "probe/findings.h"
 #include "mmc/mmc.h"
 
 #define FULLTOC_ALLOC (4 + 11 * 3 * MMC_TOC_MAX)
@@ -250,15 +251,15 @@ enum block_answer { BLOCK_DATA, BLOCK_WRONG_MODE, BLOCK_OTHER };
  * drives): a block that is not 2048-byte user data, i.e. a TAO run-out,
  * an audio pregap or a Form 2 sector (doc/disc-kinds.md).
  */
-static enum block_answer read_one(struct cdt_dev *dev, uint64_t lba, uint8_t *buf)
+static enum block_answer read_one(struct cdt_dev *dev, struct probe_findings *pf, uint64_t lba, uint8_t *buf)
 {
 	struct cdt_read_result rr = CDT_INIT(rr);
 
-	if (cdt_read_blocks(dev, lba, 1, buf, dev->block_size, &rr))
+	if (probe_read_blocks(dev, pf, lba, 1, buf, dev->block_size, &rr))
 		return BLOCK_OTHER;
 	if (rr.cls == CDT_READ_OK)
 		return BLOCK_DATA;
-	if (cdt_read_wrong_mode(&rr) || (rr.sense_key == 0x05 && rr.asc == 0x63))
+	if (cdt_read_wrong_mode(&rr) || cdt_answer_is_end_of_user_area(rr.sense_key, rr.asc))
 		return BLOCK_WRONG_MODE;
 	return BLOCK_OTHER;
 }
@@ -273,7 +274,7 @@ static enum block_answer read_one(struct cdt_dev *dev, uint64_t lba, uint8_t *bu
  * halves.  An answer other than data or wrong mode stops it at what is
  * known.
  */
-static uint64_t wrong_mode_from(struct cdt_dev *dev, const struct cdt_track *t,
+static uint64_t wrong_mode_from(struct cdt_dev *dev, struct probe_findings *pf, const struct cdt_track *t,
 				uint64_t wrong, uint8_t *buf)
 {
 	uint64_t end = t->start + t->blocks;
@@ -287,7 +288,7 @@ static uint64_t wrong_mode_from(struct cdt_dev *dev, const struct cdt_track *t,
 
 		if (step < 2 && guess > lo && guess < hi)
 			mid = guess;
-		a = read_one(dev, (uint64_t)mid, buf);
+		a = read_one(dev, pf, (uint64_t)mid, buf);
 		if (a == BLOCK_DATA)
 			lo = mid;
 		else if (a == BLOCK_WRONG_MODE)
@@ -308,7 +309,7 @@ static uint64_t wrong_mode_from(struct cdt_dev *dev, const struct cdt_track *t,
  * then ends where the wrong-mode blocks begin, and they are next's pregap.
  * Only tracks that are not the last one: the end search reads the last.
  */
-static void test_end(struct cdt_dev *dev, struct cdt_track *t,
+static void test_end(struct cdt_dev *dev, struct probe_findings *pf, struct cdt_track *t,
 		     struct cdt_track *next)
 {
 	uint64_t end = t->start + t->blocks, from;
@@ -320,15 +321,15 @@ static void test_end(struct cdt_dev *dev, struct cdt_track *t,
 	buf = malloc(dev->block_size);
 	if (!buf)
 		return;
-	if (read_one(dev, end - RUNOUT_BLOCKS, buf) != BLOCK_WRONG_MODE)
+	if (read_one(dev, pf, end - RUNOUT_BLOCKS, buf) != BLOCK_WRONG_MODE)
 		goto out;
 	if (next->mode != CDT_TRACK_AUDIO || next->session != t->session ||
 	    next->pregap || t->blocks <= RUNOUT_BLOCKS + 1 ||
-	    read_one(dev, end - RUNOUT_BLOCKS - 1, buf) != BLOCK_WRONG_MODE) {
+	    read_one(dev, pf, end - RUNOUT_BLOCKS - 1, buf) != BLOCK_WRONG_MODE) {
 		t->runout = true;
 		goto out;
 	}
-	from = wrong_mode_from(dev, t, end - RUNOUT_BLOCKS - 1, buf);
+	from = wrong_mode_from(dev, pf, t, end - RUNOUT_BLOCKS - 1, buf);
 	next->pregap = next->start - from;
 	t->blocks = from - t->start;
 out:
@@ -466,7 +467,7 @@ uint64_t layout_last_session_start(const struct cdt_layout *l)
 	return first ? first->start : 0;
 }
 
-static void last_session_filesystem(struct cdt_dev *dev, const struct cdt_layout *l,
+static void last_session_filesystem(struct cdt_dev *dev, struct probe_findings *pf, const struct cdt_layout *l,
 				    struct cdt_sizes *sz)
 {
 	const struct cdt_track *first = last_session_first_data(l);
@@ -489,7 +490,7 @@ static void last_session_filesystem(struct cdt_dev *dev, const struct cdt_layout
 	 * A bad block in the session's head costs the head read again
 	 * block by block, as at LBA 0, not the descriptors after it.
 	 */
-	n = probe_read_piece(dev, first->start, n, buf, &fails);
+	n = probe_read_piece(dev, pf, first->start, n, buf, &fails);
 	if (n < ISO_HEAD_MIN)
 		goto out;
 	if (cdt_iso9660_size(buf, (size_t)n * bs, bs, &blocks) || !blocks)
@@ -532,7 +533,7 @@ static bool needs_more(const struct layout_answers *a, size_t n)
  * The lengths no answer gave, run-outs inside the disc, the number of
  * sessions: the same whichever answers listed the tracks.
  */
-static void finish_tracks(struct cdt_dev *dev, struct cdt_layout *l,
+static void finish_tracks(struct cdt_dev *dev, struct probe_findings *pf, struct cdt_layout *l,
 			  const struct cdt_sizes *sz, const int64_t *sess_leadout)
 {
 	struct cdt_track *t = l->tracks;
@@ -542,14 +543,14 @@ static void finish_tracks(struct cdt_dev *dev, struct cdt_layout *l,
 	settle_pregaps(t, l->n_tracks);
 	fill_lengths(t, l->n_tracks, sess_leadout, leadout);
 	for (i = 0; i + 1 < l->n_tracks; i++)
-		test_end(dev, &t[i], &t[i + 1]);
+		test_end(dev, pf, &t[i], &t[i + 1]);
 	for (i = 0; i < l->n_tracks; i++)
 		if (t[i].session > l->sessions)
 			l->sessions = t[i].session;
 }
 
 /* Sessions, lengths and run-outs of the n tracks format 0 listed. */
-static void describe_tracks(struct cdt_dev *dev, struct cdt_layout *l,
+static void describe_tracks(struct cdt_dev *dev, struct probe_findings *pf, struct cdt_layout *l,
 			    const struct layout_answers *a, const struct cdt_sizes *sz,
 			    int64_t *sess_leadout)
 {
@@ -576,14 +577,14 @@ static void describe_tracks(struct cdt_dev *dev, struct cdt_layout *l,
 		}
 	}
 	l->n_tracks = kept;
-	finish_tracks(dev, l, sz, sess_leadout);
+	finish_tracks(dev, pf, l, sz, sess_leadout);
 }
 
 /*
  * The tracks from the TOC, else from disc and track information; NULL
  * (and n_tracks 0) when neither lists one.  Returns 0 or CDT_ENOMEM.
  */
-static int list_tracks(struct cdt_dev *dev, struct cdt_layout *l,
+static int list_tracks(struct cdt_dev *dev, struct probe_findings *pf, struct cdt_layout *l,
 		       const struct cdt_sizes *sz, const struct layout_answers *a)
 {
 	int64_t *sess_leadout;
@@ -599,11 +600,11 @@ static int list_tracks(struct cdt_dev *dev, struct cdt_layout *l,
 		sess_leadout[i] = -1;
 	l->n_tracks = a->have_toc ? toc_tracks(&a->toc, l->tracks) : 0;
 	if (l->n_tracks) {
-		describe_tracks(dev, l, a, sz, sess_leadout);
+		describe_tracks(dev, pf, l, a, sz, sess_leadout);
 	} else {
 		l->n_tracks = info_tracks(dev, a, l->tracks);
 		if (l->n_tracks)
-			finish_tracks(dev, l, sz, sess_leadout);
+			finish_tracks(dev, pf, l, sz, sess_leadout);
 	}
 	free(sess_leadout);
 	if (!l->n_tracks) {
@@ -613,22 +614,22 @@ static int list_tracks(struct cdt_dev *dev, struct cdt_layout *l,
 	return 0;
 }
 
-static int build(struct cdt_dev *dev, struct cdt_layout *l, struct cdt_sizes *sz,
+static int build(struct cdt_dev *dev, struct probe_findings *pf, struct cdt_layout *l, struct cdt_sizes *sz,
 		 const struct layout_answers *a)
 {
-	if (list_tracks(dev, l, sz, a))
+	if (list_tracks(dev, pf, l, sz, a))
 		return CDT_ENOMEM;
 	if (!l->n_tracks)
 		return fallback_track(l, sz);
 	l->has_toc = true;
 	if (build_gaps(l))
 		return CDT_ENOMEM;
-	last_session_filesystem(dev, l, sz);
+	last_session_filesystem(dev, pf, l, sz);
 	return 0;
 }
 
-int layout_read(struct cdt_dev *dev, struct cdt_sizes *sz,
-		const struct layout_answers *a)
+int layout_read(struct cdt_dev *dev, struct probe_findings *pf,
+		struct cdt_sizes *sz, const struct layout_answers *a)
 {
 	struct cdt_layout *l = calloc(1, sizeof(*l));
 	int rc;
@@ -644,12 +645,13 @@ int layout_read(struct cdt_dev *dev, struct cdt_sizes *sz,
 		if (a->di.last_leadout > 0)
 			l->last_possible_leadout = a->di.last_leadout;
 	}
-	rc = build(dev, l, sz, a);
+	rc = build(dev, pf, l, sz, a);
 	if (rc) {
 		cdt_layout_free(l);
 		return rc;
 	}
-	cdt_dev_set_layout(dev, l);
+	cdt_layout_free(pf->layout);
+	pf->layout = l;
 	return 0;
 }
 
@@ -697,9 +699,8 @@ size_t layout_skips(const struct cdt_layout *l, uint64_t extent,
 	return n;
 }
 
-int layout_finish(struct cdt_dev *dev, uint64_t extent, bool runout_end)
+int layout_finish(struct cdt_layout *l, uint64_t extent, bool runout_end)
 {
-	struct cdt_layout *l = dev->layout;
 	struct cdt_track *last;
 	size_t cap;
 

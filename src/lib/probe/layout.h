@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The disc's structure (struct cdt_layout, include/cdtail.h): built from
- * READ TOC formats 0 and 2, disc and track information, kept on the
- * device for image, tail and verify.
+ * READ TOC formats 0 and 2, disc and track information, returned in the
+ * probe's findings (probe.h) for image, tail and verify.
  */
 #ifndef CDT_LAYOUT_H
 #define CDT_LAYOUT_H
@@ -18,14 +18,16 @@ struct layout_answers {
 	struct mmc_track_info last_ti;	/* of DISC INFO's last track */
 };
 
+struct probe_findings;
+
 /*
- * Read the rest of the structure, set it on dev (cdt_dev_set_layout), and
+ * Read the rest of the structure into pf->layout (replacing any), and
  * take sz->filesystem from the last data session's volume descriptor.
  * Returns 0 (a drive that answers nothing gives the one-track fallback)
  * or CDT_ENOMEM.
  */
-int layout_read(struct cdt_dev *dev, struct cdt_sizes *sz,
-		const struct layout_answers *a);
+int layout_read(struct cdt_dev *dev, struct probe_findings *pf,
+		struct cdt_sizes *sz, const struct layout_answers *a);
 
 /*
  * Where the last data session's first data track starts (its volume
@@ -37,11 +39,11 @@ uint64_t layout_last_session_start(const struct cdt_layout *l);
 const struct cdt_track *layout_last_track(const struct cdt_layout *l);
 
 /*
- * Once the end is known: the last data track is as long as the search
+ * Once the end is known (l may be NULL): the last data track is as long as the search
  * found (kept when the end is its TAO run-out: runout_end), and the skip
  * list is built over [0, extent).  Returns 0 or CDT_ENOMEM.
  */
-int layout_finish(struct cdt_dev *dev, uint64_t extent, bool runout_end);
+int layout_finish(struct cdt_layout *l, uint64_t extent, bool runout_end);
 
 /*
  * Pure: the skip list of l over [0, extent): audio tracks, gaps between

@@ -4,6 +4,9 @@
 #include <string.h>
 #include "core/abi.h"
 #include "core/device.h"
+#include "mmc/answer.h"
+#include "probe/endboundary.h"
+#include "probe/boundaries.h"
 #include "probe/endsearch.h"
 #include "probe/judge.h"
 #include "probe/layout.h"
@@ -11,19 +14,9 @@
 #include "probe/trackmodes.h"
 #include "probe/sizes.h"
 
-#define PROBE_FAILS_KEPT 64
-
-/* What a failed read answered, so the report can name the case. */
-struct probe_failure {
-	uint64_t lba;
-	uint32_t n;
-	uint8_t key, asc;
-	enum cdt_read_class cls;
-	bool wrong_mode;	/* the table's CDT_ACT_WRONG_MODE (05/64/xx) */
-};
-
 struct probe_reader {
 	struct cdt_dev *dev;
+	struct probe_findings *pf;	/* its failed reads noted there */
 	const struct cdt_probe_opts *opts;	/* for the progress hook */
 	uint64_t reported, reads, failed_reads;
 	bool raw;		/* the drive reads true raw sectors: headers witness reads */
@@ -31,9 +24,7 @@ struct probe_reader {
 	uint8_t *buf;
 	uint32_t buf_blocks;
 	size_t buf_len;
-	struct probe_failure fails[PROBE_FAILS_KEPT];
-	unsigned int nfails;
-	uint64_t good_end;	/* past the highest block read good, 0: none */
+	struct eb_search es;	/* the search's rounds and boundary: its failures */
 	int64_t agreed;		/* probe_agreed_end(), -1: none */
 	uint8_t *last_in;	/* block agreed-1 as read, for filler past it */
 	bool last_known;
@@ -70,49 +61,6 @@ static void note_past(struct probe_reader *r, uint64_t lba, uint32_t got)
 		else
 			r->filler_past = true;
 	}
-}
-
-/*
- * A read of [lba, lba+n) answered: remember how high the disc reads.
- * Only the blocks that arrived count: a GOOD read's residual is not data.
- */
-static void note_good(struct probe_reader *r, uint64_t lba, uint32_t n,
-		      const struct cdt_read_result *rr)
-{
-	uint32_t bs = r->dev->block_size ? r->dev->block_size : 1;
-	uint64_t missing = ((uint64_t)rr->resid + bs - 1) / bs;
-	uint64_t got = missing >= n ? 0 : n - missing;
-
-	if (rr->cls == CDT_READ_OK && got && lba + got > r->good_end)
-		r->good_end = lba + got;
-	if (rr->cls == CDT_READ_OK && got && !r->raw)
-		note_past(r, lba, (uint32_t)got);
-}
-
-static void keep_failure(struct probe_reader *r, uint64_t lba, uint32_t n,
-			 const struct cdt_read_result *rr)
-{
-	struct probe_failure *f;
-
-	if (rr->cls == CDT_READ_OK)
-		return;
-	f = &r->fails[r->nfails++ % PROBE_FAILS_KEPT];
-	*f = (struct probe_failure){ lba, n, rr->sense_key, rr->asc, rr->cls,
-				     cdt_read_wrong_mode(rr) };
-}
-
-/* The narrowest kept failed read that covered lba, or NULL. */
-static const struct probe_failure *failure_at(const struct probe_reader *r,
-					      uint64_t lba)
-{
-	unsigned int i, n = r->nfails < PROBE_FAILS_KEPT ? r->nfails : PROBE_FAILS_KEPT;
-	const struct probe_failure *hit = NULL;
-
-	for (i = 0; i < n; i++)
-		if (lba >= r->fails[i].lba && lba < r->fails[i].lba + r->fails[i].n &&
-		    (!hit || r->fails[i].n < hit->n))
-			hit = &r->fails[i];
-	return hit;
 }
 
 /* Every read of the search comes through here: tell the caller, who may be waiting minutes. */
@@ -168,7 +116,7 @@ static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
 		/*
 		 * The refused READ moved nothing (its residual is the whole
 		 * transfer); the headers say every block is there, so none
-		 * is missing: without this note_good counted none of them
+		 * is missing: without this the search counted none of them
 		 * and a Video CD's Form 2 track was not the disc's end.
 		 */
 		rr->cls = CDT_READ_OK;
@@ -177,35 +125,55 @@ static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
 	}
 }
 
-static int probe_read(void *ctx, uint64_t lba, uint32_t n,
-		      struct es_outcome *out)
+/*
+ * [lba, lba+n) read, witnessed where the drive reads raw, the filler past
+ * the agreed end noted, the answer as an es_outcome: what both the
+ * search's reads and the boundary's one-block reads share.
+ */
+static int read_witnessed(struct probe_reader *r, uint64_t lba, uint32_t n,
+			  struct cdt_read_result *rr, struct es_outcome *out)
 {
-	struct probe_reader *r = ctx;
-	struct cdt_read_result rr = CDT_INIT(rr);
+	uint32_t bs = r->dev->block_size ? r->dev->block_size : 1;
 	int rc;
 
 	if (n > r->buf_blocks)
 		return CDT_EUSAGE;
 	if (stopped(r))
 		return CDT_EINTR;
-	rc = cdt_read_blocks(r->dev, lba, n, r->buf, r->buf_len, &rr);
+	rc = probe_read_blocks(r->dev, r->pf, lba, n, r->buf, r->buf_len, rr);
 	if (rc)
 		return rc;
-	if (rr.cls == CDT_READ_CHANGED)
+	if (rr->cls == CDT_READ_CHANGED)
 		return CDT_ECHANGED;
 	if (r->raw)
-		witness(r, lba, n, &rr);
-	keep_failure(r, lba, n, &rr);
-	note_good(r, lba, n, &rr);
-	tell_progress(r, lba, &rr);
-	out->cls = rr.cls;
-	out->info_valid = rr.info_valid;
-	out->info = rr.info;
-	out->ms = rr.ms;
+		witness(r, lba, n, rr);
+	out->cls = rr->cls;
+	out->info_valid = rr->info_valid;
+	out->info = rr->info;
+	out->ms = rr->ms;
 	/* a GOOD read's residual: whole blocks that did not arrive */
-	if (rr.cls == CDT_READ_OK && rr.resid)
-		out->missing = (uint32_t)((rr.resid + r->dev->block_size - 1) /
-					  r->dev->block_size);
+	if (rr->cls == CDT_READ_OK && rr->resid)
+		out->missing = (uint32_t)((rr->resid + bs - 1) / bs);
+	out->medium_error = cdt_answer_is_medium_error(rr->sense_key);
+	out->wrong_mode = cdt_read_wrong_mode(rr);
+	out->user_area_end = cdt_answer_is_end_of_user_area(rr->sense_key, rr->asc);
+	/* only the blocks that arrived: a GOOD read's residual is not data */
+	if (rr->cls == CDT_READ_OK && out->missing < n && !r->raw)
+		note_past(r, lba, n - out->missing);
+	return 0;
+}
+
+/* The search's reads (es_read_fn): counted, and told to the caller. */
+static int probe_read(void *ctx, uint64_t lba, uint32_t n,
+		      struct es_outcome *out)
+{
+	struct probe_reader *r = ctx;
+	struct cdt_read_result rr = CDT_INIT(rr);
+	int rc = read_witnessed(r, lba, n, &rr, out);
+
+	if (rc)
+		return rc;
+	tell_progress(r, lba, &rr);
 	if (rr.cls == CDT_READ_TIMEOUT)
 		cdt_dev_seterr(r->dev, "READ at LBA %llu did not complete within the timeout",
 			       (unsigned long long)lba);
@@ -213,6 +181,15 @@ static int probe_read(void *ctx, uint64_t lba, uint32_t n,
 		cdt_dev_seterr(r->dev, "READ at LBA %llu failed: sense %02x/%02x/%02x",
 			       (unsigned long long)lba, rr.sense_key, rr.asc, rr.ascq);
 	return 0;
+}
+
+/* One block on its own for the boundary (es_read_fn): not the search's count. */
+static int probe_read_alone(void *ctx, uint64_t lba, uint32_t n,
+			    struct es_outcome *out)
+{
+	struct cdt_read_result rr = CDT_INIT(rr);
+
+	return read_witnessed(ctx, lba, n, &rr, out);
 }
 
 /*
@@ -282,234 +259,9 @@ static void fill_params(struct es_params *p, const struct cdt_sizes *sz,
  * readable; a drive answers them with a medium error or "illegal mode for
  * this track", while an over-reporting drive says LBA out of range.
  */
-static bool looks_like_runout(const struct probe_failure *f)
+static bool looks_like_runout(const struct eb_failure *f)
 {
-	return f && (f->key == 0x03 || f->wrong_mode || (f->key == 0x05 && f->asc == 0x63));
-}
-
-/* 05/21, 05/63, 05/64: the table's END and WRONG_MODE (core/cmds.c read_class) */
-static bool sense_is_end(const struct probe_failure *f)
-{
-	return f->cls == CDT_READ_END;
-}
-
-/* One block on its own: 1 END-class, 0 readable or MEDIUM, <0 can't tell. */
-static int end_class_at(struct probe_reader *r, uint64_t lba)
-{
-	struct cdt_read_result rr = CDT_INIT(rr);
-	int rc;
-
-	if (stopped(r))
-		return CDT_EINTR;
-	rc = cdt_read_blocks(r->dev, lba, 1, r->buf, r->buf_len, &rr);
-	if (rc)
-		return rc;
-	if (rr.cls == CDT_READ_CHANGED)
-		return CDT_ECHANGED;
-	if (r->raw)
-		witness(r, lba, 1, &rr);
-	keep_failure(r, lba, 1, &rr);
-	note_good(r, lba, 1, &rr);
-	if (rr.cls == CDT_READ_END)
-		return 1;
-	/* a block that failed or timed out is there, unreadable */
-	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_MEDIUM ||
-	    rr.cls == CDT_READ_TIMEOUT)
-		return 0;
-	return CDT_ECHECK;
-}
-
-/*
- * No END-class failure seen above lo: look for one, the reported length
- * first (a drive that says out of range past what it reports is the
- * common case), then at growing distances up to the search window.
- * Returns 0 with *hi set, 1 when the window ends first, <0 when a read
- * could not be classed.
- */
-static int find_end_class(struct probe_reader *r, uint64_t *lo, uint64_t reported,
-			  uint64_t window, uint64_t *hi)
-{
-	uint64_t step = 1, at;
-	int rc;
-
-	if (reported > *lo && reported < window) {
-		rc = end_class_at(r, reported);
-		if (rc < 0)
-			return rc;
-		if (rc) {
-			*hi = reported;
-			return 0;
-		}
-		*lo = reported;
-	}
-	while (*lo + 1 < window) {
-		at = window - *lo > step ? *lo + step : window - 1;
-		rc = end_class_at(r, at);
-		if (rc < 0)
-			return rc;
-		if (rc) {
-			*hi = at;
-			return 0;
-		}
-		*lo = at;
-		step *= 2;
-	}
-	return 1;
-}
-
-/*
- * Where the blocks the drive holds but cannot read (MEDIUM ERROR) give way
- * to blocks it says do not exist (END-class): an image keeps the first and
- * not the second.  The failures the search saw bound it; where they do not,
- * find_end_class looks; then bisect between.  Below the boundary blocks
- * read or fail MEDIUM, at and above it they fail END-class, so the
- * bisection holds whatever mix of good and bad blocks lies between.
- * Sets *b; true when the window was reached first (*b is the window).
- * Every read stays below the window.
- */
-static bool end_boundary(struct probe_reader *r, uint64_t end, uint64_t reported,
-			uint64_t window, uint64_t *b)
-{
-	unsigned int i, n = r->nfails < PROBE_FAILS_KEPT ? r->nfails : PROBE_FAILS_KEPT;
-	uint64_t lo = end, hi = UINT64_MAX, mid;
-	int rc;
-
-	for (i = 0; i < n; i++) {
-		const struct probe_failure *f = &r->fails[i];
-		uint64_t last = f->lba + f->n - 1;
-
-		if (sense_is_end(f) && last < hi)
-			hi = last;
-	}
-	if (hi <= end) {
-		*b = end;	/* an END-class answer at end: nothing to extend */
-		return false;
-	}
-	for (i = 0; i < n; i++) {
-		const struct probe_failure *f = &r->fails[i];
-
-		if (f->n == 1 && (f->key == 0x03 || f->cls == CDT_READ_TIMEOUT) &&
-		    f->lba > lo && f->lba < hi)
-			lo = f->lba;
-	}
-	if (hi == UINT64_MAX) {
-		rc = find_end_class(r, &lo, reported, window, &hi);
-		/*
-		 * MEDIUM ERROR all the way to the window, never "out of
-		 * range", and only a read past the window, which --max-extra
-		 * forbids, could say more.  tgt (tests/vm/README.md) answers
-		 * so everywhere past its file, from the end on: the end
-		 * stands there (trailing-medium-error).  A run that starts
-		 * inside the reported length is damage the drive holds, and
-		 * it reaches the window: unreadable blocks up to the window
-		 * and perhaps beyond, never silent.  Which one it is rests on
-		 * where the search's end lies, not on what failures cost.
-		 */
-		if (rc == 1) {
-			*b = end < reported ? window : end;
-			return end < reported;
-		}
-		/* a drive that stops answering: never fail the probe for it */
-		if (rc < 0)
-			hi = reported > lo ? reported : lo + 1;
-	}
-	/* the drive's own answer is the likeliest boundary: try it first */
-	mid = reported > lo && reported < hi ? reported : lo + (hi - lo) / 2;
-	while (hi - lo > 1) {
-		rc = end_class_at(r, mid);
-		if (rc < 0)
-			break;
-		if (rc)
-			hi = mid;
-		else
-			lo = mid;
-		mid = lo + (hi - lo) / 2;
-	}
-	/*
-	 * A drive that stops answering out here (seen with scsi_debug) leaves
-	 * the boundary between lo and hi: the reported length, when it lies
-	 * there, is the best guess; the imaging passes read those blocks
-	 * again anyway.
-	 */
-	if (hi - lo > 1 && reported > lo && reported < hi)
-		hi = reported;
-	*b = hi;
-	return false;
-}
-
-/*
- * Does the image end at end?  Only if the drive calls the block at end
- * out of range (END-class).  The search may stop at a MEDIUM ERROR (a
- * trailing bad run, LBA 0 itself unreadable) or give up on a drive whose
- * answers keep changing (flaky blocks): then the disc may go on,
- * unreadable or not, to where the drive says out of range, and the image
- * must cover that.  One read settles it when no kept failure does.
- */
-static int needs_boundary(struct probe_reader *r, uint64_t end, uint64_t window)
-{
-	unsigned int i, n = r->nfails < PROBE_FAILS_KEPT ? r->nfails : PROBE_FAILS_KEPT;
-	int rc;
-
-	/* the search reached the window: nothing past it is read */
-	if (end >= window)
-		return 0;
-	for (i = 0; i < n; i++) {
-		if (r->fails[i].lba == end && sense_is_end(&r->fails[i]))
-			return 0;
-		/* timed out on its own: there, and never worth a second wait */
-		if (r->fails[i].lba == end && r->fails[i].n == 1 &&
-		    r->fails[i].cls == CDT_READ_TIMEOUT)
-			return 1;
-	}
-	rc = end_class_at(r, end);
-	return rc < 0 ? 0 : !rc;
-}
-
-/*
- * Rounds of the search before the end is simply put past the highest
- * block read: each round starts above a block the last one read good, so
- * only a disc of many bad runs each with readable blocks between needs
- * more.
- */
-#define PROBE_ROUNDS 16
-
-/*
- * The search and the boundary past it, again from above any block a read
- * of this run found good past the end the search gave (the boundary's
- * reads beyond a scratch, bad=950-990 with 991-999 readable): the true end
- * is never below a block the run read.  Sets *er and *extent.
- */
-static int search_rounds(struct probe_reader *r, struct es_params *p,
-			 struct es_result *er, uint64_t *extent, bool *window_limit)
-{
-	uint64_t window = p->reported + p->max_extra;
-	struct es_result round;
-	unsigned int i;
-	int rc;
-
-	memset(er, 0, sizeof(*er));
-	for (i = 0; i < PROBE_ROUNDS; i++) {
-		rc = es_find_end(p, probe_read, r, &round);
-		if (rc)
-			return rc;
-		round.reads += er->reads;
-		round.failed_reads += er->failed_reads;
-		round.ms += er->ms;
-		*er = round;
-		*extent = er->end;
-		*window_limit = false;
-		if (needs_boundary(r, er->end, window))
-			*window_limit = end_boundary(r, er->end, p->reported,
-						     window, extent);
-		if (r->good_end <= er->end || stopped(r))
-			return 0;
-		p->floor = r->good_end;
-	}
-	er->end = r->good_end;
-	er->medium_end = false;
-	if (*extent < er->end)
-		*extent = er->end;
-	return 0;
+	return f && (f->medium_error || f->wrong_mode || f->user_area_end);
 }
 
 /* Does a source beside READ CAPACITY put the end at reported too? */
@@ -524,16 +276,16 @@ static bool end_agreed(const struct cdt_sizes *sz, uint64_t reported)
  */
 static int wrong_mode_at(struct probe_reader *r, uint64_t lba)
 {
-	const struct probe_failure *f = failure_at(r, lba);
+	const struct eb_failure *f = eb_failure_at(&r->es, lba);
 	int rc;
 
 	if (f && f->n == 1 && f->lba == lba)
 		return f->wrong_mode;
-	rc = end_class_at(r, lba);
+	rc = eb_class_at(&r->es, lba);
 
 	if (rc <= 0)
 		return rc;
-	f = failure_at(r, lba);
+	f = eb_failure_at(&r->es, lba);
 	return f && f->wrong_mode;
 }
 
@@ -556,7 +308,7 @@ static int form2_below_runout(struct probe_reader *r, const struct cdt_probe_res
 			      uint64_t *extent)
 {
 	const struct cdt_track *last = layout_last_track(l);
-	const struct probe_failure *f = failure_at(r, *extent);
+	const struct eb_failure *f = eb_failure_at(&r->es, *extent);
 	uint64_t rep = r->reported;
 	int rc;
 
@@ -620,20 +372,23 @@ static void agreed_end(struct probe_reader *r, struct cdt_probe_result *res,
 	}
 }
 
-static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
-		      uint64_t above, struct cdt_probe_result *res, struct es_result *er)
+static int run_search(struct cdt_dev *dev, struct probe_findings *pf,
+		      const struct cdt_probe_opts *opts, uint64_t above,
+		      struct cdt_probe_result *res, struct es_result *er)
 {
-	struct probe_reader r = { .dev = dev, .opts = opts,
+	struct probe_reader r = { .dev = dev, .pf = pf, .opts = opts,
 				  .reported = (uint64_t)res->sizes.read_capacity,
 				  /* made-up sectors (QEMU's ide-cd: zero EDC/ECC,
 				   * and its header M:S:F binary, not BCD) witness
 				   * nothing; Form 2 and formless Mode 2 have no
 				   * EDC/ECC to hold (a Video CD after audio) */
-				  .raw = probe_raw_witnesses(&res->raw, dev->layout) };
+				  .raw = probe_raw_witnesses(&res->raw, pf->layout) };
 	struct es_params p;
 	bool window_limit = false;
 	int rc;
 
+	r.es = (struct eb_search){ .read = probe_read, .probe = probe_read_alone,
+				   .ctx = &r, .stop = opts->stop };
 	r.buf_blocks = cdt_max_read_blocks(dev);
 	r.buf_len = (size_t)r.buf_blocks * dev->block_size;
 	r.buf = malloc(r.buf_len);
@@ -646,18 +401,18 @@ static int run_search(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		free(r.last_in);
 		return CDT_ENOMEM;
 	}
-	fill_params(&p, &res->sizes, dev->layout, opts->max_extra, r.buf_blocks);
+	fill_params(&p, &res->sizes, pf->layout, opts->max_extra, r.buf_blocks);
 	if (above > p.floor)
 		p.floor = above;
 	dev->errmsg[0] = '\0';
-	rc = search_rounds(&r, &p, er, &res->extent_blocks, &window_limit);
+	rc = eb_rounds(&r.es, &p, er, &res->extent_blocks, &window_limit);
 	if (!rc && !stopped(&r)) {
-		rc = form2_below_runout(&r, res, dev->layout, er, &res->extent_blocks);
+		rc = form2_below_runout(&r, res, pf->layout, er, &res->extent_blocks);
 		if (rc == 1)
 			res->notes |= CDT_NOTE_FORM2;
 		rc = rc < 0 ? rc : 0;
 	}
-	if (!rc && er->end + 2 == p.reported && looks_like_runout(failure_at(&r, er->end)))
+	if (!rc && er->end + 2 == p.reported && looks_like_runout(eb_failure_at(&r.es, er->end)))
 		res->notes |= CDT_NOTE_TAO_RUNOUT;
 	if (!rc && !stopped(&r))
 		agreed_end(&r, res, er, &window_limit);
@@ -743,9 +498,8 @@ static bool audio_last(const struct cdt_layout *l, struct es_result *er)
 }
 
 /* What the structure says beyond the search: notes, and the skip list. */
-static int judge_layout(struct cdt_dev *dev, struct cdt_probe_result *res)
+static int judge_layout(struct cdt_layout *l, struct cdt_probe_result *res)
 {
-	const struct cdt_layout *l = dev->layout;
 	const struct cdt_sizes *sz = &res->sizes;
 
 	if (!l)
@@ -762,20 +516,22 @@ static int judge_layout(struct cdt_dev *dev, struct cdt_probe_result *res)
 	if (formatted_medium(l, sz) || (l->formatted && sz->filesystem > 0 &&
 					res->true_blocks > (uint64_t)sz->filesystem))
 		res->notes |= CDT_NOTE_FORMATTED;
-	return layout_finish(dev, res->extent_blocks,
+	return layout_finish(l, res->extent_blocks,
 			     res->notes & CDT_NOTE_TAO_RUNOUT);
 }
 
 /* The verdict on the end er found, the structure's notes, the stats. */
-static int probe_finish(struct cdt_dev *dev, struct cdt_probe_result *res,
-			const struct es_result *er)
+static int probe_finish(struct cdt_dev *dev, struct probe_findings *pf,
+			struct cdt_probe_result *res, const struct es_result *er)
 {
 	int rc;
 
 	judge(res, er);
-	rc = judge_layout(dev, res);
+	rc = judge_layout(pf->layout, res);
 	if (rc)
 		return rc;
+	pf->extent = res->extent_blocks;
+	probe_publish(dev, pf);
 	capacity_after(dev, res);
 	cdt_get_stats(dev, &res->stats);
 	return 0;
@@ -796,7 +552,8 @@ static int kept_changing(struct cdt_dev *dev)
 	return CDT_ECHANGED;
 }
 
-static int begin_once(struct cdt_dev *dev, struct cdt_probe_result *res)
+static int begin_once(struct cdt_dev *dev, struct probe_findings *pf,
+		      struct cdt_probe_result *res)
 {
 	int rc;
 
@@ -807,43 +564,46 @@ static int begin_once(struct cdt_dev *dev, struct cdt_probe_result *res)
 	rc = cdt_inquiry(dev, &res->inq);
 	if (rc)
 		return rc;
-	rc = cdt_read_sizes(dev, &res->sizes);
+	rc = probe_sizes(dev, pf, &res->sizes);
+	res->sizes.size = sizeof(res->sizes);
 	if (rc)
 		return rc;
 	res->reported_blocks = (uint64_t)res->sizes.read_capacity;
-	probe_raw(dev, res);
+	probe_raw(dev, pf, res);
 	return 0;
 }
 
-int probe_begin(struct cdt_dev *dev, struct cdt_probe_result *res)
+int probe_begin(struct cdt_dev *dev, struct probe_findings *pf,
+		struct cdt_probe_result *res)
 {
 	unsigned int seen;
 	int i, rc;
 
 	for (i = 0; i < PROBE_STARTS; i++) {
 		seen = dev->medium_changes;
-		rc = begin_once(dev, res);
+		rc = begin_once(dev, pf, res);
 		if (dev->medium_changes == seen)
 			return rc;
 	}
 	return kept_changing(dev);
 }
 
-int probe_end_above(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
-		    uint64_t above, struct cdt_probe_result *res)
+int probe_end_above(struct cdt_dev *dev, struct probe_findings *pf,
+		    const struct cdt_probe_opts *opts, uint64_t above,
+		    struct cdt_probe_result *res)
 {
 	unsigned int seen = dev->medium_changes;
 	struct es_result er;
 	int rc = 0;
 
-	if (audio_last(dev->layout, &er)) {
+	if (audio_last(pf->layout, &er)) {
 		res->notes |= CDT_NOTE_LAST_TRACK_AUDIO;
 		res->extent_blocks = er.end;
 	} else {
-		rc = run_search(dev, opts, above, res, &er);
+		rc = run_search(dev, pf, opts, above, res, &er);
 	}
 	if (!rc)
-		rc = probe_finish(dev, res, &er);
+		rc = probe_finish(dev, pf, res, &er);
 	/* the end of one disc beside the sizes of another: never */
 	if (dev->medium_changes != seen) {
 		cdt_dev_seterr(dev, "the medium changed during the end search");
@@ -852,52 +612,58 @@ int probe_end_above(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	return rc;
 }
 
-int probe_end(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
-	      struct cdt_probe_result *res)
+int probe_end(struct cdt_dev *dev, struct probe_findings *pf,
+	      const struct cdt_probe_opts *opts, struct cdt_probe_result *res)
 {
-	return probe_end_above(dev, opts, 0, res);
+	return probe_end_above(dev, pf, opts, 0, res);
 }
 
 /* The whole probe, again from the start while the medium changes under it. */
-static int probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
-		 struct cdt_probe_result *res)
+int probe_whole(struct cdt_dev *dev, struct probe_findings *pf,
+		const struct cdt_probe_opts *opts, bool raw,
+		struct cdt_probe_result *res)
 {
 	int i, rc;
 
 	for (i = 0; i < PROBE_STARTS; i++) {
 		memset(res, 0, sizeof(*res));
 		res->size = sizeof(*res);
-		rc = probe_begin(dev, res);
+		rc = probe_begin(dev, pf, res);
 		if (!rc)
-			rc = probe_end(dev, opts, res);
+			rc = probe_end(dev, pf, opts, res);
+		if (!rc && raw && probe_raw_trusted(&res->raw, pf->layout))
+			return probe_raw_boundaries(dev, pf);
 		if (rc != CDT_ECHANGED)
 			return rc;
 	}
 	return kept_changing(dev);
 }
 
-int probe_known_end(struct cdt_dev *dev, uint64_t true_blocks, uint64_t extent,
+int probe_known_end(struct cdt_dev *dev, struct probe_findings *pf,
+		    uint64_t true_blocks, uint64_t extent,
 		    struct cdt_probe_result *res)
 {
 	struct es_result er = { .end = true_blocks };
-	int rc = probe_begin(dev, res);
+	int rc = probe_begin(dev, pf, res);
 
 	if (rc)
 		return rc;
 	res->extent_blocks = extent;
-	return probe_finish(dev, res, &er);
+	return probe_finish(dev, pf, res, &er);
 }
 
 int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 	      struct cdt_probe_result *res)
 {
+	struct probe_findings pf = { 0 };
 	struct cdt_probe_opts o;
 	struct cdt_probe_result full;
 	int rc = cdt_abi_enter(dev, opts, NULL, &o, sizeof(o), res, &full,
 			       sizeof(full), "cdt_probe");
 
 	if (!rc)
-		rc = probe(dev, &o, &full);
+		rc = probe_whole(dev, &pf, &o, false, &full);
+	probe_findings_free(&pf);
 	cdt_abi_out(res, &full, sizeof(full));
 	return rc;
 }

@@ -19,6 +19,7 @@
 #include "probe/fsize.h"
 #include "probe/head.h"
 #include "probe/layout.h"
+#include "probe/findings.h"
 #include "probe/sizes.h"
 #include "mmc/mmc.h"
 
@@ -154,7 +155,8 @@ static uint16_t current_profile(struct cdt_dev *dev)
  * again block by block, not the descriptors in it (at most HEAD_BAD_MAX
  * bad blocks: each may cost a real drive seconds).
  */
-static size_t read_head(struct cdt_dev *dev, uint64_t limit, uint8_t *buf)
+static size_t read_head(struct cdt_dev *dev, struct probe_findings *pf,
+			uint64_t limit, uint8_t *buf)
 {
 	uint32_t bs = dev->block_size, chunk = cdt_max_read_blocks(dev);
 	uint64_t want = CDT_FS_PROBE_BYTES / bs, lba = 0;
@@ -172,7 +174,7 @@ static size_t read_head(struct cdt_dev *dev, uint64_t limit, uint8_t *buf)
 		 */
 		uint32_t step = lba ? chunk : (chunk < ISO_HEAD_READ ? chunk : ISO_HEAD_READ);
 		uint32_t n = want - lba < step ? (uint32_t)(want - lba) : step;
-		uint32_t got = probe_read_piece(dev, lba, n, buf + lba * bs, &fails);
+		uint32_t got = probe_read_piece(dev, pf, lba, n, buf + lba * bs, &fails);
 
 		lba += got;
 		if (got < n)
@@ -259,7 +261,7 @@ out:
 	close(fd);
 }
 
-static void filesystem_size(struct cdt_dev *dev, uint64_t limit,
+static void filesystem_size(struct cdt_dev *dev, struct probe_findings *pf, uint64_t limit,
 			    struct cdt_sizes *sz)
 {
 	uint8_t *buf = calloc(1, CDT_FS_PROBE_BYTES);
@@ -269,7 +271,7 @@ static void filesystem_size(struct cdt_dev *dev, uint64_t limit,
 
 	if (!buf)
 		return;
-	len = read_head(dev, limit, buf);
+	len = read_head(dev, pf, limit, buf);
 	if (!len)
 		goto out;
 	blkid_type(buf, len, sz->fs_type, sizeof(sz->fs_type));
@@ -314,7 +316,8 @@ static void sizes_init(struct cdt_sizes *sz)
  * the size after medium errors near the end, so it must be read before
  * anything here reads a block.
  */
-static int read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
+int probe_sizes(struct cdt_dev *dev, struct probe_findings *pf,
+		struct cdt_sizes *sz)
 {
 	struct layout_answers *a;
 	uint64_t blocks;
@@ -322,7 +325,8 @@ static int read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 
 	sizes_init(sz);
 	/* a layout of an earlier probe says nothing of this medium */
-	cdt_dev_set_layout(dev, NULL);
+	probe_findings_free(pf);
+	probe_publish(dev, NULL);
 	kernel_size(dev, sz);
 	rc = cdt_cmd_test_unit_ready(dev, NULL);
 	if (rc == CDT_ENOMEDIUM || (rc && rc != CDT_ECHECK))
@@ -332,6 +336,7 @@ static int read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 		return rc;
 	/* the block size every later read uses: set here, explicitly */
 	dev->block_size = sz->block_size;
+	pf->block_size = sz->block_size;
 	sz->read_capacity = (int64_t)blocks;
 	if (sz->kernel_512 >= 0)
 		sz->kernel = sz->kernel_512 * 512 / sz->block_size;
@@ -344,10 +349,11 @@ static int read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 		sz->toc_leadout = toc_leadout(&a->toc);
 	}
 	disc_and_track(dev, sz, a);
-	rc = layout_read(dev, sz, a);
+	rc = layout_read(dev, pf, sz, a);
 	free(a);
 	if (rc)
 		return rc;
+	probe_publish(dev, pf);
 	/*
 	 * The last data session's volume descriptor said nothing: the head,
 	 * when that session is the one at LBA 0.  Another session's
@@ -355,18 +361,21 @@ static int read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 	 * blocks once stood for a disc of 11700 whose last descriptor had a
 	 * bad block).
 	 */
-	if (sz->filesystem < 0 && !layout_last_session_start(dev->layout))
-		filesystem_size(dev, head_blocks(dev->layout, blocks), sz);
+	if (sz->filesystem < 0 && !layout_last_session_start(pf->layout))
+		filesystem_size(dev, pf, head_blocks(pf->layout, blocks), sz);
 	return 0;
 }
 
+
 int cdt_read_sizes(struct cdt_dev *dev, struct cdt_sizes *sz)
 {
+	struct probe_findings pf = { 0 };
 	struct cdt_sizes full;
 	int rc = cdt_abi_res(dev, sz, &full, sizeof(full), "struct cdt_sizes");
 
 	if (!rc)
-		rc = read_sizes(dev, &full);
+		rc = probe_sizes(dev, &pf, &full);
+	probe_findings_free(&pf);
 	cdt_abi_out(sz, &full, sizeof(full));
 	return rc;
 }

@@ -13,4 +13,14 @@
 int cdt_probe_read_capacity(struct cdt_dev *dev, uint64_t *blocks,
 			    uint32_t *block_size);
 
+struct probe_findings;
+
+/*
+ * cdt_read_sizes() for the probe: the sources into sz, the layout and the
+ * block size into pf (emptied first: an earlier probe's layout says
+ * nothing of this medium), its failing reads noted there.
+ */
+int probe_sizes(struct cdt_dev *dev, struct probe_findings *pf,
+		struct cdt_sizes *sz);
+
 #endif

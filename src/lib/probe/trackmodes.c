@@ -14,6 +14,7 @@
 #include "core/cmds.h"
 #include "core/rawcaps.h"
 #include "probe/judge.h"
+#include "probe/findings.h"
 #include "probe/trackmodes.h"
 #include "mmc/readcd.h"
 #include "cd/sector.h"
@@ -92,17 +93,19 @@ static int64_t try_at(const struct cdt_layout *l)
 	return l && l->n_tracks ? (int64_t)l->tracks[0].start : 0;
 }
 
-void probe_raw(struct cdt_dev *dev, struct cdt_probe_result *res)
+void probe_raw(struct cdt_dev *dev, struct probe_findings *pf,
+	       struct cdt_probe_result *res)
 {
 	memset(&res->raw, 0, sizeof(res->raw));
 	res->raw.size = sizeof(res->raw);
 	res->raw.tried_lba = CDT_SIZE_ABSENT;
-	if (!probe_cd_profile(res->sizes.profile))
-		return;
-	raw_caps_declared(dev, &res->raw);
-	raw_caps_try(dev, try_at(dev->layout), &res->raw);
-	if (res->raw.sectors && dev->layout)
-		track_modes(dev, dev->layout);
+	if (probe_cd_profile(res->sizes.profile)) {
+		raw_caps_declared(dev, &res->raw);
+		raw_caps_try(dev, try_at(pf->layout), &res->raw);
+		if (res->raw.sectors && pf->layout)
+			track_modes(dev, pf->layout);
+	}
+	pf->raw = res->raw;
 }
 
 enum cdt_sector_mode probe_raw_tried_mode(const struct cdt_layout *l, int64_t lba)
@@ -121,6 +124,14 @@ bool probe_raw_witnesses(const struct cdt_raw_caps *raw, const struct cdt_layout
 
 	return raw->sectors &&
 	       (raw->edc_ok || m == CDT_SECTOR_MODE2 || m == CDT_SECTOR_MODE2_FORM2);
+}
+
+bool probe_raw_trusted(const struct cdt_raw_caps *raw, const struct cdt_layout *l)
+{
+	enum cdt_sector_mode m = probe_raw_tried_mode(l, raw->tried_lba);
+
+	return raw->sectors &&
+	       (raw->edc_ok || (m != CDT_SECTOR_MODE1 && m != CDT_SECTOR_MODE2_FORM1));
 }
 
 bool probe_raw_confirm(struct cdt_dev *dev, uint64_t lba, uint32_t n,

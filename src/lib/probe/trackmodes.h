@@ -11,8 +11,14 @@
 #include <stdint.h>
 #include "cdtail.h"
 
-/* res->raw, and sector_mode of dev->layout's tracks (CD profiles only). */
-void probe_raw(struct cdt_dev *dev, struct cdt_probe_result *res);
+struct probe_findings;
+
+/*
+ * res->raw (copied to pf->raw), and sector_mode of pf->layout's tracks
+ * (CD profiles only).
+ */
+void probe_raw(struct cdt_dev *dev, struct probe_findings *pf,
+	       struct cdt_probe_result *res);
 
 /*
  * Blocks lba..lba+n-1 read raw: each a data sector (not audio, not Mode 0)
@@ -33,5 +39,13 @@ enum cdt_sector_mode probe_raw_tried_mode(const struct cdt_layout *l, int64_t lb
  * (QEMU's ide-cd makes Mode 1 with a binary header: REAL-DISCS.md).
  */
 bool probe_raw_witnesses(const struct cdt_raw_caps *raw, const struct cdt_layout *l);
+
+/*
+ * The drive's raw sectors can be trusted for a raw image: it reads them,
+ * and a Mode 1 or Form 1 sector it read raw held its EDC/ECC (a drive that
+ * makes sectors up, QEMU's ide-cd, does not); formless Mode 2 and Form 2
+ * have nothing to hold.
+ */
+bool probe_raw_trusted(const struct cdt_raw_caps *raw, const struct cdt_layout *l);
 
 #endif
