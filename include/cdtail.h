@@ -167,6 +167,11 @@ enum cdt_read_class {
 	CDT_READ_FATAL,		/* the drive refuses the command */
 	CDT_READ_CHANGED,	/* 06/28/00: the medium may have changed; not
 				 * retried, no data */
+	CDT_READ_WRONG_MODE,	/* 05/64/xx: not a Mode 1 / Form 1 block (audio,
+				 * Form 2, a pregap, a TAO run-out); the disc's
+				 * structure says which */
+	CDT_READ_SHORT,		/* GOOD, but only nblocks - resid / block size
+				 * blocks arrived (resid: the bytes that did not) */
 };
 
 struct cdt_read_result {

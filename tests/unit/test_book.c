@@ -22,6 +22,7 @@
 #include "core/device.h"
 #include "book/book.h"
 #include "book/records.h"
+#include "engine/reader.h"
 
 #define HEX64 "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
 #define ID3000 "# cdtail identity: block_size=2048 extent=3000 true_blocks=3000"
@@ -477,11 +478,15 @@ static void test_verify(void **state)
 	book_close(&b, 0);
 }
 
-/* Without a callback the identity's cooked blocks are read again on the drive. */
+/*
+ * Without a callback the identity's cooked blocks are read again on the
+ * drive, through the disc reader the job hands the book.
+ */
 static void test_cooked_check(void **state)
 {
 	struct fx *f = *state;
 	struct cdt_sizes sz = CDT_INIT(sz);
+	struct reader cooked;
 	struct map_book b;
 	uint8_t buf[2048];
 	unsigned int matched;
@@ -489,6 +494,9 @@ static void test_cooked_check(void **state)
 
 	assert_int_equal(cdt_read_sizes(f->dev, &sz), 0);
 	book_init(&b, f->dev, NULL, NULL, "block");
+	reader_init(&cooked, f->dev);
+	b.read = reader_read;
+	b.read_ctx = &cooked;
 	id_init(&b.rec.id, 2048, 3000, 3000);
 	assert_int_equal(id_note(&b.rec.id, 16, 1, f->disc->data + 16 * 2048), 0);
 	assert_int_equal(book_check(&b, buf, sizeof(buf), &matched, &at), 0);

@@ -269,7 +269,10 @@ int book_check(struct map_book *b, uint8_t *buf, size_t cap,
 {
 	if (b->check)
 		return b->check(b->check_ctx, matched, at);
-	return id_check(b->dev, &b->rec.id, buf, cap, matched, at);
+	/* one block at least: what the identity's reads need */
+	if (!b->read || cap < b->rec.id.block_size)
+		return CDT_EUSAGE;
+	return id_check(b->read, b->read_ctx, &b->rec.id, buf, matched, at);
 }
 
 int book_verify(struct map_book *b, uint8_t *buf, size_t cap,

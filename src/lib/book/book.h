@@ -77,9 +77,13 @@ struct map_book {
 	struct book_file *files;
 	size_t n_files;
 	/* the identity read again (0 equal, 1 differs at *at, 2 none read,
-	 * <0 error, as id_check); NULL: id_check on the cooked blocks */
+	 * <0 error, as id_check); NULL: id_check through read */
 	int (*check)(void *ctx, unsigned int *matched, uint64_t *at);
 	void *check_ctx;
+	/* how the identity's blocks are read without check: the job's disc
+	 * reader (engine/reader.h, a floor above this one, hands itself in) */
+	id_read_fn *read;
+	void *read_ctx;
 };
 
 /* An empty book of the map at path (NULL: none), nothing open yet. */

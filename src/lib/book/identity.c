@@ -44,19 +44,19 @@ unsigned int id_pick(uint64_t extent, uint64_t *lba)
 }
 
 /* 1 read (digest in md), 0 did not read, <0 error. */
-static int read_digest(struct cdt_dev *dev, uint64_t lba, uint32_t bs,
-		       uint8_t *buf, size_t buf_len, uint8_t *md)
+static int read_digest(id_read_fn *read, void *ctx, uint64_t lba, uint32_t bs,
+		       uint8_t *buf, uint8_t *md)
 {
 	struct cdt_read_result rr = CDT_INIT(rr);
 	unsigned int mdlen = 32;
 	int rc;
 
-	rc = cdt_read_blocks(dev, lba, 1, buf, buf_len, &rr);
+	rc = read(ctx, lba, 1, buf, &rr);
 	if (rc)
 		return rc;
 	if (rr.cls == CDT_READ_CHANGED)
 		return CDT_ECHANGED;
-	if (rr.cls != CDT_READ_OK || rr.resid)
+	if (rr.cls != CDT_READ_OK)
 		return 0;
 	if (EVP_Digest(buf, bs, md, &mdlen, EVP_sha256(), NULL) != 1)
 		return CDT_ENOMEM;
@@ -101,8 +101,8 @@ int id_note(struct disc_id *id, uint64_t lba, uint32_t n, const uint8_t *buf)
 	return 0;
 }
 
-int id_check(struct cdt_dev *dev, const struct disc_id *id, uint8_t *buf,
-	     size_t buf_len, unsigned int *matched, uint64_t *lba)
+int id_check(id_read_fn *read, void *read_ctx, const struct disc_id *id,
+	     uint8_t *buf, unsigned int *matched, uint64_t *lba)
 {
 	uint8_t md[32];
 	unsigned int i;
@@ -110,7 +110,7 @@ int id_check(struct cdt_dev *dev, const struct disc_id *id, uint8_t *buf,
 
 	*matched = 0;
 	for (i = 0; i < id->n; i++) {
-		rc = read_digest(dev, id->lba[i], id->block_size, buf, buf_len, md);
+		rc = read_digest(read, read_ctx, id->lba[i], id->block_size, buf, md);
 		if (rc < 0)
 			return rc;
 		if (!rc)

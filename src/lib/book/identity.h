@@ -60,12 +60,20 @@ void id_init(struct disc_id *id, uint32_t block_size, uint64_t extent,
 int id_note(struct disc_id *id, uint64_t lba, uint32_t n, const uint8_t *buf);
 
 /*
- * Read the recorded blocks again.  0 when every one that reads is equal
- * and at least one read (*matched of them); 1 when one differs (*lba);
- * 2 when none could be read; CDT_ECHANGED or a device error.
+ * How the recorded blocks are read: the disc reader's call
+ * (engine/reader.h reader_read, a floor above this one, hands itself in).
  */
-int id_check(struct cdt_dev *dev, const struct disc_id *id, uint8_t *buf,
-	     size_t buf_len, unsigned int *matched, uint64_t *lba);
+typedef int id_read_fn(void *ctx, uint64_t lba, uint32_t n, uint8_t *buf,
+		       struct cdt_read_result *rr);
+
+/*
+ * Read the recorded blocks again through read (buf holds one block).  0
+ * when every one that reads is equal and at least one read (*matched of
+ * them); 1 when one differs (*lba); 2 when none could be read;
+ * CDT_ECHANGED or a device error.
+ */
+int id_check(id_read_fn *read, void *read_ctx, const struct disc_id *id,
+	     uint8_t *buf, unsigned int *matched, uint64_t *lba);
 
 /* The comment lines, without "# " on the first (map_write adds them). */
 void id_format(const struct disc_id *id, char *out, size_t len);

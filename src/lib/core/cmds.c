@@ -17,11 +17,6 @@ int cdt_cmd_test_unit_ready(struct cdt_dev *dev, struct cdt_sense *sense)
 			      NULL, sense);
 }
 
-static bool invalid_opcode(const struct cdt_sense *s)
-{
-	return s->key == 0x05 && s->asc == 0x20 && s->ascq == 0x00;
-}
-
 static int read_capacity16(struct cdt_dev *dev, uint64_t *last,
 			   uint32_t *block_len, struct cdt_sense *sense)
 {
@@ -53,7 +48,7 @@ int cdt_cmd_read_capacity(struct cdt_dev *dev, uint64_t *blocks,
 		sense = &local;
 	rc = cdt_dev_simple(dev, cdb, mmc_cdb_read_capacity10(cdb), buf,
 			    sizeof(buf), &got, sense);
-	if (rc == CDT_ECHECK && invalid_opcode(sense))
+	if (rc == CDT_ECHECK && answer_is_invalid_opcode(sense))
 		rc = read_capacity16(dev, &last, &bs, sense);
 	else if (!rc && mmc_parse_read_capacity10(buf, got, &last32, &bs)) {
 		cdt_dev_seterr(dev, "READ CAPACITY answer too short (%u bytes)", got);
@@ -206,19 +201,23 @@ int cdt_inquiry(struct cdt_dev *dev, struct cdt_inquiry *inq)
 }
 
 /*
- * A read's failure as the engines see it, from the table's action
- * (mmc/answer.c).  A block-level failure of any kind is MEDIUM: the
- * block is bad; 05/64/xx stays END here, where the structure decides.
+ * A read's outcome as the engines see it: the table's action
+ * (mmc/answer.c) in the public class.  A block-level failure of any kind
+ * is MEDIUM: the block is bad; 05/64/xx is WRONG_MODE, where the disc's
+ * structure decides; GOOD with a residual is SHORT (read_answer), the
+ * residual saying how much did not arrive.
  */
 static enum cdt_read_class read_class(enum cdt_action a)
 {
 	switch (a) {
 	case CDT_ACT_OK:
-	case CDT_ACT_SHORT:
 		return CDT_READ_OK;
+	case CDT_ACT_SHORT:
+		return CDT_READ_SHORT;
 	case CDT_ACT_END:
-	case CDT_ACT_WRONG_MODE:
 		return CDT_READ_END;
+	case CDT_ACT_WRONG_MODE:
+		return CDT_READ_WRONG_MODE;
 	case CDT_ACT_BAD_BLOCK:
 		return CDT_READ_MEDIUM;
 	case CDT_ACT_TIMEOUT:
@@ -228,15 +227,6 @@ static enum cdt_read_class read_class(enum cdt_action a)
 	default:
 		return CDT_READ_FATAL;
 	}
-}
-
-bool cdt_read_wrong_mode(const struct cdt_read_result *rr)
-{
-	struct cdt_sense s = { .valid = true, .key = rr->sense_key,
-			       .asc = rr->asc, .ascq = rr->ascq };
-
-	/* read_class puts these among the END answers: the sense tells them apart */
-	return rr->cls == CDT_READ_END && cdt_sense_action(&s) == CDT_ACT_WRONG_MODE;
 }
 
 /* Actions that end the read call itself: the run cannot go on. */
@@ -276,6 +266,11 @@ static int read_answer(struct cdt_dev *dev, int rc, const struct cdt_cmd *cmd,
 	res->ms += cmd->ms;
 	res->resid = cmd->resid > bytes ? bytes : cmd->resid;
 	res->cls = read_class(dev->last_action);
+	/* the table's SHORT and OK differ by the residual the caller capped */
+	if (res->cls == CDT_READ_SHORT && !res->resid)
+		res->cls = CDT_READ_OK;
+	else if (res->cls == CDT_READ_OK && res->resid)
+		res->cls = CDT_READ_SHORT;
 	if (rc == 0 && res->resid == 0)
 		return 0;
 	dev->stats.failed_reads++;
@@ -318,34 +313,31 @@ static int read_once(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 }
 
 /*
- * The device said the transfer is too long (EINVAL from SG_IO mid-run:
- * the queue's limits shrank, or were never what sysfs said): lower the
- * device's largest read to half of this one and read the span again in
- * pieces, halving again while the device still refuses.  The pieces'
+ * The span in pieces of at most max blocks, halving the device's largest
+ * read (and max) while it refuses a piece as too long.  The pieces'
  * answers sum into res, up to the first piece that does not arrive whole.
  */
-static int read_smaller(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
-			uint8_t *buf, struct cdt_read_result *res)
+static int read_pieces(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+		       uint8_t *buf, struct cdt_read_result *res, uint32_t max)
 {
 	uint32_t bs = dev->block_size, done = 0;
 	int rc;
 
-	dev->max_blocks = nblocks / 2;
 	while (done < nblocks) {
 		uint32_t n = nblocks - done;
 		struct cdt_read_result piece = { .size = res->size };
 
-		if (n > dev->max_blocks)
-			n = dev->max_blocks;
+		if (n > max)
+			n = max;
 		rc = read_once(dev, lba + done, n, buf + (size_t)done * bs, &piece);
 		res->ms += piece.ms;
 		if (!rc && dev->last_action == CDT_ACT_TOO_LONG && n > 1) {
-			dev->max_blocks = n / 2;
+			max = dev->max_blocks = n / 2;
 			continue;
 		}
 		piece.ms = res->ms;
 		*res = piece;
-		if (rc || piece.cls != CDT_READ_OK || piece.resid) {
+		if (rc || piece.cls != CDT_READ_OK) {
 			res->resid = (nblocks - done - n) * bs + piece.resid;
 			return rc;
 		}
@@ -354,16 +346,40 @@ static int read_smaller(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 	return 0;
 }
 
+/*
+ * The device said the transfer is too long (EINVAL from SG_IO mid-run:
+ * the queue's limits shrank, or were never what sysfs said): lower the
+ * device's largest read to half of this one and read the span again in
+ * pieces, halving again while the device still refuses.
+ */
+static int read_smaller(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
+			uint8_t *buf, struct cdt_read_result *res)
+{
+	dev->max_blocks = nblocks / 2;
+	return read_pieces(dev, lba, nblocks, buf, res, dev->max_blocks);
+}
+
+/*
+ * A span longer than the device's largest read is never sent whole: the
+ * kernel would refuse it (EINVAL over the queue's max_hw_sectors) before
+ * the drive saw it, so it goes in pieces of that size from the start (the
+ * probe's reads of a fixed size included); a shorter one goes whole, and
+ * in smaller pieces only when the device refuses it.
+ */
 static int read_blocks(struct cdt_dev *dev, uint64_t lba, uint32_t nblocks,
 		       void *buf, size_t buf_len, struct cdt_read_result *res)
 {
 	int rc = check_read_args(dev, nblocks, buf, buf_len);
+	uint32_t max = cdt_max_read_blocks(dev);
 
 	if (rc)
 		return rc;
 	res->ms = 0;
-	rc = read_once(dev, lba, nblocks, buf, res);
-	if (!rc && dev->last_action == CDT_ACT_TOO_LONG && nblocks > 1)
+	if (nblocks > max)
+		rc = read_pieces(dev, lba, nblocks, buf, res, max);
+	else
+		rc = read_once(dev, lba, nblocks, buf, res);
+	if (!rc && nblocks <= max && dev->last_action == CDT_ACT_TOO_LONG && nblocks > 1)
 		return read_smaller(dev, lba, nblocks, buf, res);
 	return rc;
 }

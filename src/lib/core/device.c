@@ -149,11 +149,6 @@ static void reset_answer(struct cdt_cmd *cmd)
 	cmd->ms = 0;
 }
 
-bool cdt_sense_medium_changed(const struct cdt_sense *s)
-{
-	return s->key == 0x06 && s->asc == 0x28;
-}
-
 static bool is_read(uint8_t op)
 {
 	return op == MMC_READ10 || op == MMC_READ12 || op == MMC_READ16;
@@ -202,7 +197,7 @@ static unsigned int wait_before(const struct cdt_disposition *v, unsigned int n)
 	if (v->action == CDT_ACT_BECOMING_READY)
 		return DEV_READY_POLL_MS;
 	if (v->action == CDT_ACT_RESEND ||
-	    (v->sense.valid && v->sense.key == 0x06))
+	    answer_is_unit_attention(&v->sense))
 		return 0;
 	return DEV_BACKOFF_MS << (n < 4 ? n : 4);
 }
@@ -406,6 +401,18 @@ uint32_t cdt_max_read_blocks(const struct cdt_dev *dev)
 	if (dev->max_blocks && dev->max_blocks < bytes / bs)
 		return dev->max_blocks;
 	return bytes / bs;
+}
+
+uint32_t cdt_dev_max_bytes(const struct cdt_dev *dev)
+{
+	uint32_t bytes = 65536, bs = dev->block_size;
+
+	if (dev->t->ops->max_transfer)
+		bytes = dev->t->ops->max_transfer(dev->t);
+	/* a read refused as too long mid-run lowered it (core/cmds.c) */
+	if (dev->max_blocks && bs && dev->max_blocks < bytes / bs)
+		bytes = dev->max_blocks * bs;
+	return bytes;
 }
 
 int cdt_dev_inquiry(struct cdt_dev *dev, struct mmc_inquiry *mi)

@@ -70,14 +70,12 @@ void cdt_dev_seterr(struct cdt_dev *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * A failed read whose answer the table (mmc/answer.c) calls
- * CDT_ACT_WRONG_MODE: the block holds no 2048-byte user data (audio, Mode
- * 2 Form 2, a pregap, a TAO run-out); the disc's structure says which.
- * One table decides, so every engine asks here, never the sense bytes.
+ * The largest transfer in bytes one command may move: the transport's
+ * (the queue's max_hw_sectors, 64 KiB when it cannot say), lowered by a
+ * read refused as too long mid-run.  Every reader sizes its commands by it
+ * (engine/reader.h); cdt_max_read_blocks() is the same in whole blocks.
  */
-bool cdt_read_wrong_mode(const struct cdt_read_result *rr);
+uint32_t cdt_dev_max_bytes(const struct cdt_dev *dev);
 
-/* Sense 06/28/xx: NOT READY TO READY CHANGE, MEDIUM MAY HAVE CHANGED. */
-bool cdt_sense_medium_changed(const struct cdt_sense *s);
 
 #endif

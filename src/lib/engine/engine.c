@@ -13,6 +13,7 @@
 #include <time.h>
 #include "core/device.h"
 #include "engine/engine.h"
+#include "engine/reader.h"
 #include "mmc/answer.h"
 
 #define RESCUE_DEFAULT_SAVE_MS 5000
@@ -177,15 +178,16 @@ void rescue_fini(struct rescue *r)
 static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 {
 	struct cdt_read_result rr = CDT_INIT(rr);
+	struct reader cooked;
 	int rc;
 
 	if (r->rd && r->rd->stop && *r->rd->stop)
 		return CDT_EINTR;
 	r->map->cur_pos = lba * r->bs;
+	reader_init(&cooked, r->dev);
 	for (;;) {
 		rc = r->read ? r->read(r->read_ctx, lba, n, r->buf, &rr) :
-			       cdt_read_blocks(r->dev, lba, n, r->buf,
-					       (size_t)r->chunk * r->bs, &rr);
+			       reader_read(&cooked, lba, n, r->buf, &rr);
 		if (rc)
 			return rc;
 		if (rr.cls != CDT_READ_CHANGED)
@@ -216,7 +218,7 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 	 * keeps every read away from audio, gaps and run-outs, so no other
 	 * 05/64/00 reaches the engine.
 	 */
-	if (n == 1 && cdt_read_wrong_mode(&rr) && r->sink.wrong_mode) {
+	if (n == 1 && rr.cls == CDT_READ_WRONG_MODE && r->sink.wrong_mode) {
 		if (r->sink.failed)
 			r->sink.failed(r->sink.ctx, lba, n);
 		rc = rescue_note_failure(r, lba);
@@ -226,7 +228,7 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 			return rc;
 		return SPAN_BAD;
 	}
-	if (rr.cls != CDT_READ_OK || rr.resid) {
+	if (rr.cls != CDT_READ_OK) {
 		if (r->sink.failed)
 			r->sink.failed(r->sink.ctx, lba, n);
 		rc = rescue_note_failure(r, lba);

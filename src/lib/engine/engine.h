@@ -109,7 +109,8 @@ struct rescue {
 	double t0;			/* start of the run, rescue_now_ms() */
 	/*
 	 * How blocks [lba, lba + n) are read into buf (chunk * bs bytes),
-	 * answered as cdt_read_blocks() answers; NULL: cdt_read_blocks().
+	 * answered as reader_read() answers; NULL: the cooked reader
+	 * (engine/reader.h).
 	 * Raw mode (rawimage.c) reads READ CD here and fails what arrives
 	 * GOOD but is not what was written, so the passes retry it.
 	 */

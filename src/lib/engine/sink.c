@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/device.h"
+#include "engine/reader.h"
 #include "engine/sink.h"
 
 int rescue_pwrite(int fd, const void *buf, size_t len, uint64_t off)

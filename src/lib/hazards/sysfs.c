@@ -19,6 +19,7 @@
 #include "cdtail-hazards.h"
 #include "core/abi.h"
 #include "core/cmds.h"
+#include "mmc/answer.h"
 #include "hazards/hazards.h"
 #include "mmc/mmc.h"
 
@@ -369,7 +370,7 @@ static void read_caching(struct cdt_dev *d, struct cdt_hazard_node *n)
 
 	memset(buf, 0, sizeof(buf));
 	rc = cdt_cmd_mode_sense10(d, 0x08, buf, sizeof(buf), &got, &sense);
-	if (rc == CDT_ECHECK && sense.key == 0x05) {
+	if (rc == CDT_ECHECK && answer_is_illegal_request(&sense)) {
 		snprintf(n->mode_sense_note, sizeof(n->mode_sense_note),
 			 "MODE SENSE(10) page 0x08 refused (ILLEGAL REQUEST)");
 		return;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "cdtail.h"
 #include "book/book.h"
+#include "engine/reader.h"
 #include "engine/sink.h"
 #include "book/skip.h"
 #include "probe/probe.h"
@@ -25,6 +26,8 @@ struct image_job {
 	 * the drive), its saves; OUT is its one output */
 	struct map_book book;
 	struct probe_findings found;	/* the probe's: layout, failed reads */
+	struct reader cooked;	/* every read of the job's own: the identity
+				 * (the book's), the check against OUT */
 	uint64_t extent_bytes;
 	unsigned int digests;	/* CDT_HASH_MD5/SHA256 bits; 0: none */
 	int fd;			/* OUT, locked for the whole run (the book's) */

@@ -358,7 +358,7 @@ static int start(struct raw_job *j)
 		return rc;
 	j->chunk = raw_chunk(j);
 	j->answer = malloc((size_t)j->chunk * (CD_RAW + MMC_C2_LEN));
-	if (!j->answer)
+	if (!j->answer || reader_init_raw(&j->reader, j->dev, j->c2))
 		return CDT_ENOMEM;
 	/* the probe settled the boundaries READ(10) could not (probe.h) */
 	rc = j->found.layout ? raw_plan_make(j->found.layout, j->found.extent, &j->plan) :
@@ -718,6 +718,7 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 	rc = close_files(&j, rc);
 	raw_plan_free(&j.plan);
 	free(j.answer);
+	reader_fini(&j.reader);
 	free(j.edc_failed);
 	probe_findings_free(&j.found);
 	cdt_get_stats(dev, &res->sum.stats);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "cdtail.h"
 #include "book/book.h"
+#include "engine/reader.h"
 #include "jobs/rawplan.h"
 #include "probe/probe.h"
 
@@ -34,8 +35,9 @@ struct raw_job {
 	int *fds;			/* plan.n track files, locked (the book's) */
 	char **paths;
 	bool c2;			/* read C2 pointers along */
-	uint32_t chunk;			/* sectors per READ CD at most */
-	uint8_t *answer;		/* chunk READ CD answers */
+	uint32_t chunk;			/* sectors the engine reads at once */
+	uint8_t *answer;		/* chunk READ CD answers (the run-out checks) */
+	struct reader reader;		/* raw, with C2 when c2: every stream read */
 	uint8_t *edc_failed;		/* per stream sector: its last read
 					 * failed its EDC/ECC */
 	int64_t shift;			/* audio bytes to move back: 4 x offset */

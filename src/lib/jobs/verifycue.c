@@ -26,18 +26,18 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "core/cmds.h"
 #include "core/device.h"
 #include "engine/compare.h"
 #include "engine/engine.h"
+#include "engine/reader.h"
 #include "jobs/job.h"
 #include "jobs/verifycue.h"
 #include "cd/cue.h"
-#include "mmc/readcd.h"
 #include "cd/sector.h"
 
 #define SHEET_MAX (1u << 20)	/* a sheet of 99 tracks is a few KiB */
-#define CHUNK 26		/* sectors a READ CD asks for: under 64 KiB */
+#define CHUNK 26		/* sectors compared at once; the raw reader splits
+				 * its READ CDs to the drive's largest transfer */
 #define MODE1_USER 16		/* where a Mode 1 sector's 2048 bytes start */
 
 struct cue_job {
@@ -51,8 +51,8 @@ struct cue_job {
 	struct cmp_ranges bad;
 	struct probe_findings found;	/* the probe's: the disc's tracks */
 	bool c2;		/* the drive gives C2 error pointers: asked for */
-	uint32_t stride;	/* bytes a sector takes in disc: 2352, + 294 with c2 */
-	uint8_t disc[CHUNK * (CD_RAW + MMC_C2_LEN)], file[CHUNK * CD_RAW];
+	struct reader reader;	/* raw, with C2 when c2 */
+	uint8_t disc[CHUNK * CD_RAW], file[CHUNK * CD_RAW];
 	bool bad_sector[CHUNK];
 	double t0, last_progress;
 	uint64_t done, total;
@@ -201,43 +201,26 @@ static void progress(struct cue_job *j, int64_t lba, bool force)
 	rd->progress(rd->progress_ctx, &p);
 }
 
-/* Whether any of the 294 bytes of C2 pointers after a sector is set. */
-static bool c2_set(const uint8_t *sector)
-{
-	const uint8_t *p = sector + CD_RAW;
-	size_t i;
-
-	for (i = 0; i < MMC_C2_LEN; i++)
-		if (p[i])
-			return true;
-	return false;
-}
-
 /*
- * n raw sectors from lba into buf: 1 good, 0 the drive failed it or set C2
- * pointers on one of them (bytes it could not correct: an audio sector has
- * no other check), <0 an error that ends the run.
+ * n raw sectors from lba into buf through the raw reader (engine/reader.h,
+ * C2 pointers checked: an audio sector has no other check; the sheet's
+ * bytes are the judge of the rest): 1 good, 0 the drive failed one or set
+ * its C2 pointers, <0 an error that ends the run (a timeout too, as
+ * before: no retry plan here).
  */
 static int read_raw(struct cue_job *j, int64_t lba, uint32_t n, uint8_t *buf)
 {
-	struct mmc_read_cd rq = { .type = MMC_ST_ANY,
-				  .fields = MMC_RCD_RAW | (j->c2 ? MMC_RCD_C2 : 0) };
-	struct cdt_sense sense;
-	struct cdt_cmd cmd;
-	uint32_t i;
+	struct cdt_read_result rr = CDT_INIT(rr);
 	int rc;
 
 	if (j->opts->rd.stop && *j->opts->rd.stop)
 		return CDT_EINTR;
-	rc = cdt_cmd_read_cd(j->dev, lba, n, &rq, buf, n * j->stride, &cmd, &sense);
-	if (rc == CDT_ECHECK)
-		return 0;
+	rc = reader_read_raw(&j->reader, lba, n, buf, &rr);
 	if (rc)
 		return rc;
-	for (i = 0; j->c2 && i < n; i++)
-		if (c2_set(buf + (size_t)i * j->stride))
-			return 0;
-	return !cmd.resid;
+	if (rr.cls == CDT_READ_TIMEOUT)
+		return CDT_ETIMEOUT;
+	return rr.cls == CDT_READ_OK;
 }
 
 /* n sectors from lba; one that fails is tried alone, 1 + retries times. */
@@ -252,7 +235,7 @@ static int read_chunk(struct cue_job *j, int64_t lba, uint32_t n)
 		return rc < 0 ? rc : 0;
 	for (i = 0; i < n; i++) {
 		for (t = 0, rc = 0; t <= tries && !rc; t++)
-			rc = read_raw(j, lba + i, 1, j->disc + (size_t)i * j->stride);
+			rc = read_raw(j, lba + i, 1, j->disc + (size_t)i * CD_RAW);
 		if (rc < 0)
 			return rc;
 		j->bad_sector[i] = !rc;
@@ -298,7 +281,7 @@ static int compare_chunk(struct cue_job *j, const struct cue_track *t,
 	if (rc)
 		return rc;
 	for (i = 0; i < n; i++) {
-		const uint8_t *d = j->disc + (size_t)i * j->stride;
+		const uint8_t *d = j->disc + (size_t)i * CD_RAW;
 
 		if (j->bad_sector[i]) {
 			rc = count_bad(j, ct, lba + i);
@@ -431,7 +414,9 @@ static int run(struct cue_job *j)
 		return rc;
 	j->extent = r->sum.probe->extent_blocks;
 	j->c2 = r->sum.probe->raw.c2;
-	j->stride = CD_RAW + (j->c2 ? MMC_C2_LEN : 0);
+	rc = reader_init_raw(&j->reader, j->dev, j->c2);
+	if (rc)
+		return rc;
 	r->extent_blocks = j->extent;
 	r->tracks = calloc(j->sheet.n_tracks, sizeof(*r->tracks));
 	if (!r->tracks)
@@ -481,6 +466,7 @@ int rescue_verify_cue(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 			close(j->fds[i]);
 	cue_free(&j->sheet);
 	probe_findings_free(&j->found);
+	reader_fini(&j->reader);
 	res->sum.bad = j->bad.v;
 	res->sum.n_bad = j->bad.n;
 	cdt_get_stats(dev, &res->sum.stats);

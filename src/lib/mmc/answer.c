@@ -238,6 +238,26 @@ enum cdt_action cdt_sense_action(const struct cdt_sense *s)
 	return find(CDT_ROW_SENSE, s->key, s->asc, s->ascq)->action;
 }
 
+bool answer_is_unit_attention(const struct cdt_sense *s)
+{
+	return s->valid && s->key == 0x06;
+}
+
+bool answer_is_medium_changed(const struct cdt_sense *s)
+{
+	return s->valid && s->key == 0x06 && s->asc == 0x28;
+}
+
+bool answer_is_illegal_request(const struct cdt_sense *s)
+{
+	return s->valid && s->key == 0x05;
+}
+
+bool answer_is_invalid_opcode(const struct cdt_sense *s)
+{
+	return s->valid && s->key == 0x05 && s->asc == 0x20 && s->ascq == 0x00;
+}
+
 /* CHECK CONDITION or COMMAND TERMINATED, or the driver byte says sense */
 static bool has_sense_status(const struct cdt_answer *a)
 {

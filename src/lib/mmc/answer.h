@@ -73,6 +73,21 @@ void cdt_answer_classify(const struct cdt_answer *a, struct cdt_disposition *v);
 /* The action of decoded sense alone (a CHECK CONDITION with it). */
 enum cdt_action cdt_sense_action(const struct cdt_sense *s);
 
+/*
+ * Named questions of decoded sense for the callers that must tell one
+ * answer apart from the table's action (the probe, the hazards, the exec
+ * path's waits): no file but this table's compares sense key, ASC or
+ * ASCQ.  Each is false for sense that is not valid.
+ */
+/* SPC sense key 6h, UNIT ATTENTION, of any kind: reported once per event */
+bool answer_is_unit_attention(const struct cdt_sense *s);
+/* 06/28/xx: NOT READY TO READY CHANGE, MEDIUM MAY HAVE CHANGED */
+bool answer_is_medium_changed(const struct cdt_sense *s);
+/* SPC sense key 5h, ILLEGAL REQUEST, of any kind: the command refused */
+bool answer_is_illegal_request(const struct cdt_sense *s);
+/* 05/20/00: INVALID COMMAND OPERATION CODE, the drive lacks the command */
+bool answer_is_invalid_opcode(const struct cdt_sense *s);
+
 /* "bad block", "retry", ... for messages and the doc table. */
 const char *cdt_action_name(enum cdt_action a);
 

@@ -24,7 +24,7 @@ uint32_t probe_read_piece(struct cdt_dev *dev, struct probe_findings *pf,
 
 	if (probe_read_blocks(dev, pf, lba, n, buf, (size_t)n * bs, &rr))
 		return 0;
-	if (rr.cls == CDT_READ_OK)
+	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_SHORT)
 		return n;
 	if (rr.cls != CDT_READ_MEDIUM)
 		return 0;
@@ -33,7 +33,7 @@ uint32_t probe_read_piece(struct cdt_dev *dev, struct probe_findings *pf,
 	for (i = 0; i < n; i++) {
 		if (probe_read_blocks(dev, pf, lba + i, 1, buf + (size_t)i * bs, bs, &rr))
 			return i;
-		if (rr.cls != CDT_READ_OK &&
+		if (rr.cls != CDT_READ_OK && rr.cls != CDT_READ_SHORT &&
 		    (rr.cls != CDT_READ_MEDIUM || !pass_bad(buf + (size_t)i * bs, bs, fails)))
 			return i;
 	}

@@ -257,9 +257,9 @@ static enum block_answer read_one(struct cdt_dev *dev, struct probe_findings *pf
 
 	if (probe_read_blocks(dev, pf, lba, 1, buf, dev->block_size, &rr))
 		return BLOCK_OTHER;
-	if (rr.cls == CDT_READ_OK)
+	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_SHORT)
 		return BLOCK_DATA;
-	if (cdt_read_wrong_mode(&rr) || cdt_answer_is_end_of_user_area(rr.sense_key, rr.asc))
+	if (rr.cls == CDT_READ_WRONG_MODE || cdt_answer_is_end_of_user_area(rr.sense_key, rr.asc))
 		return BLOCK_WRONG_MODE;
 	return BLOCK_OTHER;
 }

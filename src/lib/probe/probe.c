@@ -70,7 +70,7 @@ static void tell_progress(struct probe_reader *r, uint64_t lba,
 	struct cdt_progress p = { .size = sizeof(p), .phase = CDT_PHASE_SEARCH };
 
 	r->reads++;
-	r->failed_reads += rr->cls != CDT_READ_OK;
+	r->failed_reads += rr->cls != CDT_READ_OK && rr->cls != CDT_READ_SHORT;
 	r->ms += rr->ms;
 	if (!r->opts->progress)
 		return;
@@ -103,7 +103,8 @@ static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
 {
 	uint64_t from = lba > r->reported ? lba : r->reported, first;
 
-	if (rr->cls == CDT_READ_OK && lba + n > r->reported &&
+	if ((rr->cls == CDT_READ_OK || rr->cls == CDT_READ_SHORT) &&
+	    lba + n > r->reported &&
 	    !probe_raw_confirm(r->dev, from, (uint32_t)(lba + n - from), &first)) {
 		rr->cls = CDT_READ_END;
 		rr->info_valid = true;
@@ -111,7 +112,7 @@ static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
 		rr->sense_key = 0x05;
 		rr->asc = 0x21;
 		rr->ascq = 0;
-	} else if (cdt_read_wrong_mode(rr) &&
+	} else if (rr->cls == CDT_READ_WRONG_MODE &&
 		   probe_raw_confirm(r->dev, lba, n, &first)) {
 		/*
 		 * The refused READ moved nothing (its residual is the whole
@@ -123,6 +124,19 @@ static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
 		rr->info_valid = false;
 		rr->resid = 0;
 	}
+}
+
+/*
+ * The end search's outcome keeps its own terms (endsearch.h): a GOOD read
+ * with blocks missing is OK with es_outcome.missing, and a block not of
+ * user data answers like the end; the structure (probe/layout.c) and the
+ * outcome's wrong_mode tell the two apart.
+ */
+static enum cdt_read_class es_class(enum cdt_read_class cls)
+{
+	if (cls == CDT_READ_SHORT)
+		return CDT_READ_OK;
+	return cls == CDT_READ_WRONG_MODE ? CDT_READ_END : cls;
 }
 
 /*
@@ -147,18 +161,19 @@ static int read_witnessed(struct probe_reader *r, uint64_t lba, uint32_t n,
 		return CDT_ECHANGED;
 	if (r->raw)
 		witness(r, lba, n, rr);
-	out->cls = rr->cls;
+	out->cls = es_class(rr->cls);
 	out->info_valid = rr->info_valid;
 	out->info = rr->info;
 	out->ms = rr->ms;
 	/* a GOOD read's residual: whole blocks that did not arrive */
-	if (rr->cls == CDT_READ_OK && rr->resid)
+	if (rr->cls == CDT_READ_SHORT)
 		out->missing = (uint32_t)((rr->resid + bs - 1) / bs);
 	out->medium_error = cdt_answer_is_medium_error(rr->sense_key);
-	out->wrong_mode = cdt_read_wrong_mode(rr);
+	out->wrong_mode = rr->cls == CDT_READ_WRONG_MODE;
 	out->user_area_end = cdt_answer_is_end_of_user_area(rr->sense_key, rr->asc);
 	/* only the blocks that arrived: a GOOD read's residual is not data */
-	if (rr->cls == CDT_READ_OK && out->missing < n && !r->raw)
+	if ((rr->cls == CDT_READ_OK || rr->cls == CDT_READ_SHORT) &&
+	    out->missing < n && !r->raw)
 		note_past(r, lba, n - out->missing);
 	return 0;
 }

@@ -43,6 +43,8 @@
 #include "transport/transport.h"
 
 #define SIM_MAX_TRANSFER (8u * 1024 * 1024)
+/* the smallest maxxfer=: Linux's blk_queue_max_hw_sectors never goes below a page */
+#define SIM_MIN_TRANSFER 4096u
 #define SIM_SENSE_LEN 18
 /* 900 MB: larger images are DVDs, as no CD holds that much */
 #define SIM_CD_MAX_BYTES 900000000ull
@@ -178,6 +180,12 @@ struct sim_config {
 	uint32_t info_fixed;	/* the constant of info=fixed:N */
 	bool sleep;
 	char *trace_path;
+	/*
+	 * maxxfer=: the largest transfer in bytes (0: SIM_MAX_TRANSFER); a
+	 * command asking for more fails as the kernel fails an SG_IO over
+	 * the queue's max_hw_sectors: EINVAL, never seen by the drive.
+	 */
+	uint32_t maxxfer;
 	/* real drives' failures (fault.c) */
 	struct sim_fault *faults;
 	size_t n_faults;
@@ -234,6 +242,7 @@ struct sim {
 	double ready_at_ms;	/* NOT READY until the clock reaches this */
 	bool deferred_pending;	/* the next command gets deferred sense */
 	bool gone, ejected;	/* fault=gone, fault=eject happened */
+	bool too_long;		/* the last command was over maxxfer= */
 	struct sim_cue *cue;	/* sim:FILE.cue: the sheet's disc (raw.c), or NULL */
 };
 

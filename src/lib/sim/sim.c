@@ -224,8 +224,9 @@ static void sim_close(struct cdt_transport *t)
 
 static uint32_t sim_max_transfer(struct cdt_transport *t)
 {
-	(void)t;
-	return SIM_MAX_TRANSFER;
+	const struct sim *s = (const struct sim *)t;
+
+	return s->cfg.maxxfer ? s->cfg.maxxfer : SIM_MAX_TRANSFER;
 }
 
 /* ---- one command ----------------------------------------------------------- */
@@ -348,37 +349,11 @@ static void sleep_ms(double ms)
 }
 
 /* One whole line per write(2), so a killed run leaves whole lines. */
-static void trace_line(struct sim *s, const struct cdt_cmd *cmd,
-		       const struct sim_outcome *o)
+static void trace_write(struct sim *s, const char *line, int len)
 {
-	struct sim_read r = { 0, 0 };
-	char line[128], sense[16];
 	size_t off = 0;
-	int len;
 
-	if (s->trace_fd < 0)
-		return;
-	sim_decode_read(cmd, &r);
-	if (o->timeout)
-		snprintf(sense, sizeof(sense), "timeout");
-	else if (o->host_error)
-		snprintf(sense, sizeof(sense), o->gone ? "gone" : "host");
-	else if (o->no_sense)
-		snprintf(sense, sizeof(sense), "none");
-	else
-		snprintf(sense, sizeof(sense), "%02x/%02x/%02x", o->key, o->asc,
-			 o->ascq);
-	/* a GOOD read that moved less says how much (fault=short, past=short) */
-	if (!o->check && !o->timeout && !o->host_error && r.nblocks > o->blocks_moved &&
-	    sim_decode_read(cmd, &r))
-		len = snprintf(line, sizeof(line), "%02x lba=%" PRIu64 " blocks=%" PRIu64
-			       " sense=%s moved=%" PRIu64 "\n", cmd->cdb[0], r.lba,
-			       r.nblocks, sense, o->blocks_moved);
-	else
-		len = snprintf(line, sizeof(line), "%02x lba=%" PRIu64 " blocks=%" PRIu64
-			       " sense=%s%s\n", cmd->cdb[0], r.lba, r.nblocks, sense,
-			       o->deferred ? " deferred" : "");
-	if (len < 0 || (size_t)len >= sizeof(line))
+	if (len < 0)
 		return;
 	/* the trace is a diagnostic: a full disk must not fail the command */
 	while (off < (size_t)len) {
@@ -392,6 +367,88 @@ static void trace_line(struct sim *s, const struct cdt_cmd *cmd,
 	}
 }
 
+static const char *const sector_type_names[] = {
+	"any", "cdda", "mode1", "mode2", "form1", "form2",
+};
+
+/*
+ * READ CD and READ CD MSF: the LBA (negative in the pregap), the count,
+ * the expected sector type and the bytes the command moves at most.
+ */
+static bool trace_read_cd(struct sim *s, const struct cdt_cmd *cmd,
+			  const char *sense)
+{
+	struct mmc_read_cd rq;
+	char line[160];
+	uint32_t n;
+	int64_t lba;
+	int len;
+
+	if (mmc_parse_read_cd_cdb(cmd->cdb, cmd->cdb_len, &lba, &n, &rq))
+		return false;
+	len = snprintf(line, sizeof(line), "%02x lba=%" PRId64 " blocks=%u type=%s bytes=%u sense=%s\n",
+		       cmd->cdb[0], lba, n,
+		       rq.type < 6 ? sector_type_names[rq.type] : "reserved",
+		       cmd->data_len, sense);
+	if (len > 0 && (size_t)len < sizeof(line))
+		trace_write(s, line, len);
+	return true;
+}
+
+static void trace_line(struct sim *s, const struct cdt_cmd *cmd,
+		       const struct sim_outcome *o)
+{
+	struct sim_read r = { 0, 0 };
+	char line[128], sense[16];
+	int len;
+
+	if (s->trace_fd < 0)
+		return;
+	sim_decode_read(cmd, &r);
+	if (s->too_long)
+		snprintf(sense, sizeof(sense), "einval");
+	else if (o->timeout)
+		snprintf(sense, sizeof(sense), "timeout");
+	else if (o->host_error)
+		snprintf(sense, sizeof(sense), o->gone ? "gone" : "host");
+	else if (o->no_sense)
+		snprintf(sense, sizeof(sense), "none");
+	else
+		snprintf(sense, sizeof(sense), "%02x/%02x/%02x", o->key, o->asc,
+			 o->ascq);
+	if (trace_read_cd(s, cmd, sense))
+		return;
+	/* a GOOD read that moved less says how much (fault=short, past=short) */
+	if (!s->too_long && !o->check && !o->timeout && !o->host_error &&
+	    r.nblocks > o->blocks_moved &&
+	    sim_decode_read(cmd, &r))
+		len = snprintf(line, sizeof(line), "%02x lba=%" PRIu64 " blocks=%" PRIu64
+			       " sense=%s moved=%" PRIu64 "\n", cmd->cdb[0], r.lba,
+			       r.nblocks, sense, o->blocks_moved);
+	else
+		len = snprintf(line, sizeof(line), "%02x lba=%" PRIu64 " blocks=%" PRIu64
+			       " sense=%s%s\n", cmd->cdb[0], r.lba, r.nblocks, sense,
+			       o->deferred ? " deferred" : "");
+	if (len > 0 && (size_t)len < sizeof(line))
+		trace_write(s, line, len);
+}
+
+/*
+ * A transfer over maxxfer=: the kernel refuses the SG_IO before any CDB
+ * is sent (block/blk-map.c: over the queue's max_hw_sectors), so the
+ * ioctl fails with EINVAL, no SCSI status, no time on the drive, and the
+ * drive's own counts (ua=, change=) do not see it.
+ */
+static int refuse_too_long(struct sim *s, struct cdt_cmd *cmd)
+{
+	struct sim_outcome o = { 0 };
+
+	cmd->ms = 0;
+	cmd->sys_errno = EINVAL;
+	trace_line(s, cmd, &o);
+	return CDT_ETRANSPORT;
+}
+
 static int sim_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 {
 	struct sim *s = (struct sim *)t;
@@ -402,6 +459,9 @@ static int sim_exec(struct cdt_transport *t, struct cdt_cmd *cmd)
 	cmd->status = CDT_STATUS_GOOD;
 	cmd->host_status = 0;
 	cmd->driver_status = 0;
+	s->too_long = cmd->data_len > sim_max_transfer(t);
+	if (s->too_long)
+		return refuse_too_long(s, cmd);
 	if (unit_attention_due(s))
 		sim_check(&o, SK_UNIT_ATTENTION, ASC_POWER_ON_RESET, 0);
 	else if (sim_change_due(s))
@@ -437,8 +497,12 @@ static void sim_pause(struct cdt_transport *t, unsigned int ms)
 
 static const char *sim_errmsg(struct cdt_transport *t)
 {
-	/* the two ways an emulated command fails to be delivered */
-	if (((const struct sim *)t)->gone)
+	const struct sim *s = (const struct sim *)t;
+
+	/* the three ways an emulated command fails to be delivered */
+	if (s->too_long)
+		return "SG_IO failed: Invalid argument (over the emulated queue's maxxfer=)";
+	if (s->gone)
 		return "host status 0x01 (DID_NO_CONNECT, the device was unplugged)";
 	return "host status 0x07 (DID_ERROR, internal error)";
 }

@@ -191,6 +191,17 @@ static int key_trace(struct sim_config *c, const char *v)
 	return c->trace_path ? 0 : CDT_ENOMEM;
 }
 
+/* maxxfer=BYTES: the queue's limit, from a page to SIM_MAX_TRANSFER */
+static int key_maxxfer(struct sim_config *c, const char *v)
+{
+	uint64_t n;
+
+	if (parse_u64(v, &n) || n < SIM_MIN_TRANSFER || n > SIM_MAX_TRANSFER)
+		return CDT_EUSAGE;
+	c->maxxfer = (uint32_t)n;
+	return 0;
+}
+
 /*
  * A key is parsed by its own function, or it is a flag (one of two words:
  * the first clears it, the second sets it) or a count at off in the config.
@@ -225,6 +236,7 @@ static const struct sim_key sim_keys[] = {
 	SIM_KEY("info", key_info, "0, 1, zero, start or fixed:N"),
 	SIM_FLAG("sleep", sleep, "0", "1"),
 	SIM_KEY("trace", key_trace, "a file name"),
+	SIM_KEY("maxxfer", key_maxxfer, "a byte count from 4096 to 8388608"),
 	SIM_KEY("past", sim_key_past, "end, medium, zero, repeat or short"),
 	SIM_KEY("fault", sim_key_fault, "KIND@A-B[xT][:KIND@A-B[xT]...] with KIND timeout, hwerr, nosense, aborted, host, short, form2, deferred, gone or eject, A <= B and T >= 1"),
 	SIM_KEY("ready", sim_key_ready, "MS or MS@0, milliseconds"),
