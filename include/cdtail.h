@@ -796,6 +796,9 @@ struct cdt_verify_opts {
 					 * (instead of image_path or a digest) */
 	uint64_t length_bytes;		/* length_blocks in bytes (0: none): whole
 					 * blocks, else CDT_EUSAGE */
+	bool cue_paths_any;		/* with cue_path: follow a FILE outside
+					 * the sheet's folder (absolute, or with
+					 * ..); false: CDT_EUSAGE naming its line */
 };
 
 /* With cue_path: one track of the sheet against the disc, read raw. */

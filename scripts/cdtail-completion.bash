@@ -91,6 +91,7 @@ _cdtail_body()
 		case $prev:$arg in
 		--digest:*) COMPREPLY=($(compgen -W 'md5,sha256 sha256 md5 none' -- "$cur")) ;;
 		--formatted:*) COMPREPLY=($(compgen -W 'skip cut read' -- "$cur")) ;;
+		--cue-paths:*) COMPREPLY=($(compgen -W 'inside any' -- "$cur")) ;;
 		--color:*) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")) ;;
 		*:FILE | *:MAPFILE | *:ROOT | *:IMAGE) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac

@@ -16,6 +16,7 @@
 #define OPT_NAME 0x1308
 #define OPT_LENGTH 0x1309
 #define OPT_CUE 0x130a
+#define OPT_CUE_PATHS 0x130b
 
 static const char *const verdict_names[] = {
 	[CDT_VERIFY_IDENTICAL] = "identical",
@@ -63,6 +64,7 @@ struct verify_cli {
 	struct cdt_verify_opts vo;
 	char sha256[65], md5[33];	/* the digest given, as hex */
 	const char *sha256_file, *md5_file, *name;
+	bool cue_paths;		/* --cue-paths given */
 };
 
 /*
@@ -175,6 +177,13 @@ static int verify_opt(void *ctx, int key, const char *arg)
 	case OPT_CUE:
 		c->vo.cue_path = arg;
 		return 0;
+	case OPT_CUE_PATHS:
+		/* inside (the default): a sheet from elsewhere opens no file it likes */
+		if (strcmp(arg, "inside") && strcmp(arg, "any"))
+			return cli_usage("verify", "--cue-paths wants any or inside, not '%s'", arg);
+		c->vo.cue_paths_any = !strcmp(arg, "any");
+		c->cue_paths = true;
+		return 0;
 	case OPT_SHA256:
 		if (digest_word(arg, 64, c->sha256))
 			return cli_usage("verify", "--sha256 wants 64 hex digits (or a sha256sum"
@@ -218,6 +227,8 @@ static int parse(struct verify_cli *c, struct cli_args *a, int argc, char **argv
 				 " --sha256-file, --md5-file");
 	if (vo->cue_path && (vo->length_blocks || vo->formatted))
 		return cli_usage("verify", "--length and --formatted do not go with --cue");
+	if (c->cue_paths && !vo->cue_path)
+		return cli_usage("verify", "--cue-paths goes with --cue");
 	if (c->name && !c->sha256_file && !c->md5_file)
 		return cli_usage("verify", "--name goes with --sha256-file or --md5-file");
 	if (c->sha256_file) {
@@ -508,6 +519,8 @@ static int run(int argc, char **argv)
 static const struct cli_opt verify_opts[] = {
 	{ "image", OPT_IMAGE, "FILE", "compare with FILE, stopping at the first differing block" },
 	{ "cue", OPT_CUE, "FILE", "compare raw, track by track, with the .bin files the CUE sheet FILE names" },
+	{ "cue-paths", OPT_CUE_PATHS, "WHERE", "with --cue: inside (default: a FILE outside the "
+	  "sheet's folder, absolute or with .., is refused) or any" },
 	{ "sha256", OPT_SHA256, "HEX", "compare with this SHA-256 digest (64 hex digits, "
 	  "or a sha256sum line)" },
 	{ "md5", OPT_MD5, "HEX", "compare with this MD5 digest (32 hex digits)" },
@@ -524,7 +537,7 @@ static const struct cli_opt verify_opts[] = {
 
 const struct cli_cmd cli_cmd_verify = {
 	.name = "verify",
-	.operands = "DEV (--image FILE | --cue FILE.cue |\n"
+	.operands = "DEV (--image FILE | --cue FILE.cue [--cue-paths WHERE] |\n"
 		    "       --sha256 HEX | --md5 HEX | --sha256-file F |\n"
 		    "       --md5-file F [--name NAME])",
 	.about = "compare the disc with an image or a digest\n"

@@ -12,10 +12,14 @@
 
 #define RUI_K_CHUNK 0x1101
 #define RUI_K_RETRIES 0x1102
+/* the number verify's reads take without --retries, as its help says it */
+#define RUI_STR_(x) #x
+#define RUI_STR(x) RUI_STR_(x)
 /* the options image, tail and verify add to the common ones */
 #define RUI_OPTS \
 	{ "chunk", RUI_K_CHUNK, "BLOCKS", "read at most BLOCKS per command, 1 to 65535" }, \
-	{ "retries", RUI_K_RETRIES, "N", "try blocks still bad N more times, 0 to 1000 (default 2)" }, \
+	{ "retries", RUI_K_RETRIES, "N", "try blocks still bad N more times, 0 to 1000 (default " \
+	  RUI_STR(CDT_DEFAULT_RETRIES) ")" }, \
 	CLI_OPT_MAX_EXTRA, CLI_OPT_STATUS_EVERY
 
 struct rui {

@@ -52,6 +52,8 @@ offers "hazards' options" "cdtail hazards --" --sysfs --no-mode-sense
 offers_only "an abbreviation is not offered twice" "cdtail probe --al" "--all"
 offers_only "--digest's values" "cdtail image --digest " "md5 md5,sha256 none sha256"
 offers_only "--formatted's values" "cdtail verify --formatted " "cut read skip"
+offers_only "--cue-paths' values (issue 32)" "cdtail verify --cue-paths " "any inside"
+offers_only "verify's --cue options" "cdtail verify --cue" "--cue --cue-paths"
 offers_only "--color's values" "cdtail map --color a" "always auto"
 offers "a file argument" "cdtail image --map d" disc.img disc.map
 offers_only "a sim: image, after the colon" "cdtail probe sim:d" "disc.img disc.map"

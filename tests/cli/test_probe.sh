@@ -127,6 +127,17 @@ expect_json "block=512: block size" .block_size 512
 expect_json "block=512: hidden 4" .hidden_blocks 4
 expect_json "block=512: hidden_512 4" .hidden_512 4
 
+# an ISO 9660 volume on 512-byte blocks (issue 32): its 2048-byte blocks count
+# 4 blocks each, as the disc's do
+run probe --json "sim:$FIX/iso9660.iso,block=512"
+expect_json "block=512, ISO 9660: the filesystem source is 4 x its 112 sectors" \
+	'[.sources.filesystem, .filesystem.blocks, .sources.read_capacity, .verdict] | map(tostring) | join(" ")' "448 448 448 ok"
+mkimage "$T/fs512.img" 800 2048
+pvd "$T/fs512.img" 16 1000
+run probe --json "sim:$T/fs512.img,block=512"
+expect_json "block=512, a volume of 1000 sectors on 800: 4000 blocks, past the end" \
+	'[.sources.filesystem, .filesystem_past_end_blocks, .true_blocks] | map(tostring) | join(" ")' "4000 800 3200"
+
 run probe --json "sim:$RND,hide=20000"
 expect_rc "hide larger than the image -> 2" 2
 run probe --json --max-extra 100 "sim:$RND,hide=2500"

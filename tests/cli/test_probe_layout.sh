@@ -95,6 +95,21 @@ expect_rc "session 1's ISO, gap=hang: ok" 0
 expect_json "session 1's ISO only: no filesystem source" .sources.filesystem null
 no_reads "session 1's ISO: nothing read in the gap" 100 11500
 
+# --- block=512 (issue 32): the volume's 2048-byte sectors count 4 blocks each --
+# session 2 at 4000 + 11400 = 15400 blocks of 512 (byte 3850 * 2048); its PVD
+# 16 sectors in (64 blocks) declares 6850 sectors = 27400 blocks, absolute;
+# a session-relative size (3000 sectors = 12000 blocks) counts from 15400
+TWO512="$T/two512.img"
+mkimage "$TWO512" $((4000 + 11400 + 12000)) 512
+pvd "$TWO512" $((3850 + 16)) 6850
+run probe --json "sim:$TWO512,block=512,layout=data:4000/data:12000,hide=7"
+expect_rc "block=512, two sessions, PVD in session 2, hide=7: hidden tail" 10
+expect_json "block=512, two sessions: the filesystem in 512-byte blocks" \
+	'[.sources.filesystem, .filesystem.type, .true_blocks] | map(tostring) | join(" ")' "27400 iso9660 27400"
+pvd "$TWO512" $((3850 + 16)) 3000
+run probe --json "sim:$TWO512,block=512,layout=data:4000/data:12000"
+expect_json "block=512, two sessions, a size from the session start" .sources.filesystem 27400
+
 # --- TAO: track 1's run-out is not read by the head read --------------------------
 TAO="$T/tao.img"
 mkimage "$TAO" $((200 + 300))

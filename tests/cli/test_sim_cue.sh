@@ -145,4 +145,29 @@ run image --json "sim:$T/bad.cue" "$T/bad.out"
 expect_rc "bad EDC: image -> 4" 4
 expect_json "bad EDC: one bad block" .bad_count 1
 
+# --- the sheet's FILE paths and line lengths (issue 32) ------------------------
+mkdir "$T/up" "$T/up/sub"
+mkimage "$T/up/a.bin" 300 2352
+printf 'FILE "../a.bin" BINARY\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n' >"$T/up/sub/rel.cue"
+printf 'FILE "%s" BINARY\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n' "$T/up/a.bin" >"$T/up/abs.cue"
+for k in sub/rel abs; do
+	run probe --json "sim:$T/up/$k.cue"
+	expect_rc "sim:$k.cue: a FILE outside the sheet's folder -> 2" 2
+	expect_json "sim:$k.cue: the message names the line and the key" \
+		'.error.message | test("cue line 1: FILE outside the sheet.s folder .*cuepaths=any")' true
+	run probe --json "sim:$T/up/$k.cue,cuepaths=inside"
+	expect_rc "sim:$k.cue,cuepaths=inside (the default) -> 2" 2
+	run probe --json "sim:$T/up/$k.cue,cuepaths=any"
+	expect_rc "sim:$k.cue,cuepaths=any: the disc -> 0" 0
+	expect_json "sim:$k.cue,cuepaths=any: its 300 sectors" .true_blocks 300
+done
+run probe "sim:$T/up/abs.cue,cuepaths=some"
+expect_rc "cuepaths=some -> 2" 2
+expect_err_line "cuepaths=some: names the key" "'cuepaths'"
+printf 'FILE "a.bin" BINARY\n  TRACK 01 AUDIO\n    REM %s\n    INDEX 01 00:00:00\n' \
+	"$(printf '%01100d' 0)" >"$T/up/long.cue"
+run probe "sim:$T/up/long.cue"
+expect_rc "a sheet line of 1106 characters -> 2" 2
+expect_err_line "a long line: named, never cut" "long\.cue: cue line 3: longer than 1023 characters"
+
 finish

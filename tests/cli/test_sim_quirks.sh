@@ -131,4 +131,26 @@ expect_json "scsi_debug-like: the 96 medium-error blocks stay in the image" .ext
 run probe --json "sim:$RND,info=fixed:100,hide=5"
 expect_json "info=fixed far from the end: distrusted, true_blocks" .true_blocks 3000
 
+# --- change= with formatted= (issue 32): the new disc is formatted as the first -
+# A 400-block image swapped in during the probe reports the format's 2000
+# blocks, not its own 400 (which the probe took for a hidden tail)
+mkimage "$T/f1.img" 400
+mkimage "$T/f2.img" 401
+truncate -s $((400 * 2048)) "$T/f2.img"
+pvd "$T/f1.img" 16 100
+pvd "$T/f2.img" 16 400
+wrong=""
+for c in 3 12; do
+	run probe --json "sim:$T/f1.img,profile=dvd+rw,formatted=2000,change=$c:$T/f2.img"
+	got="$RC $(jq -c '[.reported_blocks, .true_blocks, .sources.filesystem, .verdict]' <"$T/out")"
+	[ "$got" = '0 [2000,2000,400,"ok"]' ] || wrong="$wrong change=$c: $got;"
+done
+if [ -z "$wrong" ]; then ok "change= with formatted=: the new disc reports the format's size"
+else not_ok "change= with formatted=: the new disc reports the format's size" "$wrong"; fi
+mkimage "$T/f3.img" 2001
+run probe "sim:$T/f1.img,profile=dvd+rw,formatted=2000,change=3:$T/f3.img"
+expect_rc "change= to an image larger than formatted= -> 2" 2
+expect_err_line "change= to an image larger than formatted=: says so" \
+	"formatted=2000 is less than the 2001 blocks in .*f3.img \\(change=\\)"
+
 finish

@@ -196,4 +196,26 @@ run verify --json --all --image "$T/long-part" "sim:$IMG,cost=0/0"
 expect_json "FILE 100 bytes longer: one block past the disc" \
 	'[.first_diff_lba, .diff_count]|tostring' "[$N,1]"
 
+# --- --retries' default (issue 32): --help and cdtail-verify(1) state one
+# value, and it is the code's: without --retries every block fails or reads
+# as with --retries N, over flaky blocks that need 1 to 8 tries
+help_n=$("$CDTAIL" verify --help | tr -s ' \n' ' ' |
+	sed -n 's/.*--retries N try blocks still bad N more times, 0 to 1000 (default \([0-9]*\)).*/\1/p')
+man_n=$(sed -n '/^\.BI \\-\\-retries " N"/,/^\.TP/p' "$ROOT/man/cdtail-verify.1" | tr '\n' ' ' |
+	sed -n 's/.*before it counts as unreadable (default \([0-9]*\))\..*/\1/p')
+if [ -n "$help_n" ] && [ "$help_n" = "$man_n" ]; then
+	ok "--retries: --help and the page state the same default ($help_n)"
+else
+	not_ok "--retries: --help and the page state the same default" "help '$help_n', page '$man_n'"
+fi
+wrong=""
+for t in 1 2 3 4 5 6 7 8; do
+	run verify --json --image "$IMG" "sim:$IMG,cost=0/0,flaky=20-20:$t"
+	a=$RC
+	run verify --json --retries "${help_n:-0}" --image "$IMG" "sim:$IMG,cost=0/0,flaky=20-20:$t"
+	[ "$a" = "$RC" ] || wrong="$wrong flaky $t: exit $a without, $RC with --retries $help_n;"
+done
+if [ -z "$wrong" ]; then ok "--retries: the stated default is what verify does without it"
+else not_ok "--retries: the stated default is what verify does without it" "$wrong"; fi
+
 finish

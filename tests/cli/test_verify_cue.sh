@@ -138,4 +138,41 @@ expect_rc "no sheet -> 2" 2
 run verify --cue "$T/disc/mixed.cue" --image "$T/disc/mixed (Track 1).bin" "sim:$T/disc/mixed.cue"
 expect_rc "--cue with --image -> 2" 2
 
+# --- FILE outside the sheet's folder, long lines (issue 32) --------------------
+# a sheet from elsewhere must not make verify read any file: an absolute
+# FILE or one with .. is refused, naming the line, unless --cue-paths any
+mkdir "$T/p1/sub"
+printf 'REM up\nFILE "../a.bin" BINARY\n  TRACK 01 AUDIO\n    INDEX 00 00:00:00\n    INDEX 01 00:02:00\n' \
+	>"$T/p1/sub/up.cue"
+printf 'FILE "%s" BINARY\n  TRACK 01 AUDIO\n    INDEX 00 00:00:00\n    INDEX 01 00:02:00\n' \
+	"$T/p1/a.bin" >"$T/p1/abs.cue"
+for k in sub/up abs; do
+	line=1
+	[ $k = sub/up ] && line=2
+	run verify --json --cue "$T/p1/$k.cue" "sim:$T/p1/a.cue,cost=0/0"
+	expect_rc "$k: a FILE outside the sheet's folder -> 2" 2
+	expect_json "$k: the JSON error names the line and the way out" \
+		'.error.message | test("cue line '$line': FILE outside the sheet.s folder .*--cue-paths any")' true
+	run verify --json --cue-paths inside --cue "$T/p1/$k.cue" "sim:$T/p1/a.cue,cost=0/0"
+	expect_rc "$k: --cue-paths inside, the default, -> 2" 2
+	run verify --json --cue-paths any --cue "$T/p1/$k.cue" "sim:$T/p1/a.cue,cost=0/0"
+	expect_rc "$k: --cue-paths any follows it -> 0" 0
+	expect_json "$k: --cue-paths any: the track compared whole" \
+		'.tracks[0] | "\(.file | test("a.bin$")) \(.compared) \(.diff_sectors)"' "true 400 0"
+done
+run verify --cue-paths any --image "$T/p1/a.bin" "sim:$T/p1/a.cue,cost=0/0"
+expect_rc "--cue-paths without --cue -> 2" 2
+expect_grep "--cue-paths without --cue: says so" "$T/err" "verify: --cue-paths goes with --cue"
+run verify --cue-paths all --cue "$T/p1/a.cue" "sim:$T/p1/a.cue,cost=0/0"
+expect_rc "--cue-paths all -> 2" 2
+expect_grep "--cue-paths all: names the words" "$T/err" "verify: --cue-paths wants any or inside, not 'all'"
+# a line longer than the reader takes is an error naming it, never cut: a
+# cut FILE line once read as a shorter name
+long=$(printf '%01100d' 0)
+printf 'FILE "a.bin" BINARY\n  TRACK 01 AUDIO\n    TITLE "%s"\n    INDEX 00 00:00:00\n    INDEX 01 00:02:00\n' \
+	"$long" >"$T/p1/long.cue"
+run verify --cue "$T/p1/long.cue" "sim:$T/p1/a.cue,cost=0/0"
+expect_rc "a line of 1110 characters -> 2" 2
+expect_err_line "a long line: named" "long\.cue: cue line 3: longer than 1023 characters"
+
 finish

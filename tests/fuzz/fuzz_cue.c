@@ -1,14 +1,49 @@
 // SPDX-License-Identifier: MIT
 /*
- * The CUE sheet reader of the emulated drive (transport/sim/cue.c): the
+ * The CUE sheet reader of the emulated drive (cd/cue.c): the
  * input as a sheet's text.  What it accepts must hold what the reader
  * promises: tracks numbered up by one from the first, sessions from 1 up
  * by at most one, each track's file one of the sheet's, INDEX 01 present
- * and not before INDEX 00.  Seeds: tests/fuzz/corpus/fuzz_cue (the sheets
+ * and not before INDEX 00; without CUE_ANY_PATH no FILE outside the
+ * sheet's folder, and no line is ever cut (a long one is an error: see
+ * regress/fuzz_cue).  Seeds: tests/fuzz/corpus/fuzz_cue (the sheets
  * of tests/raw/model.py's discs and Redump-style ones).
  */
+#include <string.h>
 #include "fuzz.h"
 #include "cd/cue.h"
+
+/* Without CUE_ANY_PATH every FILE lies in the sheet's folder (issue 32). */
+static void check_inside(const uint8_t *data, size_t size)
+{
+	struct cue_sheet c;
+	char err[200];
+	unsigned int i;
+
+	if (cue_parse((const char *)data, size, 0, &c, err, sizeof(err)))
+		return;
+	for (i = 0; i < c.n_files; i++)
+		if (c.files[i][0] == '/' || !cue_path_inside(c.files[i]))
+			__builtin_trap();
+	cue_free(&c);
+}
+
+/* The longest line's characters (CR, LF or both end one; a BOM aside). */
+static size_t longest_line(const uint8_t *data, size_t size)
+{
+	size_t i = size >= 3 && !memcmp(data, "\xef\xbb\xbf", 3) ? 3 : 0;
+	size_t n = 0, most = 0;
+
+	for (; i < size; i++) {
+		if (data[i] == '\n' || data[i] == '\r') {
+			n = 0;
+			continue;
+		}
+		if (++n > most)
+			most = n;
+	}
+	return most;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -16,8 +51,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[200];
 	unsigned int i;
 
-	if (cue_parse((const char *)data, size, &c, err, sizeof(err)))
+	check_inside(data, size);
+	if (cue_parse((const char *)data, size, CUE_ANY_PATH, &c, err, sizeof(err)))
 		return 0;
+	/* a sheet with a line longer than the reader takes never parses */
+	if (longest_line(data, size) > CUE_LINE_MAX)
+		__builtin_trap();
 	if (!c.n_tracks || c.n_tracks > CUE_MAX_TRACKS || !c.n_files)
 		__builtin_trap();
 	for (i = 0; i < c.n_tracks; i++) {

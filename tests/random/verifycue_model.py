@@ -12,7 +12,11 @@ Each case: 1 to 4 tracks (AUDIO, MODE1/2048, and small MODE1/2352 tracks
 with EDC/ECC from tests/raw/model.py), stored (INDEX 00) and unstored
 (PREGAP) pregaps, sometimes a second session; the disc is the sheet as
 written, the sheet compared a copy with up to 3 sectors changed, bad=
-sectors on the disc and sometimes a track's last sector cut off.
+sectors on the disc and sometimes a track's last sector cut off.  The copy's
+sheet names its FILEs beside it, or (issue 32) from a subfolder as
+"../tN.bin" or by absolute path, with --cue-paths inside, any or neither:
+a FILE outside the sheet's folder without "any" is a usage error (2) that
+names the first FILE line, and with it the files compare as beside it.
 
 Usage: verifycue_model.py CDTAIL WORKDIR [--seed N] [--cases N] [--small 0|1]
 """
@@ -144,6 +148,27 @@ def expect(case, layout, flips, bad, cut):
     return want, 1 if any_diff else 4 if any_bad else 0
 
 
+def place_sheet(copy, where):
+    """The copy's sheet naming its FILEs beside it (as written), from
+    copy/sub as ../tN.bin (up), or by absolute path (abs).  Returns the
+    sheet's path and the number of its first FILE line."""
+    path = os.path.join(copy, "disc.cue")
+    with open(path) as f:
+        lines = f.read().split("\n")
+    first = 1 + [k for k, line in enumerate(lines) if line.startswith("FILE ")][0]
+    if where == "beside":
+        return path, first
+    pre = "../" if where == "up" else copy + "/"
+    lines = [line.replace('FILE "', 'FILE "' + pre, 1) if line.startswith("FILE ") else line
+             for line in lines]
+    if where == "up":
+        os.makedirs(os.path.join(copy, "sub"))
+        path = os.path.join(copy, "sub", "disc.cue")
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    return path, first
+
+
 def check(case, seed, work, cdtail, wrapper):
     folder = os.path.join(work, "c%d" % case["i"])
     disc, copy = os.path.join(folder, "disc"), os.path.join(folder, "copy")
@@ -156,13 +181,27 @@ def check(case, seed, work, cdtail, wrapper):
     dev = "sim:%s,cost=0/0" % os.path.join(disc, "disc.cue")
     if bad:
         dev += ",bad=" + ":".join("%d-%d" % (b, b) for b in sorted(bad))
-    cmd = wrapper + [cdtail, "verify", "--json", "--cue", os.path.join(copy, "disc.cue"), dev]
+    # drawn apart from make_case's stream, so the cases before stay the same
+    prnd = random.Random(case["seed"] ^ 0xC0E5)
+    where = prnd.choice(["beside"] * 6 + ["up", "abs"])
+    paths = prnd.choice([None, "inside", "any"])
+    sheet, file_line = place_sheet(copy, where)
+    cmd = wrapper + [cdtail, "verify", "--json", "--cue", sheet, dev]
     if case["all"]:
         cmd.insert(len(wrapper) + 2, "--all")
+    if paths:
+        cmd[len(wrapper) + 2:len(wrapper) + 2] = ["--cue-paths", paths]
     p = subprocess.run(cmd, capture_output=True, text=True)
-    what = "case %d (%s, flips %s, bad %s, cut %s, all %s)" % (
+    what = "case %d (%s, flips %s, bad %s, cut %s, all %s, FILE %s, --cue-paths %s)" % (
         case["i"], case["tracks"], {k: sorted(v) for k, v in flips.items()},
-        sorted(bad), cut, case["all"])
+        sorted(bad), cut, case["all"], where, paths)
+    if where != "beside" and paths != "any":
+        msg = "cue line %d: FILE outside the sheet's folder" % file_line
+        if p.returncode != 2 or msg not in p.stdout:
+            return "%s: exit %d, wanted 2 and '%s': %s" % (what, p.returncode, msg,
+                                                            p.stdout[:300])
+        shutil.rmtree(folder)
+        return None
     want, status = expect(case, layout, flips, bad, cut)
     if p.returncode != status:
         return "%s: exit %d, wanted %d: %s" % (what, p.returncode, status, p.stderr[:300])

@@ -514,7 +514,7 @@ static void test_bad_sheets(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < TH_N(cases); i++) {
-		assert_int_equal(cue_parse(cases[i].sheet, strlen(cases[i].sheet), &c,
+		assert_int_equal(cue_parse(cases[i].sheet, strlen(cases[i].sheet), 0, &c,
 					   err, sizeof(err)), -1);
 		if (!strstr(err, cases[i].why))
 			fail_msg("sheet %zu: '%s' does not say '%s'", i, err, cases[i].why);
@@ -528,7 +528,7 @@ static void test_bad_sheets(void **state)
 			"REM SESSION 02\r\nFILE b.bin BINARY\r\nTRACK 03 MODE1/2048\r\n"
 			"INDEX 00 00:00:00\r\nINDEX 01 00:02:00\r\nINDEX 02 00:03:00\r\n";
 
-		assert_int_equal(cue_parse(ok, strlen(ok), &c, err, sizeof(err)), 0);
+		assert_int_equal(cue_parse(ok, strlen(ok), 0, &c, err, sizeof(err)), 0);
 		assert_int_equal(c.n_files, 2);
 		assert_string_equal(c.files[0], "a b.bin");
 		assert_int_equal(c.n_tracks, 3);
@@ -553,7 +553,7 @@ static void test_cue_flags(void **state)
 	char err[200], words[16];
 
 	(void)state;
-	assert_int_equal(cue_parse(text, strlen(text), &c, err, sizeof(err)), 0);
+	assert_int_equal(cue_parse(text, strlen(text), 0, &c, err, sizeof(err)), 0);
 	assert_int_equal(c.tracks[0].flags, 0x02 | 0x01);
 	assert_int_equal(c.tracks[1].flags, 0x08);
 	assert_int_equal(c.tracks[2].flags, 0);
@@ -580,14 +580,14 @@ static void test_cue_catalog_isrc(void **state)
 	char err[200];
 
 	(void)state;
-	assert_int_equal(cue_parse(text, strlen(text), &c, err, sizeof(err)), 0);
+	assert_int_equal(cue_parse(text, strlen(text), 0, &c, err, sizeof(err)), 0);
 	assert_string_equal(c.catalog, "0724384260927");
 	assert_string_equal(c.tracks[0].isrc, "USRC17607839");
 	assert_int_equal(c.tracks[0].flags, 0x02);
 	assert_string_equal(c.tracks[1].isrc, "");	/* dashes: not an ISRC */
 	assert_string_equal(c.tracks[2].isrc, "");	/* lower case */
 	cue_free(&c);
-	assert_int_equal(cue_parse(bad_catalog, strlen(bad_catalog), &c, err, sizeof(err)), 0);
+	assert_int_equal(cue_parse(bad_catalog, strlen(bad_catalog), 0, &c, err, sizeof(err)), 0);
 	assert_string_equal(c.catalog, "");		/* 12 digits */
 	cue_free(&c);
 }
@@ -675,7 +675,7 @@ static void test_sheet_helpers(void **state)
 	uint64_t n = 0;
 
 	(void)state;
-	assert_int_equal(cue_parse(text, strlen(text), &c, err, sizeof(err)), 0);
+	assert_int_equal(cue_parse(text, strlen(text), CUE_ANY_PATH, &c, err, sizeof(err)), 0);
 	assert_int_equal(cue_extent_start(&c.tracks[0]), 0);
 	assert_int_equal(cue_extent_start(&c.tracks[1]), 10);	/* INDEX 00 */
 	/* track 1 runs to track 2's INDEX 00; track 2 to the FILE's end */

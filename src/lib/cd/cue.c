@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The CUE sheet reader: see transport/sim/cue.h.  Line by line, each
+ * The CUE sheet reader: see cd/cue.h.  Line by line, each
  * line split into at most a few words; a quoted word may hold blanks.
  * Nothing here trusts the sheet: track numbers must rise by one, index
  * times must rise within a file, every track needs INDEX 01.
@@ -14,8 +14,10 @@
 #include "mmc/mmc.h"
 #include "mmc/subchan.h"
 
+#define CUE_STR_(x) #x
+#define CUE_STR(x) CUE_STR_(x)
 #define MAX_WORDS 6
-#define MAX_LINE 1024
+#define MAX_LINE (CUE_LINE_MAX + 1)
 
 struct cue_line {
 	unsigned int n;
@@ -121,6 +123,8 @@ struct cue_state {
 	struct cue_sheet *c;
 	uint32_t session;
 	int64_t last_time;	/* the last index time in the current file */
+	unsigned int flags;	/* cue_parse's */
+	bool outside;		/* the failure is a FILE outside the folder */
 	char *err;
 	size_t errlen;
 	unsigned int line;
@@ -145,6 +149,11 @@ static int do_file(struct cue_state *st, const struct cue_line *l)
 		return fail(st, "want FILE \"name\" BINARY (other file types are not read)");
 	if (!*l->w[1])
 		return fail(st, "FILE with an empty name");
+	if (!(st->flags & CUE_ANY_PATH) && !cue_path_inside(l->w[1])) {
+		st->outside = true;
+		return fail(st, "FILE outside the sheet's folder (an absolute name, "
+			    "or one with ..) is not followed");
+	}
 	if (c->n_files == CUE_MAX_FILES)
 		return fail(st, "more than 99 files");
 	if (cur(st) && cur(st)->file == c->n_files - 1 && cur(st)->index1 < 0)
@@ -333,16 +342,23 @@ static int do_line(struct cue_state *st, const struct cue_line *l)
 	return fail(st, "unknown command");
 }
 
-/* The next line of text into buf (CR, LF or both end it); its length, or -1 at the end. */
-static long next_line(const char *text, size_t len, size_t *pos, char *buf)
+/*
+ * The next line of text into buf (CR, LF or both end it); its length, or
+ * -1 at the end.  A line longer than buf takes sets *too_long.
+ */
+static long next_line(const char *text, size_t len, size_t *pos, char *buf,
+		      bool *too_long)
 {
 	size_t n = 0;
 
+	*too_long = false;
 	if (*pos >= len)
 		return -1;
 	while (*pos < len && text[*pos] != '\n' && text[*pos] != '\r') {
 		if (n < MAX_LINE - 1)
 			buf[n++] = text[*pos] ? text[*pos] : ' ';
+		else
+			*too_long = true;
 		(*pos)++;
 	}
 	if (*pos < len && text[*pos] == '\r')
@@ -353,20 +369,25 @@ static long next_line(const char *text, size_t len, size_t *pos, char *buf)
 	return (long)n;
 }
 
-int cue_parse(const char *text, size_t len, struct cue_sheet *out,
-	      char *err, size_t errlen)
+int cue_parse(const char *text, size_t len, unsigned int flags,
+	      struct cue_sheet *out, char *err, size_t errlen)
 {
-	struct cue_state st = { out, 1, -1, err, errlen, 0 };
+	struct cue_state st = { out, 1, -1, flags, false, err, errlen, 0 };
 	char buf[MAX_LINE];
 	struct cue_line l;
+	bool too_long;
 	size_t pos = 0;
 
 	memset(out, 0, sizeof(*out));
 	/* a UTF-8 byte order mark, as some tools write */
 	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
 		pos = 3;
-	while (next_line(text, len, &pos, buf) >= 0) {
+	while (next_line(text, len, &pos, buf, &too_long) >= 0) {
 		st.line++;
+		if (too_long) {
+			fail(&st, "longer than " CUE_STR(CUE_LINE_MAX) " characters");
+			goto bad;
+		}
 		if (split(buf, &l)) {
 			fail(&st, "unclosed quote");
 			goto bad;
@@ -385,7 +406,24 @@ int cue_parse(const char *text, size_t len, struct cue_sheet *out,
 	return 0;
 bad:
 	cue_free(out);
-	return -1;
+	return st.outside ? CUE_EOUTSIDE : -1;
+}
+
+bool cue_path_inside(const char *name)
+{
+	const char *p = name;
+
+	if (name[0] == '/')
+		return false;
+	for (;;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return false;
+		if (!p[n])
+			return true;
+		p += n + 1;
+	}
 }
 
 void cue_free(struct cue_sheet *c)

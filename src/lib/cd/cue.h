@@ -19,16 +19,27 @@
  *                                  ignored)
  * TITLE, PERFORMER, SONGWRITER, POSTGAP and other REM
  * lines are accepted and ignored; INDEX 02 and above too.  Anything else is
- * an error naming its line.
+ * an error naming its line, and so is a line longer than CUE_LINE_MAX
+ * characters (never cut: the rest of it would be lost unseen) and, unless
+ * CUE_ANY_PATH is given, a FILE outside the sheet's folder: an absolute
+ * name or one with a ".." part (a sheet from elsewhere must not make a
+ * reader open any file it names, issue 32).
  */
 #ifndef CDT_CUE_H
 #define CDT_CUE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define CUE_MAX_TRACKS 99
 #define CUE_MAX_FILES 99
+#define CUE_LINE_MAX 1023	/* characters a line may have, its end aside */
+
+/* cue_parse's flags */
+#define CUE_ANY_PATH 0x1u	/* FILE names outside the sheet's folder are taken */
+/* cue_parse's answer when a FILE lies outside and CUE_ANY_PATH is not given */
+#define CUE_EOUTSIDE (-2)
 
 enum cue_mode {
 	CUE_MODE1_2048,
@@ -56,9 +67,14 @@ struct cue_sheet {
 	struct cue_track tracks[CUE_MAX_TRACKS];
 };
 
-/* text of len bytes (need not end in NUL); 0, or -1 with err set. */
-int cue_parse(const char *text, size_t len, struct cue_sheet *out,
-	      char *err, size_t errlen);
+/*
+ * text of len bytes (need not end in NUL), flags CUE_ANY_PATH or 0; 0, or
+ * with err set -1, or CUE_EOUTSIDE for a FILE outside the sheet's folder.
+ */
+int cue_parse(const char *text, size_t len, unsigned int flags,
+	      struct cue_sheet *out, char *err, size_t errlen);
+/* name lies in the sheet's folder or below: not absolute, no ".." part */
+bool cue_path_inside(const char *name);
 void cue_free(struct cue_sheet *c);
 /*
  * The FLAGS words of control's bits ("DCP 4CH PRE", in CDRWIN's order)
@@ -76,8 +92,9 @@ static inline int64_t cue_extent_start(const struct cue_track *t)
 
 /*
  * The path of FILE name, relative to the sheet at sheet_path (as every
- * CUE reader takes it; an absolute name as it is), into buf; -1 with
- * errno ENAMETOOLONG when it does not fit.
+ * CUE reader takes it; an absolute name as it is: whether one is taken
+ * at all is cue_parse's to say), into buf; -1 with errno ENAMETOOLONG
+ * when it does not fit.
  */
 int cue_file_path(const char *sheet_path, const char *name, char *buf, size_t len);
 

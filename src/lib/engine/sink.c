@@ -18,6 +18,9 @@ int rescue_pwrite(int fd, const void *buf, size_t len, uint64_t off)
 
 		if (w < 0 && errno == EINTR)
 			continue;
+		/* nothing written, no error: a full device (gnulib's full_write) */
+		if (w == 0)
+			errno = ENOSPC;
 		if (w <= 0)
 			return CDT_EIO;
 		p += w;

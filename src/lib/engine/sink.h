@@ -43,7 +43,7 @@ struct file_sink {
 /* r's sink: s. */
 void file_sink_attach(struct file_sink *s, struct rescue *r);
 
-/* pwrite all of it; 0 or CDT_EIO. */
+/* pwrite all of it; 0 or CDT_EIO with errno set (ENOSPC: a write took nothing). */
 int rescue_pwrite(int fd, const void *buf, size_t len, uint64_t off);
 
 #endif

@@ -527,11 +527,18 @@ static int read_span(struct raw_job *j, size_t i, uint64_t off, uint64_t size,
 
 	for (at = 0; !rc && at < size; at += cap) {
 		size_t n = size - at < cap ? (size_t)(size - at) : cap;
+		ssize_t got = pread(j->fds[i], buf, n, (off_t)(off + at));
 
-		if (pread(j->fds[i], buf, n, (off_t)(off + at)) != (ssize_t)n)
+		if (got < 0) {
 			rc = file_error(j, j->paths[i]);
-		else
+		} else if ((size_t)got != n) {
+			/* no errno: the file is shorter than it was written */
+			cdt_dev_seterr(j->dev, "%s: unexpected end of file at byte %" PRIu64,
+				       j->paths[i], off + at + (uint64_t)got);
+			rc = CDT_EIO;
+		} else {
 			rc = fn(ctx, buf, n);
+		}
 	}
 	free(buf);
 	return rc;

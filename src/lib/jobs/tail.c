@@ -257,16 +257,21 @@ static int noted_length(struct tail_job *j, uint64_t *len)
 static int write_note(struct tail_job *j, uint64_t len)
 {
 	char text[64];
-	int fd, n, rc = 0;
+	int fd, n, rc = 0, e = 0;
+	ssize_t w = 0;
 
 	n = snprintf(text, sizeof(text), "cdtail tail: image_bytes=%" PRIu64 "\n", len);
 	fd = open(j->note, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, text, (size_t)n) != n || fsync(fd))
+	if (fd < 0 || (w = write(fd, text, (size_t)n)) != n || fsync(fd)) {
 		rc = CDT_EIO;
+		/* the failing call's errno, before close; a short write sets none */
+		e = fd >= 0 && w >= 0 && w != n ? 0 : errno;
+	}
 	if (fd >= 0)
 		close(fd);
 	if (rc)
-		cdt_dev_seterr(j->dev, "cannot write %s: %s", j->note, strerror(errno));
+		cdt_dev_seterr(j->dev, "cannot write %s: %s", j->note,
+			       e ? strerror(e) : "short write (a full device?)");
 	return rc;
 }
 

@@ -103,7 +103,10 @@ static int read_sheet(struct cue_job *j, char **text, size_t *len)
 	return 0;
 }
 
-/* Each FILE, relative to the sheet's folder; CDT_EUSAGE naming the one missing. */
+/*
+ * Each FILE, relative to the sheet's folder (one outside it the parser
+ * refused, unless cue_paths_any); CDT_EUSAGE naming the one missing.
+ */
 static int open_files(struct cue_job *j)
 {
 	unsigned int i;
@@ -131,11 +134,13 @@ static int sheet_load(struct cue_job *j)
 
 	if (rc)
 		return rc;
-	rc = cue_parse(text, len, &j->sheet, why, sizeof(why));
+	rc = cue_parse(text, len, j->opts->cue_paths_any ? CUE_ANY_PATH : 0, &j->sheet,
+		       why, sizeof(why));
 	free(text);
 	if (rc) {
-		cdt_dev_seterr(j->dev, "%s: %s", j->path, why);
-		return CDT_EFORMAT;
+		cdt_dev_seterr(j->dev, "%s: %s%s", j->path, why, rc == CUE_EOUTSIDE ?
+			       " (cue_paths_any, verify --cue-paths any, follows it)" : "");
+		return rc == CUE_EOUTSIDE ? CDT_EUSAGE : CDT_EFORMAT;
 	}
 	return open_files(j);
 }

@@ -430,13 +430,13 @@ static int build_gaps(struct cdt_layout *l)
  * never a run-out test_end() found nor the last track's last 2 blocks
  * (a run-out, perhaps, which the end search reads).
  */
-static uint32_t iso_head_blocks(const struct cdt_track *t, bool last)
+static uint32_t iso_head_blocks(const struct cdt_track *t, bool last, uint32_t per)
 {
 	uint64_t n = t->blocks;
 
 	if (t->runout || last)
 		n = n > RUNOUT_BLOCKS ? n - RUNOUT_BLOCKS : 0;
-	return n < ISO_HEAD_BLOCKS ? (uint32_t)n : ISO_HEAD_BLOCKS;
+	return n < ISO_HEAD_BLOCKS * per ? (uint32_t)n : ISO_HEAD_BLOCKS * per;
 }
 
 /*
@@ -472,18 +472,24 @@ static void last_session_filesystem(struct cdt_dev *dev, struct probe_findings *
 {
 	const struct cdt_track *first = last_session_first_data(l);
 	unsigned int fails = PROBE_HEAD_BAD_MAX;
-	uint32_t bs = dev->block_size, n;
+	uint32_t bs = dev->block_size, n, per;
 	uint64_t blocks = 0;
 	uint8_t *buf;
 
 	/* the session at LBA 0: cdt_read_sizes() reads the head, with libblkid */
 	if (!first || !first->start || !bs)
 		return;
+	/*
+	 * The descriptors are 2048-byte sectors whatever the drive's block
+	 * (block=512: 4 blocks each, issue 32): the head, the minimum and
+	 * the PVD's place count in them.
+	 */
+	per = bs < 2048 ? 2048 / bs : 1;
 	/* a failing read or few per inner track at most: test_end()'s */
-	n = iso_head_blocks(first, first == layout_last_track(l));
-	if (n < ISO_HEAD_MIN)
+	n = iso_head_blocks(first, first == layout_last_track(l), per);
+	if (n < ISO_HEAD_MIN * per)
 		return;
-	buf = malloc((size_t)ISO_HEAD_BLOCKS * bs);
+	buf = malloc((size_t)ISO_HEAD_BLOCKS * per * bs);
 	if (!buf)
 		return;
 	/*
@@ -491,13 +497,13 @@ static void last_session_filesystem(struct cdt_dev *dev, struct probe_findings *
 	 * block by block, as at LBA 0, not the descriptors after it.
 	 */
 	n = probe_read_piece(dev, pf, first->start, n, buf, &fails);
-	if (n < ISO_HEAD_MIN)
+	if (n < ISO_HEAD_MIN * per)
 		goto out;
 	if (cdt_iso9660_size(buf, (size_t)n * bs, bs, &blocks) || !blocks)
 		goto out;
 	if (blocks <= ISO_HEAD_BLOCKS * 2048u / bs)
 		goto out;
-	if (blocks <= first->start + 16)
+	if (blocks <= first->start + 16 * per)
 		blocks += first->start;
 	sz->filesystem = (int64_t)blocks;
 	snprintf(sz->fs_type, sizeof(sz->fs_type), "iso9660");

@@ -6,11 +6,13 @@
  * does after a disc is swapped, SPC-4 / MMC-6), and from then on the drive
  * serves IMAGE2, or the same image again.  IMAGE2 is opened with the
  * first so that a missing file is a usage error at once; hide=, extra=,
- * runout=, bad= apply to the new disc as they did to the first, flaky= no
- * longer does.
+ * runout=, bad= and formatted= apply to the new disc as they did to the
+ * first (a formatted medium reports its format's size whatever its data),
+ * flaky= no longer does.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +53,13 @@ int sim_change_open(struct sim *s, char *err, size_t errlen)
 			 "not a regular file");
 		return CDT_EOPEN;
 	}
+	/* the first disc's rule (tracktable.c), checked at open as it is */
+	if (s->cfg.formatted && (uint64_t)st.st_size / s->cfg.block_size > s->cfg.formatted) {
+		snprintf(err, errlen, "sim: formatted=%" PRIu64 " is less than the %" PRIu64
+			 " blocks in %s (change=)", s->cfg.formatted,
+			 (uint64_t)st.st_size / s->cfg.block_size, s->cfg.change_image);
+		return CDT_EUSAGE;
+	}
 	return 0;
 }
 
@@ -63,6 +72,8 @@ static void resize(struct sim *s)
 
 	s->n_blocks = n;
 	s->n_reported = (n > c->hide ? n - c->hide : 0) + c->extra;
+	if (c->formatted)
+		s->n_reported = c->formatted;
 	if (!s->n_reported)
 		s->n_reported = 1;
 	if (c->runout > n)

@@ -101,7 +101,10 @@ fail:
 	return CDT_EOPEN;
 }
 
-/* FILE names are relative to the sheet's folder (as every CUE reader takes them). */
+/*
+ * FILE names are relative to the sheet's folder (as every CUE reader takes
+ * them); one outside it cue_parse refused unless cuepaths=any.
+ */
 static int open_files(struct sim_cue *c, const char *sheet, char *err, size_t errlen)
 {
 	unsigned int i;
@@ -228,10 +231,12 @@ int sim_cue_open(struct sim *s, const char *path, char *err, size_t errlen)
 	for (i = 0; i < CUE_MAX_FILES; i++)
 		c->fds[i] = -1;
 	c->sheet_fd = open(path, O_RDONLY | O_CLOEXEC);
-	rc = cue_parse(text, len, &c->sheet, why, sizeof(why));
+	rc = cue_parse(text, len, s->cfg.cue_any_path ? CUE_ANY_PATH : 0, &c->sheet,
+		       why, sizeof(why));
 	free(text);
 	if (rc) {
-		snprintf(err, errlen, "sim: %s: %s", path, why);
+		snprintf(err, errlen, "sim: %s: %s%s", path, why,
+			 rc == CUE_EOUTSIDE ? " (cuepaths=any follows it)" : "");
 		free(c);
 		return CDT_EUSAGE;
 	}

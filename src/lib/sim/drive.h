@@ -213,6 +213,7 @@ struct sim_config {
 	uint16_t profile;	/* 0: by size, CD-ROM or DVD-ROM */
 	uint64_t formatted;	/* 0: not a formatted medium */
 	bool trackinfo_pregap;	/* READ TRACK INFO starts at index 00 */
+	bool cue_any_path;	/* cuepaths=any: a sheet's FILE may lie anywhere */
 };
 
 struct sim {

@@ -256,6 +256,7 @@ static const struct sim_key sim_keys[] = {
 	SIM_KEY("profile", sim_key_profile, "cd-rom, cd-r, cd-rw, dvd-rom, dvd-r, dvd+rw, dvd-ram, bd-rom or bd-re"),
 	SIM_KEY("formatted", sim_key_formatted, "a block count >= 1"),
 	SIM_FLAG("trackinfo", trackinfo_pregap, "index1", "pregap"),
+	SIM_FLAG("cuepaths", cue_any_path, "inside", "any"),
 	SIM_KEY("drive", key_drive, "a product name of 1 to 16 characters"),
 };
 
