@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <openssl/evp.h>
 #include "engine/digest.h"
+#include "engine/engine.h"
 
 /*
  * 8 x 256 KiB = 2 MiB: enough slack that neither worker starves while the
@@ -390,7 +391,7 @@ int dg_file(int fd, uint64_t len, uint8_t *buf, size_t buf_len,
 		done += (uint64_t)got;
 		if (rd && rd->stop && *rd->stop)
 			rc = CDT_EINTR;
-		if (rd && rd->progress && now_ms() - last >= 250) {
+		if (rd && rd->progress && now_ms() - last >= RESCUE_PROGRESS_MS) {
 			last = now_ms();
 			report(rd, done, len, t0);
 		}

@@ -5,7 +5,7 @@
  * the outcome goes into the map, progress is reported and the map saved
  * when due; a failed read is logged for the retry plan.  Nothing here
  * opens a file, takes a lock or knows what the blocks are for: the jobs
- * (image.c, tailfix.c) do, through the sink, so every job that walks a
+ * (image.c, tail.c, verify.c) do, through the sink, so every job that walks a
  * disc with the passes walks it the same way.
  */
 #include <inttypes.h>
@@ -16,7 +16,6 @@
 #include "engine/reader.h"
 #include "mmc/answer.h"
 
-#define RESCUE_PROGRESS_MS 250
 #define RESCUE_DEFAULT_SAVE_MS 5000
 #define RESCUE_DEFAULT_CHUNK_BYTES 65536u
 
@@ -85,6 +84,9 @@ void rescue_progress(struct rescue *r, bool force)
 		.non_trimmed = map_count(r->map, MAP_NONTRIMMED) / r->bs,
 		.non_scraped = map_count(r->map, MAP_NONSCRAPED) / r->bs,
 	};
+	/* ddrescue's counts are the rescue's: an in-order walk has none */
+	if (r->phase == CDT_PHASE_COMPARE)
+		p.non_tried = p.non_trimmed = p.non_scraped = 0;
 	rd->progress(rd->progress_ctx, &p);
 }
 
@@ -113,6 +115,7 @@ void rescue_enter_phase(struct rescue *r, enum cdt_phase phase, unsigned int pas
 		[CDT_PHASE_TRIM] = MAP_NONTRIMMED,
 		[CDT_PHASE_SCRAPE] = MAP_NONSCRAPED,
 		[CDT_PHASE_RETRY] = MAP_BAD,
+		[CDT_PHASE_COMPARE] = MAP_NONTRIED,
 	};
 
 	r->phase = phase;
@@ -199,10 +202,12 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 	/*
 	 * Timeouts in a row over untried blocks mean the drive stopped
 	 * answering; the later passes read blocks known to have failed,
-	 * where timeouts are expected and bounded by the passes.
+	 * where timeouts are expected and bounded by the passes.  The
+	 * in-order pass never comes back to a block: every read counts.
 	 */
 	r->drive_silent = timeout_row_note(&r->timeouts, lba, rr.cls,
-					   r->phase == CDT_PHASE_COPY);
+					   r->phase == CDT_PHASE_COPY ||
+					   r->phase == CDT_PHASE_COMPARE);
 	/*
 	 * 05/64/00 ILLEGAL MODE FOR THIS TRACK to a read of one block (the
 	 * table's wrong mode): the block holds no 2048-byte user data.
@@ -270,9 +275,13 @@ int rescue_try(struct rescue *r, uint64_t lba, uint32_t n, char bad_status)
 		     got == SPAN_BAD ? bad_status : MAP_FINISHED);
 	if (rc)
 		return rc;
-	/* the blocks that timed out are marked first: a resume goes past them */
+	/*
+	 * The blocks that timed out are marked first: a resume goes past
+	 * them.  An in-order walk has no map to resume from.
+	 */
 	if (r->drive_silent)
-		return rescue_stopped_answering(r->dev, lba, true);
+		return rescue_stopped_answering(r->dev, lba,
+						r->phase != CDT_PHASE_COMPARE);
 	rescue_progress(r, false);
 	rc = maybe_save(r);
 	return rc ? rc : got;

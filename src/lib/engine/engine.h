@@ -5,7 +5,7 @@
  * what is left block by block, retry bad blocks), as ddrescue's
  * rescuebook.cc is apart from its main.cc.  It knows a device, a map and
  * a sink; files, locks, identity records, digests and the end search are
- * the jobs' (image.c, tailfix.c), behind the sink.  Three files, each
+ * the jobs' (image.c, tail.c, verify.c), behind the sink.  Three files, each
  * calling only the ones below it: passes.c (passes.h: which blocks to
  * read, in which order), retry.c (retry.h: the learning retry plan), and
  * this header's engine.c (one read: to the sink, into the map, progress,
@@ -24,6 +24,12 @@
 #include <stdint.h>
 #include "cdtail.h"
 #include "book/mapfile.h"
+
+/*
+ * How often a walk of the disc reports progress, at most: every walker
+ * (the passes, verify --cue's, the digest of a file) takes this one.
+ */
+#define RESCUE_PROGRESS_MS 250
 
 /*
  * The drive stopped answering (mmc/answer.h CDT_TIMEOUTS_IN_ROW): reads
@@ -74,6 +80,16 @@ struct rescue_sink {
 	 * error; buf (cap bytes) is free for reading.  NULL: CDT_ECHANGED. */
 	int (*changed)(void *ctx, uint8_t *buf, size_t cap);
 	void *ctx;
+	/*
+	 * The in-order pass (passes.h, rescue_in_order) only: blocks [lba,
+	 * lba + n) are settled, every read of them made (read: they were
+	 * read, and put, failed and wrong_mode said how; else they were
+	 * passed over, never read: an area of the skip plan).  0 goes on, 1
+	 * the sink has its answer (the pass ends after this step), or an
+	 * error that ends the run.  Last, so that a sink written in order
+	 * without it (the passes' tests) needs no change.
+	 */
+	int (*settled)(void *ctx, uint64_t lba, uint64_t n, bool read);
 };
 
 struct rescue {
@@ -153,7 +169,7 @@ void rescue_fini(struct rescue *r);
 int rescue_read_fatal(struct cdt_dev *dev, uint64_t lba,
 		      const struct cdt_read_result *rr);
 
-/* Report progress: when force, else at most every 250 ms. */
+/* Report progress: when force, else at most every RESCUE_PROGRESS_MS. */
 void rescue_progress(struct rescue *r, bool force);
 
 /* Enter a phase and pass: the map's current status, a progress report. */

@@ -292,3 +292,73 @@ int rescue_run(struct rescue *r)
 	return rc ? rc : rescue_rest(r);
 }
 
+
+/*
+ * One block of the in-order pass alone, read until it reads, up to 1 +
+ * retries times (retries < 0: CDT_DEFAULT_RETRIES, as -r2); an answer of
+ * wrong mode ends the tries: it is what the block is, not damage.
+ * SPAN_GOOD, SPAN_BAD, SPAN_WRONG_MODE or <0 on error.
+ */
+static int in_order_block(struct rescue *r, uint64_t lba)
+{
+	int tries = 1 + (r->retries < 0 ? CDT_DEFAULT_RETRIES : r->retries);
+	int got = SPAN_BAD;
+
+	while (tries-- > 0 && got == SPAN_BAD)
+		got = rescue_try(r, lba, 1, MAP_BAD);
+	return got;
+}
+
+/*
+ * The in-order pass (verify, tail's compare window).  A job that reads
+ * the disc once, in order, beside a file or into a digest, has no later
+ * pass to come back to a block: a failed chunk is read again at once,
+ * block by block, so one bad block costs one block, not a chunk, and
+ * each block gets its retries there.
+ * Reads: the steps of skip_step() over [from, to): a skipped area is
+ *   passed over unread; a span of data (up to a chunk, up to the next
+ *   skipped area) is one read, and when that fails each of its blocks
+ *   alone, as in_order_block().  Every read counts towards timeouts in a
+ *   row (engine.c: CDT_TIMEOUTS_IN_ROW ends the run at once).
+ * Tells the sink: put, failed and wrong_mode as every read does, then
+ *   settled() for each step in order, read or passed over; settled()
+ *   answering 1 ends the pass after that step.
+ * Leaves: '+' what read (and blocks the sink listed as wrong mode), '-'
+ *   each block that never read; skipped areas as they were.
+ * Returns: 0 with *reached the end of the last step (to, unless the sink
+ *   had its answer first), CDT_EINTR, CDT_ECHANGED (a medium change the
+ *   sink did not take as the same disc), CDT_ETIMEOUT, or another error
+ *   of the device or the sink.
+ */
+int rescue_in_order(struct rescue *r, const struct skip_plan *skip,
+		    uint64_t from, uint64_t to, uint64_t *reached)
+{
+	uint64_t lba = from, n, i;
+	bool skipped;
+	int got, rc;
+
+	*reached = from;
+	r->last_save_ms = rescue_now_ms();
+	rescue_enter_phase(r, CDT_PHASE_COMPARE, 1);
+	while (lba < to) {
+		n = skip_step(skip, lba, to, r->chunk, &skipped);
+		if (!skipped) {
+			got = rescue_try(r, lba, (uint32_t)n, MAP_BAD);
+			for (i = 0; got == SPAN_BAD && i < n; i++) {
+				rc = in_order_block(r, lba + i);
+				if (rc < 0)
+					return rc;
+			}
+			if (got < 0)
+				return got;
+		}
+		rc = r->sink.settled ? r->sink.settled(r->sink.ctx, lba, n, !skipped) : 0;
+		if (rc < 0)
+			return rc;
+		lba += n;
+		*reached = lba;
+		if (rc)
+			break;
+	}
+	return 0;
+}

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include "engine/engine.h"
+#include "book/skip.h"
 
 /*
  * Every pass: the copying passes over the whole map, then the rest
@@ -32,5 +33,16 @@ int rescue_copy(struct rescue *r, uint64_t from, uint64_t to);
  * end and a last progress report goes out.  Returns 0 or <0.
  */
 int rescue_rest(struct rescue *r);
+
+/*
+ * The in-order pass (verify, tail's compare window): one walk up [from,
+ * to) that never comes back to a block.  Reads the blocks outside skip's
+ * areas ascending, a chunk a read, a failed read then block by block with
+ * the retries; tells the sink of every step (settled).  0 (*reached: the
+ * end of the last step, `to` unless the sink had its answer first),
+ * CDT_EINTR, CDT_ECHANGED, CDT_ETIMEOUT, or a device or sink error.
+ */
+int rescue_in_order(struct rescue *r, const struct skip_plan *skip,
+		    uint64_t from, uint64_t to, uint64_t *reached);
 
 #endif

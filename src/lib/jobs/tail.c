@@ -25,7 +25,6 @@
 #include "engine/compare.h"
 #include "engine/engine.h"
 #include "engine/passes.h"
-#include "engine/reader.h"
 #include "jobs/job.h"
 #include "engine/sink.h"
 
@@ -68,97 +67,99 @@ static int list_wrong_mode(void *ctx, uint64_t lba)
 	return skip_add(&j->skip, lba, CDT_SKIP_FORM2);
 }
 
-static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
-			uint32_t last_bytes);
-
 /*
- * A span that answered 05/64/00: block by block, so its Form 2 blocks are
- * listed and passed over and the others compared.  1 same, 0 a finding
- * recorded, <0 error.
+ * A step of the window settled (compare.h): in ascending order, a block
+ * that never read is UNREADABLE, one that differs from IMAGE is a
+ * MISMATCH, the first of either the finding (the pass then ends: 1); a
+ * listed Form 2 block is passed over.  The block at IMAGE's partial end
+ * is compared on the bytes IMAGE holds.  0 the step is the same, 1 a
+ * finding, <0 an error.
  */
-static int compare_blocks(struct tail_job *j, uint64_t lba, uint32_t n,
-			  uint32_t last_bytes)
+static int window_step(void *ctx, uint64_t lba, uint32_t n, const struct cmp_step *st)
 {
-	uint32_t i;
-	int rc = 1;
+	struct tail_job *j = ctx;
+	uint64_t end = (lba + n) * j->bs;
+	size_t len, off;
+	uint32_t i, compared = 0;
 
-	for (i = 0; i < n && rc == 1; i++)
-		rc = compare_span(j, lba + i, 1, i + 1 == n ? last_bytes : 0);
-	return rc;
-}
-
-/*
- * Compare n blocks from lba (the last only its first `last_bytes` when
- * that is not 0) with the image.  1 same, 0 a finding recorded, <0 error.
- */
-static int compare_span(struct tail_job *j, uint64_t lba, uint32_t n,
-			uint32_t last_bytes)
-{
-	size_t len = (size_t)n * j->bs - (last_bytes ? j->bs - last_bytes : 0);
-	struct cdt_read_result rr = CDT_INIT(rr);
-	struct reader cooked;
-	size_t i, got;
-	int rc;
-
-	if (j->rd && j->rd->stop && *j->rd->stop)
-		return CDT_EINTR;
-	reader_init(&cooked, j->dev);
-	rc = reader_read(&cooked, lba, n, j->disc, &rr);
-	if (rc)
-		return rc;
-	if (rr.cls == CDT_READ_WRONG_MODE && n > 1)
-		return compare_blocks(j, lba, n, last_bytes);
-	/* one the list has no room for stays unreadable (skip.h) */
-	if (rr.cls == CDT_READ_WRONG_MODE && !list_wrong_mode(j, lba))
-		return 1;
-	if (rr.cls != CDT_READ_OK) {
-		j->res->verdict = CDT_TAIL_UNREADABLE;
-		j->res->mismatch_lba = lba;
-		return 0;
-	}
-	if (compare_pread(j->fd, j->file, len, lba * j->bs, &got) || got < len) {
+	if (end > j->res->image_bytes)
+		end = j->res->image_bytes;
+	len = (size_t)(end - lba * j->bs);
+	if (st->file_got < len) {
 		cdt_dev_seterr(j->dev, "cannot read %s", j->path);
 		return CDT_EIO;
 	}
-	for (i = 0; i < len; i += j->bs) {
-		size_t part = len - i < j->bs ? len - i : j->bs;
-
-		if (memcmp(j->disc + i, j->file + i, part)) {
-			j->res->verdict = CDT_TAIL_MISMATCH;
-			j->res->mismatch_lba = lba + i / j->bs;
-			return 0;
+	for (i = 0; i < n; i++) {
+		off = (size_t)i * j->bs;
+		if (st->state[i] == CMP_WRONG_MODE)
+			continue;
+		if (st->state[i] == CMP_BAD) {
+			j->res->verdict = CDT_TAIL_UNREADABLE;
+			j->res->mismatch_lba = lba + i;
+			return 1;
 		}
+		if (memcmp(st->disc + off, st->file + off, len - off < j->bs ? len - off : j->bs)) {
+			j->res->verdict = CDT_TAIL_MISMATCH;
+			j->res->mismatch_lba = lba + i;
+			return 1;
+		}
+		compared++;
 	}
-	j->res->compared_blocks += n;
-	return 1;
+	/* a step with a finding counts none: the window is not the same */
+	j->res->compared_blocks += compared;
+	return 0;
 }
 
 /*
  * The last CDT_TAIL_COMPARE_BLOCKS whole data blocks, and a partial one
- * unless it is skipped; in ascending order, so the first difference found
- * is the lowest.
+ * unless it is skipped: the engine's in-order pass (passes.h), as verify
+ * reads, into the compare sink, in ascending order, so the first finding
+ * is the lowest.  The pass decides the retries, timeouts, progress and a
+ * medium change (no identity here: CDT_ECHANGED, never a verdict on
+ * another disc's blocks).
  */
 static int compare_tail(struct tail_job *j, uint64_t len)
 {
-	uint64_t whole = len / j->bs, lba, n;
-	uint32_t partial = (uint32_t)(len % j->bs);
-	bool skipped;
+	uint64_t whole = len / j->bs, extent = j->res->sum.probe->extent_blocks, reached;
+	struct cmp_sink sink = {
+		.dev = j->dev,
+		.fd = j->fd,
+		.path = j->path,
+		.bs = j->bs,
+		.wrong_mode = list_wrong_mode,
+		.step = window_step,
+		.job = j,
+	};
+	struct cdt_map map;
+	struct rescue r = {
+		.dev = j->dev,
+		.map = &map,
+		.bs = j->bs,
+		.rd = j->rd,
+		.retries = j->rd ? j->rd->retries : -1,
+		.t0 = rescue_now_ms(),
+	};
 	int rc;
 
-	/* the walk verify takes (skip_step), over the window only */
-	lba = j->window = skip_window_start(&j->skip, whole, CDT_TAIL_COMPARE_BLOCKS);
-	for (; lba < whole; lba += n) {
-		n = skip_step(&j->skip, lba, whole, j->chunk, &skipped);
-		if (skipped)
-			continue;
-		rc = compare_span(j, lba, (uint32_t)n, 0);
-		if (rc <= 0)
-			return rc;
-	}
-	if (!partial || skip_at(&j->skip, whole))
-		return 0;
-	rc = compare_span(j, whole, 1, partial);
-	return rc < 0 ? rc : 0;
+	j->window = skip_window_start(&j->skip, whole, CDT_TAIL_COMPARE_BLOCKS);
+	rc = cmp_sink_init(&sink, j->chunk, j->window);
+	cmp_sink_attach(&sink, &r);
+	if (!rc)
+		rc = map_init(&map, extent * j->bs, MAP_NONTRIED);
+	if (!rc)
+		rc = map_set(&map, 0, j->window * j->bs, MAP_FINISHED);
+	if (!rc)
+		rc = skip_mark(&j->skip, &map, j->bs);
+	if (!rc)
+		rc = rescue_in_order(&r, &j->skip, j->window, whole, &reached);
+	/* the partial block alone, as a step of its own */
+	if (!rc && len % j->bs && j->res->verdict == CDT_TAIL_APPENDED &&
+	    !skip_at(&j->skip, whole))
+		rc = rescue_in_order(&r, &j->skip, whole, whole + 1, &reached);
+	rescue_fini(&r);
+	map_free(&map);
+	cmp_sink_free(&sink);
+	return rc;
 }
 
 static int append(struct tail_job *j, uint64_t start)

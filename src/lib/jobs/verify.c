@@ -22,19 +22,13 @@
 #include <sys/stat.h>
 #include "core/abi.h"
 #include "core/device.h"
-#include "engine/reader.h"
 #include "engine/compare.h"
 #include "engine/digest.h"
 #include "engine/engine.h"
+#include "engine/passes.h"
 #include "jobs/job.h"
 #include "book/skip.h"
 #include "jobs/verifycue.h"
-
-/* What a block of the chunk came to. */
-enum block_state { BLOCK_READ = 0, BLOCK_BAD, BLOCK_FORM2 };
-
-/* What a read came to: <0 an error that ends the run. */
-enum { READ_BAD = 0, READ_GOOD = 1, READ_WRONG_MODE = 2 };
 
 struct verify_job {
 	struct cdt_dev *dev;
@@ -45,7 +39,7 @@ struct verify_job {
 	uint64_t extent;	/* blocks: the probe's extent */
 	struct dg dg;
 	int fd;
-	uint32_t bs, chunk;
+	uint32_t bs;
 	/*
 	 * A FILE of whole blocks shorter than the disc: past file_blocks the
 	 * burn question ("is my ISO on the disc?") asks only whether what
@@ -62,50 +56,22 @@ struct verify_job {
 	 */
 	struct { uint64_t blocks; struct dg dg; bool done; struct cdt_digests out; } cand[3];
 	size_t n_cand;
-	uint8_t *disc, *file;
-	enum block_state *state;	/* per block of the current chunk */
-	uint64_t form2_blocks;	/* found while reading, listed in skip */
 	/*
-	 * Verify has no later pass to come back to a block: every read,
-	 * the chunk's and each block's alone, counts, a block's own retries
-	 * once (engine.h), so a drive that stopped answering ends the run
-	 * after CDT_TIMEOUTS_IN_ROW blocks, not a chunk's worth of retries.
+	 * The walk: the engine's in-order pass (passes.h) into the compare
+	 * sink (compare.h), which hands each step here whole.
 	 */
-	struct timeout_row timeouts;
+	struct cmp_sink sink;
+	uint64_t skipped_blocks;	/* of the skip plan, passed so far */
+	uint64_t form2_blocks;	/* found while reading, listed in skip */
 };
-
-/* READ_GOOD, READ_BAD, READ_WRONG_MODE, or <0 error that ends the run. */
-static int read_into(struct verify_job *j, uint64_t lba, uint32_t n, uint8_t *buf)
-{
-	/* buf is j->disc or a block inside it */
-	size_t room = (size_t)j->chunk * j->bs - (size_t)(buf - j->disc);
-	struct cdt_read_result rr = CDT_INIT(rr);
-	struct reader cooked;
-	int rc;
-
-	if (j->opts->rd.stop && *j->opts->rd.stop)
-		return CDT_EINTR;
-	if (room < (size_t)n * j->bs)
-		return CDT_EUSAGE;
-	reader_init(&cooked, j->dev);
-	rc = reader_read(&cooked, lba, n, buf, &rr);
-	if (rc)
-		return rc;
-	if (rr.cls == CDT_READ_FATAL)
-		return rescue_read_fatal(j->dev, lba, &rr);
-	if (timeout_row_note(&j->timeouts, lba, rr.cls, true))
-		return rescue_stopped_answering(j->dev, lba, false);
-	if (rr.cls == CDT_READ_WRONG_MODE)
-		return READ_WRONG_MODE;
-	return rr.cls == CDT_READ_OK ? READ_GOOD : READ_BAD;
-}
 
 /*
  * Block lba answered 05/64/00 alone: a Form 2 block, listed; one the list
  * has no room for stays a bad block (skip.h).  0 listed, 1 not, or <0.
  */
-static int list_form2(struct verify_job *j, uint64_t lba)
+static int list_form2(void *ctx, uint64_t lba)
 {
+	struct verify_job *j = ctx;
 	int rc = skip_add(&j->skip, lba, CDT_SKIP_FORM2);
 
 	if (rc == CDT_EFORMAT)
@@ -113,55 +79,6 @@ static int list_form2(struct verify_job *j, uint64_t lba)
 	if (!rc)
 		j->form2_blocks++;
 	return rc;
-}
-
-/*
- * One block, tried 1 + retries times (a wrong-mode answer once: it is
- * what the block is, not damage); zeros and a bad or Form 2 mark if it
- * never reads.
- */
-static int read_single(struct verify_job *j, uint64_t lba, uint32_t i)
-{
-	int tries = 1 + (j->opts->rd.retries < 0 ? CDT_DEFAULT_RETRIES : j->opts->rd.retries);
-	uint8_t *p = j->disc + (size_t)i * j->bs;
-	int rc = READ_BAD;
-
-	while (tries-- > 0 && rc == READ_BAD)
-		rc = read_into(j, lba, 1, p);
-	if (rc < 0)
-		return rc;
-	if (rc == READ_GOOD) {
-		j->state[i] = BLOCK_READ;
-		return 0;
-	}
-	memset(p, 0, j->bs);
-	if (rc == READ_WRONG_MODE) {
-		rc = list_form2(j, lba);
-		if (rc <= 0) {
-			j->state[i] = BLOCK_FORM2;
-			return rc;
-		}
-	}
-	j->state[i] = BLOCK_BAD;
-	j->res->sum.bad_blocks++;
-	return cmp_range_add(&j->bad, lba);
-}
-
-static int read_chunk(struct verify_job *j, uint64_t lba, uint32_t n)
-{
-	uint32_t i;
-	int rc;
-
-	memset(j->state, 0, n * sizeof(*j->state));
-	rc = read_into(j, lba, n, j->disc);
-	if (rc == READ_GOOD || rc < 0)
-		return rc < 0 ? rc : 0;
-	for (i = 0; i < n; i++) {
-		rc = read_single(j, lba + i, i);
-		if (rc)
-			return rc;
-	}
-	return 0;
 }
 
 static bool all_zero(const uint8_t *p, size_t n)
@@ -201,69 +118,40 @@ static int past_file(struct verify_job *j, uint64_t lba, const uint8_t *disc)
 	return note_diff(j, lba, NULL, NULL);
 }
 
-/* Compare the chunk just read with the image file; blocks it lacks differ. */
-static int compare_chunk(struct verify_job *j, uint64_t lba, uint32_t n)
+/* Compare a step just read with the image file; blocks it lacks differ. */
+static int compare_step(struct verify_job *j, uint64_t lba, uint32_t n,
+			const struct cmp_step *st)
 {
-	size_t got;
 	uint32_t i;
 	int rc;
 
-	if (compare_pread(j->fd, j->file, (size_t)n * j->bs, lba * j->bs, &got)) {
-		cdt_dev_seterr(j->dev, "cannot read %s: %s",
-			       j->opts->image_path, strerror(errno));
-		return CDT_EIO;
-	}
 	for (i = 0; i < n && !stop_at_diff(j); i++) {
 		size_t off = (size_t)i * j->bs;
-		bool have = off + j->bs <= got;
+		bool have = off + j->bs <= st->file_got;
 
 		/* a Form 2 block past a short FILE is data FILE lacks */
-		if (j->state[i] == BLOCK_FORM2 && j->file_short && lba + i >= j->file_blocks) {
+		if (st->state[i] == CMP_WRONG_MODE && j->file_short &&
+		    lba + i >= j->file_blocks) {
 			rc = note_diff(j, lba + i, NULL, NULL);
 			if (rc)
 				return rc;
 			continue;
 		}
-		if (j->state[i] != BLOCK_READ)
+		if (st->state[i] != CMP_READ)
 			continue;
-		if (have && !memcmp(j->disc + off, j->file + off, j->bs))
+		if (have && !memcmp(st->disc + off, st->file + off, j->bs))
 			continue;
 		if (j->file_short && lba + i >= j->file_blocks) {
-			rc = past_file(j, lba + i, j->disc + off);
+			rc = past_file(j, lba + i, st->disc + off);
 			if (rc)
 				return rc;
 			continue;
 		}
-		rc = note_diff(j, lba + i, j->disc + off, have ? j->file + off : NULL);
+		rc = note_diff(j, lba + i, st->disc + off, have ? st->file + off : NULL);
 		if (rc)
 			return rc;
 	}
 	return 0;
-}
-
-static void progress(struct verify_job *j, uint64_t lba, double t0, double *last,
-		     bool force)
-{
-	const struct cdt_read_opts *rd = &j->opts->rd;
-	struct cdt_progress p;
-	double now = rescue_now_ms();
-
-	if (!rd->progress || (!force && now - *last < 250))
-		return;
-	*last = now;
-	p = (struct cdt_progress){
-		.size = sizeof(p),
-		.phase = CDT_PHASE_COMPARE,
-		.pass = 1,
-		.pos = lba,
-		.total = j->extent,
-		.done = lba,
-		.bad = j->res->sum.bad_blocks,
-		.bad_areas = j->res->sum.n_bad,
-		.bytes_read = lba * j->bs,
-		.elapsed_ms = now - t0,
-	};
-	rd->progress(rd->progress_ctx, &p);
 }
 
 /* The candidate lengths' digests: buf (NULL: zeros) is [lba, lba + n). */
@@ -369,38 +257,35 @@ static bool digest_matches(const struct cdt_verify_opts *o, const struct cdt_dig
 	return !strcasecmp(o->md5, d->md5);
 }
 
-/* Read, hash and compare [lba, lba + n): data blocks only. */
-static int data_span(struct verify_job *j, uint64_t lba, uint32_t n)
+/* After a step ending at block end: the blocks read so far; 1 at a diff that ends the walk. */
+static int walked(struct verify_job *j, uint64_t end)
 {
-	int rc = read_chunk(j, lba, n);
-
-	if (!rc)
-		rc = dg_update(&j->dg, j->disc, (size_t)n * j->bs);
-	if (!rc)
-		rc = cand_update(j, lba, n, j->disc);
-	if (!rc && j->fd >= 0)
-		rc = compare_chunk(j, lba, n);
-	return rc;
+	j->res->sum.blocks_read = end - j->skipped_blocks - j->res->sum.bad_blocks -
+				  j->form2_blocks;
+	return stop_at_diff(j);
 }
 
 /*
- * The next step of the walk tail shares (skip_step): a skipped area (its
- * zeros into the digests, *skipped set) or a chunk of data up to the next
- * skipped area.  Returns the blocks it covered, or 0 with *rc set on an
- * error.
+ * A step of data settled (cmp_sink): its bad blocks counted, the
+ * candidate digests, the compare (the sink fed the digest).
  */
-static uint64_t step(struct verify_job *j, uint64_t lba, bool *skipped, int *rc)
+static int data_step(void *ctx, uint64_t lba, uint32_t n, const struct cmp_step *st)
 {
-	uint64_t n = skip_step(&j->skip, lba, j->extent, j->chunk, skipped);
+	struct verify_job *j = ctx;
+	uint32_t i;
+	int rc = 0;
 
-	if (*skipped) {
-		*rc = dg_zeros(&j->dg, n * j->bs);
-		if (!*rc)
-			*rc = cand_update(j, lba, n, NULL);
+	for (i = 0; i < n && !rc; i++) {
+		if (st->state[i] != CMP_BAD)
+			continue;
+		j->res->sum.bad_blocks++;
+		rc = cmp_range_add(&j->bad, lba + i);
 	}
-	else
-		*rc = data_span(j, lba, (uint32_t)n);
-	return *rc ? 0 : n;
+	if (!rc)
+		rc = cand_update(j, lba, n, st->disc);
+	if (!rc && j->fd >= 0)
+		rc = compare_step(j, lba, n, st);
+	return rc ? rc : walked(j, lba + n);
 }
 
 /*
@@ -421,28 +306,51 @@ static void skipped_past_file(struct verify_job *j, uint64_t lba, uint64_t n)
 		note_diff(j, from, NULL, NULL);
 }
 
+/* A skipped area passed over (cmp_sink: zeros in the digest already). */
+static int skipped_step(void *ctx, uint64_t lba, uint64_t n)
+{
+	struct verify_job *j = ctx;
+	int rc = cand_update(j, lba, n, NULL);
+
+	if (rc)
+		return rc;
+	skipped_past_file(j, lba, n);
+	j->skipped_blocks += n;
+	return walked(j, lba + n);
+}
+
+/*
+ * The disc to its extent, once, in order: the engine's in-order pass
+ * (passes.h) decides the reads, retries, timeouts, progress and what a
+ * medium change means (no identity here: the run stops, CDT_ECHANGED,
+ * rather than compare a second disc with FILE); the sink hands each step
+ * here.
+ */
 static int read_all(struct verify_job *j)
 {
-	uint64_t lba = 0, skipped = 0, n;
-	double t0 = rescue_now_ms(), last = 0;
-	bool was_skip;
-	int rc = 0;
+	struct cdt_map map;
+	struct rescue r = {
+		.dev = j->dev,
+		.map = &map,
+		.bs = j->bs,
+		.rd = &j->opts->rd,
+		.retries = j->opts->rd.retries,
+		.t0 = rescue_now_ms(),
+	};
+	uint64_t reached = 0;
+	int rc;
 
-	progress(j, 0, t0, &last, true);
-	while (lba < j->extent && !stop_at_diff(j)) {
-		n = step(j, lba, &was_skip, &rc);
-		if (rc)
-			return rc;
-		if (was_skip)
-			skipped_past_file(j, lba, n);
-		lba += n;
-		skipped += was_skip ? n : 0;
-		j->res->sum.blocks_read = lba - skipped - j->res->sum.bad_blocks -
-					  j->form2_blocks;
-		progress(j, lba, t0, &last, false);
-	}
-	j->res->complete = lba >= j->extent;
-	return 0;
+	j->sink.fd = j->fd;
+	cmp_sink_attach(&j->sink, &r);
+	rc = map_init(&map, j->extent * j->bs, MAP_NONTRIED);
+	if (!rc)
+		rc = skip_mark(&j->skip, &map, j->bs);
+	if (!rc)
+		rc = rescue_in_order(&r, &j->skip, 0, j->extent, &reached);
+	rescue_fini(&r);
+	map_free(&map);
+	j->res->complete = !rc && reached >= j->extent;
+	return rc;
 }
 
 static int open_image(struct verify_job *j)
@@ -598,17 +506,25 @@ static int verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 		skip_free(&j.skip);
 		return rc;
 	}
-	rc = compare_buffers(dev, j.bs, opts->rd.chunk_blocks, &j.chunk, &j.disc, &j.file);
-	j.state = calloc(j.chunk, sizeof(*j.state));
-	if (!rc && !j.state)
-		rc = CDT_ENOMEM;
+	j.sink = (struct cmp_sink){
+		.dev = dev,
+		.fd = -1,
+		.path = opts->image_path,
+		.bs = j.bs,
+		.stream = &j.dg,
+		.wrong_mode = list_form2,
+		.step = data_step,
+		.skipped = skipped_step,
+		.job = &j,
+	};
+	rc = cmp_sink_init(&j.sink, rescue_chunk_blocks(dev, j.bs, opts->rd.chunk_blocks), 0);
 	if (!rc)
 		rc = run(&j);
 	/* the plan with the Form 2 blocks the reads found */
 	if (!rc)
 		rc = skip_copy(&j.skip, &res->skipped, &res->n_skipped, &res->skipped_blocks);
-	compare_release(j.fd, j.disc, j.file);
-	free(j.state);
+	compare_release(j.fd, NULL, NULL);
+	cmp_sink_free(&j.sink);
 	skip_free(&j.skip);
 	res->sum.bad = j.bad.v;
 	res->sum.n_bad = j.bad.n;

@@ -29,6 +29,7 @@
 #include "core/device.h"
 #include "engine/compare.h"
 #include "engine/engine.h"
+#include "engine/passes.h"
 #include "engine/reader.h"
 #include "jobs/job.h"
 #include "jobs/verifycue.h"
@@ -36,8 +37,9 @@
 #include "cd/sector.h"
 
 #define SHEET_MAX (1u << 20)	/* a sheet of 99 tracks is a few KiB */
-#define CHUNK 26		/* sectors compared at once; the raw reader splits
-				 * its READ CDs to the drive's largest transfer */
+#define CHUNK 26		/* sectors a step of the walk compares; the raw
+				 * reader splits its READ CDs to the drive's
+				 * largest transfer */
 #define MODE1_USER 16		/* where a Mode 1 sector's 2048 bytes start */
 
 struct cue_job {
@@ -52,10 +54,23 @@ struct cue_job {
 	struct probe_findings found;	/* the probe's: the disc's tracks */
 	bool c2;		/* the drive gives C2 error pointers: asked for */
 	struct reader reader;	/* raw, with C2 when c2 */
-	uint8_t disc[CHUNK * CD_RAW], file[CHUNK * CD_RAW];
-	bool bad_sector[CHUNK];
-	double t0, last_progress;
-	uint64_t done, total;
+	uint8_t file[CHUNK * CD_RAW];
+	double t0;
+	/*
+	 * The walk: the engine's in-order pass (passes.h) into the compare
+	 * sink, a track at a time, read through the raw reader.  The engine
+	 * counts blocks from 0; a track 1 pregap the sheet stores lies below
+	 * LBA 0, so the engine's block b is the disc's LBA b - bias.
+	 */
+	struct rescue r;
+	struct cdt_map map;
+	struct cmp_sink sink;
+	uint64_t bias;
+	struct skip_plan skip;	/* none: a sheet's tracks are all read */
+	/* the track under way */
+	const struct cue_track *t;
+	struct cdt_cue_track *ct;
+	int64_t first_lba;	/* its FILE's sector 0 on the disc */
 };
 
 /* The sheet's text, read whole; 0 or CDT_EUSAGE with the message set. */
@@ -187,65 +202,24 @@ static bool length_matches(const struct cue_job *j, const struct cdt_layout *l,
 	return n == have || (d->runout && n + 2 == have);
 }
 
-static void progress(struct cue_job *j, int64_t lba, bool force)
-{
-	const struct cdt_read_opts *rd = &j->opts->rd;
-	double now = rescue_now_ms();
-	struct cdt_progress p = CDT_INIT(p);
-
-	if (!rd->progress || (!force && now - j->last_progress < 250))
-		return;
-	j->last_progress = now;
-	p.phase = CDT_PHASE_COMPARE;
-	p.pos = lba < 0 ? 0 : (uint64_t)lba;
-	p.total = j->total;
-	p.done = j->done;
-	p.bad = j->res->sum.bad_blocks;
-	p.bytes_read = j->done * CD_RAW;
-	p.elapsed_ms = now - j->t0;
-	rd->progress(rd->progress_ctx, &p);
-}
-
 /*
- * n raw sectors from lba into buf through the raw reader (engine/reader.h,
- * C2 pointers checked: an audio sector has no other check; the sheet's
- * bytes are the judge of the rest): 1 good, 0 the drive failed one or set
- * its C2 pointers, <0 an error that ends the run (a timeout too, as
- * before: no retry plan here).
+ * The engine's read hook: n raw sectors from the engine's block lba
+ * through the raw reader (engine/reader.h: split to the drive's largest
+ * transfer, C2 pointers checked, an audio sector has no other check; the
+ * sheet's bytes are the judge of the rest).  The command path asks a READ
+ * CD that met 06/28/00 again (it takes only READ 10/12/16 as reads): what
+ * came back may be another disc's, so the change is told as the answer.
  */
-static int read_raw(struct cue_job *j, int64_t lba, uint32_t n, uint8_t *buf)
+static int read_raw(void *ctx, uint64_t lba, uint32_t n, uint8_t *buf,
+		    struct cdt_read_result *rr)
 {
-	struct cdt_read_result rr = CDT_INIT(rr);
-	int rc;
+	struct cue_job *j = ctx;
+	unsigned int changes = j->dev->medium_changes;
+	int rc = reader_read_raw(&j->reader, (int64_t)lba - (int64_t)j->bias, n, buf, rr);
 
-	if (j->opts->rd.stop && *j->opts->rd.stop)
-		return CDT_EINTR;
-	rc = reader_read_raw(&j->reader, lba, n, buf, &rr);
-	if (rc)
-		return rc;
-	if (rr.cls == CDT_READ_TIMEOUT)
-		return CDT_ETIMEOUT;
-	return rr.cls == CDT_READ_OK;
-}
-
-/* n sectors from lba; one that fails is tried alone, 1 + retries times. */
-static int read_chunk(struct cue_job *j, int64_t lba, uint32_t n)
-{
-	int tries = j->opts->rd.retries < 0 ? CDT_DEFAULT_RETRIES : j->opts->rd.retries;
-	uint32_t i;
-	int rc = read_raw(j, lba, n, j->disc), t;
-
-	memset(j->bad_sector, 0, sizeof(j->bad_sector));
-	if (rc != 0)
-		return rc < 0 ? rc : 0;
-	for (i = 0; i < n; i++) {
-		for (t = 0, rc = 0; t <= tries && !rc; t++)
-			rc = read_raw(j, lba + i, 1, j->disc + (size_t)i * CD_RAW);
-		if (rc < 0)
-			return rc;
-		j->bad_sector[i] = !rc;
-	}
-	return 0;
+	if (!rc && j->dev->medium_changes != changes)
+		rr->cls = CDT_READ_CHANGED;
+	return rc;
 }
 
 static int count_bad(struct cue_job *j, struct cdt_cue_track *ct, int64_t lba)
@@ -273,11 +247,19 @@ static void note_diff(struct cue_job *j, struct cdt_cue_track *ct, int64_t lba,
 	}
 }
 
-/* Compare n sectors read at lba with FILE's at sector `at` of track ct. */
-static int compare_chunk(struct cue_job *j, const struct cue_track *t,
-			 struct cdt_cue_track *ct, int64_t lba, uint64_t at, uint32_t n)
+/*
+ * A step the pass settled (the compare sink): n sectors from the engine's
+ * block b beside FILE's at the same place of the track under way.  1 at
+ * the track's first difference without --all: its walk ends there.
+ */
+static int cue_step(void *ctx, uint64_t b, uint32_t n, const struct cmp_step *st)
 {
+	struct cue_job *j = ctx;
+	const struct cue_track *t = j->t;
+	struct cdt_cue_track *ct = j->ct;
 	unsigned int ss = cue_sector_size(t->mode);
+	int64_t lba = (int64_t)b - (int64_t)j->bias;
+	uint64_t at = (uint64_t)(lba - j->first_lba);
 	uint64_t off = ((uint64_t)cue_extent_start(t) + at) * ss;
 	size_t got;
 	uint32_t i;
@@ -286,9 +268,9 @@ static int compare_chunk(struct cue_job *j, const struct cue_track *t,
 	if (rc)
 		return rc;
 	for (i = 0; i < n; i++) {
-		const uint8_t *d = j->disc + (size_t)i * CD_RAW;
+		const uint8_t *d = st->disc + (size_t)i * CD_RAW;
 
-		if (j->bad_sector[i]) {
+		if (st->state[i] != CMP_READ) {
 			rc = count_bad(j, ct, lba + i);
 			if (rc)
 				return rc;
@@ -306,37 +288,36 @@ static int compare_chunk(struct cue_job *j, const struct cue_track *t,
 				      j->file + (size_t)i * ss, ss);
 		note_diff(j, ct, lba + i, at + i);
 		if (!j->opts->all)
-			break;	/* the track's first difference: the rest is not compared */
+			return 1;	/* the track's first difference: the rest is not compared */
 	}
 	return 0;
 }
 
-/* Track i of the sheet against the disc from lba on, FILE's n sectors. */
+/*
+ * Track i of the sheet against the disc from lba on, FILE's n sectors, as
+ * far as the disc goes (past it the length check says so).
+ */
 static int compare_track(struct cue_job *j, unsigned int i, int64_t lba, uint64_t n)
 {
-	const struct cue_track *t = &j->sheet.tracks[i];
-	struct cdt_cue_track *ct = &j->res->tracks[i];
-	uint64_t at = 0;
-	int rc = 0;
+	int64_t end = lba + (int64_t)n;
+	uint64_t reached;
 
-	while (at < n && (!ct->diff_sectors || j->opts->all)) {
-		uint32_t k = n - at < CHUNK ? (uint32_t)(n - at) : CHUNK;
-		int64_t from = lba + (int64_t)at;
+	if (lba >= 0 && (uint64_t)lba >= j->extent)
+		return 0;
+	if (end > 0 && (uint64_t)end > j->extent)
+		end = (int64_t)j->extent;
+	j->t = &j->sheet.tracks[i];
+	j->ct = &j->res->tracks[i];
+	j->first_lba = lba;
+	j->sink.base = (uint64_t)(lba + (int64_t)j->bias);
+	return rescue_in_order(&j->r, &j->skip, j->sink.base,
+			       (uint64_t)(end + (int64_t)j->bias), &reached);
+}
 
-		if (from >= 0 && (uint64_t)from >= j->extent)
-			break;		/* past the disc: the length check says so */
-		if (from + k > 0 && (uint64_t)(from + k) > j->extent)
-			k = (uint32_t)(j->extent - (uint64_t)from);
-		rc = read_chunk(j, from, k);
-		if (!rc)
-			rc = compare_chunk(j, t, ct, from, at, k);
-		if (rc)
-			return rc;
-		at += k;
-		j->done += k;
-		progress(j, from, false);
-	}
-	return 0;
+/* Where on the disc FILE's first sector for the track is. */
+static int64_t track_first_lba(const struct cue_track *t, const struct cdt_track *d)
+{
+	return (int64_t)d->start - (t->index1 - cue_extent_start(t));
 }
 
 static int one_track(struct cue_job *j, unsigned int i)
@@ -357,7 +338,7 @@ static int one_track(struct cue_job *j, unsigned int i)
 		ct->length_differs = true;
 		return 0;
 	}
-	ct->first_lba = (int64_t)d->start - (t->index1 - cue_extent_start(t));
+	ct->first_lba = track_first_lba(t, d);
 	ct->length_differs = !length_matches(j, l, d, sheet_blocks(j, i, n));
 	return compare_track(j, i, ct->first_lba, n);
 }
@@ -407,6 +388,48 @@ static void judge(struct cue_job *j)
 	r->complete = true;
 }
 
+/*
+ * The engine over the disc from the lowest LBA a sheet's track starts at
+ * (a stored pregap of track 1 lies below 0) to the extent, reading
+ * through the raw reader into the compare sink.  0 or CDT_ENOMEM.
+ */
+static int walk_start(struct cue_job *j)
+{
+	const struct cdt_layout *l = j->found.layout;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < j->sheet.n_tracks; i++) {
+		const struct cdt_track *d = disc_track(l, j->sheet.tracks[i].number);
+		int64_t lba = d ? track_first_lba(&j->sheet.tracks[i], d) : 0;
+
+		if (lba < 0 && (uint64_t)-lba > j->bias)
+			j->bias = (uint64_t)-lba;
+	}
+	j->sink = (struct cmp_sink){
+		.dev = j->dev,
+		.fd = -1,
+		.bs = CD_RAW,
+		.step = cue_step,
+		.job = j,
+	};
+	j->r = (struct rescue){
+		.dev = j->dev,
+		.map = &j->map,
+		.bs = CD_RAW,
+		.rd = &j->opts->rd,
+		.retries = j->opts->rd.retries,
+		.t0 = j->t0,
+		.read = read_raw,
+		.read_ctx = j,
+	};
+	rc = cmp_sink_init(&j->sink, CHUNK, 0);
+	if (!rc)
+		rc = map_init(&j->map, (j->extent + j->bias) * CD_RAW, MAP_NONTRIED);
+	cmp_sink_attach(&j->sink, &j->r);
+	return rc;
+}
+
 static int run(struct cue_job *j)
 {
 	struct cdt_verify_result *r = j->res;
@@ -433,13 +456,13 @@ static int run(struct cue_job *j)
 		rc = file_sectors(j, i, &n);
 		if (rc)
 			return rc;
-		j->total += n;
 	}
+	rc = walk_start(j);
 	for (i = 0; i < j->sheet.n_tracks && !rc; i++)
 		rc = one_track(j, i);
 	if (!rc)
 		judge(j);
-	progress(j, 0, true);
+	rescue_progress(&j->r, true);
 	return rc;
 }
 
@@ -466,6 +489,9 @@ int rescue_verify_cue(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 		j->fds[i] = -1;
 	res->fs_fits = -1;
 	rc = run(j);
+	rescue_fini(&j->r);
+	map_free(&j->map);
+	cmp_sink_free(&j->sink);
 	for (i = 0; i < CUE_MAX_FILES; i++)
 		if (j->fds[i] >= 0)
 			close(j->fds[i]);
