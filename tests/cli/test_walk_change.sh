@@ -80,4 +80,34 @@ for at in "$win" "$((win + 1))" "$app"; do
 	[ -e "$T/t.img.cdtail-tail" ] && not_ok "tail, change at command $at: no note left" ||
 		ok "tail, change at command $at: no note left"
 done
+# --- image --raw: a change met by a READ CD ---------------------------------------
+# The command path asked a READ CD that met 06/28/00 again as if nothing
+# had happened (it took only READ 10/12/16 as reads of sectors), so image
+# --raw never read the identity again: what came back might have been
+# another disc's.  Now the READ CD answers CDT_READ_CHANGED and the book's
+# rule runs: the identity's sectors are read again (single-sector READ CDs
+# right after the 06/28/00), the same disc goes on, the image is the same.
+mkdir "$T/rcue" "$T/r1" "$T/r2"
+python3 "$ROOT/tests/raw/model.py" disc mixed "$T/rcue" >/dev/null ||
+	not_ok "model.py disc mixed (raw)"
+RCUE="$T/rcue/mixed.cue"
+run image --raw --json "sim:$RCUE,cost=0/0,trace=$T/r1.tr" "$T/r1/x.cue"
+expect_rc "image --raw, no change -> 0" 0
+at=$(($(wc -l <"$T/r1.tr") - 20))
+run image --raw --json "sim:$RCUE,cost=0/0,change=$at,trace=$T/r2.tr" "$T/r2/x.cue"
+expect_rc "image --raw, the same disc after a change at command $at -> 0" 0
+expect_json "image --raw, the same disc after the change: complete" '.verdict' complete
+hit=$(grep -n '^be .*sense=06/28/00' "$T/r2.tr" | cut -d: -f1)
+if [ -n "$hit" ] && sed -n "$((hit + 1))p" "$T/r2.tr" | grep -q '^be .*blocks=1 '; then
+	ok "image --raw: the change met a READ CD, and the identity is read again"
+else
+	not_ok "image --raw: the change met a READ CD, and the identity is read again" \
+		"$(sed -n "${hit:-1},$((${hit:-1} + 2))p" "$T/r2.tr")"
+fi
+same=1
+for f in "$T"/r1/*.bin; do
+	cmp -s "$f" "$T/r2/$(basename "$f")" || same=0
+done
+[ "$same" = 1 ] && ok "image --raw, the same disc after the change: the same track files" ||
+	not_ok "image --raw, the same disc after the change: the same track files"
 finish

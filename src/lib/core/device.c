@@ -154,6 +154,16 @@ static bool is_read(uint8_t op)
 	return op == MMC_READ10 || op == MMC_READ12 || op == MMC_READ16;
 }
 
+/*
+ * A command that moves the disc's sectors: READ 10/12/16 and READ CD (MSF).
+ * What it returns after a medium change may be another disc's, so the
+ * change goes back to its caller; any other command is simply asked again.
+ */
+static bool reads_sectors(uint8_t op)
+{
+	return is_read(op) || op == MMC_READ_CD || op == MMC_READ_CD_MSF;
+}
+
 static bool known_mmc(struct cdt_dev *dev)
 {
 	struct mmc_inquiry mi;
@@ -228,7 +238,7 @@ static void note_change(struct cdt_dev *dev, const struct cdt_cmd *cmd,
 	if (v->action != CDT_ACT_CHANGED)
 		return;
 	dev->medium_changes++;
-	if (!is_read(cmd->cdb[0])) {
+	if (!reads_sectors(cmd->cdb[0])) {
 		v->action = CDT_ACT_RETRY;
 		v->budget = DEV_MAX_RETRIES;
 		v->spent = CDT_ACT_REFUSED;

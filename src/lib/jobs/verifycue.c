@@ -206,20 +206,15 @@ static bool length_matches(const struct cue_job *j, const struct cdt_layout *l,
  * The engine's read hook: n raw sectors from the engine's block lba
  * through the raw reader (engine/reader.h: split to the drive's largest
  * transfer, C2 pointers checked, an audio sector has no other check; the
- * sheet's bytes are the judge of the rest).  The command path asks a READ
- * CD that met 06/28/00 again (it takes only READ 10/12/16 as reads): what
- * came back may be another disc's, so the change is told as the answer.
+ * sheet's bytes are the judge of the rest; a medium change is its answer,
+ * CDT_READ_CHANGED, as for every read of sectors: core/device.c).
  */
 static int read_raw(void *ctx, uint64_t lba, uint32_t n, uint8_t *buf,
 		    struct cdt_read_result *rr)
 {
 	struct cue_job *j = ctx;
-	unsigned int changes = j->dev->medium_changes;
-	int rc = reader_read_raw(&j->reader, (int64_t)lba - (int64_t)j->bias, n, buf, rr);
 
-	if (!rc && j->dev->medium_changes != changes)
-		rr->cls = CDT_READ_CHANGED;
-	return rc;
+	return reader_read_raw(&j->reader, (int64_t)lba - (int64_t)j->bias, n, buf, rr);
 }
 
 static int count_bad(struct cue_job *j, struct cdt_cue_track *ct, int64_t lba)
