@@ -537,7 +537,8 @@ static const struct cli_opt verify_opts[] = {
 
 const struct cli_cmd cli_cmd_verify = {
 	.name = "verify",
-	.operands = "DEV (--image FILE | --cue FILE.cue [--cue-paths WHERE] |\n"
+	.operands = "DEV (--image FILE |\n"
+		    "       --cue FILE.cue [--cue-paths WHERE] |\n"
 		    "       --sha256 HEX | --md5 HEX | --sha256-file F |\n"
 		    "       --md5-file F [--name NAME])",
 	.about = "compare the disc with an image or a digest\n"
