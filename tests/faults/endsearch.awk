@@ -42,7 +42,7 @@ function flag(key) {
 	return index(json, "\"" key "\":true") > 0
 }
 function exit_for(t) {
-	if (t < reported && c && t == reported - c)
+	if (t < reported && ro && t == reported - ro)
 		return 0
 	return t > reported ? 10 : t < reported ? 11 : 0
 }
@@ -56,9 +56,9 @@ function exit_for(t) {
 	truth = n - runout
 	reported = n - hide + extra
 	# the run-out's blocks inside the reported count, when they end it
-	c = runout && reported <= n && reported > n - runout ? reported - (n - runout) : 0
-	if (c > 2)
-		c = 0
+	ro = runout && reported <= n && reported > n - runout ? reported - (n - runout) : 0
+	if (ro > 2)
+		ro = 0
 	w = reported + (mx ? mx : 16384)
 	line = $1 " " $2 " " $3 " " $4 " " $5 " " $6 " " $7 " " $8
 	tb = num("true_blocks")
