@@ -387,10 +387,15 @@ enum cdt_verdict {
 	CDT_VERDICT_OK = 0,
 	CDT_VERDICT_HIDDEN_TAIL,
 	CDT_VERDICT_SHORT,
+	/* no block of the disc reads (CDT_NOTE_NO_READABLE): its length
+	 * says nothing (cdtail probe exits 4, as image does) */
+	CDT_VERDICT_UNREADABLE,
 };
 
 enum cdt_probe_note {
-	CDT_NOTE_TAO_RUNOUT = 1 << 0,	 /* last 2 reported blocks unreadable */
+	/* the last 1 or 2 reported blocks answer 05/64/00: a TAO run-out,
+	 * the end (verdict ok); MEDIUM ERROR there is never one */
+	CDT_NOTE_TAO_RUNOUT = 1 << 0,
 	CDT_NOTE_CAPACITY_CHANGED = 1 << 1, /* READ CAPACITY grew after probing */
 	CDT_NOTE_WINDOW_LIMIT = 1 << 2,	 /* search stopped at --max-extra */
 	CDT_NOTE_TRAILING_MEDIUM = 1 << 3, /* end found at a medium error */

@@ -156,10 +156,13 @@ static void print_json_line(const struct job *j)
 	cli_json_out(o);
 }
 
-/* The rule: 10 any hid a tail, else 11 any short, else 3 any failed, else 0. */
+/*
+ * The rule: 10 any hid a tail, else 11 any short, else 4 any disc read
+ * nothing, else 3 any failed, else 0.
+ */
 static int overall(const struct job *jobs, size_t n)
 {
-	bool hidden = false, shorter = false, failed = false;
+	bool hidden = false, shorter = false, unreadable = false, failed = false;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -171,11 +174,15 @@ static int overall(const struct job *jobs, size_t n)
 			hidden = true;
 		else if (cli_verdict_status(jobs[i].res.verdict) == EX_SHORT)
 			shorter = true;
+		else if (cli_verdict_status(jobs[i].res.verdict) == EX_UNREADABLE)
+			unreadable = true;
 	}
 	if (hidden)
 		return EX_HIDDEN_TAIL;
 	if (shorter)
 		return EX_SHORT;
+	if (unreadable)
+		return EX_UNREADABLE;
 	return failed ? EX_DEVICE_ERR : EX_SAME;
 }
 

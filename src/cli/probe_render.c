@@ -440,5 +440,8 @@ int cli_verdict_status(enum cdt_verdict v)
 		return EX_HIDDEN_TAIL;
 	if (v == CDT_VERDICT_SHORT)
 		return EX_SHORT;
+	/* nothing reads: as image says of such a disc */
+	if (v == CDT_VERDICT_UNREADABLE)
+		return EX_UNREADABLE;
 	return EX_SAME;
 }

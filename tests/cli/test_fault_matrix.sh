@@ -162,7 +162,7 @@ while read -r set h x r b f u k i c g l fk; do
 		-v bad="$bad" -v hang=-1 -v skips="$skips" -f "$FAULTS/model.awk" | cut -d' ' -f1) - 1))
 	set -- $(awk -v n=$n -v hide=$hide -v extra=$extra -v runout=$runout \
 		-v bad="$bad" -v hang=$hang -v skips="$skips" -f "$FAULTS/model.awk")
-	tb=$1 rb=$2 eb=$3 badjson=$4
+	tb=$1 rb=$2 eb=$3 badjson=$4 prc=$5
 	keys="cost=50/1"
 	[ -n "$lay" ] && keys="$keys,$lay"
 	[ "$hide" -ne 0 ] && keys="$keys,hide=$hide"
@@ -182,12 +182,10 @@ while read -r set h x r b f u k i c g l fk; do
 	[ "$g" -ne 0 ] && keys="$keys,hang=$hang"
 	dev="sim:$img,$keys"
 	name="fm $set$combos [${keys#cost=50/1,}]"
-	# expected exit statuses: a hang is a bad block, never the end of a run
-	if [ "$tb" -eq "$rb" ]; then prc=0; elif [ "$tb" -gt "$rb" ]; then prc=10; else prc=11; fi
-	# a TAO run-out the structure explains is verdict ok (cdtail-probe(1),
-	# issue 24): the true end is the run-out's first block, 2 short of READ
-	# CAPACITY
-	[ "$runout" -eq 2 ] && [ "$tb" -eq $((rb - 2)) ] && [ "$tb" -eq $((n - 2)) ] && prc=0
+	# expected exit statuses: a hang is a bad block, never the end of a run;
+	# probe's (prc) from the model: a TAO run-out the structure explains is
+	# verdict ok (cdtail-probe(1), issues 24 and 32), 1 or 2 blocks of it
+	# inside READ CAPACITY, after MEDIUM ERROR blocks too
 	if [ "$badjson" = "[]" ]; then irc=0; else irc=4; fi
 	bad_before=$FAIL
 

@@ -12,7 +12,11 @@
 # block readable, extra=K over-reports, runout=R makes the last R blocks
 # unreadable END-class, bad=A-B are MEDIUM ERROR blocks.  So the true end is
 # n - runout.  probe exits 10 when it is above the reported count, 11 below,
-# 0 equal.  Issue 13's targets, where only a hidden tail is in play:
+# 0 equal, and 0 too when the end lies 1 or 2 blocks below the reported
+# count at a run-out that ends it (those of the run-out's 05/64/00 blocks
+# inside the reported count: a TAO run-out, cdtail-probe(1), issue 32; 3
+# or more are Form 2).  Issue 13's targets, where only a hidden tail is in
+# play:
 #   failing reads of 1 s or more: 1 failing read for a tail <= 512, at most
 #     2 beyond, and virtual_ms <= 2 x min(tail x 1.05 + F, 2F + 1.05)
 #     (a single-block forward scan; the least any two-failure search pays);
@@ -38,6 +42,8 @@ function flag(key) {
 	return index(json, "\"" key "\":true") > 0
 }
 function exit_for(t) {
+	if (t < reported && ro && t == reported - ro)
+		return 0
 	return t > reported ? 10 : t < reported ? 11 : 0
 }
 {
@@ -49,6 +55,10 @@ function exit_for(t) {
 	fail = c[2] + 0
 	truth = n - runout
 	reported = n - hide + extra
+	# the run-out's blocks inside the reported count, when they end it
+	ro = runout && reported <= n && reported > n - runout ? reported - (n - runout) : 0
+	if (ro > 2)
+		ro = 0
 	w = reported + (mx ? mx : 16384)
 	line = $1 " " $2 " " $3 " " $4 " " $5 " " $6 " " $7 " " $8
 	tb = num("true_blocks")

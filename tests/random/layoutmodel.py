@@ -173,13 +173,26 @@ def wrong_mode_tail(k):
     return max(k["runout"], 2 if k["tao"] else 0)
 
 
+def wrong_mode_inside(k):
+    """How many of the 05/64/00 blocks lie inside READ CAPACITY's count
+    when they end it (0 when they do not: past the disc's blocks the next
+    are out of range)."""
+    short, tail = k["hide"] - k["extra"], wrong_mode_tail(k)
+    return tail - short if 0 <= short < tail else 0
+
+
 def runout_at_end(k):
     """The structure (the TOC, the track information: with or without READ
     TOC, open discs too) ends the last track at READ CAPACITY's count, and
-    its last 2 blocks answer 05/64/00: a TAO run-out there (not past the
-    disc's blocks, whose next are out of range; within the 05/64/00
-    blocks)."""
-    return 0 <= k["hide"] - k["extra"] <= wrong_mode_tail(k) - 2
+    its last 1 or 2 blocks answer 05/64/00: a TAO run-out there (issue 32:
+    1 or 2 blocks are a run-out, 3 or more a run-out of 2 with Form 2
+    below it)."""
+    return wrong_mode_inside(k) >= 1
+
+
+def runout_len(k):
+    """The run-out's blocks at the end of READ CAPACITY's count: 0, 1, 2."""
+    return min(wrong_mode_inside(k), 2)
 
 
 def form2_blocks(k, n):
@@ -187,8 +200,8 @@ def form2_blocks(k, n):
     at the reported end the 05/64/00 blocks below it are Mode 2 Form 2,
     part of the disc (probe reads the 3 reported blocks at the end to know,
     cdtail-probe(1))."""
-    tail, short = wrong_mode_tail(k), k["hide"] - k["extra"]
-    return tail - 2 - short if runout_at_end(k) and tail - 2 > short else 0
+    inside = wrong_mode_inside(k)
+    return inside - 2 if inside > 2 else 0
 
 
 def truth(k, tracks, n):
@@ -271,10 +284,10 @@ def expect(k):
         true = rep
     hidden = true - rep
     last = tracks[-1]
-    # cdtail(1): tao-runout when the last 2 reported blocks do not read
-    # and are a run-out (05/64/00)
-    runout_note = (last[2] == "data" and true + 2 == rep and
-                   runout_at_end(k) and not k["formatted"])
+    # cdtail(1): tao-runout when the last 1 or 2 reported blocks do not
+    # read and are a run-out (05/64/00; issue 32)
+    runout_note = (last[2] == "data" and runout_at_end(k) and
+                   true + runout_len(k) == rep and not k["formatted"])
     # cdtail-probe(1): a run-out the structure explains is verdict ok
     verdict = "ok" if hidden == 0 or runout_note else \
         "hidden-tail" if hidden > 0 else "short"
@@ -283,7 +296,9 @@ def expect(k):
     for t in shown_tracks(k, tracks):
         blocks = t[4]
         if t[0] == last[0]:
-            if t[2] == "audio" or runout_note:
+            # a TAO run-out of 2 blocks stays in its track as the
+            # drive counts it; a lone 05/64/00 block ends the track
+            if t[2] == "audio" or (runout_note and runout_len(k) == 2):
                 blocks = rep - t[3]   # what the drive says
             else:
                 blocks = true - t[3]

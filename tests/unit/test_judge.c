@@ -132,11 +132,75 @@ static void test_tail_unconfirmed(void **state)
 	assert_false(probe_tail_unconfirmed(&sz, 1003, false, true, false));
 }
 
+/* issue 32: 1 or 2 blocks of 05/64/00 at the end are a run-out, 3 or more not */
+static void test_runout_blocks(void **state)
+{
+	(void)state;
+	assert_int_equal(probe_runout_blocks(1000, 1002, true), 2);
+	assert_int_equal(probe_runout_blocks(1001, 1002, true), 1);
+	assert_int_equal(probe_runout_blocks(999, 1002, true), 0);
+	assert_int_equal(probe_runout_blocks(1002, 1002, true), 0);
+	assert_int_equal(probe_runout_blocks(1010, 1002, true), 0);
+	/* a MEDIUM ERROR (or out of range) among them: no run-out */
+	assert_int_equal(probe_runout_blocks(1000, 1002, false), 0);
+}
+
+/* issue 32: MEDIUM ERROR just before a run-out that closes the agreed end */
+static void test_damaged_before(void **state)
+{
+	struct cdt_sizes sz = agreeing();
+
+	(void)state;
+	/* 997..999 bad, 1000 and 1001 the run-out: the drive's END-class from 1000 */
+	assert_true(probe_damaged_before(&sz, 997, 1000, true, 2));
+	assert_true(probe_damaged_before(&sz, 997, 1001, true, 1));
+	/* without the run-out the damage must reach the agreed end */
+	assert_false(probe_damaged_before(&sz, 997, 1000, true, 0));
+	/* END-class at the search's end, or the drive's answers elsewhere */
+	assert_false(probe_damaged_before(&sz, 997, 1000, false, 2));
+	assert_false(probe_damaged_before(&sz, 997, 999, true, 2));
+	assert_false(probe_damaged_before(&sz, 1000, 1000, true, 2));
+	/* 3 blocks are never a run-out */
+	assert_false(probe_damaged_before(&sz, 997, 999, true, 3));
+	/* a TAO disc's filesystem may count its data, up to the run-out */
+	sz.filesystem = 1000;
+	assert_true(probe_damaged_before(&sz, 997, 1000, true, 2));
+	assert_false(probe_damaged_tail(&sz, 997, 1002, true));
+	sz.filesystem = 999;
+	assert_false(probe_damaged_before(&sz, 997, 1000, true, 2));
+	/* READ CAPACITY alone */
+	sz = agreeing();
+	sz.toc_leadout = CDT_SIZE_ABSENT;
+	sz.track_end = CDT_SIZE_ABSENT;
+	assert_false(probe_damaged_before(&sz, 997, 1000, true, 2));
+}
+
+/* cdtail-probe(1)'s table: each verdict and what makes it */
+static void test_verdict(void **state)
+{
+	(void)state;
+	assert_int_equal(probe_verdict(0, 0, false), CDT_VERDICT_OK);
+	assert_int_equal(probe_verdict(5, 0, false), CDT_VERDICT_HIDDEN_TAIL);
+	assert_int_equal(probe_verdict(-3, 0, false), CDT_VERDICT_SHORT);
+	/* a run-out is no data missing; more short than it is */
+	assert_int_equal(probe_verdict(-2, 2, false), CDT_VERDICT_OK);
+	assert_int_equal(probe_verdict(-1, 1, false), CDT_VERDICT_OK);
+	assert_int_equal(probe_verdict(-3, 2, false), CDT_VERDICT_SHORT);
+	assert_int_equal(probe_verdict(-2, 0, false), CDT_VERDICT_SHORT);
+	/* nothing read: unreadable, whatever the length says */
+	assert_int_equal(probe_verdict(-300, 0, true), CDT_VERDICT_UNREADABLE);
+	assert_int_equal(probe_verdict(-2, 2, true), CDT_VERDICT_UNREADABLE);
+	assert_string_equal(cdt_verdict_name(CDT_VERDICT_UNREADABLE), "unreadable");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_agreed_end),
 		cmocka_unit_test(test_damaged_tail),
+		cmocka_unit_test(test_runout_blocks),
+		cmocka_unit_test(test_damaged_before),
+		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_filler_block),
 		cmocka_unit_test(test_tail_unconfirmed),
 	};

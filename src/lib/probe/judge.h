@@ -33,6 +33,38 @@ int64_t probe_agreed_end(const struct cdt_sizes *sz);
 bool probe_damaged_tail(const struct cdt_sizes *sz, uint64_t end, uint64_t extent,
 			bool medium_at_end);
 
+/* The most 05/64/00 blocks at a last track's end that are a TAO run-out. */
+#define PROBE_RUNOUT_MAX 2u
+
+/*
+ * The blocks from lba up to the reported end answer 05/64/00 ILLEGAL MODE
+ * FOR THIS TRACK (or 05/63/00), every one of them (all_wrong_mode): how
+ * many are a TAO run-out, 0 when none are.  1 or 2 are the run-out; 3 or
+ * more are Mode 2 Form 2 sectors below one (the caller's form2 decision),
+ * never an end.  MEDIUM ERROR is damage, never a run-out: the caller says
+ * all_wrong_mode only for blocks that answered 05/64/00 or 05/63/00.
+ */
+unsigned int probe_runout_blocks(uint64_t lba, uint64_t reported, bool all_wrong_mode);
+
+/*
+ * probe_damaged_tail() where the agreed end closes with a run-out of
+ * runout blocks (probe_runout_blocks()): MEDIUM ERROR blocks [end, extent)
+ * just before it, the drive's END-class answers starting at the run-out
+ * (extent + runout == the agreed end), are damage inside the disc too.
+ * A filesystem may declare the agreed end or the run-out's start.
+ */
+bool probe_damaged_before(const struct cdt_sizes *sz, uint64_t end, uint64_t extent,
+			  bool medium_at_end, unsigned int runout);
+
+/*
+ * The verdict on a search's end: unreadable when no block read
+ * (nothing_readable), else the end against READ CAPACITY, where an end
+ * exactly runout blocks short of it at a run-out the probe confirmed
+ * (probe_runout_blocks()) is no data missing: ok.  hidden is true_blocks
+ * minus READ CAPACITY.
+ */
+enum cdt_verdict probe_verdict(int64_t hidden, unsigned int runout, bool nothing_readable);
+
 /*
  * A block read past an agreed end that holds nothing a disc would: all
  * zeros (a drive reading the lead-out) or the same bytes as last (a stale

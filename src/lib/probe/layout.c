@@ -243,8 +243,11 @@ static void fill_lengths(struct cdt_track *t, size_t n, const int64_t *sess_lead
 	}
 }
 
-/* What one block answers READ(10): data, the wrong mode, or anything else. */
-enum block_answer { BLOCK_DATA, BLOCK_WRONG_MODE, BLOCK_OTHER };
+/*
+ * What one block answers READ(10): data, the wrong mode, MEDIUM ERROR (a
+ * damaged block that is there), or anything else.
+ */
+enum block_answer { BLOCK_DATA, BLOCK_WRONG_MODE, BLOCK_DAMAGED, BLOCK_OTHER };
 
 /*
  * 05/64/00 ILLEGAL MODE FOR THIS TRACK (05/63/00 END OF USER AREA on some
@@ -261,6 +264,8 @@ static enum block_answer read_one(struct cdt_dev *dev, struct probe_findings *pf
 		return BLOCK_DATA;
 	if (rr.cls == CDT_READ_WRONG_MODE || cdt_answer_is_end_of_user_area(rr.sense_key, rr.asc))
 		return BLOCK_WRONG_MODE;
+	if (cdt_answer_is_medium_error(rr.sense_key))
+		return BLOCK_DAMAGED;
 	return BLOCK_OTHER;
 }
 
@@ -271,8 +276,10 @@ static enum block_answer read_one(struct cdt_dev *dev, struct probe_findings *pf
  * The first block of the run of wrong-mode blocks that ends data track t,
  * known to begin at or before wrong (and after t's start): a search that
  * tries the standard 150-block pregap first (2 reads, one failing), then
- * halves.  An answer other than data or wrong mode stops it at what is
- * known.
+ * halves.  A MEDIUM ERROR is a damaged block of the data track, never a
+ * run-out or a pregap (issue 32: one just before a TAO run-out cut the
+ * pregap short and left a run-out block to be taken for Form 2); any
+ * other answer stops it at what is known.
  */
 static uint64_t wrong_mode_from(struct cdt_dev *dev, struct probe_findings *pf, const struct cdt_track *t,
 				uint64_t wrong, uint8_t *buf)
@@ -289,7 +296,7 @@ static uint64_t wrong_mode_from(struct cdt_dev *dev, struct probe_findings *pf, 
 		if (step < 2 && guess > lo && guess < hi)
 			mid = guess;
 		a = read_one(dev, pf, (uint64_t)mid, buf);
-		if (a == BLOCK_DATA)
+		if (a == BLOCK_DATA || a == BLOCK_DAMAGED)
 			lo = mid;
 		else if (a == BLOCK_WRONG_MODE)
 			hi = mid;

@@ -269,39 +269,70 @@ static void fill_params(struct es_params *p, const struct cdt_sizes *sz,
 	add_candidate(p, sz->kernel);
 }
 
-/*
- * A TAO-written CD ends in two run-out blocks that are reported but not
- * readable; a drive answers them with a medium error or "illegal mode for
- * this track", while an over-reporting drive says LBA out of range.
- */
-static bool looks_like_runout(const struct eb_failure *f)
-{
-	return f && (f->medium_error || f->wrong_mode || f->user_area_end);
-}
-
 /* Does a source beside READ CAPACITY put the end at reported too? */
 static bool end_agreed(const struct cdt_sizes *sz, uint64_t reported)
 {
 	return sz->toc_leadout == (int64_t)reported || sz->track_end == (int64_t)reported;
 }
 
+/* 05/64/00, or (with user_area) 05/63/00 END OF USER AREA as well */
+static bool not_user_data(const struct eb_failure *f, bool user_area)
+{
+	return f && (f->wrong_mode || (user_area && f->user_area_end));
+}
+
 /*
- * One block: 1 it answers 05/64/00, 0 anything else, <0 an error.  A
- * failed read of that block alone, kept from the search, is its answer.
+ * One block: 1 it answers 05/64/00 (or 05/63/00 with user_area), 0
+ * anything else, <0 an error.  A failed read of that block alone, kept
+ * from the search, is its answer.
  */
-static int wrong_mode_at(struct probe_reader *r, uint64_t lba)
+static int wrong_mode_answer(struct probe_reader *r, uint64_t lba, bool user_area)
 {
 	const struct eb_failure *f = eb_failure_at(&r->es, lba);
 	int rc;
 
 	if (f && f->n == 1 && f->lba == lba)
-		return f->wrong_mode;
+		return not_user_data(f, user_area);
 	rc = eb_class_at(&r->es, lba);
 
 	if (rc <= 0)
 		return rc;
-	f = eb_failure_at(&r->es, lba);
-	return f && f->wrong_mode;
+	return not_user_data(eb_failure_at(&r->es, lba), user_area);
+}
+
+static int wrong_mode_at(struct probe_reader *r, uint64_t lba)
+{
+	return wrong_mode_answer(r, lba, false);
+}
+
+/*
+ * A TAO-written CD ends in a run-out the drive reports but answers with
+ * 05/64/00 "illegal mode for this track" (or 05/63/00); an over-reporting
+ * drive says LBA out of range, and MEDIUM ERROR is a damaged block, never
+ * a run-out (issue 32).  It starts where the search ended, or past the
+ * MEDIUM ERROR blocks it ended at (the drive's first END-class block,
+ * extent); every block from there to the reported end must answer so
+ * (the search read the last one first, so mostly no read is needed).
+ * Sets *runout (probe_runout_blocks()); 0 or a read's error.
+ */
+static int runout_at_end(struct probe_reader *r, const struct es_result *er,
+			 uint64_t extent, uint64_t reported, unsigned int *runout)
+{
+	uint64_t from = er->medium_end ? extent : er->end, lba;
+	int rc;
+
+	*runout = 0;
+	if (er->nothing_readable && er->medium_end)
+		return 0;
+	if (!probe_runout_blocks(from, reported, true))
+		return 0;
+	for (lba = from; lba < reported; lba++) {
+		rc = wrong_mode_answer(r, lba, true);
+		if (rc <= 0)
+			return rc;
+	}
+	*runout = probe_runout_blocks(from, reported, true);
+	return 0;
 }
 
 /*
@@ -343,38 +374,54 @@ static int form2_below_runout(struct probe_reader *r, const struct cdt_probe_res
 	return 1;
 }
 
-/* The search's end is now the agreed one: nothing past it, nothing below it missing. */
-static void hold_at(struct es_result *er, uint64_t *extent, uint64_t agreed,
+/* The search's end is now end: nothing past it, nothing below it missing. */
+static void hold_at(struct es_result *er, uint64_t *extent, uint64_t end,
 		    bool *window_limit)
 {
-	er->end = agreed;
+	er->end = end;
 	er->medium_end = false;
 	er->window_limit = false;
-	*extent = agreed;
+	*extent = end;
 	*window_limit = false;
 }
 
 /*
+ * Does the search's end fail as damage (probe_damaged_before()'s
+ * medium_at_end)?  MEDIUM ERROR or a timeout, but just before a run-out
+ * only MEDIUM ERROR: a block that never answered there may be the
+ * run-out's own (a read of one can hang a drive), so the old answer
+ * stays (trailing-medium-error) and a resume searches again.
+ */
+static bool damage_at(const struct probe_reader *r, const struct es_result *er,
+		      unsigned int runout)
+{
+	const struct eb_failure *f = eb_failure_at(&r->es, er->end);
+
+	return er->medium_end && (!runout || (f && f->medium_error));
+}
+
+/*
  * Where the structure agrees on the reported end (probe/judge.c): a
- * MEDIUM ERROR run up to it is damage inside the disc (damaged-tail, the
- * image marks those blocks bad), and filler read past it with no header
- * to witness it is no hidden tail (unconfirmed-tail).  Either way the
- * agreed end stands, and the extent with it.
+ * MEDIUM ERROR run up to it, or up to the run-out that closes it (runout
+ * blocks), is damage inside the disc (damaged-tail, the image marks
+ * those blocks bad; with tao-runout too), and filler read past it with
+ * no header to witness it is no hidden tail (unconfirmed-tail).  Either
+ * way the agreed end stands (its run-out left out), and the extent with
+ * it.
  */
 static void agreed_end(struct probe_reader *r, struct cdt_probe_result *res,
-		       struct es_result *er, bool *window_limit)
+		       struct es_result *er, unsigned int runout, bool *window_limit)
 {
 	uint64_t agreed = (uint64_t)r->agreed;
 
 	/* nothing read at all: no block says the disc is there */
 	if (r->agreed <= 0 || er->nothing_readable)
 		return;
-	if (!(res->notes & CDT_NOTE_TAO_RUNOUT) &&
-	    probe_damaged_tail(&res->sizes, er->end, res->extent_blocks,
-				   er->medium_end)) {
-		res->notes |= CDT_NOTE_DAMAGED_TAIL;
-		res->damaged_tail_blocks = agreed - er->end;
-		hold_at(er, &res->extent_blocks, agreed, window_limit);
+	if (probe_damaged_before(&res->sizes, er->end, res->extent_blocks,
+				 damage_at(r, er, runout), runout)) {
+		res->notes |= CDT_NOTE_DAMAGED_TAIL | (runout ? CDT_NOTE_TAO_RUNOUT : 0);
+		res->damaged_tail_blocks = agreed - runout - er->end;
+		hold_at(er, &res->extent_blocks, agreed - runout, window_limit);
 		return;
 	}
 	/* a search from above agreed: an earlier run read the blocks between */
@@ -400,6 +447,7 @@ static int run_search(struct cdt_dev *dev, struct probe_findings *pf,
 				  .raw = probe_raw_witnesses(&res->raw, pf->layout) };
 	struct es_params p;
 	bool window_limit = false;
+	unsigned int runout = 0;
 	int rc;
 
 	r.es = (struct eb_search){ .read = probe_read, .probe = probe_read_alone,
@@ -427,10 +475,13 @@ static int run_search(struct cdt_dev *dev, struct probe_findings *pf,
 			res->notes |= CDT_NOTE_FORM2;
 		rc = rc < 0 ? rc : 0;
 	}
-	if (!rc && er->end + 2 == p.reported && looks_like_runout(eb_failure_at(&r.es, er->end)))
+	if (!rc && !stopped(&r))
+		rc = runout_at_end(&r, er, res->extent_blocks, p.reported, &runout);
+	/* the end at the run-out; past MEDIUM ERROR blocks only as damage */
+	if (!rc && runout && !er->medium_end)
 		res->notes |= CDT_NOTE_TAO_RUNOUT;
 	if (!rc && !stopped(&r))
-		agreed_end(&r, res, er, &window_limit);
+		agreed_end(&r, res, er, runout, &window_limit);
 	if (window_limit)
 		res->notes |= CDT_NOTE_WINDOW_LIMIT;
 	/* a stop during the boundary search: its guess is not to be used */
@@ -461,6 +512,8 @@ static void capacity_after(struct cdt_dev *dev, struct cdt_probe_result *res)
 
 static void judge(struct cdt_probe_result *res, const struct es_result *er)
 {
+	unsigned int runout = 0;
+
 	res->true_blocks = er->end;
 	res->hidden_blocks = (int64_t)er->end - (int64_t)res->reported_blocks;
 	/*
@@ -477,21 +530,16 @@ static void judge(struct cdt_probe_result *res, const struct es_result *er)
 	if (er->nothing_readable)
 		res->notes |= CDT_NOTE_NO_READABLE;
 	/*
-	 * A TAO run-out the structure explains (the last 2 reported blocks
-	 * answer 05/64/00, MMC-6 4.2.3.6) is how every TAO CD-R ends: no data
-	 * is missing, so the verdict is ok (hidden_blocks stays -2 for the
-	 * scripts that look); short is kept for a disc that holds less.
+	 * A TAO run-out the structure explains (the last 1 or 2 reported
+	 * blocks answer 05/64/00, MMC-6 4.2.3.6) is how every TAO CD-R ends:
+	 * no data is missing, so the verdict is ok (hidden_blocks stays -2
+	 * for the scripts that look); short is kept for a disc that holds
+	 * less.  The note is given only where the end lies at the run-out.
 	 */
-	if (res->hidden_blocks > 0)
-		res->verdict = CDT_VERDICT_HIDDEN_TAIL;
-	else if (res->hidden_blocks == -2 && (res->notes & CDT_NOTE_TAO_RUNOUT) &&
-		 !(res->notes & CDT_NOTE_TRAILING_MEDIUM))
-		/* MEDIUM ERROR there may be a scratch as well as a run-out */
-		res->verdict = CDT_VERDICT_OK;
-	else if (res->hidden_blocks < 0)
-		res->verdict = CDT_VERDICT_SHORT;
-	else
-		res->verdict = CDT_VERDICT_OK;
+	if ((res->notes & CDT_NOTE_TAO_RUNOUT) && res->hidden_blocks < 0 &&
+	    res->hidden_blocks >= -(int64_t)PROBE_RUNOUT_MAX)
+		runout = (unsigned int)-res->hidden_blocks;
+	res->verdict = probe_verdict(res->hidden_blocks, runout, er->nothing_readable);
 	res->reads = er->reads;
 	res->failed_reads = er->failed_reads;
 	res->search_ms = er->ms;

@@ -389,6 +389,8 @@ const char *cdt_verdict_name(enum cdt_verdict v)
 		return "hidden-tail";
 	case CDT_VERDICT_SHORT:
 		return "short";
+	case CDT_VERDICT_UNREADABLE:
+		return "unreadable";
 	}
 	return "unknown";
 }
