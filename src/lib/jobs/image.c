@@ -653,6 +653,53 @@ static int premark(struct image_job *j, struct rescue *r)
 	return 0;
 }
 
+/* 1 + the highest block the map marks read and does not skip; 0: none. */
+static uint64_t read_end(const struct image_job *j)
+{
+	const struct cdt_skip *k;
+	size_t i = j->book.map.n;
+	uint64_t b, first;
+
+	while (i--) {
+		const struct map_run *run = &j->book.map.runs[i];
+
+		if (run->status != MAP_FINISHED || run->size < j->bs)
+			continue;
+		first = run->pos / j->bs;
+		/* skipped blocks are finished unread: below their start */
+		for (b = (run->pos + run->size) / j->bs; b > first; b = k->start) {
+			k = skip_at(&j->book.rec.skip, b - 1);
+			if (!k)
+				return b;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The true end is never below a block read good (issue 32): an end search
+ * that met only failures near the reported end (a damaged start, a hidden
+ * tail) may say less than the passes then read, and a resume and the
+ * report take the record's.  Raised to 1 + the last block the map marks
+ * read (this run's or, on a resume, an earlier run's of the same disc),
+ * the hidden count and the verdict with it, as the probe judges them.
+ */
+static void true_end_covers_reads(struct image_job *j)
+{
+	struct cdt_probe_result *p = j->res->sum.probe;
+	uint64_t end = read_end(j);
+
+	if (end > p->true_blocks) {
+		p->true_blocks = end;
+		p->hidden_blocks = (int64_t)end - (int64_t)p->reported_blocks;
+		p->notes &= ~(unsigned int)CDT_NOTE_NO_READABLE;
+		if (p->hidden_blocks > 0)
+			p->verdict = CDT_VERDICT_HIDDEN_TAIL;
+	}
+	if (!j->book.rec.id.pending && end > j->book.rec.id.true_blocks)
+		j->book.rec.id.true_blocks = end;
+}
+
 static int run_job(struct image_job *j)
 {
 	struct cdt_image_result *res = j->res;
@@ -705,6 +752,7 @@ static int run_job(struct image_job *j)
 	if (!rc)
 		rc = rescue_rest(&r);
 	res->sum.blocks_read = r.blocks_read;
+	true_end_covers_reads(j);
 	/* save whatever happened: an interrupted run resumes from here */
 	rc2 = book_save_after(&j->book, &j->book.map, rc);
 	if (!rc)
