@@ -3,6 +3,10 @@
 #  - the temporaries a run killed in its first save leaves beside a map
 #    that does not exist yet (MAP.cdtail-XXXXXX) go at the next run, as
 #    they do beside an existing map; one a live process holds stays;
+#  - a medium change to the same disc, in the end search or in the passes
+#    before the identity holds a block, is not the end: image goes on
+#    with it (exit 0, OUT the disc); another disc still ends with exit 3,
+#    removing only what this run created;
 #  - the true end is never below a block the run read.
 . "$(dirname "$0")/lib.sh"
 
@@ -36,6 +40,65 @@ else
 	not_ok "no map yet: the killed first save's temporary removed, the held one kept" "left: $got"
 fi
 same_as "no map yet: OUT is the disc" "$T/s.out" "$T/s.img"
+
+# --- 4: a medium change to the same disc ------------------------------------
+mkimage "$T/c.img" 300
+# change=56: the end search's read of the last block; change=47: the
+# first copying read, before the identity holds a block
+for ch in 56 47; do
+	rm -f "$T/c.map" "$T/c.out"
+	run image -q --map "$T/c.map" "sim:$T/c.img,cost=50/1,bad=5-5,change=$ch" "$T/c.out"
+	expect_rc "change=$ch to the same disc -> 4 (block 5 bad)" 4
+	python3 -c "
+import sys
+a = open(sys.argv[1], 'rb').read(); o = open(sys.argv[2], 'rb').read()
+bs = 2048
+if len(o) != len(a):
+    sys.exit('OUT is %d bytes' % len(o))
+for b in range(len(a) // bs):
+    want = bytes(bs) if b == 5 else a[b * bs:(b + 1) * bs]
+    if o[b * bs:(b + 1) * bs] != want:
+        sys.exit('block %d differs' % b)
+" "$T/c.img" "$T/c.out" && ok "change=$ch: OUT is the disc, block 5 zeros" ||
+		not_ok "change=$ch: OUT is the disc, block 5 zeros"
+	expect_grep "change=$ch: the map's identity is the final one" "$T/c.map" \
+		'^# cdtail identity: block_size=2048 extent=300 true_blocks=300$'
+	expect_grep "change=$ch: the map marks block 5 alone bad" "$T/c.map" \
+		'^0x00002800  0x00000800  -$'
+done
+# a disc that tells itself apart by its sizes: exit 3, what this run made
+# removed when it had read nothing, never a block of it in OUT
+mkimage "$T/d.img" 280
+rm -f "$T/c.map" "$T/c.out"
+run image -q --map "$T/c.map" "sim:$T/c.img,cost=50/1,bad=5-5,change=47:$T/d.img" "$T/c.out"
+expect_rc "change=47 to a disc of other sizes -> 3" 3
+expect_grep "change=47 to another disc: says the medium changed" "$T/err" 'the medium changed'
+[ ! -e "$T/c.out" ] && [ ! -e "$T/c.map" ] && ok "change=47 to another disc: nothing read, OUT and map removed" ||
+	not_ok "change=47 to another disc: nothing read, OUT and map removed"
+rm -f "$T/c.map" "$T/c.out"
+run image -q --map "$T/c.map" "sim:$T/c.img,cost=50/1,bad=5-5,change=56:$T/d.img" "$T/c.out"
+expect_rc "change=56 (the end search) to another disc -> 3" 3
+[ -e "$T/c.map" ] && ok "change=56 to another disc: the map of what was read is kept" ||
+	not_ok "change=56 to another disc: the map of what was read is kept"
+python3 -c "
+import sys
+a = open(sys.argv[1], 'rb').read(); o = open(sys.argv[2], 'rb').read()
+z = bytes(2048)
+for b in range(len(o) // 2048):
+    blk = o[b * 2048:(b + 1) * 2048]
+    if blk != z and blk != a[b * 2048:(b + 1) * 2048]:
+        sys.exit('block %d is neither disc c nor zeros' % b)
+" "$T/c.img" "$T/c.out" && ok "change=56 to another disc: no block of it in OUT" ||
+	not_ok "change=56 to another disc: no block of it in OUT"
+# a resume whose disc changes to another before it reads: exit 3, the map
+# and OUT it found stay
+cp "$T/c.map" "$T/c.map.keep"
+cp "$T/c.out" "$T/c.out.keep"
+run image -q --map "$T/c.map" "sim:$T/c.img,cost=50/1,bad=5-5,change=40:$T/d.img" "$T/c.out"
+[ "$RC" -eq 3 ] || [ "$RC" -eq 2 ] && ok "resume, then another disc -> 3 or 2 ($RC)" ||
+	not_ok "resume, then another disc -> 3 or 2" "exit $RC: $(head -c 300 "$T/err")"
+[ -e "$T/c.map" ] && [ -e "$T/c.out" ] && ok "resume, then another disc: the map and OUT it found stay" ||
+	not_ok "resume, then another disc: the map and OUT it found stay"
 
 # --- 5: the true end is never below a block the run read ----------------------
 mkimage "$T/z.img" 24
