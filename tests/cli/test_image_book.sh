@@ -90,6 +90,26 @@ for b in range(len(o) // 2048):
         sys.exit('block %d is neither disc c nor zeros' % b)
 " "$T/c.img" "$T/c.out" && ok "change=56 to another disc: no block of it in OUT" ||
 	not_ok "change=56 to another disc: no block of it in OUT"
+# audio first: the first save marks the skipped audio read with the data
+# after it, and the blocks OUT holds are what tells another disc of the
+# same sizes (every block's first byte changed) before the identity can
+mkimage "$T/q.img" 11471 512
+python3 -c "
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+for b in range(0, len(d), 512):
+    d[b] ^= 0xa5
+open(sys.argv[2], 'wb').write(d)
+" "$T/q.img" "$T/qo.img"
+Q='cost=0/0,block=512,layout=audio:37+data:4/data:22+data:8,tao=1,open=1,profile=cd-r,extra=66,runout=2,bad=2091-2375:3111-4404'
+rm -f "$T/q.map" "$T/q.out"
+run image -q --map "$T/q.map" --chunk 3 --retries 0 "sim:$T/q.img,$Q,change=32:$T/qo.img" "$T/q.out"
+expect_rc "audio first, change=32 (after blocks 37-38 were read) to a disc of the same sizes -> 3" 3
+expect_grep "audio first, another disc: the block that differs is named" "$T/err" \
+	'block 37 is not the one of the disc this run began with'
+rm -f "$T/q.map" "$T/q.out"
+run image -q --map "$T/q.map" --chunk 3 --retries 0 "sim:$T/q.img,$Q,change=32" "$T/q.out"
+expect_rc "audio first, change=32 to the same disc -> 0" 0
 # a resume whose disc changes to another before it reads: exit 3, the map
 # and OUT it found stay
 cp "$T/c.map" "$T/c.map.keep"

@@ -90,9 +90,31 @@ static int same_sizes(struct image_job *j)
 	return 0;
 }
 
+/*
+ * The first block at or after block from that the map marks read and
+ * does not skip (skipped blocks are finished unread, and the first save
+ * joins them to the read blocks around them); UINT64_MAX: none.
+ */
+static uint64_t first_read(const struct image_job *j, uint64_t from)
+{
+	const struct cdt_skip *k;
+	uint64_t start, len, b, end;
+
+	while (map_find(&j->book.map, MAP_FINISHED, from * j->bs, &start, &len)) {
+		end = (start + len) / j->bs;
+		for (b = start / j->bs; b < end; b = k->start + k->blocks) {
+			k = skip_at(&j->book.rec.skip, b);
+			if (!k)
+				return b;
+		}
+		from = end;
+	}
+	return UINT64_MAX;
+}
+
 int image_out_differs(struct image_job *j, unsigned int *compared, uint64_t *at)
 {
-	uint64_t extent = j->book.map.size / j->bs, last = UINT64_MAX, start, len, b;
+	uint64_t extent = j->book.map.size / j->bs, last = UINT64_MAX, b;
 	uint8_t *have = j->buf + j->bs;
 	unsigned int k;
 
@@ -100,10 +122,10 @@ int image_out_differs(struct image_job *j, unsigned int *compared, uint64_t *at)
 	for (k = 0; k < 16; k++) {
 		struct cdt_read_result rr = CDT_INIT(rr);
 
-		if (!map_find(&j->book.map, MAP_FINISHED, extent * k / 16 * j->bs, &start, &len))
+		b = first_read(j, extent * k / 16);
+		if (b == UINT64_MAX)
 			break;
-		b = start / j->bs;
-		if (b == last || skip_at(&j->book.rec.skip, b))
+		if (b == last)
 			continue;
 		last = b;
 		*at = b;
