@@ -6,7 +6,10 @@
 # formatted=): the skipped list in JSON and the map, zeros there, no read
 # of it in the drive's trace; a sixth of the plain discs are imaged again
 # window-limited and resumed with the same, a smaller and a larger
-# --max-extra (issue 28, B).
+# --max-extra (issue 28, B); true_blocks never below a block read, and a
+# fifth of the steady discs imaged again with a medium change to the same
+# disc (the same result) and to another (never two discs in OUT), beside a
+# killed first save's temporary that must go (issue 32).
 # RANDOM_SEED and RANDOM_CASES override the defaults; under TEST_WRAPPER
 # (valgrind) a few small discs only.
 . "$(dirname "$0")/lib.sh"

@@ -65,6 +65,21 @@ resumed with the same M or a smaller one the same again; with a larger M
 the extent grows to E (exit 0 or 4) or to C + M (5 again), OUT holding
 the disc's blocks up to it and the map's '-' blocks the bad ones.
 
+The true end is never below a block the run read (issue 32): JSON's
+true_blocks and the map's record are at least 1 + the last block the map
+marks '+' outside the skipped list.
+
+A fifth of the cases without flaky or transient blocks or a hang (their
+own generator) are imaged again with a medium change (issue 32; cdtail-
+image(1), Medium changes) at a command K of the run drawn from the first
+run's count, a temporary of a killed first save beside the map that does
+not exist yet: with the same disc (change=K) the run ends as the first
+did (its exit, OUT, the map's runs) and the temporary is gone; with
+another disc of the same size (change=K:OTHER, every block of it
+different) OUT is never of two discs: exit 3 with only the first disc's
+blocks in it (or nothing, OUT removed), or exit 0 or 4 with every block
+the map marks read of one disc.
+
 Usage: image_model.py CDTAIL WORKDIR [--seed S] [--cases N] [--max-blocks B]
 Prints "ok N cases" or one "FAIL case ..." line per failing case (and the
 command to replay it); exits 1 when any case failed.
@@ -607,8 +622,147 @@ def check(case, disc, work, cdtail, wrapper, bufs):
     t = subprocess.run(["ddrescuelog", "-t", mp], capture_output=True)
     if t.returncode:
         return fail("ddrescuelog -t refuses the map")
-    return killed_early(case, argv, out, mp, skips, e, p.returncode) or \
+    why = true_end_why(js, mp, runs, skips, bs)
+    if why:
+        return fail(why)
+    return changed_runs(case, argv, dev, out, mp, runs, p.returncode, js, work) or \
+        killed_early(case, argv, out, mp, skips, e, p.returncode) or \
         window_resumes(case, disc, work, wrapper + [cdtail], bufs)
+
+
+def read_end(runs, skips, bs):
+    """1 + the last block the map marks '+' outside the skipped list; 0: none."""
+    end = 0
+    for pos, sz, st in runs:
+        if st != "+":
+            continue
+        b = (pos + sz) // bs
+        while b > pos // bs:
+            k = [a for a, n, _ in skips if a <= b - 1 < a + n]
+            if not k:
+                end = max(end, b)
+                break
+            b = k[0]
+    return end
+
+
+def true_end_why(js, mp, runs, skips, bs):
+    """The true end below a block the run read (issue 32), or None."""
+    end = read_end(runs, skips, bs)
+    if js.get("true_blocks", 0) < end:
+        return "JSON true_blocks %s below 1 + the last block read, %d" % (
+            js.get("true_blocks"), end)
+    ident = [ln for ln in open(mp).read().splitlines() if ln.startswith("# cdtail identity:")]
+    words = dict(w.split("=", 1) for w in ident[0].split(":", 1)[1].split() if "=" in w) \
+        if ident else {}
+    if "search" not in words and int(words.get("true_blocks", -1)) < end:
+        return "the record's true_blocks %s below 1 + the last block read, %d" % (
+            words.get("true_blocks"), end)
+    return None
+
+
+def changed_runs(case, argv, dev, out, mp, runs, rc, js, work):
+    """The same command again with a medium change at command K (issue
+    32, item 4), to the same disc, then to another of the same size, each
+    beside a temporary a killed first save left (item 3).  None, or why
+    it breaks the model."""
+    r = random.Random("change-%d" % case["idx"])
+    if case["flaky"] or case.get("fault_may") or case["hang"] is not None or \
+            r.random() >= 0.2:
+        return None
+    # Not yet with Form 2 blocks: settle_extent records the identity of
+    # skipped blocks from OUT's zeros (issue 32's identity decision, another
+    # helper's item), so where those are all its blocks the changed run
+    # cannot read it back and rightly stops
+    if any(why == "form2" for _, _, why in model(case)[3]):
+        return None
+    total = (js.get("total") or {}).get("commands") or 0
+    if total < 1:
+        return None
+    want = open(out, "rb").read()
+    bs = case["bs"]
+    k = r.randint(1, total)
+    cout, cmp_ = out + ".c", mp + ".c"
+    for f in (cout, cmp_):
+        if os.path.exists(f):
+            os.unlink(f)
+    stale = cmp_ + ".cdtail-Zz9Qx1"
+    open(stale, "w").close()
+    argv2 = argv[:-2] + ["%s,change=%d" % (dev, k), cout]
+    argv2[argv2.index("--map") + 1] = cmp_
+    p = subprocess.run(argv2, capture_output=True, text=True)
+    replay = " ".join(shlex.quote(a) for a in argv2)
+
+    def fail(why):
+        return "case %d: %s\n    %s\n    stderr: %s" % (
+            case["idx"], why, replay, p.stderr.strip()[:300])
+
+    if os.path.exists(stale):
+        return fail("the temporary a killed first save left is still there")
+    if p.returncode != rc:
+        return fail("change=%d to the same disc: exit %d, the run without it %d" % (
+            k, p.returncode, rc))
+    if open(cout, "rb").read() != want:
+        return fail("change=%d to the same disc: OUT differs from the run without it" % k)
+    try:
+        got = parse_map(open(cmp_).read(), bs)[1]
+    except (OSError, ValueError) as ex:
+        return fail("map: %s" % ex)
+    if got != runs:
+        return fail("change=%d to the same disc: the map's runs differ" % k)
+    if case["bytes"] > 8 << 20:
+        return None
+    return other_disc_run(case, argv, dev, cout, cmp_, k, work, want)
+
+
+def other_disc_run(case, argv, dev, cout, cmp_, k, work, first):
+    """change=K:OTHER, OTHER the disc with every block's first byte
+    changed: OUT never of two discs."""
+    bs = case["bs"]
+    img = dev.split(",", 1)[0][4:]
+    disc = open(img, "rb").read()
+    other = bytearray(disc)
+    for b in range(0, len(other), bs):
+        other[b] ^= 0xA5
+    oimg = os.path.join(work, "other.img")
+    with open(oimg, "wb") as f:
+        f.write(other)
+    for f in (cout, cmp_):
+        if os.path.exists(f):
+            os.unlink(f)
+    argv2 = argv[:-2] + ["%s,change=%d:%s" % (dev, k, oimg), cout]
+    argv2[argv2.index("--map") + 1] = cmp_
+    p = subprocess.run(argv2, capture_output=True, text=True)
+    replay = " ".join(shlex.quote(a) for a in argv2)
+
+    def fail(why):
+        return "case %d: %s\n    %s\n    stderr: %s" % (
+            case["idx"], why, replay, p.stderr.strip()[:300])
+
+    if p.returncode not in (0, 3, 4):
+        return fail("change=%d to another disc: exit %d" % (k, p.returncode))
+    if not os.path.exists(cout):
+        return None if p.returncode == 3 else fail("exit %d without OUT" % p.returncode)
+    try:
+        runs = parse_map(open(cmp_).read(), bs)[1]
+    except (OSError, ValueError) as ex:
+        return fail("map: %s" % ex)
+    o = open(cout, "rb").read()
+    whose = set()
+    for pos, sz, st in runs:
+        if st != "+":
+            continue
+        for at in range(pos, min(pos + sz, len(o), len(disc)), bs):
+            blk = o[at:at + bs]
+            if blk == disc[at:at + bs] and blk != other[at:at + bs]:
+                whose.add("first")
+            elif blk == other[at:at + bs] and blk != disc[at:at + bs]:
+                whose.add("other")
+    if len(whose) > 1:
+        return fail("change=%d to another disc: OUT holds blocks of both" % k)
+    if p.returncode == 3 and "other" in whose:
+        return fail("change=%d to another disc: exit 3 with its blocks in OUT" % k)
+    return None
 
 
 def killed_early(case, argv, out, mp, skips, e, rc):

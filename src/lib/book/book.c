@@ -34,8 +34,16 @@ int book_lock(struct map_book *b, bool create)
 	b->create = create;
 	b->created = create && stat(b->path, &st) != 0;
 	rc = lock_open(b->path, create, &b->lock);
-	if (rc == CDT_EOPEN)
-		return 0;	/* none yet: book_create makes it */
+	if (rc == CDT_EOPEN) {
+		/*
+		 * None yet: book_create makes it.  A run killed in its first
+		 * save left its temporary all the same, and no lock of a map
+		 * guards them here: a save locks its temporary before it
+		 * writes (map_save_locked), so one a live run holds stays.
+		 */
+		map_remove_stale(b->path);
+		return 0;
+	}
 	if (rc == CDT_EBUSY) {
 		cdt_dev_seterr(b->dev, "map %s is in use by another run", b->path);
 		return rc;

@@ -702,6 +702,50 @@ static int put_in_place(const char *tmp, const char *path, bool replace)
 	return refused_here(errno) ? give_name_once(tmp, path) : -1;
 }
 
+/* Does name still lead to the file open on fd? */
+static bool names_fd(const char *name, int fd)
+{
+	struct stat a, b;
+
+	return !fstat(fd, &a) && !stat(name, &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+/*
+ * A temporary beside path, locked and still named: a run that removes
+ * the temporaries of killed saves (map_remove_stale, where no map exists
+ * yet and nothing else excludes it) may take one between its creation
+ * and its lock, and holds it locked while it removes it; then another.
+ */
+static int make_locked_temp(const char *path, char **tmp, char *err, size_t errlen)
+{
+	int fd, tries, rc;
+
+	for (tries = 0; tries < 100; tries++) {
+		fd = make_temp(path, tmp);
+		if (fd < 0) {
+			snprintf(err, errlen, "cannot write map %s: %s", *tmp ? *tmp : path,
+				 strerror(errno));
+			return -1;
+		}
+		rc = lock_fd(fd);
+		if (!rc && names_fd(*tmp, fd))
+			return fd;
+		if (rc == CDT_EIO) {
+			snprintf(err, errlen, "cannot lock map %s: %s", *tmp, strerror(errno));
+			close(fd);
+			unlink(*tmp);
+			return -1;
+		}
+		close(fd);
+		free(*tmp);
+		*tmp = NULL;
+	}
+	snprintf(err, errlen, "cannot write map %s: its temporaries keep being removed", path);
+	errno = EAGAIN;
+	return -1;
+}
+
 int map_save_locked(const char *path, const struct cdt_map *m, const char *comment,
 		    int *lock, bool replace, char *err, size_t errlen)
 {
@@ -709,17 +753,15 @@ int map_save_locked(const char *path, const struct cdt_map *m, const char *comme
 	FILE *f = NULL;
 	int fd, dupfd, rc = CDT_EIO;
 
-	fd = make_temp(path, &tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot write map %s: %s", tmp ? tmp : path,
-			 strerror(errno));
-		free(tmp);
-		return tmp ? CDT_EIO : CDT_ENOMEM;
-	}
 	/* locked before it gets the name: a second run never sees it free */
-	if (lock && lock_fd(fd)) {
-		snprintf(err, errlen, "cannot lock map %s: %s", tmp, strerror(errno));
-		goto fail;
+	fd = lock ? make_locked_temp(path, &tmp, err, errlen) : make_temp(path, &tmp);
+	if (fd < 0) {
+		if (!lock)
+			snprintf(err, errlen, "cannot write map %s: %s", tmp ? tmp : path,
+				 strerror(errno));
+		rc = tmp || lock ? CDT_EIO : CDT_ENOMEM;
+		free(tmp);
+		return rc;
 	}
 	dupfd = dup(fd);
 	if (dupfd < 0 || !(f = fdopen(dupfd, "w"))) {

@@ -99,14 +99,16 @@ static int sink_save(void *ctx, const struct cdt_map *map)
 }
 
 /*
- * 06/28/00: the drive says the medium may have changed: the book's rule
- * (book.h) decides before any block of another disc reaches OUT; the
- * caller saves the map.
+ * 06/28/00: the drive says the medium may have changed: the job's rule,
+ * or the book's (book.h), decides before any block of another disc
+ * reaches OUT; the caller saves the map.
  */
 static int sink_changed(void *ctx, uint8_t *buf, size_t cap)
 {
 	struct file_sink *s = ctx;
 
+	if (s->changed)
+		return s->changed(s->job, buf, cap);
 	return book_changed(s->book, buf, cap);
 }
 

@@ -33,6 +33,10 @@ struct file_sink {
 	/* a block that answered 05/64/00 (engine.h, wrong_mode): the job
 	 * lists it; NULL: it stays a failed block */
 	int (*wrong_mode)(void *job, uint64_t lba);
+	/* a medium change (06/28/00): the job tells whether the disc is the
+	 * same (0) before the identity can (image: by its sizes and OUT);
+	 * NULL: the book's identity rule alone (book_changed) */
+	int (*changed)(void *job, uint8_t *buf, size_t cap);
 	void *job;
 
 	/* kept by the sink */

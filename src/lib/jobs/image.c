@@ -265,15 +265,21 @@ static int find_extent_once(struct image_job *j)
  * The medium changed during the end search, before anything was written
  * or recorded: the probe starts again on the disc now in the drive, so no
  * size source, skip plan or identity mixes two discs (a change while the
- * sizes are read is probe_begin's own).
+ * sizes are read is probe_begin's own).  Nothing of the first attempt
+ * stays: its notes are the other disc's as much as its sizes.
  */
 #define FIND_EXTENT_STARTS 3
 
 static int find_extent(struct image_job *j)
 {
+	struct cdt_probe_result *p = j->res->sum.probe;
 	int i, rc = 0;
 
 	for (i = 0; i < FIND_EXTENT_STARTS; i++) {
+		if (i) {
+			memset(p, 0, sizeof(*p));
+			p->size = sizeof(*p);
+		}
 		rc = find_extent_once(j);
 		if (rc != CDT_ECHANGED)
 			break;
@@ -310,34 +316,19 @@ static int check_identity(struct image_job *j, bool *verified)
  */
 static int check_against_out(struct image_job *j)
 {
-	uint64_t extent = j->book.map.size / j->bs, last = UINT64_MAX, start, len, b;
-	uint8_t *have = j->buf + j->bs;
-	unsigned int k, compared = 0;
+	unsigned int compared;
+	uint64_t at = 0;
+	int rc = image_out_differs(j, &compared, &at);
 
-	for (k = 0; k < 16; k++) {
-		struct cdt_read_result rr = CDT_INIT(rr);
-
-		if (!map_find(&j->book.map, MAP_FINISHED, extent * k / 16 * j->bs, &start, &len))
-			break;
-		b = start / j->bs;
-		if (b == last || skip_at(&j->book.rec.skip, b))
-			continue;
-		last = b;
-		if (pread(j->fd, have, j->bs, (off_t)(b * j->bs)) != (ssize_t)j->bs)
-			return book_other_disc(&j->book, "block %" PRIu64
-					       " is missing from OUT", b);
-		if (reader_read(&j->cooked, b, 1, j->buf, &rr))
-			return CDT_ETRANSPORT;
-		if (rr.cls == CDT_READ_CHANGED)
-			return CDT_ECHANGED;
-		/* a GOOD read with a residual was compared before SHORT had a class */
-		if (rr.cls != CDT_READ_OK && rr.cls != CDT_READ_SHORT)
-			continue;
-		if (memcmp(j->buf, have, j->bs))
-			return book_other_disc(&j->book, "block %" PRIu64 " on the disc differs"
-					       " from OUT's (the map has no cdtail identity)", b);
-		compared++;
-	}
+	if (rc == 2)
+		return book_other_disc(&j->book, "block %" PRIu64 " is missing from OUT", at);
+	if (rc == 1)
+		return book_other_disc(&j->book, "block %" PRIu64 " on the disc differs"
+				       " from OUT's (the map has no cdtail identity)", at);
+	if (rc == CDT_ECHANGED)
+		cdt_dev_seterr(j->dev, "the medium changed while the disc was compared with OUT");
+	if (rc)
+		return rc;
 	j->res->identity_blocks = compared;
 	return 0;
 }
@@ -355,12 +346,35 @@ static int grow_map(struct image_job *j)
 	return map_resize(&j->book.map, j->extent_bytes, MAP_NONTRIED);
 }
 
+/*
+ * A resume's check that the disc is the map's: a medium change while it
+ * reads is checked again, the check being what tells the disc (a bounded
+ * number of times: a drive whose medium keeps changing ends the run).
+ */
+#define CHECK_STARTS 4
+
+static int check_resumed(struct image_job *j, int (*check)(struct image_job *, bool *),
+			 bool *verified)
+{
+	int i, rc = CDT_ECHANGED;
+
+	for (i = 0; i < CHECK_STARTS && rc == CDT_ECHANGED; i++)
+		rc = check(j, verified);
+	return rc;
+}
+
+static int check_out(struct image_job *j, bool *verified)
+{
+	(void)verified;
+	return check_against_out(j);
+}
+
 static int prepare(struct image_job *j)
 {
 	bool verified = false;
 	int rc;
 
-	rc = check_identity(j, &verified);
+	rc = check_resumed(j, check_identity, &verified);
 	if (rc)
 		return rc;
 	if (book_resumed(&j->book)) {
@@ -371,7 +385,7 @@ static int prepare(struct image_job *j)
 		j->res->other_drive = strcmp(j->book.rec.drive, j->book.drive) != 0;
 		rc = image_open_resumed(j);
 		if (!rc && !verified)
-			rc = check_against_out(j);
+			rc = check_resumed(j, check_out, &verified);
 		if (!rc)
 			rc = grow_map(j);
 		if (!rc)
@@ -575,7 +589,6 @@ static int settle_extent(struct image_job *j, struct rescue *r)
  */
 static int copy_then_search(struct image_job *j, struct rescue *r)
 {
-	struct cdt_probe_opts po = CDT_INIT(po);
 	uint64_t was = j->res->extent_blocks;
 	uint64_t first = was > DATA_FIRST_MARGIN ? was - DATA_FIRST_MARGIN : 0;
 	int rc;
@@ -585,8 +598,7 @@ static int copy_then_search(struct image_job *j, struct rescue *r)
 		rc = rescue_save(r);
 	if (rc)
 		return rc;
-	rescue_probe_opts(&j->opts->rd, &po);
-	rc = probe_end_above(j->dev, &j->found, &po, j->search_above, j->res->sum.probe);
+	rc = image_search_after_copy(j, r);
 	if (!rc)
 		rc = settle_extent(j, r);
 	return rc ? rc : rescue_copy(r, first, UINT64_MAX);
@@ -653,6 +665,53 @@ static int premark(struct image_job *j, struct rescue *r)
 	return 0;
 }
 
+/* 1 + the highest block the map marks read and does not skip; 0: none. */
+static uint64_t read_end(const struct image_job *j)
+{
+	const struct cdt_skip *k;
+	size_t i = j->book.map.n;
+	uint64_t b, first;
+
+	while (i--) {
+		const struct map_run *run = &j->book.map.runs[i];
+
+		if (run->status != MAP_FINISHED || run->size < j->bs)
+			continue;
+		first = run->pos / j->bs;
+		/* skipped blocks are finished unread: below their start */
+		for (b = (run->pos + run->size) / j->bs; b > first; b = k->start) {
+			k = skip_at(&j->book.rec.skip, b - 1);
+			if (!k)
+				return b;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The true end is never below a block read good (issue 32): an end search
+ * that met only failures near the reported end (a damaged start, a hidden
+ * tail) may say less than the passes then read, and a resume and the
+ * report take the record's.  Raised to 1 + the last block the map marks
+ * read (this run's or, on a resume, an earlier run's of the same disc),
+ * the hidden count and the verdict with it, as the probe judges them.
+ */
+static void true_end_covers_reads(struct image_job *j)
+{
+	struct cdt_probe_result *p = j->res->sum.probe;
+	uint64_t end = read_end(j);
+
+	if (end > p->true_blocks) {
+		p->true_blocks = end;
+		p->hidden_blocks = (int64_t)end - (int64_t)p->reported_blocks;
+		p->notes &= ~(unsigned int)CDT_NOTE_NO_READABLE;
+		if (p->hidden_blocks > 0)
+			p->verdict = CDT_VERDICT_HIDDEN_TAIL;
+	}
+	if (!j->book.rec.id.pending && end > j->book.rec.id.true_blocks)
+		j->book.rec.id.true_blocks = end;
+}
+
 static int run_job(struct image_job *j)
 {
 	struct cdt_image_result *res = j->res;
@@ -680,6 +739,7 @@ static int run_job(struct image_job *j)
 		.book = &j->book,
 		.skip = &j->book.rec.skip,
 		.wrong_mode = list_wrong_mode,
+		.changed = image_changed,
 		.job = j,
 	};
 	file_sink_attach(&j->out, &r);
@@ -705,6 +765,7 @@ static int run_job(struct image_job *j)
 	if (!rc)
 		rc = rescue_rest(&r);
 	res->sum.blocks_read = r.blocks_read;
+	true_end_covers_reads(j);
 	/* save whatever happened: an interrupted run resumes from here */
 	rc2 = book_save_after(&j->book, &j->book.map, rc);
 	if (!rc)

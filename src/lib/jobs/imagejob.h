@@ -60,4 +60,21 @@ int image_check_space(struct image_job *j);
 /* res->no_holes when OUT must grow on a filesystem that keeps no holes. */
 void image_check_holes(struct image_job *j);
 
+/*
+ * imagechange.c: after a medium change (06/28/00), is the disc the one
+ * this run began with?  0 when it is; CDT_ECHANGED (the device's message
+ * saying why) when it is another or cannot be told; another error.
+ * image_changed is the same as the file sink's hook (sink.h).
+ */
+int image_same_disc(struct image_job *j, uint8_t *buf, size_t cap);
+int image_changed(void *job, uint8_t *buf, size_t cap);
+/* The end search after the data-first copy, again after a change to the same disc. */
+int image_search_after_copy(struct image_job *j, struct rescue *r);
+/*
+ * Up to 16 blocks the map marks read, spread over it, read back and
+ * compared with OUT: 0 the same (*compared of them), 1 the disc's block
+ * *at differs, 2 OUT lacks it, CDT_ECHANGED, or another error.
+ */
+int image_out_differs(struct image_job *j, unsigned int *compared, uint64_t *at);
+
 #endif
