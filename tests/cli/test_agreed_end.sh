@@ -170,8 +170,13 @@ for p in zero repeat; do
 	# a filesystem that declares more: its size covers the filler
 	head -c $((77 * 2048)) "$ISO" >"$T/s77.img"
 	pvd "$T/s77.img" 16 132
-	run image --json "sim:$T/s77.img,past=$p" "$T/s77.out"
+	rm -f "$T/s77.map"
+	run image --json --map "$T/s77.map" "sim:$T/s77.img,past=$p" "$T/s77.out"
 	expect_rc "77 blocks, ISO says 132, past=$p: image -> 0, not window-limited" 0
+	if awk '/^# cdtail identity block/ { n++; if ($5 + 0 >= 77) bad = 1 }
+		END { exit !(n > 0 && !bad) }' "$T/s77.map"; then
+		ok "77/132, past=$p: identity blocks are data, none of the filler up to 132"
+	else not_ok "77/132, past=$p: identity blocks" "$(grep identity "$T/s77.map")"; fi
 	expect_json "77/132, past=$p: extent is the filesystem's" .extent_blocks 132
 	expect_json "77/132, past=$p: the filler past it counted" .unconfirmed_blocks $((77 + 16384 - 132))
 	run probe --json "sim:$T/s77.img,past=$p"

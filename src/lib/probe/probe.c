@@ -600,6 +600,8 @@ static int filler_end(struct probe_reader *r, struct cdt_probe_result *res,
 	there = r->there_top > t && r->there_top <= e ? r->there_top : t;
 	if (there >= e)
 		return 0;
+	if (t > r->data_top && there == t)
+		r->pf->filler_from = r->data_top;
 	er->end = t;
 	er->medium_end = there > t;
 	er->window_limit = false;
@@ -635,6 +637,7 @@ static int run_search(struct cdt_dev *dev, struct probe_findings *pf,
 	/* an earlier run read the blocks below above: data, as it judged */
 	r.data_top = r.reported > above ? r.reported : above;
 	r.filler_lo = UINT64_MAX;
+	pf->filler_from = 0;
 	r.last_data = malloc(dev->block_size ? dev->block_size : 1);
 	if (!r.buf || !r.last_data) {
 		free(r.buf);
