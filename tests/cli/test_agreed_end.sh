@@ -95,16 +95,22 @@ for p in zero repeat; do
 	run probe --json "sim:$ISO,readcd=ide,past=$p"
 	expect_json "past=$p, readcd=ide: unconfirmed-tail" '.notes | index("unconfirmed-tail") != null' true
 	expect_json "past=$p, readcd=ide: true_blocks" .true_blocks "$N"
-	# sources that disagree (hide=: the ISO says 112, READ CAPACITY 102): the old answer
+	# sources that disagree (hide=: the ISO says 112, READ CAPACITY 102):
+	# the blocks up to the filesystem's size are the hidden tail, the
+	# filler past them unconfirmed (issue 32: filler is never hidden data)
 	run probe --json "sim:$ISO,hide=10,past=$p"
 	expect_rc "past=$p, hide=10 -> 10" 10
-	expect_json "past=$p, hide=10: no unconfirmed-tail" .unconfirmed_blocks 0
+	expect_json "past=$p, hide=10: the filesystem's size" .true_blocks "$N"
+	expect_json "past=$p, hide=10: the filler past it unconfirmed" .unconfirmed_blocks \
+		$((N - 10 + 16384 - N))
 	# data past the agreed end: a hidden tail
 	run probe --json "sim:$RND,hide=20,past=$p"
 	expect_rc "past=$p, data past the end -> 10" 10
-	# not a CD: the old answer
+	# not a CD: filler is no hidden data either (issue 32)
 	run probe --json "sim:$RND,profile=dvd-rom,past=$p"
-	expect_json "past=$p on a DVD: no unconfirmed-tail" .unconfirmed_blocks 0
+	expect_rc "past=$p on a DVD -> 0" 0
+	expect_json "past=$p on a DVD: true_blocks" .true_blocks 3000
+	expect_json "past=$p on a DVD: unconfirmed-tail" .unconfirmed_blocks 16384
 done
 
 # a CUE disc: READ CD's headers decide, no note is needed
@@ -114,6 +120,72 @@ for p in zero repeat; do
 	expect_rc "CUE, past=$p -> 0" 0
 	expect_json "CUE, past=$p: the header says lead-out or a cached block" .true_blocks 300
 	expect_json "CUE, past=$p: no unconfirmed-tail" .unconfirmed_blocks 0
+done
+
+# --- issue 32 item 7: filler past a hidden tail -------------------------------------
+# Filler (zeros, the last block again) is never hidden data: where reads past
+# the reported end succeed up to the window's edge or past every size
+# source, the true end is 1 + the last block that is not filler (or the
+# filesystem's size where it covers the filler), the filler beyond is
+# unconfirmed-tail with its count, the extent stops at the true end.
+P="$T/p.img"
+mkimage "$P" 5000
+for p in zero repeat; do
+	run probe --json "sim:$P,hide=5,past=$p"
+	expect_rc "p.img, hide=5, past=$p -> 10" 10
+	expect_json "p.img, past=$p: true end" .true_blocks 5000
+	expect_json "p.img, past=$p: hidden 5" .hidden_blocks 5
+	expect_json "p.img, past=$p: extent" .extent_blocks 5000
+	expect_json "p.img, past=$p: the filler counted" .unconfirmed_blocks $((4995 + 16384 - 5000))
+	expect_json "p.img, past=$p: unconfirmed-tail, no window-limit" '.notes | join(",")' unconfirmed-tail
+	run probe "sim:$P,hide=5,past=$p"
+	expect_no_grep "p.img, past=$p text: no window message" "$T/out" "edge of the search window"
+	rm -f "$T/p.out" "$T/p.map"
+	run image --json --map "$T/p.map" "sim:$P,hide=5,past=$p" "$T/p.out"
+	expect_rc "p.img, past=$p: image -> 0" 0
+	expect_json "p.img, past=$p: image's extent" .extent_blocks 5000
+	expect_json "p.img, past=$p: complete" .verdict complete
+	if cmp -s "$T/p.out" "$P"; then ok "p.img, past=$p: OUT is the disc, no filler"
+	else not_ok "p.img, past=$p: OUT is the disc" "$(stat -c %s "$T/p.out") bytes"; fi
+	# identity blocks are data blocks the run read, never filler
+	if awk '/^# cdtail identity block/ { n++; if ($5 + 0 >= 5000) bad = 1 }
+		END { exit !(n > 0 && !bad) }' "$T/p.map"; then
+		ok "p.img, past=$p: identity blocks below the true end"
+	else not_ok "p.img, past=$p: identity blocks" "$(grep identity "$T/p.map")"; fi
+	# far past the reported end, where the search reads blocks 512 apart
+	run probe --json --max-extra 20000 "sim:$P,hide=4000,past=$p"
+	expect_json "p.img, hide=4000, past=$p: true end" .true_blocks 5000
+	expect_json "p.img, hide=4000, past=$p: extent" .extent_blocks 5000
+	# a last block that does not read: it is there, the filler is not
+	run probe --json "sim:$P,hide=5,past=$p,bad=4999-4999"
+	expect_json "p.img, bad last block, past=$p: true end" .true_blocks 4999
+	expect_json "p.img, bad last block, past=$p: extent" .extent_blocks 5000
+	expect_json "p.img, bad last block, past=$p: notes" '.notes | join(",")' \
+		trailing-medium-error,unconfirmed-tail
+	rm -f "$T/pb.out" "$T/s77.out"
+	run image --json "sim:$P,hide=5,past=$p,bad=4999-4999" "$T/pb.out"
+	expect_rc "p.img, bad last block, past=$p: image -> 4" 4
+	expect_json "p.img, bad last block, past=$p: image marks it bad" '.bad_blocks | tojson' '[[4999,4999]]'
+	expect_json "p.img, bad last block, past=$p: image's extent" .extent_blocks 5000
+	# a filesystem that declares more: its size covers the filler
+	head -c $((77 * 2048)) "$ISO" >"$T/s77.img"
+	pvd "$T/s77.img" 16 132
+	rm -f "$T/s77.map"
+	run image --json --map "$T/s77.map" "sim:$T/s77.img,past=$p" "$T/s77.out"
+	expect_rc "77 blocks, ISO says 132, past=$p: image -> 0, not window-limited" 0
+	if awk '/^# cdtail identity block/ { n++; if ($5 + 0 >= 77) bad = 1 }
+		END { exit !(n > 0 && !bad) }' "$T/s77.map"; then
+		ok "77/132, past=$p: identity blocks are data, none of the filler up to 132"
+	else not_ok "77/132, past=$p: identity blocks" "$(grep identity "$T/s77.map")"; fi
+	expect_json "77/132, past=$p: extent is the filesystem's" .extent_blocks 132
+	expect_json "77/132, past=$p: the filler past it counted" .unconfirmed_blocks $((77 + 16384 - 132))
+	run probe --json "sim:$T/s77.img,past=$p"
+	expect_rc "77/132, past=$p: probe -> 10" 10
+	expect_json "77/132, past=$p: probe's true end" .true_blocks 132
+	# a run-out followed by filler ends at the run-out
+	run probe --json "sim:$P,runout=2,past=$p"
+	expect_json "run-out then filler, past=$p: true end" .true_blocks 4998
+	expect_json "run-out then filler, past=$p: notes" '.notes | join(",")' tao-runout
 done
 
 finish

@@ -136,4 +136,34 @@ head -c $((4900 * 2048)) "$D" >"$T/t3.iso"
 run tail "sim:$D,hide=100,fault=form2@4870-4879" "$T/t3.iso"
 expect_grep "tail, text: a form2 line" "$T/out" '^form2: +10 blocks from LBA 4870'
 expect_grep "tail, text: appended" "$T/out" '^verdict: +appended'
+# issue 32 item 2: one Form 2 sector inside the extent READ CAPACITY
+# reports, a drive that over-reports by 50 and a filesystem declaring 300:
+# the end search's forward scan met 05/64/00 at 1000 and took it for the
+# end (OUT held 1000 of 2000 blocks, "complete").  It is a block that is
+# there: the end is 2000, the sector skipped as form2, never complete.
+H="$T/h.img"
+mkimage "$H" 2000
+pvd "$H" 16 300
+for c in "" ",cost=50/1" ",info=1"; do
+	run probe --json "sim:$H,fault=form2@1000-1000,extra=50$c"
+	expect_json "h.img$c: probe's true end" .true_blocks 2000
+	expect_json "h.img$c: the extent" .extent_blocks 2000
+	rm -f "$T/h.out"
+	run image --json "sim:$H,fault=form2@1000-1000,extra=50$c" "$T/h.out"
+	expect_rc "h.img$c: image exit 4" 4
+	expect_json "h.img$c: image's extent" .extent_blocks 2000
+	expect_json "h.img$c: the sector skipped as form2" \
+		'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "1000+1 form2"
+	expect_json "h.img$c: never complete" .verdict incomplete
+	if [ "$(stat -c %s "$T/h.out")" -eq $((2000 * 2048)) ] &&
+	   cmp -s -n $((1000 * 2048)) "$T/h.out" "$H" &&
+	   cmp -s -i $((1001 * 2048)) "$T/h.out" "$H"; then
+		ok "h.img$c: OUT holds all 2000 blocks"
+	else not_ok "h.img$c: OUT holds all 2000 blocks" "$(stat -c %s "$T/h.out") bytes"; fi
+done
+# a short run of them, and a sector at the filesystem's size
+run probe --json "sim:$H,fault=form2@1000-1009,extra=50"
+expect_json "h.img, 10 Form 2 sectors: true end" .true_blocks 2000
+run probe --json "sim:$H,fault=form2@300-300"
+expect_json "h.img, Form 2 at the filesystem's size: true end" .true_blocks 2000
 finish

@@ -20,6 +20,9 @@ struct range {
 struct model {
 	uint64_t n;		/* blocks [0, n) exist */
 	uint64_t runout;	/* [n-runout, n) fail END (05/64) */
+	bool runout_wm;		/* ... with the outcome's wrong_mode, as probe.c's */
+	struct range form2[2];	/* Mode 2 Form 2: END with wrong_mode (05/64) */
+	unsigned int nform2;
 	bool past_medium;	/* reads >= n fail MEDIUM (tgt) instead of END */
 	struct range bad[4];	/* MEDIUM */
 	unsigned int nbad;
@@ -50,11 +53,27 @@ static bool in_bad(const struct model *m, uint64_t b)
 	return false;
 }
 
+static bool in_form2(const struct model *m, uint64_t b)
+{
+	for (unsigned int i = 0; i < m->nform2; i++)
+		if (b >= m->form2[i].a && b <= m->form2[i].b)
+			return true;
+	return false;
+}
+
+/* 05/64/00 for the block: a run-out (runout_wm) or a Form 2 sector */
+static bool wrong_mode_at(const struct model *m, uint64_t b)
+{
+	if (b >= m->n)
+		return false;
+	return (m->runout_wm && b >= m->n - m->runout) || in_form2(m, b);
+}
+
 static enum cdt_read_class block_class(struct model *m, uint64_t b)
 {
 	if (b >= m->n)
 		return m->past_medium ? CDT_READ_MEDIUM : CDT_READ_END;
-	if (b >= m->n - m->runout)
+	if (b >= m->n - m->runout || in_form2(m, b))
 		return CDT_READ_END;
 	if (in_bad(m, b))
 		return CDT_READ_MEDIUM;
@@ -107,6 +126,7 @@ static int model_read(void *ctx, uint64_t lba, uint32_t n, struct es_outcome *o)
 	} else {
 		o->ms = m->fail_ms;
 		m->fails++;
+		o->wrong_mode = wrong_mode_at(m, b);
 		o->info_valid = m->info || m->bogus_info || m->start_info;
 		o->info = m->bogus_info ? 0 : m->start_info ? lba : b;
 	}
@@ -440,6 +460,102 @@ static void test_runout(void **state)
 	assert_int_equal(r.end, BASE - 2);
 	assert_true(r.failed_reads <= 2);
 	assert_false(r.medium_end);
+}
+
+/* The same run-out answering 05/64/00 with wrong_mode, as probe.c passes it on */
+static void test_runout_wrong_mode(void **state)
+{
+	(void)state;
+	for (uint64_t k = 1; k <= 2; k++) {
+		for (int cheapf = 0; cheapf < 2; cheapf++) {
+			struct model m = cheapf ? cheap(BASE) : dear(BASE);
+			struct es_params p = params(BASE);
+			struct es_result r;
+
+			m.runout = k;
+			m.runout_wm = true;
+			r = run(&m, &p);
+			assert_int_equal(r.end, BASE - k);
+			assert_false(r.medium_end);
+			/* nothing read past the run-out, no failure more than before */
+			assert_true(m.top <= BASE + 1);
+			if (!cheapf)
+				assert_true(r.failed_reads <= 2);
+		}
+	}
+}
+
+/*
+ * Issue 32 item 2: a Mode 2 Form 2 sector (05/64/00) inside the extent
+ * READ CAPACITY reports is a block that is there, never the end: h.img,
+ * 2000 blocks, READ CAPACITY 2050 (extra=50), a filesystem declaring 300,
+ * one Form 2 sector at 1000.  The forward scan met it first and took it
+ * for the end; 1000 of 2000 blocks were imaged.  Also runs of Form 2
+ * blocks, on slow and fast drives, with and without INFORMATION.
+ */
+static void test_form2_inside_not_end(void **state)
+{
+	static const struct range runs[] = {
+		{ 1000, 1000 }, { 1000, 1009 }, { 1500, 1530 }, { 301, 301 }, { 1998, 1998 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		for (int cheapf = 0; cheapf < 2; cheapf++) {
+			for (int info = 0; info < 2; info++) {
+				struct model m = cheapf ? cheap(2000) : dear(2000);
+				struct es_params p = params(2050);
+				struct es_result r;
+
+				m.form2[m.nform2++] = runs[i];
+				m.info = info;
+				p.candidates[p.ncandidates++] = 300;
+				p.candidates[p.ncandidates++] = 2050;
+				r = run(&m, &p);
+				if (r.end != 2000)
+					fail_msg("form2 %llu-%llu cheap=%d info=%d: end %llu",
+						 (unsigned long long)runs[i].a,
+						 (unsigned long long)runs[i].b, cheapf, info,
+						 (unsigned long long)r.end);
+				assert_false(r.medium_end);
+			}
+		}
+	}
+}
+
+/* A Form 2 sector right at a size source below the end: no candidate ends there */
+static void test_form2_at_candidate(void **state)
+{
+	struct model m = dear(2000);
+	struct es_params p = params(2000);
+	struct es_result r;
+
+	(void)state;
+	m.form2[m.nform2++] = (struct range){ 300, 300 };
+	p.candidates[p.ncandidates++] = 300;
+	r = run(&m, &p);
+	assert_int_equal(r.end, 2000);
+}
+
+/*
+ * Form 2 blocks up to the reported end (a Video CD's last track, no
+ * headers read): the search's end stays at the first of them, never past
+ * the reported end, for the structure (probe.c) to judge.
+ */
+static void test_form2_tail_stays(void **state)
+{
+	struct model m = dear(2000);
+	struct es_params p = params(2000);
+	struct es_result r;
+
+	(void)state;
+	m.form2[m.nform2++] = (struct range){ 1990, 1999 };
+	r = run(&m, &p);
+	assert_int_equal(r.end, 1990);
+	assert_false(r.medium_end);
+	assert_true(m.top <= 2000);
+	/* the failures the confirmation adds stay few on a slow drive */
+	assert_true(r.failed_reads <= 8);
 }
 
 /*
@@ -820,6 +936,10 @@ int main(void)
 		cmocka_unit_test(test_over_reported_toc_true),
 		cmocka_unit_test(test_over_reported_last_track),
 		cmocka_unit_test(test_runout),
+		cmocka_unit_test(test_runout_wrong_mode),
+		cmocka_unit_test(test_form2_inside_not_end),
+		cmocka_unit_test(test_form2_at_candidate),
+		cmocka_unit_test(test_form2_tail_stays),
 		cmocka_unit_test(test_bad_before_end),
 		cmocka_unit_test(test_bad_below_candidate),
 		cmocka_unit_test(test_bad_inside_failing_read),

@@ -236,7 +236,8 @@ static void test_bad_near_end(void **state)
  * Reads past an end READ CAPACITY and the TOC agree on that succeed with
  * zeros (a drive reading the lead-out) or the last block again (a stale
  * cache): not a hidden tail on a CD (issue 23 item 4); real data past
- * it still is, and a DVD keeps the old answer.
+ * it still is, up to its last block, and the filler past that is no
+ * hidden tail either, on a DVD too (issue 32: filler is never hidden data).
  */
 static void test_filler_past_agreed_end(void **state)
 {
@@ -255,10 +256,16 @@ static void test_filler_past_agreed_end(void **state)
 		assert_int_equal(r.unconfirmed_blocks, CDT_DEFAULT_MAX_EXTRA);
 		r = probe("sim:%s,hide=20,%s", rnd, past[i]);
 		assert_int_equal(r.verdict, CDT_VERDICT_HIDDEN_TAIL);
-		assert_false(r.notes & CDT_NOTE_UNCONFIRMED_TAIL);
+		assert_int_equal(r.true_blocks, IMG_BLOCKS);
+		assert_int_equal(r.extent_blocks, IMG_BLOCKS);
+		assert_true(r.notes & CDT_NOTE_UNCONFIRMED_TAIL);
+		assert_false(r.notes & CDT_NOTE_WINDOW_LIMIT);
+		assert_int_equal(r.unconfirmed_blocks, CDT_DEFAULT_MAX_EXTRA - 20);
 		r = probe("sim:%s,profile=dvd-rom,%s", rnd, past[i]);
-		assert_int_equal(r.verdict, CDT_VERDICT_HIDDEN_TAIL);
-		assert_false(r.notes & CDT_NOTE_UNCONFIRMED_TAIL);
+		assert_int_equal(r.verdict, CDT_VERDICT_OK);
+		assert_int_equal(r.true_blocks, IMG_BLOCKS);
+		assert_true(r.notes & CDT_NOTE_UNCONFIRMED_TAIL);
+		assert_int_equal(r.unconfirmed_blocks, CDT_DEFAULT_MAX_EXTRA);
 	}
 }
 

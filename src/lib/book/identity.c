@@ -74,6 +74,12 @@ void id_init(struct disc_id *id, uint32_t block_size, uint64_t extent,
 	id->nwant = id_pick(extent, id->want);
 }
 
+void id_pick_below(struct disc_id *id, uint64_t end)
+{
+	if (end && end < id->extent)
+		id->nwant = id_pick(end, id->want);
+}
+
 static bool recorded(const struct disc_id *id, uint64_t lba)
 {
 	unsigned int i;

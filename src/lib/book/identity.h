@@ -54,6 +54,12 @@ void id_init(struct disc_id *id, uint32_t block_size, uint64_t extent,
 	     uint64_t true_blocks);
 
 /*
+ * Only blocks below end are picked (end < the extent: filler past it, which
+ * identifies no disc).  Before any id_note.
+ */
+void id_pick_below(struct disc_id *id, uint64_t end);
+
+/*
  * n blocks from lba read good into buf: record the picked ones among them
  * not recorded yet.  0 or CDT_ENOMEM.
  */

@@ -399,6 +399,7 @@ static int prepare(struct image_job *j)
 	if (!verified) {
 		id_init(&j->book.rec.id, j->bs, j->res->extent_blocks, j->data_first ?
 			j->res->extent_blocks : j->res->sum.probe->true_blocks);
+		id_pick_below(&j->book.rec.id, j->found.filler_from);
 		j->book.rec.id.pending = j->data_first;
 		record_window(j);
 		rc = book_resumed(&j->book) ? image_note_from_out(j) : 0;
@@ -571,6 +572,8 @@ static int settle_extent(struct image_job *j, struct rescue *r)
 	res->extent_blocks = e;
 	j->extent_bytes = e * j->bs;
 	id_init(&j->book.rec.id, j->bs, e, res->sum.probe->true_blocks);
+	/* identity blocks are data blocks, never filler (issue 32) */
+	id_pick_below(&j->book.rec.id, j->found.filler_from);
 	record_window(j);
 	rc = image_note_from_out(j);
 	if (!rc)

@@ -43,6 +43,16 @@
  * one missing failed.  Only CDT_TIMEOUTS_IN_ROW timeouts in a row end
  * the search: the drive stopped answering.
  *
+ * 05/64/00 ILLEGAL MODE FOR THIS TRACK (es_outcome.wrong_mode) below the
+ * reported end is a block that is there but holds no 2048-byte user data
+ * (a Mode 2 Form 2 sector, a run-out): like a MEDIUM ERROR it may have
+ * readable blocks above it, so an end found at one is checked the same
+ * way, below the reported end only (above it the structure says nothing),
+ * and it bounds nothing as an END answer does.  Unlike a MEDIUM ERROR it is
+ * no damage: an end that stands there is not a trailing medium error.
+ * (Issue 32 item 2: the forward scan met one Form 2 sector in the middle of
+ * a data track and took it for the disc's end.)
+ *
  * No read touches an LBA at or past the window, reported + max_extra: that
  * is what --max-extra promises, whatever failures cost.  An end exactly at
  * the window's edge is therefore a window limit: confirming it would take
@@ -81,6 +91,7 @@
  * distance, which balances the reads across and within the gaps.
  */
 #define ES_GAP 512
+#define ES_FAILED_KEPT 32
 
 struct es_state {
 	const struct es_params *p;
@@ -93,6 +104,7 @@ struct es_state {
 	bool hi_known;
 	bool hi_medium;		/* hi came from a MEDIUM failure, not END */
 	bool hi_exact;		/* the block at hi itself was seen to fail */
+	bool hi_wm;		/* hi answered 05/64/00 below the reported end */
 	uint64_t end_bound;	/* lowest LBA that failed END-class, or ~0 */
 	uint64_t window;	/* never read at or above this while galloping */
 
@@ -101,7 +113,30 @@ struct es_state {
 	int info_trust;		/* 1 consistent INFORMATION seen, -1 bogus seen */
 	bool lo_from_info;	/* lo was raised on the drive's word alone */
 	unsigned int timeouts_in_row;
+	/* single blocks seen failing, so a check above an end never reads one again */
+	uint64_t failed[ES_FAILED_KEPT];
+	unsigned int nfailed;
 };
+
+/*
+ * A failure that answered 05/64/00 below the reported end: a block that is
+ * there (Form 2, a run-out), never an END bound.
+ */
+static bool wrong_mode_inside(const struct es_state *s, uint64_t lba,
+			      const struct es_outcome *o)
+{
+	return o->cls == CDT_READ_END && o->wrong_mode && lba < s->p->reported;
+}
+
+static bool known_failed(const struct es_state *s, uint64_t lba)
+{
+	unsigned int i, n = s->nfailed < ES_FAILED_KEPT ? s->nfailed : ES_FAILED_KEPT;
+
+	for (i = 0; i < n; i++)
+		if (s->failed[i] == lba)
+			return true;
+	return false;
+}
 
 /* A block failed: END-class, or a block-level failure (MEDIUM, timeout). */
 static bool is_failure(enum cdt_read_class cls)
@@ -163,7 +198,9 @@ static int es_read(struct es_state *s, uint64_t lba, uint32_t n,
 	if (!is_failure(out->cls))
 		return CDT_ECHECK;
 	s->fail_ms = s->fail_ms < 0 ? out->ms : (s->fail_ms + out->ms) / 2;
-	if (out->cls == CDT_READ_END && lba < s->end_bound)
+	if (n == 1)
+		s->failed[s->nfailed++ % ES_FAILED_KEPT] = lba;
+	if (out->cls == CDT_READ_END && lba < s->end_bound && !wrong_mode_inside(s, lba, out))
 		s->end_bound = lba + n - 1 < s->end_bound ? lba + n - 1 : s->end_bound;
 	return 0;
 }
@@ -206,17 +243,19 @@ static bool usable_info(struct es_state *s, uint64_t lba, uint32_t n,
 }
 
 static void set_hi(struct es_state *s, uint64_t hi, enum cdt_read_class cls,
-		   bool exact)
+		   bool exact, bool wm)
 {
 	if (s->hi_known && hi > s->hi)
 		return;
-	if (s->hi_known && hi == s->hi && !s->hi_medium && (s->hi_exact || !exact))
+	if (s->hi_known && hi == s->hi && !s->hi_medium && !s->hi_wm &&
+	    (s->hi_exact || !exact))
 		return;
 	s->hi = hi;
 	s->hi_known = true;
 	/* a block-level failure (MEDIUM, timeout) may be damage, not the end */
 	s->hi_medium = cls != CDT_READ_END;
 	s->hi_exact = exact;
+	s->hi_wm = wm;
 }
 
 static void set_lo(struct es_state *s, uint64_t lo)
@@ -243,10 +282,11 @@ static void learn_failure(struct es_state *s, uint64_t lba, uint32_t n,
 			set_lo(s, info);
 		}
 		/* a block missing from a longer GOOD read: read it alone */
-		set_hi(s, info, o->cls, !o->info_exact || n == 1);
+		set_hi(s, info, o->cls, !o->info_exact || n == 1,
+		       wrong_mode_inside(s, info, o));
 		return;
 	}
-	set_hi(s, lba + n - 1, o->cls, n == 1);
+	set_hi(s, lba + n - 1, o->cls, n == 1, wrong_mode_inside(s, lba, o));
 }
 
 /* Read n blocks at lba and note what they say about the end. */
@@ -317,7 +357,7 @@ static int try_candidate(struct es_state *s, uint64_t c)
 		if (rc)
 			return rc;
 	}
-	return s->hi_known && s->hi == c && !s->hi_medium;
+	return s->hi_known && s->hi == c && !s->hi_medium && !s->hi_wm;
 }
 
 static int check_candidates(struct es_state *s)
@@ -563,13 +603,26 @@ static int narrow(struct es_state *s)
 	return 0;
 }
 
+/* A block above the end read: the search goes on above it, up to an END seen. */
+static void reopen_above(struct es_state *s, uint64_t lba)
+{
+	s->lo = lba + 1;
+	s->hi_known = s->end_bound != UINT64_MAX && s->end_bound > lba;
+	s->hi = s->end_bound;
+	s->hi_medium = false;
+	s->hi_wm = false;
+	s->hi_exact = true;
+}
+
 /*
- * The end landed on a MEDIUM ERROR: it may be a bad block with readable
- * ones after it.  Probe at growing distances; a good read reopens the
- * search above it.  Returns 1 when the search must go on, 0 when the end
- * stands.
+ * Readable blocks above the end e, which failed as a block that is there
+ * (MEDIUM, a timeout, 05/64/00): probe at growing distances below top
+ * (with skip_failed, passing over blocks already seen failing: a run-out
+ * costs no read again; a MEDIUM ERROR may be flaky, so read again); a
+ * good read reopens the search above it.  Then the block below an END seen further up, which may read.
+ * Returns 1 when the search must go on, 0 when the end stands.
  */
-static int confirm_beyond(struct es_state *s)
+static int readable_beyond(struct es_state *s, uint64_t top, bool skip_failed)
 {
 	uint64_t e = s->hi, d, lba, span = ES_CONFIRM_SPAN;
 	struct es_outcome o;
@@ -580,38 +633,61 @@ static int confirm_beyond(struct es_state *s)
 	for (d = 1; d <= span; d *= 2) {
 		lba = e + d;
 		/* never past the window: --max-extra bounds every read */
-		if (lba >= s->end_bound || lba >= s->window)
+		if (lba >= top || lba >= s->end_bound || lba >= s->window)
 			break;
+		if (skip_failed && known_failed(s, lba))
+			continue;
 		rc = es_read(s, lba, 1, &o);
 		if (rc)
 			return rc;
 		if (o.cls == CDT_READ_OK) {
-			s->lo = lba + 1;
-			s->hi_known = s->end_bound != UINT64_MAX;
-			s->hi = s->end_bound;
-			s->hi_medium = false;
-			s->hi_exact = true;
+			reopen_above(s, lba);
 			return 1;
 		}
-		if (o.cls == CDT_READ_END)
+		if (o.cls == CDT_READ_END && !wrong_mode_inside(s, lba, &o))
 			break;
 	}
 	/* nothing readable beyond; blocks between e and an END may be */
-	if (s->end_bound != UINT64_MAX && s->end_bound > e + 1 &&
-	    s->end_bound - 1 > e + d / 2) {
+	if (s->end_bound != UINT64_MAX && s->end_bound <= top && s->end_bound > e + 1 &&
+	    s->end_bound - 1 > e + d / 2 &&
+	    !(skip_failed && known_failed(s, s->end_bound - 1))) {
 		lba = s->end_bound - 1;
 		rc = es_read(s, lba, 1, &o);
 		if (rc)
 			return rc;
 		if (o.cls == CDT_READ_OK) {
-			s->lo = lba + 1;
-			s->hi = s->end_bound;
-			s->hi_medium = false;
+			reopen_above(s, lba);
 			return 0;
 		}
 	}
+	return 0;
+}
+
+/*
+ * The end landed on a MEDIUM ERROR: it may be a bad block with readable
+ * ones after it.  Returns 1 when the search must go on, 0 when the end
+ * stands.
+ */
+static int confirm_beyond(struct es_state *s)
+{
+	uint64_t e = s->hi;
+	int rc = readable_beyond(s, UINT64_MAX, false);
+
+	if (rc || s->hi != e || !s->hi_known)
+		return rc;
 	s->res->medium_end = true;
 	return 0;
+}
+
+/*
+ * The end landed on 05/64/00 below the reported end: a Form 2 sector (or
+ * a run of them) with readable blocks after it, or the disc's last blocks
+ * (a run-out, a Form 2 track's end), which only reads up to the reported
+ * end can tell apart; the structure (probe.c) judges an end that stands.
+ */
+static int confirm_form2(struct es_state *s)
+{
+	return readable_beyond(s, s->p->reported, true);
 }
 
 /* After an end found from INFORMATION, the block before it must read. */
@@ -657,11 +733,7 @@ static int exact_hi(struct es_state *s)
 		learn_failure(s, e, 1, &o);
 		return 0;
 	}
-	s->lo = e + 1;
-	s->hi_known = s->end_bound != UINT64_MAX && s->end_bound > e;
-	s->hi = s->end_bound;
-	s->hi_medium = false;
-	s->hi_exact = true;
+	reopen_above(s, e);
 	return 1;
 }
 
@@ -697,14 +769,14 @@ static int settle_window(struct es_state *s)
 	 * below its last one read fine: the bad one may lie below, so the
 	 * last one is still unknown.
 	 */
-	if (s->hi_medium && !s->hi_exact) {
+	if ((s->hi_medium || s->hi_wm) && !s->hi_exact) {
 		rc = exact_hi(s);
 		if (rc)
 			return rc;
 	}
-	if (!s->hi_medium)
-		return 0;
-	return confirm_beyond(s);
+	if (s->hi_medium)
+		return confirm_beyond(s);
+	return s->hi_wm ? confirm_form2(s) : 0;
 }
 
 int es_find_end(const struct es_params *p, es_read_fn read, void *ctx,

@@ -42,6 +42,12 @@ struct probe_findings {
 	 * reads raw as data.
 	 */
 	uint64_t extent;
+	/*
+	 * Blocks from here to the extent read only as filler (zeros, a
+	 * repeat) and are in it because the filesystem's size covers them
+	 * (issue 32): no identity block is picked there.  0: none.
+	 */
+	uint64_t filler_from;
 	/* reads that failed with a medium error, up to PROBE_FAILED_MAX */
 	struct probe_failed_read failed[PROBE_FAILED_MAX];
 	unsigned int n_failed;

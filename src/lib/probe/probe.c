@@ -26,41 +26,76 @@ struct probe_reader {
 	size_t buf_len;
 	struct eb_search es;	/* the search's rounds and boundary: its failures */
 	int64_t agreed;		/* probe_agreed_end(), -1: none */
-	uint8_t *last_in;	/* block agreed-1 as read, for filler past it */
-	bool last_known;
-	bool filler_past;	/* a block past agreed was filler */
 	uint64_t above;		/* the search starts here: an earlier run's end */
-	bool data_past;		/* a block past agreed held more than filler */
+	/*
+	 * Filler past the reported end (issue 32): zeros, or the last data
+	 * block again, is never hidden data.  last_data is the highest block
+	 * read that was data (last_lba), data_top 1 + it (every block below
+	 * the reported end or above counts as data), filler_lo the lowest
+	 * filler block read at or above data_top, there_top 1 + the highest
+	 * block alone that failed as a block that is there (MEDIUM, a
+	 * timeout, 05/64/00).
+	 */
+	uint8_t *last_data;
+	uint64_t last_lba;
+	bool last_known;
+	bool filler_past;	/* a block past the reported end was filler */
+	uint64_t data_top, filler_lo, there_top;
 };
 
+static void keep_data(struct probe_reader *r, uint64_t b, const uint8_t *blk)
+{
+	uint32_t bs = r->dev->block_size;
+
+	if (b + 1 > r->data_top)
+		r->data_top = b + 1;
+	if (r->filler_lo < r->data_top)
+		r->filler_lo = UINT64_MAX;
+	if (!r->last_known || b >= r->last_lba) {
+		memcpy(r->last_data, blk, bs);
+		r->last_lba = b;
+		r->last_known = true;
+	}
+}
+
 /*
- * Blocks of a GOOD read at or past the agreed end: do they hold anything
- * but filler (zeros, the last block again)?  Block agreed-1 is kept as the
- * stale cache's likeliest answer (the search reads it first).
+ * Blocks of a GOOD read: at or past the reported end, do they hold
+ * anything but filler (all zeros, the last data block read below them
+ * again, or the block before them in the same read again: a stale
+ * cache)?  Blocks below the reported end are data whatever they hold.
  */
 static void note_past(struct probe_reader *r, uint64_t lba, uint32_t got)
 {
 	uint32_t bs = r->dev->block_size, i;
-	uint64_t a = (uint64_t)r->agreed;
 
-	if (r->agreed <= 0 || !r->last_in)
+	if (!r->last_data || !r->reported)
 		return;
-	if (lba < a && lba + got >= a) {
-		memcpy(r->last_in, r->buf + (size_t)(a - 1 - lba) * bs, bs);
-		r->last_known = true;
-	}
-	for (i = 0; i < got && !r->data_past; i++) {
+	for (i = 0; i < got; i++) {
 		const uint8_t *blk = r->buf + (size_t)i * bs;
+		uint64_t b = lba + i;
+		bool filler = b >= r->reported &&
+			(probe_filler_block(blk, r->last_known && r->last_lba < b ?
+					    r->last_data : NULL, bs) ||
+			 (i && !memcmp(blk, blk - bs, bs)));
 
-		if (lba + i < a)
+		if (!filler) {
+			keep_data(r, b, blk);
 			continue;
-		/* a run of one block again is filler too, whichever block */
-		if (!probe_filler_block(blk, r->last_known ? r->last_in : NULL, bs) &&
-		    (!i || memcmp(blk, blk - bs, bs)))
-			r->data_past = true;
-		else
-			r->filler_past = true;
+		}
+		r->filler_past = true;
+		if (b >= r->data_top && b < r->filler_lo)
+			r->filler_lo = b;
 	}
+}
+
+/* A block read alone that failed as a block that is there: never filler. */
+static void note_there(struct probe_reader *r, uint64_t lba, uint32_t n,
+		       const struct es_outcome *o)
+{
+	if (n == 1 && o->cls != CDT_READ_OK && (o->medium_error || o->wrong_mode ||
+						o->cls == CDT_READ_TIMEOUT) &&
+	    lba + 1 > r->there_top)
+		r->there_top = lba + 1;
 }
 
 /* Every read of the search comes through here: tell the caller, who may be waiting minutes. */
@@ -175,6 +210,8 @@ static int read_witnessed(struct probe_reader *r, uint64_t lba, uint32_t n,
 	if ((rr->cls == CDT_READ_OK || rr->cls == CDT_READ_SHORT) &&
 	    out->missing < n && !r->raw)
 		note_past(r, lba, n - out->missing);
+	else
+		note_there(r, lba, n, out);
 	return 0;
 }
 
@@ -405,9 +442,10 @@ static bool damage_at(const struct probe_reader *r, const struct es_result *er,
  * MEDIUM ERROR run up to it, or up to the run-out that closes it (runout
  * blocks), is damage inside the disc (damaged-tail, the image marks
  * those blocks bad; with tao-runout too), and filler read past it with
- * no header to witness it is no hidden tail (unconfirmed-tail).  Either
- * way the agreed end stands (its run-out left out), and the extent with
- * it.
+ * no header to witness it is no hidden tail (unconfirmed-tail), on a CD
+ * however far it reaches (filler_end has taken the window's and the far
+ * cases, on any medium).  Either way the agreed end stands (its run-out
+ * left out), and the extent with it.
  */
 static void agreed_end(struct probe_reader *r, struct cdt_probe_result *res,
 		       struct es_result *er, unsigned int runout, bool *window_limit)
@@ -427,11 +465,198 @@ static void agreed_end(struct probe_reader *r, struct cdt_probe_result *res,
 	/* a search from above agreed: an earlier run read the blocks between */
 	if (r->above <= agreed &&
 	    probe_tail_unconfirmed(&res->sizes, er->end, r->raw, r->filler_past,
-				   r->data_past)) {
+				   r->data_top > agreed)) {
 		res->notes |= CDT_NOTE_UNCONFIRMED_TAIL;
 		res->unconfirmed_blocks = er->end - agreed;
 		hold_at(er, &res->extent_blocks, agreed, window_limit);
 	}
+}
+
+/* The largest size source: reads past it succeed past every one. */
+static int64_t largest_source(const struct cdt_sizes *sz)
+{
+	int64_t v[] = { sz->read_capacity, sz->toc_leadout, sz->track_end,
+			sz->filesystem, sz->kernel }, top = 0;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (v[i] > top)
+			top = v[i];
+	return top;
+}
+
+/*
+ * Past the lowest filler block read, [data_top, top): bisect it down to
+ * FILL_SPAN blocks, then read it all, so data_top is 1 + the last block
+ * below top that is not filler.  The search reads every block up to 512
+ * above the reported end, runs up to 8192, then single blocks 512 apart,
+ * so the span left is seldom more than one gap.
+ */
+#define FILL_SPAN 1024
+
+static int fill_in(struct probe_reader *r, uint64_t top)
+{
+	uint64_t lo = r->data_top, lba, alone = 0;
+	struct es_outcome o;
+	uint32_t n;
+	int rc;
+
+	while (lo < top && top - lo > FILL_SPAN) {
+		lba = lo + (top - lo) / 2;
+		memset(&o, 0, sizeof(o));
+		rc = probe_read(r, lba, 1, &o);
+		if (rc)
+			return rc;
+		/* data, or a block that is there: the filler starts above it */
+		if (r->data_top > lba || r->there_top > lba)
+			lo = lba + 1;
+		else
+			top = lba;
+	}
+	lba = r->data_top > lo ? r->data_top : lo;
+	while (lba < top) {
+		n = top - lba < r->buf_blocks ? (uint32_t)(top - lba) : r->buf_blocks;
+		if (lba < alone)
+			n = 1;
+		memset(&o, 0, sizeof(o));
+		rc = probe_read(r, lba, n, &o);
+		if (rc)
+			return rc;
+		/* a chunk that failed: its blocks alone, each one noted */
+		if ((o.cls != CDT_READ_OK || o.missing) && n > 1) {
+			alone = lba + n;
+			continue;
+		}
+		lba += n;
+	}
+	return 0;
+}
+
+/* Block lba alone: 1 it reads as cmp, 0 it reads otherwise or fails, <0 an error. */
+static int reads_as(struct probe_reader *r, uint64_t lba, const uint8_t *cmp)
+{
+	struct es_outcome o;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	rc = probe_read(r, lba, 1, &o);
+	if (rc)
+		return rc;
+	return o.cls == CDT_READ_OK && !o.missing && !memcmp(r->buf, cmp, r->dev->block_size);
+}
+
+/*
+ * A stale cache answers past the end with the last block again, and a
+ * read far past it cannot tell the copy from data: the first block of a
+ * run of identical blocks ending at *t - 1 is the data, the rest filler.
+ * Gallop down while blocks read the same, then bisect; never below the
+ * reported end.  One read where block *t - 2 differs.  *t is then 1 + the
+ * last block read that is not filler.
+ */
+static int repeat_start(struct probe_reader *r, uint64_t *t)
+{
+	uint32_t bs = r->dev->block_size;
+	uint64_t hi = *t - 1, lo, d = 1, mid;
+	uint8_t *cmp;
+	int rc = 0;
+
+	if (*t < r->reported + 2 || !r->last_known || r->last_lba != hi ||
+	    probe_filler_block(r->last_data, NULL, bs))
+		return 0;
+	cmp = malloc(bs);
+	if (!cmp)
+		return CDT_ENOMEM;
+	memcpy(cmp, r->last_data, bs);
+	for (;;) {
+		lo = hi >= r->reported + d ? hi - d : r->reported;
+		rc = reads_as(r, lo, cmp);
+		if (rc <= 0)
+			break;
+		hi = lo;
+		if (lo == r->reported)
+			break;
+		d *= 2;
+	}
+	while (rc == 0 && hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		rc = reads_as(r, mid, cmp);
+		if (rc > 0)
+			hi = mid;
+		else if (!rc)
+			lo = mid;
+		if (rc > 0)
+			rc = 0;
+	}
+	free(cmp);
+	if (rc < 0)
+		return rc;
+	/*
+	 * Right above a block that is there but failed: the run repeats
+	 * that block (what the drive holds of it), all of it filler.
+	 */
+	*t = r->there_top == hi ? hi - 1 : hi + 1;
+	return 0;
+}
+
+/*
+ * Filler is never hidden data (issue 32): where reads past the reported
+ * end succeeded up to the window's edge or far past every size source
+ * (FILLER_PAST_SOURCES), the
+ * true end is 1 + the last block that is not filler (fill_in reads what
+ * the search left unread below the lowest filler block), or the
+ * filesystem's size where it covers the filler; the filler beyond is
+ * unconfirmed-tail with its count, and the extent stops at the true end,
+ * or past a block there that failed (a last block that does not read).
+ * A run-out ends the search below the reported end, so filler after it
+ * changes nothing.  Where the drive reads raw sectors, their headers
+ * decided each block already (witness).
+ */
+/*
+ * Reads that succeed this far past every size source without reaching the
+ * window are a drive reading the lead-out (at least 6750 sectors, 90 s,
+ * on a CD), not a hidden tail that merely ends in zeros (a zero-padded
+ * image whose drive hides a few blocks keeps them).
+ */
+#define FILLER_PAST_SOURCES 6750
+
+static int filler_end(struct probe_reader *r, struct cdt_probe_result *res,
+		      struct es_result *er, bool *window_limit)
+{
+	const struct cdt_sizes *sz = &res->sizes;
+	uint64_t e = er->end > res->extent_blocks ? er->end : res->extent_blocks;
+	uint64_t t, there, reads = r->reads, failed = r->failed_reads;
+	double ms = r->ms;
+	int rc;
+
+	if (r->raw || er->nothing_readable || !r->filler_past || !r->reported ||
+	    !(er->window_limit || *window_limit ||
+	      (int64_t)e >= largest_source(sz) + FILLER_PAST_SOURCES))
+		return 0;
+	rc = fill_in(r, r->filler_lo < e ? r->filler_lo : e);
+	t = r->data_top;
+	if (!rc)
+		rc = repeat_start(r, &t);
+	/* the reads that placed the end are the search's too */
+	er->reads += r->reads - reads;
+	er->failed_reads += r->failed_reads - failed;
+	er->ms += r->ms - ms;
+	if (rc)
+		return rc;
+	if (sz->filesystem > 0 && (uint64_t)sz->filesystem > t && (uint64_t)sz->filesystem <= e)
+		t = (uint64_t)sz->filesystem;
+	there = r->there_top > t && r->there_top <= e ? r->there_top : t;
+	if (there >= e)
+		return 0;
+	if (t > r->data_top && there == t)
+		r->pf->filler_from = r->data_top;
+	er->end = t;
+	er->medium_end = there > t;
+	er->window_limit = false;
+	*window_limit = false;
+	res->extent_blocks = there;
+	res->notes |= CDT_NOTE_UNCONFIRMED_TAIL;
+	res->unconfirmed_blocks = e - there;
+	return 0;
 }
 
 static int run_search(struct cdt_dev *dev, struct probe_findings *pf,
@@ -457,11 +682,14 @@ static int run_search(struct cdt_dev *dev, struct probe_findings *pf,
 	r.buf = malloc(r.buf_len);
 	r.agreed = probe_agreed_end(&res->sizes);
 	r.above = above;
-	if (r.agreed > 0)
-		r.last_in = malloc(dev->block_size);
-	if (!r.buf || (r.agreed > 0 && !r.last_in)) {
+	/* an earlier run read the blocks below above: data, as it judged */
+	r.data_top = r.reported > above ? r.reported : above;
+	r.filler_lo = UINT64_MAX;
+	pf->filler_from = 0;
+	r.last_data = malloc(dev->block_size ? dev->block_size : 1);
+	if (!r.buf || !r.last_data) {
 		free(r.buf);
-		free(r.last_in);
+		free(r.last_data);
 		return CDT_ENOMEM;
 	}
 	fill_params(&p, &res->sizes, pf->layout, opts->max_extra, r.buf_blocks);
@@ -481,6 +709,8 @@ static int run_search(struct cdt_dev *dev, struct probe_findings *pf,
 	if (!rc && runout && !er->medium_end)
 		res->notes |= CDT_NOTE_TAO_RUNOUT;
 	if (!rc && !stopped(&r))
+		rc = filler_end(&r, res, er, &window_limit);
+	if (!rc && !stopped(&r))
 		agreed_end(&r, res, er, runout, &window_limit);
 	if (window_limit)
 		res->notes |= CDT_NOTE_WINDOW_LIMIT;
@@ -488,7 +718,7 @@ static int run_search(struct cdt_dev *dev, struct probe_findings *pf,
 	if (!rc && stopped(&r))
 		rc = CDT_EINTR;
 	free(r.buf);
-	free(r.last_in);
+	free(r.last_data);
 	if (rc == CDT_ETIMEOUT)
 		cdt_dev_seterr(dev, "the drive stopped answering: %d reads in a row did not complete within the timeout in the end search; run the same command again when it answers",
 			       CDT_TIMEOUTS_IN_ROW);
