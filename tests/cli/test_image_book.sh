@@ -102,14 +102,19 @@ for b in range(0, len(d), 512):
 open(sys.argv[2], 'wb').write(d)
 " "$T/q.img" "$T/qo.img"
 Q='cost=0/0,block=512,layout=audio:37+data:4/data:22+data:8,tao=1,open=1,profile=cd-r,extra=66,runout=2,bad=2091-2375:3111-4404'
+# the change comes with the command after the first read of blocks 37-38,
+# found in a trace (the end search's read count before it is its own)
 rm -f "$T/q.map" "$T/q.out"
-run image -q --map "$T/q.map" --chunk 3 --retries 0 "sim:$T/q.img,$Q,change=32:$T/qo.img" "$T/q.out"
-expect_rc "audio first, change=32 (after blocks 37-38 were read) to a disc of the same sizes -> 3" 3
+run image -q --map "$T/q.map" --chunk 3 --retries 0 "sim:$T/q.img,$Q,trace=$T/q.tr" "$T/q.out"
+at=$(($(grep -n '^28 lba=37 ' "$T/q.tr" | head -n 1 | cut -d: -f1) + 1))
+rm -f "$T/q.map" "$T/q.out"
+run image -q --map "$T/q.map" --chunk 3 --retries 0 "sim:$T/q.img,$Q,change=$at:$T/qo.img" "$T/q.out"
+expect_rc "audio first, change=$at (after blocks 37-38 were read) to a disc of the same sizes -> 3" 3
 expect_grep "audio first, another disc: the block that differs is named" "$T/err" \
 	'block 37 is not the one of the disc this run began with'
 rm -f "$T/q.map" "$T/q.out"
-run image -q --map "$T/q.map" --chunk 3 --retries 0 "sim:$T/q.img,$Q,change=32" "$T/q.out"
-expect_rc "audio first, change=32 to the same disc -> 0" 0
+run image -q --map "$T/q.map" --chunk 3 --retries 0 "sim:$T/q.img,$Q,change=$at" "$T/q.out"
+expect_rc "audio first, change=$at to the same disc -> 0" 0
 # a resume whose disc changes to another before it reads: exit 3, the map
 # and OUT it found stay
 cp "$T/c.map" "$T/c.map.keep"
