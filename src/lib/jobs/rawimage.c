@@ -353,8 +353,7 @@ static int start(struct raw_job *j)
 	if (rc)
 		return rc;
 	j->chunk = raw_chunk(j);
-	j->answer = malloc((size_t)j->chunk * (CD_RAW + MMC_C2_LEN));
-	if (!j->answer || reader_init_raw(&j->reader, j->dev, j->c2))
+	if (reader_init_raw(&j->reader, j->dev, j->c2))
 		return CDT_ENOMEM;
 	/* the probe settled the boundaries READ(10) could not (probe.h) */
 	rc = j->found.layout ? raw_plan_make(j->found.layout, j->found.extent, &j->plan) :
@@ -721,7 +720,6 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 	res->map_saved = book_map_saved(&j.book);
 	rc = close_files(&j, rc);
 	raw_plan_free(&j.plan);
-	free(j.answer);
 	reader_fini(&j.reader);
 	free(j.edc_failed);
 	probe_findings_free(&j.found);

@@ -36,7 +36,6 @@ struct raw_job {
 	char **paths;
 	bool c2;			/* read C2 pointers along */
 	uint32_t chunk;			/* sectors the engine reads at once */
-	uint8_t *answer;		/* chunk READ CD answers (the run-out checks) */
 	struct reader reader;		/* raw, with C2 when c2: every stream read */
 	uint8_t *edc_failed;		/* per stream sector: its last read
 					 * failed its EDC/ECC */
