@@ -112,6 +112,11 @@ static const struct refusal refusals[] = {
 	{ "# cdtail identity: block_size=2048 extent=3000\n", "not a count" },
 	{ "# cdtail identity: block_size=2048 extent=-3000 true_blocks=3000\n", "extent=-3000" },
 	{ "# cdtail identity: block_size=2048 extent=0 true_blocks=0\n", "extent=0" },
+	/* a digit above the bound: the bound minus it wrapped (fuzz_identity) */
+	{ "# cdtail identity: block_size=512 extent=3 true_blocks=2990\n"
+	  "# cdtail identity block 2999 sha256="
+	  "5071dd26cedb458cdfb3f0d71a9ebce7c8e30f35efc5ea367e7e523552af25f6\n",
+	  "not an LBA below its extent 3" },
 	{ "# cdtail identity: block_size=2047 extent=3000 true_blocks=3000\n", "block_size=2047" },
 	{ "# cdtail identity: block_size=0 extent=3000 true_blocks=3000\n", "block_size=0" },
 	{ "# cdtail identity: block_size=-2048 extent=3000 true_blocks=3000\n", "block_size=-2048" },

@@ -35,7 +35,8 @@ static bool take_u64(const char **p, uint64_t max, uint64_t *v)
 	for (; *s >= '0' && *s <= '9'; s++) {
 		uint64_t d = (uint64_t)(*s - '0');
 
-		if (*v > (max - d) / 10)
+		/* d > max: max - d would wrap and let any number through */
+		if (d > max || *v > (max - d) / 10)
 			return false;
 		*v = *v * 10 + d;
 	}
