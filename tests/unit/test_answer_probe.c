@@ -16,20 +16,20 @@
 static void test_medium_error(void **state)
 {
 	(void)state;
-	assert_true(cdt_answer_is_medium_error(0x03));
-	assert_false(cdt_answer_is_medium_error(0x04));	/* HARDWARE ERROR */
-	assert_false(cdt_answer_is_medium_error(0x05));
-	assert_false(cdt_answer_is_medium_error(0x00));
+	assert_true(answer_is_medium_error(0x03));
+	assert_false(answer_is_medium_error(0x04));	/* HARDWARE ERROR */
+	assert_false(answer_is_medium_error(0x05));
+	assert_false(answer_is_medium_error(0x00));
 }
 
 /* 05/63: END OF USER AREA ENCOUNTERED ON THIS TRACK, and nothing else. */
 static void test_end_of_user_area(void **state)
 {
 	(void)state;
-	assert_true(cdt_answer_is_end_of_user_area(0x05, 0x63));
-	assert_false(cdt_answer_is_end_of_user_area(0x05, 0x64));
-	assert_false(cdt_answer_is_end_of_user_area(0x05, 0x21));
-	assert_false(cdt_answer_is_end_of_user_area(0x03, 0x63));
+	assert_true(answer_is_end_of_user_area(0x05, 0x63));
+	assert_false(answer_is_end_of_user_area(0x05, 0x64));
+	assert_false(answer_is_end_of_user_area(0x05, 0x21));
+	assert_false(answer_is_end_of_user_area(0x03, 0x63));
 }
 
 /* The table agrees: both stay what the table makes of them. */

@@ -258,6 +258,16 @@ bool answer_is_invalid_opcode(const struct cdt_sense *s)
 	return s->valid && s->key == 0x05 && s->asc == 0x20 && s->ascq == 0x00;
 }
 
+bool answer_is_medium_error(uint8_t key)
+{
+	return key == 0x03;
+}
+
+bool answer_is_end_of_user_area(uint8_t key, uint8_t asc)
+{
+	return key == 0x05 && asc == 0x63;
+}
+
 /* CHECK CONDITION or COMMAND TERMINATED, or the driver byte says sense */
 static bool has_sense_status(const struct cdt_answer *a)
 {
@@ -363,16 +373,4 @@ const char *cdt_driver_byte_name(unsigned int driver)
 
 	driver &= 0x0f;
 	return driver < sizeof(names) / sizeof(names[0]) ? names[driver] : NULL;
-}
-
-/* ---- named predicates: the probe's questions of an answer (answer.h) ---- */
-
-bool cdt_answer_is_medium_error(uint8_t key)
-{
-	return key == 0x03;
-}
-
-bool cdt_answer_is_end_of_user_area(uint8_t key, uint8_t asc)
-{
-	return key == 0x05 && asc == 0x63;
 }

@@ -87,6 +87,16 @@ bool answer_is_medium_changed(const struct cdt_sense *s);
 bool answer_is_illegal_request(const struct cdt_sense *s);
 /* 05/20/00: INVALID COMMAND OPERATION CODE, the drive lacks the command */
 bool answer_is_invalid_opcode(const struct cdt_sense *s);
+/*
+ * The same questions of a read's answer (struct cdt_read_result keeps the
+ * bytes, not the sense): what the probe asks beyond the read's class.
+ * Sense key 3, MEDIUM ERROR: the block is there, unreadable (a TAO
+ * run-out's answer on many drives, a scratch's).
+ */
+bool answer_is_medium_error(uint8_t key);
+/* 05/63/xx END OF USER AREA ENCOUNTERED ON THIS TRACK: some drives' answer
+ * in a TAO run-out, where others give 05/64/00. */
+bool answer_is_end_of_user_area(uint8_t key, uint8_t asc);
 
 /* "bad block", "retry", ... for messages and the doc table. */
 const char *cdt_action_name(enum cdt_action a);
@@ -116,18 +126,5 @@ const struct cdt_answer_row *cdt_answer_rows(size_t *n);
 /* Host and driver bytes in words ("DID_ERROR"), or NULL when unknown. */
 const char *cdt_host_byte_name(unsigned int host);
 const char *cdt_driver_byte_name(unsigned int driver);
-
-/* ---- named predicates: the probe's questions of an answer (issue 31) ----
- * Sense bytes are tested here, beside the table, never in the probe: the
- * probe asks by name what it needs beyond the table's action.
- */
-
-/* Sense key 3, MEDIUM ERROR: the block is there, unreadable (a TAO
- * run-out's answer on many drives, a scratch's). */
-bool cdt_answer_is_medium_error(uint8_t key);
-
-/* 05/63/xx END OF USER AREA ENCOUNTERED ON THIS TRACK: some drives' answer
- * in a TAO run-out, where others give 05/64/00. */
-bool cdt_answer_is_end_of_user_area(uint8_t key, uint8_t asc);
 
 #endif

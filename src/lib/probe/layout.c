@@ -262,9 +262,9 @@ static enum block_answer read_one(struct cdt_dev *dev, struct probe_findings *pf
 		return BLOCK_OTHER;
 	if (rr.cls == CDT_READ_OK || rr.cls == CDT_READ_SHORT)
 		return BLOCK_DATA;
-	if (rr.cls == CDT_READ_WRONG_MODE || cdt_answer_is_end_of_user_area(rr.sense_key, rr.asc))
+	if (rr.cls == CDT_READ_WRONG_MODE || answer_is_end_of_user_area(rr.sense_key, rr.asc))
 		return BLOCK_WRONG_MODE;
-	if (cdt_answer_is_medium_error(rr.sense_key))
+	if (answer_is_medium_error(rr.sense_key))
 		return BLOCK_DAMAGED;
 	return BLOCK_OTHER;
 }

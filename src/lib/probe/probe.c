@@ -203,9 +203,9 @@ static int read_witnessed(struct probe_reader *r, uint64_t lba, uint32_t n,
 	/* a GOOD read's residual: whole blocks that did not arrive */
 	if (rr->cls == CDT_READ_SHORT)
 		out->missing = (uint32_t)((rr->resid + bs - 1) / bs);
-	out->medium_error = cdt_answer_is_medium_error(rr->sense_key);
+	out->medium_error = answer_is_medium_error(rr->sense_key);
 	out->wrong_mode = rr->cls == CDT_READ_WRONG_MODE;
-	out->user_area_end = cdt_answer_is_end_of_user_area(rr->sense_key, rr->asc);
+	out->user_area_end = answer_is_end_of_user_area(rr->sense_key, rr->asc);
 	/* only the blocks that arrived: a GOOD read's residual is not data */
 	if ((rr->cls == CDT_READ_OK || rr->cls == CDT_READ_SHORT) &&
 	    out->missing < n && !r->raw)
