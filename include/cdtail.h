@@ -172,6 +172,9 @@ enum cdt_read_class {
 				 * structure says which */
 	CDT_READ_SHORT,		/* GOOD, but only nblocks - resid / block size
 				 * blocks arrived (resid: the bytes that did not) */
+	CDT_READ_PROTECTED,	/* 05/6F/00-05: copy protection (a CSS-scrambled
+				 * sector, a region mismatch) refuses the block
+				 * without authentication: there, not damage */
 };
 
 struct cdt_read_result {
@@ -331,9 +334,12 @@ enum cdt_skip_why {
 	CDT_SKIP_PREGAP,		/* an audio track's pregap (index 00) */
 	CDT_SKIP_FORM2,			/* blocks of a data track that READ(10)
 					 * answers 05/64/00: Mode 2 Form 2 */
+	CDT_SKIP_PROTECTED,		/* blocks that answer 05/6F/xx: copy
+					 * protected (CSS), cdtail does not
+					 * authenticate */
 };
 
-/* "audio", "gap", "runout", "unwritten", "pregap", "form2" */
+/* "audio", "gap", "runout", "unwritten", "pregap", "form2", "protected" */
 const char *cdt_skip_why_name(enum cdt_skip_why why);
 
 struct cdt_skip {

@@ -31,6 +31,7 @@ ACTIONS = {
     "CDT_ACT_DEVICE_GONE": "the device is gone: the run stops, the map saved",
     "CDT_ACT_REFUSED": "the drive refuses the command: the run stops",
     "CDT_ACT_INTERRUPTED": "the run stops; the command is never sent again",
+    "CDT_ACT_PROTECTED": "copy protection (CSS): the block is there, listed as skipped \"protected\", not bad; cdtail does not authenticate",
 }
 
 GROUPS = {

@@ -157,7 +157,7 @@ static const char *verdict_name(const struct cdt_image_result *r)
 		return "window-limited";
 	if (r->sum.bad_blocks)
 		return "unreadable";
-	return rui_form2_blocks(r->skipped, r->n_skipped) ? "incomplete" : "complete";
+	return rui_withheld_blocks(r->skipped, r->n_skipped) ? "incomplete" : "complete";
 }
 
 /*
@@ -245,6 +245,8 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
 	json_object_object_add(o, "form2_blocks",
 			       json_object_new_int64((int64_t)rui_form2_blocks(r->skipped, r->n_skipped)));
+	json_object_object_add(o, "protected_blocks",
+			       json_object_new_int64((int64_t)rui_protected_blocks(r->skipped, r->n_skipped)));
 	notes = json_object_new_array();
 	cli_json_fs_past_end(o, notes, rui_probe(&r->sum));
 	cli_json_agreed_end(o, notes, rui_probe(&r->sum));
@@ -310,6 +312,7 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 		       "           tried once more\n");
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, "zeros in OUT");
 	rui_print_form2(r->skipped, r->n_skipped, "OUT lacks them (zeros)");
+	rui_print_protected(r->skipped, r->n_skipped, "OUT lacks them (zeros).");
 	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
 	print_grown(r);
 	cli_print_fs_past_end(rui_probe(&r->sum), "the files stored past the disc's end are lost:"
@@ -413,7 +416,7 @@ static int run(int argc, char **argv)
 			print_text(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
 		rc = rui_window_status(&res.sum, c.io.rd.max_extra,
 				       res.sum.bad_blocks ||
-				       rui_form2_blocks(res.skipped, res.n_skipped) ?
+				       rui_withheld_blocks(res.skipped, res.n_skipped) ?
 				       EX_UNREADABLE : EX_SAME);
 		/* the image is good, but an output file asked for is not */
 		if (svg_rc)

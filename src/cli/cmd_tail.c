@@ -45,6 +45,8 @@ static void print_json(const char *addr, const char *image,
 	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
 	json_object_object_add(o, "form2_blocks",
 			       json_object_new_int64((int64_t)rui_form2_blocks(r->skipped, r->n_skipped)));
+	json_object_object_add(o, "protected_blocks",
+			       json_object_new_int64((int64_t)rui_protected_blocks(r->skipped, r->n_skipped)));
 	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[r->verdict]));
 	cli_json_out(o);
 }
@@ -109,6 +111,7 @@ static void print_text(const char *addr, const char *image, const struct cdt_tai
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks,
 			  "not compared; zeros where IMAGE grew over them");
 	rui_print_form2(r->skipped, r->n_skipped, "IMAGE lacks them (zeros)");
+	rui_print_protected(r->skipped, r->n_skipped, "IMAGE lacks them (zeros).");
 	printf("appended:  %llu block%s (IMAGE is now %llu bytes)\n",
 	       (unsigned long long)r->appended_blocks, r->appended_blocks == 1 ? "" : "s",
 	       (unsigned long long)r->final_bytes);
@@ -126,8 +129,8 @@ static int status_for(const struct cdt_tail_result *r)
 	case CDT_TAIL_UNREADABLE:
 		return EX_UNREADABLE;
 	default:
-		/* Form 2 blocks make IMAGE incomplete as bad ones do */
-		return r->sum.bad_blocks || rui_form2_blocks(r->skipped, r->n_skipped) ?
+		/* Form 2 and protected blocks make IMAGE incomplete as bad ones do */
+		return r->sum.bad_blocks || rui_withheld_blocks(r->skipped, r->n_skipped) ?
 		       EX_UNREADABLE : EX_SAME;
 	}
 }

@@ -355,6 +355,8 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
 	json_object_object_add(o, "form2_blocks",
 			       json_object_new_int64((int64_t)rui_form2_blocks(r->skipped, r->n_skipped)));
+	json_object_object_add(o, "protected_blocks",
+			       json_object_new_int64((int64_t)rui_protected_blocks(r->skipped, r->n_skipped)));
 	/* the shared filesystem object, and whether it fits within the true end */
 	if (json_object_object_get_ex(o, "filesystem", &fs))
 		json_object_object_add(fs, "fits", r->fs_fits < 0 ? NULL :
@@ -461,6 +463,7 @@ static void print_text(const char *addr, const struct cdt_verify_opts *vo,
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks,
 			  vo->image_path ? "not compared, zeros in the digests" : "zeros in the digests");
 	rui_print_form2(r->skipped, r->n_skipped, "not compared");
+	rui_print_protected(r->skipped, r->n_skipped, "not compared.");
 	rui_print_lost(&r->sum, "unread:", "not compared; the digests count them as zeros");
 	if (!vo->cue_path)
 		print_fs(r);

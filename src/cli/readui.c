@@ -247,15 +247,51 @@ void rui_print_skipped(const struct cdt_skip *v, size_t n, uint64_t blocks,
 		printf("           ... and %zu more areas (--json lists them all)\n", n - shown);
 }
 
-uint64_t rui_form2_blocks(const struct cdt_skip *v, size_t n)
+static uint64_t skip_blocks(const struct cdt_skip *v, size_t n, enum cdt_skip_why why)
 {
 	uint64_t sum = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (v[i].why == CDT_SKIP_FORM2)
+		if (v[i].why == why)
 			sum += v[i].blocks;
 	return sum;
+}
+
+uint64_t rui_form2_blocks(const struct cdt_skip *v, size_t n)
+{
+	return skip_blocks(v, n, CDT_SKIP_FORM2);
+}
+
+uint64_t rui_protected_blocks(const struct cdt_skip *v, size_t n)
+{
+	return skip_blocks(v, n, CDT_SKIP_PROTECTED);
+}
+
+uint64_t rui_withheld_blocks(const struct cdt_skip *v, size_t n)
+{
+	return rui_form2_blocks(v, n) + rui_protected_blocks(v, n);
+}
+
+/*
+ * 05/6F/xx (mmc/answer.c): a DVD-Video disc's CSS-scrambled sectors
+ * (MMC-5 4.10.3, F.2 05/6F/03) read before the host authenticated.
+ */
+void rui_print_protected(const struct cdt_skip *v, size_t n, const char *lacks)
+{
+	uint64_t blocks = rui_protected_blocks(v, n);
+	size_t i;
+
+	if (!blocks)
+		return;
+	for (i = 0; i < n && v[i].why != CDT_SKIP_PROTECTED; i++)
+		;
+	printf("protected: %" PRIu64 " block%s from LBA %" PRIu64 " answer 05/6F/xx (copy\n"
+	       "           protection: READ OF SCRAMBLED SECTOR WITHOUT AUTHENTICATION\n"
+	       "           and its kin): CSS-scrambled sectors of a DVD-Video disc,\n"
+	       "           whole on the disc, not damage; cdtail does not authenticate\n"
+	       "           (no CSS key exchange); %s\n",
+	       blocks, blocks == 1 ? "" : "s", v[i].start, lacks);
 }
 
 void rui_print_form2(const struct cdt_skip *v, size_t n, const char *lacks)

@@ -75,12 +75,19 @@ json_object *rui_json_skipped(const struct cdt_skip *v, size_t n);
  */
 /* Form 2 blocks among the skipped areas (why "form2"). */
 uint64_t rui_form2_blocks(const struct cdt_skip *v, size_t n);
+/* Copy-protected blocks among them (why "protected", 05/6F/xx). */
+uint64_t rui_protected_blocks(const struct cdt_skip *v, size_t n);
+/* Blocks the disc holds that the reads found it would not give: Form 2
+ * and protected; they make an image incomplete (exit 4). */
+uint64_t rui_withheld_blocks(const struct cdt_skip *v, size_t n);
 /*
  * The note after Form 2 blocks: how many, where, and what would read
  * them; lacks says what became of them ("OUT lacks them (zeros)", "not
  * compared").  Nothing without any.
  */
 void rui_print_form2(const struct cdt_skip *v, size_t n, const char *lacks);
+/* The note on protected blocks (CSS; cdtail does not authenticate). */
+void rui_print_protected(const struct cdt_skip *v, size_t n, const char *lacks);
 void rui_print_skipped(const struct cdt_skip *v, size_t n, uint64_t blocks,
 		       const char *holds);
 

@@ -254,6 +254,30 @@ static void test_short_sense(void **state)
 	assert_int_equal(act(&a), CDT_ACT_RETRY);
 }
 
+/*
+ * Issue 36: 05/6F/00-05, the copy protection answers (MMC-5 F.2), are
+ * protected: never a bad block, never the end; 05/6F/06 and on (AACS
+ * binding nonces) are not among them and stay ILLEGAL REQUEST (other).
+ */
+static void test_copy_protection(void **state)
+{
+	struct cdt_answer a = read_answer();
+	struct cdt_disposition v;
+	int q;
+
+	(void)state;
+	for (q = 0; q <= 5; q++)
+		assert_int_equal(sense_act(0x70, 5, 0x6f, q), CDT_ACT_PROTECTED);
+	assert_int_equal(sense_act(0x70, 5, 0x6f, 6), CDT_ACT_BAD_BLOCK);
+	a.status = 0x02;
+	a.sense = fixed(0x70, 5, 0x6f, 3);
+	a.sense_len = 18;
+	cdt_answer_classify(&a, &v);
+	assert_non_null(strstr(v.what, "SCRAMBLED SECTOR WITHOUT AUTHENTICATION"));
+	assert_non_null(strstr(cdt_action_name(v.action), "protected"));
+	assert_string_equal(cdt_skip_why_name(CDT_SKIP_PROTECTED), "protected");
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -274,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_issue_answers),
 		cmocka_unit_test(test_short_sense),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_copy_protection),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -211,10 +211,12 @@ static void sink_failed(void *ctx, uint64_t lba, uint32_t n)
 	note(ctx, EV_FAILED, lba, n);
 }
 
-static int sink_wrong_mode(void *ctx, uint64_t lba)
+static int sink_wrong_mode(void *ctx, uint64_t lba, enum cdt_skip_why why)
 {
 	struct sink *k = ctx;
 
+	/* the fake drive here answers 05/64/00, never 05/6F/xx */
+	assert_int_equal(why, CDT_SKIP_FORM2);
 	note(k, EV_WRONG_MODE, lba, 1);
 	if (!k->wrong_mode_rc)
 		k->taken[lba] = true;

@@ -245,7 +245,7 @@ static bool take_why(struct cursor *c, enum cdt_skip_why *why)
 {
 	enum cdt_skip_why w;
 
-	for (w = CDT_SKIP_AUDIO; w <= CDT_SKIP_FORM2; w++) {
+	for (w = CDT_SKIP_AUDIO; w <= CDT_SKIP_PROTECTED; w++) {
 		const char *name = cdt_skip_why_name(w);
 		size_t n = strlen(name);
 

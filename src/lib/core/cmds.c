@@ -218,6 +218,8 @@ static enum cdt_read_class read_class(enum cdt_action a)
 		return CDT_READ_END;
 	case CDT_ACT_WRONG_MODE:
 		return CDT_READ_WRONG_MODE;
+	case CDT_ACT_PROTECTED:
+		return CDT_READ_PROTECTED;
 	case CDT_ACT_BAD_BLOCK:
 		return CDT_READ_MEDIUM;
 	case CDT_ACT_TIMEOUT:

@@ -100,14 +100,14 @@ static int cmp_put(void *ctx, uint64_t lba, uint32_t n, const uint8_t *buf)
 	return 0;
 }
 
-static int cmp_wrong_mode(void *ctx, uint64_t lba)
+static int cmp_wrong_mode(void *ctx, uint64_t lba, enum cdt_skip_why why)
 {
 	struct cmp_sink *s = ctx;
 	int rc;
 
 	if (lba < s->base || lba - s->base >= s->chunk)
 		return CDT_EUSAGE;
-	rc = s->wrong_mode(s->job, lba);
+	rc = s->wrong_mode(s->job, lba, why);
 	if (!rc)
 		s->state[lba - s->base] = CMP_WRONG_MODE;
 	return rc;

@@ -76,9 +76,10 @@ struct cmp_sink {
 	uint32_t bs;
 	struct dg *stream;		/* the disc in order, unread blocks and
 					 * skipped areas as zeros; or NULL */
-	/* block lba answered 05/64/00 alone (engine.h wrong_mode): 0 the
-	 * job listed it, else it stays a bad block; NULL: a bad block */
-	int (*wrong_mode)(void *job, uint64_t lba);
+	/* block lba answered 05/64/00 or 05/6F/xx alone (engine.h
+	 * wrong_mode): 0 the job listed it as why, else it stays a bad
+	 * block; NULL: a bad block */
+	int (*wrong_mode)(void *job, uint64_t lba, enum cdt_skip_why why);
 	/* [lba, lba + n) of data settled; 0, 1 the job has its answer, <0 */
 	int (*step)(void *job, uint64_t lba, uint32_t n, const struct cmp_step *st);
 	/* [lba, lba + n) a skipped area, never read; 0, 1, <0; may be NULL */

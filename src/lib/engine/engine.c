@@ -216,13 +216,20 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 	 * dvdisaster issue 62) or a pregap the layout did not know: never
 	 * damage, never the end (doc/disc-kinds.md).  The layout's skip list
 	 * keeps every read away from audio, gaps and run-outs, so no other
-	 * 05/64/00 reaches the engine.
+	 * 05/64/00 reaches the engine.  05/6F/xx (the table's protected: a
+	 * CSS-scrambled sector read without authentication, MMC-5 F.2) is
+	 * a whole block the drive withholds: listed the same way, never
+	 * damage.
 	 */
-	if (n == 1 && rr.cls == CDT_READ_WRONG_MODE && r->sink.wrong_mode) {
+	if (n == 1 && (rr.cls == CDT_READ_WRONG_MODE || rr.cls == CDT_READ_PROTECTED) &&
+	    r->sink.wrong_mode) {
+		enum cdt_skip_why why = rr.cls == CDT_READ_PROTECTED ?
+					CDT_SKIP_PROTECTED : CDT_SKIP_FORM2;
+
 		if (r->sink.failed)
 			r->sink.failed(r->sink.ctx, lba, n);
 		rc = rescue_note_failure(r, lba);
-		if (!rc && !r->sink.wrong_mode(r->sink.ctx, lba))
+		if (!rc && !r->sink.wrong_mode(r->sink.ctx, lba, why))
 			return SPAN_WRONG_MODE;
 		if (rc)
 			return rc;

@@ -67,13 +67,15 @@ struct rescue_sink {
 	/* a read of [lba, lba + n) failed */
 	void (*failed)(void *ctx, uint64_t lba, uint32_t n);
 	/*
-	 * Block lba alone answered 05/64/00 ILLEGAL MODE FOR THIS TRACK: it
-	 * holds no 2048-byte user data (a Mode 2 Form 2 sector, an audio
-	 * pregap), it is not damaged.  0: the sink listed it (skipped, zeros
-	 * in OUT) and the map marks it finished; else it stays a failed
-	 * block.  NULL: such blocks are failed blocks.
+	 * Block lba alone answered 05/64/00 ILLEGAL MODE FOR THIS TRACK (why
+	 * CDT_SKIP_FORM2): it holds no 2048-byte user data (a Mode 2 Form 2
+	 * sector, an audio pregap), it is not damaged; or 05/6F/xx, copy
+	 * protection (why CDT_SKIP_PROTECTED: a CSS-scrambled sector read
+	 * without authentication), whole but refused.  0: the sink listed
+	 * it (skipped, zeros in OUT) and the map marks it finished; else it
+	 * stays a failed block.  NULL: such blocks are failed blocks.
 	 */
-	int (*wrong_mode)(void *ctx, uint64_t lba);
+	int (*wrong_mode)(void *ctx, uint64_t lba, enum cdt_skip_why why);
 	/* make the map as it stands durable.  0 or an error. */
 	int (*save)(void *ctx, const struct cdt_map *map);
 	/* 06/28/00: 0 the same disc is in, CDT_ECHANGED another, or an

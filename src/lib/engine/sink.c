@@ -112,11 +112,11 @@ static int sink_changed(void *ctx, uint8_t *buf, size_t cap)
 	return book_changed(s->book, buf, cap);
 }
 
-static int sink_wrong_mode(void *ctx, uint64_t lba)
+static int sink_wrong_mode(void *ctx, uint64_t lba, enum cdt_skip_why why)
 {
 	struct file_sink *s = ctx;
 
-	return s->wrong_mode(s->job, lba);
+	return s->wrong_mode(s->job, lba, why);
 }
 
 void file_sink_attach(struct file_sink *s, struct rescue *r)

@@ -30,9 +30,9 @@ struct file_sink {
 	struct dg *stream;		/* digest in order while it lasts, or NULL */
 	const struct skip_plan *skip;	/* areas never read: zeros in the
 					 * stream; or NULL */
-	/* a block that answered 05/64/00 (engine.h, wrong_mode): the job
-	 * lists it; NULL: it stays a failed block */
-	int (*wrong_mode)(void *job, uint64_t lba);
+	/* a block that answered 05/64/00 or 05/6F/xx (engine.h,
+	 * wrong_mode): the job lists it as why; NULL: a failed block */
+	int (*wrong_mode)(void *job, uint64_t lba, enum cdt_skip_why why);
 	/* a medium change (06/28/00): the job tells whether the disc is the
 	 * same (0) before the identity can (image: by its sizes and OUT);
 	 * NULL: the book's identity rule alone (book_changed) */

@@ -498,10 +498,11 @@ static int shrink_out(struct image_job *j, struct rescue *r, uint64_t e, uint64_
 }
 
 /*
- * A block that answered 05/64/00 alone (engine.h, wrong_mode): listed as
- * Form 2, in the map's skip list too, so a resumed run knows it.
+ * A block that answered 05/64/00 or 05/6F/xx alone (engine.h,
+ * wrong_mode): listed as Form 2 or protected, in the map's skip list too,
+ * so a resumed run knows it.
  */
-static int list_wrong_mode(void *ctx, uint64_t lba)
+static int list_wrong_mode(void *ctx, uint64_t lba, enum cdt_skip_why why)
 {
 	struct image_job *j = ctx;
 	const struct cdt_skip *k = skip_at(&j->book.rec.skip, lba);
@@ -509,13 +510,13 @@ static int list_wrong_mode(void *ctx, uint64_t lba)
 
 	/* listed by an earlier read of it: the map marks it finished again */
 	if (k)
-		return k->why == CDT_SKIP_FORM2 ? 0 : CDT_EFORMAT;
-	rc = skip_add(&j->book.rec.skip, lba, CDT_SKIP_FORM2);
+		return k->why == why ? 0 : CDT_EFORMAT;
+	rc = skip_add(&j->book.rec.skip, lba, why);
 
 	return rc ? rc : book_make_comment(&j->book);
 }
 
-/* The Form 2 blocks of old below extent, into the new plan. */
+/* The Form 2 and protected blocks of old below extent, into the new plan. */
 static int keep_found(const struct skip_plan *old, uint64_t extent,
 		      struct skip_plan *plan)
 {
@@ -525,11 +526,11 @@ static int keep_found(const struct skip_plan *old, uint64_t extent,
 	for (i = 0; i < old->n; i++) {
 		const struct cdt_skip *k = &old->v[i];
 
-		if (k->why != CDT_SKIP_FORM2)
+		if (k->why != CDT_SKIP_FORM2 && k->why != CDT_SKIP_PROTECTED)
 			continue;
 		/* one the new plan skips already, or one too many: left out */
 		for (b = k->start; b < k->start + k->blocks && b < extent; b++)
-			if (skip_add(plan, b, CDT_SKIP_FORM2) == CDT_ENOMEM)
+			if (skip_add(plan, b, k->why) == CDT_ENOMEM)
 				return CDT_ENOMEM;
 	}
 	return 0;

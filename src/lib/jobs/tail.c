@@ -59,12 +59,12 @@ static enum cdt_tail_basis judge_length(const struct cdt_probe_result *p,
 	return CDT_TAIL_NONE;
 }
 
-/* Block lba answered 05/64/00 alone: Form 2, listed (engine.h, wrong_mode). */
-static int list_wrong_mode(void *ctx, uint64_t lba)
+/* Block lba answered 05/64/00 or 05/6F/xx alone: Form 2 or protected, listed (engine.h, wrong_mode). */
+static int list_wrong_mode(void *ctx, uint64_t lba, enum cdt_skip_why why)
 {
 	struct tail_job *j = ctx;
 
-	return skip_add(&j->skip, lba, CDT_SKIP_FORM2);
+	return skip_add(&j->skip, lba, why);
 }
 
 /*

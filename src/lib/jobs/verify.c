@@ -62,17 +62,18 @@ struct verify_job {
 	 */
 	struct cmp_sink sink;
 	uint64_t skipped_blocks;	/* of the skip plan, passed so far */
-	uint64_t form2_blocks;	/* found while reading, listed in skip */
+	uint64_t form2_blocks;	/* found while reading, listed in skip:
+				 * Form 2 and protected (05/6F/xx) alike */
 };
 
 /*
  * Block lba answered 05/64/00 alone: a Form 2 block, listed; one the list
  * has no room for stays a bad block (skip.h).  0 listed, 1 not, or <0.
  */
-static int list_form2(void *ctx, uint64_t lba)
+static int list_form2(void *ctx, uint64_t lba, enum cdt_skip_why why)
 {
 	struct verify_job *j = ctx;
-	int rc = skip_add(&j->skip, lba, CDT_SKIP_FORM2);
+	int rc = skip_add(&j->skip, lba, why);
 
 	if (rc == CDT_EFORMAT)
 		return 1;

@@ -85,6 +85,32 @@ static const struct cdt_answer_row rows[] = {
 	      "MMC-5 F.2 05/63/00: end of user area encountered on this track"),
 	SENSE(0x05, 0x64, ANY, CDT_ACT_WRONG_MODE, "ILLEGAL REQUEST, ILLEGAL MODE FOR THIS TRACK",
 	      "MMC-5 F.2 05/64/00: audio, Mode 2 Form 2, a pregap or a TAO run-out; the structure says which"),
+	/*
+	 * 05/6F/00-05: the copy protection answers of a DVD drive (MMC-5
+	 * F.2; names as sg3_utils lib/sg_lib_data.c lists them).  A CSS
+	 * disc's scrambled sectors answer 05/6F/03 until the host has
+	 * authenticated (MMC-5 4.10.3 CSS, REPORT KEY / SEND KEY), which
+	 * cdtail never does: the block is there and whole, not damage and
+	 * not the end; the jobs list it skipped "protected".
+	 */
+	SENSE(0x05, 0x6f, 0x00, CDT_ACT_PROTECTED,
+	      "ILLEGAL REQUEST, COPY PROTECTION KEY EXCHANGE FAILURE - AUTHENTICATION FAILURE",
+	      "MMC-5 F.2 05/6F/00; sg3_utils sg_lib_data.c"),
+	SENSE(0x05, 0x6f, 0x01, CDT_ACT_PROTECTED,
+	      "ILLEGAL REQUEST, COPY PROTECTION KEY EXCHANGE FAILURE - KEY NOT PRESENT",
+	      "MMC-5 F.2 05/6F/01; sg3_utils sg_lib_data.c"),
+	SENSE(0x05, 0x6f, 0x02, CDT_ACT_PROTECTED,
+	      "ILLEGAL REQUEST, COPY PROTECTION KEY EXCHANGE FAILURE - KEY NOT ESTABLISHED",
+	      "MMC-5 F.2 05/6F/02; sg3_utils sg_lib_data.c"),
+	SENSE(0x05, 0x6f, 0x03, CDT_ACT_PROTECTED,
+	      "ILLEGAL REQUEST, READ OF SCRAMBLED SECTOR WITHOUT AUTHENTICATION",
+	      "MMC-5 F.2 05/6F/03: a CSS-scrambled sector read before authentication; sg3_utils sg_lib_data.c"),
+	SENSE(0x05, 0x6f, 0x04, CDT_ACT_PROTECTED,
+	      "ILLEGAL REQUEST, MEDIA REGION CODE IS MISMATCHED TO LOGICAL UNIT REGION",
+	      "MMC-5 F.2 05/6F/04 (RPC-II drives); sg3_utils sg_lib_data.c"),
+	SENSE(0x05, 0x6f, 0x05, CDT_ACT_PROTECTED,
+	      "ILLEGAL REQUEST, DRIVE REGION MUST BE PERMANENT/REGION RESET COUNT ERROR",
+	      "MMC-5 F.2 05/6F/05; sg3_utils sg_lib_data.c"),
 	SENSE(0x05, ANY, ANY, CDT_ACT_BAD_BLOCK, "ILLEGAL REQUEST (other)",
 	      "scsi_lib.c scsi_io_completion: ILLEGAL_REQUEST -> ACTION_FAIL, EIO; ddrescue marks the sector bad"),
 	SENSE(0x06, 0x28, ANY, CDT_ACT_CHANGED, "UNIT ATTENTION, MEDIUM MAY HAVE CHANGED",
@@ -339,6 +365,7 @@ const char *cdt_action_name(enum cdt_action a)
 		"wait until ready", "transfer too long: smaller reads",
 		"medium gone: stop", "medium changed: stop",
 		"device gone: stop", "refused: stop", "interrupted",
+		"protected: skipped (no authentication)",
 	};
 
 	if ((size_t)a >= sizeof(names) / sizeof(names[0]))

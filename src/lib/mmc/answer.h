@@ -43,6 +43,9 @@ enum cdt_action {
 	CDT_ACT_DEVICE_GONE,	/* the device is gone: stop, save, say so */
 	CDT_ACT_REFUSED,	/* the drive refuses the command itself */
 	CDT_ACT_INTERRUPTED,	/* a signal stopped the wait: never resent */
+	CDT_ACT_PROTECTED,	/* 05/6F/00-05: copy protection (CSS) refuses
+				 * the block without authentication: there,
+				 * not damage, not the end; skipped */
 };
 
 /* An answer as the transport left it. */

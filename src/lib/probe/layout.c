@@ -50,9 +50,9 @@ const char *cdt_track_mode_name(enum cdt_track_mode m)
 const char *cdt_skip_why_name(enum cdt_skip_why why)
 {
 	static const char *const names[] = { "audio", "gap", "runout", "unwritten",
-					     "pregap", "form2" };
+					     "pregap", "form2", "protected" };
 
-	return enum_name(names, 6, why);
+	return enum_name(names, 7, why);
 }
 
 const struct cdt_track *layout_last_track(const struct cdt_layout *l)

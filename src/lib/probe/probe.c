@@ -167,10 +167,19 @@ static void witness(struct probe_reader *r, uint64_t lba, uint32_t n,
  * user data answers like the end; the structure (probe/layout.c) and the
  * outcome's wrong_mode tell the two apart.
  */
-static enum cdt_read_class es_class(enum cdt_read_class cls)
+static enum cdt_read_class es_class(enum cdt_read_class cls, uint32_t n)
 {
 	if (cls == CDT_READ_SHORT)
 		return CDT_READ_OK;
+	/*
+	 * 05/6F/xx (copy protection, a CSS-scrambled sector): a block read
+	 * alone that answers so is on the disc, as a read block is, never
+	 * the end and never damage; a longer read's answer says nothing of
+	 * the blocks after it, so the search reads smaller, as after a
+	 * failed block.
+	 */
+	if (cls == CDT_READ_PROTECTED)
+		return n == 1 ? CDT_READ_OK : CDT_READ_MEDIUM;
 	return cls == CDT_READ_WRONG_MODE ? CDT_READ_END : cls;
 }
 
@@ -196,7 +205,7 @@ static int read_witnessed(struct probe_reader *r, uint64_t lba, uint32_t n,
 		return CDT_ECHANGED;
 	if (r->raw)
 		witness(r, lba, n, rr);
-	out->cls = es_class(rr->cls);
+	out->cls = es_class(rr->cls, n);
 	out->info_valid = rr->info_valid;
 	out->info = rr->info;
 	out->ms = rr->ms;
@@ -207,7 +216,9 @@ static int read_witnessed(struct probe_reader *r, uint64_t lba, uint32_t n,
 	out->wrong_mode = rr->cls == CDT_READ_WRONG_MODE;
 	out->user_area_end = answer_is_end_of_user_area(rr->sense_key, rr->asc);
 	/* only the blocks that arrived: a GOOD read's residual is not data */
-	if ((rr->cls == CDT_READ_OK || rr->cls == CDT_READ_SHORT) &&
+	if (rr->cls == CDT_READ_PROTECTED && n == 1 && lba + 1 > r->there_top)
+		r->there_top = lba + 1;
+	else if ((rr->cls == CDT_READ_OK || rr->cls == CDT_READ_SHORT) &&
 	    out->missing < n && !r->raw)
 		note_past(r, lba, n - out->missing);
 	else

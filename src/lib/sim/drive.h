@@ -71,6 +71,8 @@
 #define ASC_MEDIUM_CHANGED 0x28
 #define ASC_SAVING_NOT_SUPPORTED 0x39
 #define ASC_END_OF_USER_AREA 0x64
+#define ASC_COPY_PROTECTION 0x6f	/* MMC-5 F.2 05/6F/xx */
+#define ASCQ_SCRAMBLED_NO_AUTH 0x03	/* 05/6F/03 */
 
 enum sim_toc {
 	SIM_TOC_REPORTED = 0,
@@ -214,6 +216,9 @@ struct sim_config {
 	uint64_t formatted;	/* 0: not a formatted medium */
 	bool trackinfo_pregap;	/* READ TRACK INFO starts at index 00 */
 	bool cue_any_path;	/* cuepaths=any: a sheet's FILE may lie anywhere */
+	/* DVD and BD (issue 36) */
+	bool have_css;		/* css=A-B: CSS-scrambled sectors, read */
+	struct sim_range css;	/* without authentication: 05/6F/03 */
 };
 
 struct sim {

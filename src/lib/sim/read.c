@@ -116,6 +116,15 @@ static bool block_fails(struct sim *s, uint64_t start, uint64_t b,
 	f = sim_fault_at(s, b);
 	if (f && sim_fault_answer(f, o))
 		return true;
+	/*
+	 * css=: a CSS-scrambled sector (a DVD-Video title's VOB) that the
+	 * host has not authenticated for answers 05/6F/03 READ OF SCRAMBLED
+	 * SECTOR WITHOUT AUTHENTICATION (MMC-5 4.10.3, F.2), at once.
+	 */
+	if (c->have_css && in_range(&c->css, b)) {
+		sim_check(o, SK_ILLEGAL_REQUEST, ASC_COPY_PROTECTION, ASCQ_SCRAMBLED_NO_AUTH);
+		return true;
+	}
 	for (i = 0; i < c->n_bad; i++) {
 		if (in_range(&c->bad[i], b)) {
 			sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
@@ -317,7 +326,11 @@ int sim_do_read(struct sim *s, struct cdt_cmd *cmd, const struct sim_read *r,
 	o->blocks_moved = good;
 	if (!o->check)
 		return 0;
-	o->failed_read = true;
+	/*
+	 * A scrambled sector is read whole and refused for its header's
+	 * copyright bits (ECMA-267, the Data Sector's CPR_MAI): no retries, no FAIL_MS.
+	 */
+	o->failed_read = !(o->key == SK_ILLEGAL_REQUEST && o->asc == ASC_COPY_PROTECTION);
 	set_info(s, r, good, o);
 	return 0;
 }

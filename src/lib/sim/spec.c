@@ -111,6 +111,14 @@ static int key_flaky(struct sim_config *c, const char *v)
 	return 0;
 }
 
+static int key_css(struct sim_config *c, const char *v)
+{
+	if (parse_range(v, strlen(v), &c->css))
+		return CDT_EUSAGE;
+	c->have_css = true;
+	return 0;
+}
+
 static int key_ua(struct sim_config *c, const char *v)
 {
 	if (parse_u64(v, &c->ua_every) || c->ua_every == 0)
@@ -258,6 +266,7 @@ static const struct sim_key sim_keys[] = {
 	SIM_FLAG("trackinfo", trackinfo_pregap, "index1", "pregap"),
 	SIM_FLAG("cuepaths", cue_any_path, "inside", "any"),
 	SIM_KEY("drive", key_drive, "a product name of 1 to 16 characters"),
+	SIM_KEY("css", key_css, "A-B with A <= B"),
 };
 
 static int parse_key(const struct sim_key *k, struct sim_config *c, const char *v)
@@ -394,6 +403,8 @@ int sim_check_ranges(const struct sim_config *c, uint64_t n, char *err, size_t e
 		rc = past_image("bad", &c->bad[i], n, err, errlen);
 	if (!rc && c->have_flaky)
 		rc = past_image("flaky", &c->flaky, n, err, errlen);
+	if (!rc && c->have_css)
+		rc = past_image("css", &c->css, n, err, errlen);
 	if (!rc)
 		rc = sim_check_fault_ranges(c, n, err, errlen);
 	return rc;

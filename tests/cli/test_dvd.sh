@@ -1,0 +1,75 @@
+#!/bin/sh
+# DVD and BD (issue 36): what DVD drives answer and what cdtail makes of it.
+# Copy protection: 05/6F/xx (mmc/answer.c, sim css=) is "protected",
+# skipped with zeros in OUT, never bad blocks, never the end, exit 4.
+. "$(dirname "$0")/lib.sh"
+
+D="$T/d.img"
+mkimage "$D" 3000
+
+# css= inside the disc: image lists the blocks protected, not bad
+rm -f "$T/o.iso" "$T/o.map"
+run image --json --map "$T/o.map" "sim:$D,profile=dvd-rom,css=1000-1999" "$T/o.iso"
+expect_rc "css=1000-1999: image exit 4" 4
+expect_json "css: listed as protected" \
+	'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "1000+1000 protected"
+expect_json "css: not bad" .bad_count 0
+expect_json "css: protected_blocks" .protected_blocks 1000
+expect_json "css: form2_blocks 0" .form2_blocks 0
+expect_json "css: verdict" .verdict incomplete
+expect_json "css: the true end" .true_blocks 3000
+if cmp -s -n $((1000 * 2048)) "$T/o.iso" "$D" &&
+   cmp -s -n $((1000 * 2048)) -i $((1000 * 2048)):0 "$T/o.iso" /dev/zero &&
+   cmp -s -i $((2000 * 2048)):$((2000 * 2048)) "$T/o.iso" "$D"; then
+	ok "css: OUT is the disc with zeros for the protected blocks"
+else not_ok "css: OUT is the disc with zeros for the protected blocks" "differs"; fi
+expect_grep "css: the map lists them" "$T/o.map" '^# cdtail skipped.*1000\+1000 protected'
+rm -f "$T/tr"
+run image --json --map "$T/o.map" "sim:$D,profile=dvd-rom,css=1000-1999,trace=$T/tr" "$T/o.iso"
+expect_rc "css, resumed: exit 4" 4
+expect_json "css, resumed: nothing read" .blocks_read 0
+run image "sim:$D,profile=dvd-rom,css=1000-1999" "$T/o2.iso"
+expect_grep "css, text: a protected line" "$T/out" '^protected: +1000 blocks from LBA 1000 answer 05/6F/xx'
+expect_grep "css, text: names CSS" "$T/out" 'CSS-scrambled'
+expect_grep "css, text: cdtail does not authenticate" "$T/out" 'cdtail does not authenticate'
+expect_grep "css, text: verdict incomplete" "$T/out" '^verdict: +incomplete'
+
+# protected blocks at the disc's end are not the end, nor damage there
+run probe --json "sim:$D,profile=dvd-rom,css=2500-2999"
+expect_rc "css at the end: probe exit 0" 0
+expect_json "css at the end: true end" .true_blocks 3000
+expect_json "css at the end: not trailing damage" '.notes | index("trailing-medium-error") == null' true
+run image --json "sim:$D,profile=dvd-rom,css=2500-2999" "$T/o3.iso"
+expect_json "css at the end: OUT holds all 3000" .extent_blocks 3000
+expect_json "css at the end: listed" \
+	'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "2500+500 protected"
+# the whole disc scrambled: still 3000 blocks, none bad
+run image --json "sim:$D,profile=dvd-rom,css=0-2999" "$T/o4.iso"
+expect_json "css everywhere: the true end" .true_blocks 3000
+expect_json "css everywhere: none bad" .bad_count 0
+
+# protected and bad blocks: each what it is
+run image --json "sim:$D,profile=dvd-rom,css=100-109,bad=200-204" "$T/o5.iso"
+expect_json "css and bad: protected listed" \
+	'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "100+10 protected"
+expect_json "css and bad: bad counted" .bad_count 5
+
+# verify and tail: protected blocks not compared, never identical
+cp "$D" "$T/same.iso"
+run verify --json "sim:$D,profile=dvd-rom,css=100-109" --image "$T/same.iso"
+expect_rc "css: verify exit 4" 4
+expect_json "css: verify verdict" .verdict incomplete
+expect_json "css: verify protected_blocks" .protected_blocks 10
+head -c $((2000 * 2048)) "$D" >"$T/half.iso"
+run tail --json "sim:$D,profile=dvd-rom,hide=1000,css=2100-2109" "$T/half.iso"
+expect_rc "css: tail exit 4" 4
+expect_json "css: tail protected_blocks" .protected_blocks 10
+
+# bad values
+run probe "sim:$D,css=5-1"
+expect_rc "css=5-1: usage" 2
+run probe "sim:$D,css=4000-4001"
+expect_rc "css past the image: usage" 2
+expect_err_line "css past the image: says so" "css=4000-4001 lies past the image"
+
+finish
