@@ -466,6 +466,22 @@ struct cdt_probe_result {
 					 * at the end of true_blocks, else 0 */
 	uint64_t unconfirmed_blocks;	/* CDT_NOTE_UNCONFIRMED_TAIL: filler
 					 * blocks past true_blocks, else 0 */
+	/*
+	 * READ DISC STRUCTURE format 00h (issue 36), asked on DVD and BD
+	 * profiles only; a size source beside struct cdt_sizes', which
+	 * cannot grow.  structure_blocks: the DVD physical format's data
+	 * area, or CDT_SIZE_ABSENT (refused, no DVD, a BD: its disc
+	 * information holds physical addresses only); structure_layer0:
+	 * layer 0's blocks on a disc of two layers (the LBA layer 1 starts
+	 * at), else CDT_SIZE_ABSENT.
+	 */
+	int64_t structure_blocks;
+	int64_t structure_layer0;
+	unsigned int structure_layers;	/* 0: no structure answered */
+	bool structure_otp;		/* DVD: opposite track path */
+	uint8_t structure_version;	/* the book's part version */
+	char structure_type[16];	/* "DVD-ROM", "DVD+R", ... (DVD book
+					 * type), "BDO", "BDR", "BDW" (BD), "" */
 };
 
 int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,

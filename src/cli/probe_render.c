@@ -9,6 +9,20 @@
 #include <string.h>
 #include "cli.h"
 
+/* A BD's structure: its disc information (MMC-6 profiles 0040h-0043h). */
+static bool probe_bd(const struct cdt_probe_result *r)
+{
+	return r->sizes.profile >= 0x0040 && r->sizes.profile <= 0x0043;
+}
+
+/* READ DISC STRUCTURE is asked there only: elsewhere its row says nothing */
+static bool dvd_or_bd(const struct cdt_probe_result *r)
+{
+	uint16_t p = r->sizes.profile;
+
+	return (p >= 0x0010 && p <= 0x001b) || p == 0x002a || p == 0x002b || probe_bd(r);
+}
+
 struct source_row {
 	const char *key;	/* JSON key */
 	const char *label;	/* text label */
@@ -25,6 +39,7 @@ static unsigned int source_rows(const struct cdt_probe_result *r,
 	rows[n++] = (struct source_row){ "toc_leadout", "TOC lead-out", s->toc_leadout };
 	rows[n++] = (struct source_row){ "track_end", "track information", s->track_end };
 	rows[n++] = (struct source_row){ "disc_leadout", "disc information", s->disc_leadout };
+	rows[n++] = (struct source_row){ "disc_structure", "disc structure", r->structure_blocks };
 	rows[n++] = (struct source_row){ "filesystem", "filesystem", s->filesystem };
 	rows[n++] = (struct source_row){ "kernel", "kernel", s->kernel };
 	return n;
@@ -283,6 +298,41 @@ static json_object *json_raw(const struct cdt_raw_caps *c)
 	return o;
 }
 
+/* ---- READ DISC STRUCTURE (issue 36) -------------------------------------- */
+
+/* null where the drive answered no structure (a CD, a refusal) */
+static json_object *json_structure(const struct cdt_probe_result *r)
+{
+	json_object *o;
+
+	if (!r->structure_layers)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "type", json_object_new_string(r->structure_type));
+	json_object_object_add(o, "version", json_object_new_int(r->structure_version));
+	json_object_object_add(o, "layers", json_object_new_int((int)r->structure_layers));
+	json_object_object_add(o, "track_path", probe_bd(r) ? NULL :
+			       json_object_new_string(r->structure_otp ? "opposite" : "parallel"));
+	json_object_object_add(o, "layer0_blocks", cli_json_count(r->structure_layer0));
+	return o;
+}
+
+/* "structure: DVD-ROM version 1, 2 layers, opposite track path; layer 0 ..." */
+static void print_structure(const struct cdt_probe_result *r)
+{
+	if (!r->structure_layers)
+		return;
+	printf("structure: %s version %u, %u layer%s", r->structure_type,
+	       r->structure_version, r->structure_layers,
+	       r->structure_layers == 1 ? "" : "s");
+	if (!probe_bd(r))
+		printf(", %s track path", r->structure_otp ? "opposite" : "parallel");
+	if (r->structure_layer0 > 0)
+		printf("; layer 0: %lld blocks (layer 1 from LBA %lld)",
+		       (long long)r->structure_layer0, (long long)r->structure_layer0);
+	printf("\n");
+}
+
 /* "raw:" only where READ CD gave something or the drive declares it */
 static void print_raw(const struct cdt_raw_caps *c)
 {
@@ -327,6 +377,7 @@ json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, 
 	json_object_object_add(o, "notes", nt);
 	add_layout(o, lay);
 	json_object_object_add(o, "raw", json_raw(&r->raw));
+	json_object_object_add(o, "structure", json_structure(r));
 	json_object_object_add(o, "verdict", json_object_new_string(cdt_verdict_name(r->verdict)));
 	return o;
 }
@@ -402,9 +453,11 @@ void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool vir
 	       r->sizes.fs_type[0] ? r->sizes.fs_type : "not recognised");
 	print_layout(l);
 	print_raw(&r->raw);
+	print_structure(r);
 	printf("sources (blocks):\n");
 	for (i = 0; i < n; i++)
-		print_source(&rows[i], r);
+		if (strcmp(rows[i].key, "disc_structure") || dvd_or_bd(r))
+			print_source(&rows[i], r);
 	if (r->capacity_after >= 0 && (uint64_t)r->capacity_after != r->reported_blocks)
 		printf("  %-18s %12lld  (after probing; %llu before)\n", "READ CAPACITY",
 		       (long long)r->capacity_after, (unsigned long long)r->reported_blocks);

@@ -65,6 +65,58 @@ run tail --json "sim:$D,profile=dvd-rom,hide=1000,css=2100-2109" "$T/half.iso"
 expect_rc "css: tail exit 4" 4
 expect_json "css: tail protected_blocks" .protected_blocks 10
 
+# READ DISC STRUCTURE (structure=): a size source on DVD and BD, never guessed
+run probe --json "sim:$D,profile=dvd-rom,structure=3000"
+expect_rc "structure=3000: probe exit 0" 0
+expect_json "structure=3000: sources.disc_structure" .sources.disc_structure 3000
+expect_json "structure=3000: not wrong" '.wrong_sources | index("disc_structure") == null' true
+expect_json "structure=3000: DVD-ROM, one layer" '"\(.structure.type) \(.structure.layers) \(.structure.track_path) \(.structure.layer0_blocks)"' "DVD-ROM 1 parallel null"
+run probe "sim:$D,profile=dvd-rom,structure=3000"
+expect_grep "structure, text: the source row" "$T/out" '^  disc structure +3000  right'
+expect_grep "structure, text: the structure line" "$T/out" '^structure: DVD-ROM version 1, 1 layer, parallel track path$'
+# a structure that lies: shown wrong, the true end found by reading
+run probe --json "sim:$D,profile=dvd-rom,structure=3500"
+expect_json "structure=3500: wrong" '.wrong_sources | index("disc_structure") != null' true
+expect_json "structure=3500: true end 3000" .true_blocks 3000
+run probe "sim:$D,profile=dvd-rom,structure=3500"
+expect_grep "structure=3500, text: 500 too many" "$T/out" '^  disc structure +3500  wrong \(500 too many\)'
+# the drive hides the tail; the structure knows it
+run probe --json "sim:$D,profile=dvd-rom,hide=1000,structure=3000"
+expect_json "hide=1000, structure=3000: right" .sources.disc_structure 3000
+expect_json "hide=1000, structure=3000: true end 3000" .true_blocks 3000
+expect_json "hide=1000, structure=3000: hidden-tail" .verdict hidden-tail
+# dual layer, opposite track path: layer 0's end shown
+run probe --json "sim:$D,profile=dvd-rom,structure=3000:1600"
+expect_json "structure=3000:1600: two layers" '"\(.structure.layers) \(.structure.track_path) \(.structure.layer0_blocks)"' "2 opposite 1600"
+expect_json "structure=3000:1600: the data area adds both layers" .sources.disc_structure 3000
+run probe "sim:$D,profile=dvd-rom,structure=3000:1600"
+expect_grep "structure, DL text: layer 0's end" "$T/out" 'layer 0: 1600 blocks \(layer 1 from LBA 1600\)'
+# refused (no structure=): absent, never guessed
+run probe --json "sim:$D,profile=dvd-rom"
+expect_json "no structure=: absent" .sources.disc_structure null
+expect_json "no structure=: no structure" .structure null
+run probe "sim:$D,profile=dvd-rom"
+expect_grep "no structure=, text: a dash" "$T/out" '^  disc structure +-$'
+# a CD is never asked
+rm -f "$T/cd.tr"
+run probe --json "sim:$D,profile=cd-rom,structure=3000,trace=$T/cd.tr"
+expect_json "CD: absent" .sources.disc_structure null
+expect_no_grep "CD: READ DISC STRUCTURE never sent" "$T/cd.tr" '^ad '
+run probe "sim:$D,profile=cd-rom"
+expect_no_grep "CD, text: no disc structure row" "$T/out" 'disc structure'
+# BD: type and layers, no size
+run probe --json "sim:$D,profile=bd-rom,structure=3000:1000"
+expect_json "BD: type and layers" '"\(.structure.type) \(.structure.layers) \(.structure.track_path)"' "BDO 2 null"
+expect_json "BD: no size" .sources.disc_structure null
+run probe --json "sim:$D,profile=bd-re,structure=3000"
+expect_json "BD-RE: BDW" .structure.type BDW
+run probe "sim:$D,structure=3000:3000"
+expect_rc "structure=3000:3000: usage" 2
+run probe "sim:$D,structure=0"
+expect_rc "structure=0: usage" 2
+run probe "sim:$D,structure=x"
+expect_rc "structure=x: usage" 2
+
 # bad values
 run probe "sim:$D,css=5-1"
 expect_rc "css=5-1: usage" 2

@@ -7,6 +7,7 @@
 #include "core/abi.h"
 #include "core/cmds.h"
 #include "mmc/mmc.h"
+#include "mmc/structure.h"
 #include "mmc/subchan.h"
 
 int cdt_cmd_test_unit_ready(struct cdt_dev *dev, struct cdt_sense *sense)
@@ -145,6 +146,17 @@ int cdt_cmd_read_track_info(struct cdt_dev *dev, uint32_t track, void *buf,
 	uint8_t cdb[16];
 
 	return cdt_dev_simple(dev, cdb, mmc_cdb_read_track_info(cdb, track, alloc),
+			      buf, alloc, got, NULL);
+}
+
+int cdt_cmd_read_disc_structure(struct cdt_dev *dev, uint8_t media_type,
+				uint8_t format, void *buf, uint16_t alloc,
+				uint32_t *got)
+{
+	uint8_t cdb[16];
+
+	return cdt_dev_simple(dev, cdb,
+			      mmc_cdb_read_disc_structure(cdb, media_type, 0, format, alloc),
 			      buf, alloc, got, NULL);
 }
 

@@ -13,6 +13,7 @@
 #include "probe/probe.h"
 #include "probe/trackmodes.h"
 #include "probe/sizes.h"
+#include "probe/structure.h"
 
 struct probe_reader {
 	struct cdt_dev *dev;
@@ -704,6 +705,7 @@ static int run_search(struct cdt_dev *dev, struct probe_findings *pf,
 		return CDT_ENOMEM;
 	}
 	fill_params(&p, &res->sizes, pf->layout, opts->max_extra, r.buf_blocks);
+	add_candidate(&p, res->structure_blocks);
 	if (above > p.floor)
 		p.floor = above;
 	dev->errmsg[0] = '\0';
@@ -874,6 +876,7 @@ static int begin_once(struct cdt_dev *dev, struct probe_findings *pf,
 		return rc;
 	res->reported_blocks = (uint64_t)res->sizes.read_capacity;
 	probe_raw(dev, pf, res);
+	probe_structure(dev, res);
 	return 0;
 }
 

@@ -219,6 +219,9 @@ struct sim_config {
 	/* DVD and BD (issue 36) */
 	bool have_css;		/* css=A-B: CSS-scrambled sectors, read */
 	struct sim_range css;	/* without authentication: 05/6F/03 */
+	bool have_structure;	/* structure=END[:L0]: READ DISC STRUCTURE */
+	uint64_t structure_end;	/* answered (structure.c), else refused */
+	uint64_t structure_l0;	/* 0: one layer */
 };
 
 struct sim {
@@ -368,6 +371,10 @@ int sim_do_read(struct sim *s, struct cdt_cmd *cmd, const struct sim_read *r,
  */
 typedef void sim_handler(struct sim *s, struct cdt_cmd *cmd,
 			 struct sim_outcome *o);
+
+/* structure.c: structure= and READ DISC STRUCTURE */
+int sim_key_structure(struct sim_config *c, const char *v);
+sim_handler sim_do_read_disc_structure;
 
 /* disc.c */
 uint64_t sim_capacity_now(const struct sim *s);

@@ -257,6 +257,7 @@ static const struct {
 	{ MMC_GET_CONFIGURATION, sim_do_get_configuration },
 	{ MMC_READ_DISC_INFO, sim_do_read_disc_info },
 	{ MMC_READ_TRACK_INFO, sim_do_read_track_info },
+	{ MMC_READ_DVD_STRUCTURE, sim_do_read_disc_structure },
 	{ MMC_MODE_SENSE10, sim_do_mode_sense10 },
 	{ MMC_READ_CD, sim_do_read_cd_any },
 	{ MMC_READ_CD_MSF, sim_do_read_cd_any },

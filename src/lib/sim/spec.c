@@ -267,6 +267,7 @@ static const struct sim_key sim_keys[] = {
 	SIM_FLAG("cuepaths", cue_any_path, "inside", "any"),
 	SIM_KEY("drive", key_drive, "a product name of 1 to 16 characters"),
 	SIM_KEY("css", key_css, "A-B with A <= B"),
+	SIM_KEY("structure", sim_key_structure, "END[:L0], block counts with 0 < L0 < END"),
 };
 
 static int parse_key(const struct sim_key *k, struct sim_config *c, const char *v)

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+/* READ DISC STRUCTURE format 00h: the DVD physical format and BD DI parsers. */
+#include "fuzz.h"
+#include "mmc/structure.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct mmc_dvd_physical p;
+	struct mmc_bd_disc_info bd;
+
+	if (!mmc_parse_dvd_physical(data, size, &p)) {
+		(void)mmc_dvd_data_blocks(&p);
+		(void)mmc_dvd_layer0_blocks(&p);
+		(void)mmc_dvd_category_name(p.category);
+	}
+	(void)mmc_parse_bd_disc_info(data, size, &bd);
+	return 0;
+}

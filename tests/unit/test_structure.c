@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/*
+ * READ DISC STRUCTURE format 00h (mmc/structure.c, issue 36): the CDB,
+ * the DVD physical format's data area and layer 0 (ECMA-267: one layer,
+ * two on an opposite track path whose layer 1 PSNs are the bit inverse
+ * of layer 0's), the BD disc information, and answers too short or
+ * whose fields make no data area.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "cdtail.h"
+#include "mmc/mmc.h"
+#include "mmc/structure.h"
+#include "th.h"
+
+static uint8_t ans[MMC_BD_DI_LEN];
+
+static void put24(uint8_t *p, uint32_t v)
+{
+	p[0] = 0;
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* A DVD physical format answer: book, layers, track path, PSNs. */
+static size_t dvd(uint8_t book, unsigned int layers, bool otp, uint32_t start,
+		  uint32_t end, uint32_t end0)
+{
+	memset(ans, 0, sizeof(ans));
+	ans[0] = (MMC_DVD_PHYSICAL_LEN - 2) >> 8;
+	ans[1] = (MMC_DVD_PHYSICAL_LEN - 2) & 0xff;
+	ans[4] = (uint8_t)(book << 4 | 1);
+	ans[6] = (uint8_t)((layers - 1) << 5 | (otp ? 0x10 : 0) | 1);
+	put24(ans + 8, start);
+	put24(ans + 12, end);
+	put24(ans + 16, end0);
+	return MMC_DVD_PHYSICAL_LEN;
+}
+
+static void test_cdb(void **state)
+{
+	uint8_t cdb[16];
+
+	(void)state;
+	assert_int_equal(mmc_cdb_read_disc_structure(cdb, MMC_STRUCT_MEDIA_BD, 0, 0, 4100), 12);
+	assert_int_equal(cdb[0], 0xad);
+	assert_int_equal(cdb[1], 0x01);
+	assert_int_equal(cdb[7], 0x00);
+	assert_int_equal(cdb[8] << 8 | cdb[9], 4100);
+}
+
+static void test_dvd_single(void **state)
+{
+	struct mmc_dvd_physical p;
+	size_t n = dvd(0, 1, false, 0x30000, 0x30000 + 2295104 - 1, 0);
+
+	(void)state;
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &p), 0);
+	assert_int_equal(p.category, 0);
+	assert_string_equal(mmc_dvd_category_name(p.category), "DVD-ROM");
+	assert_int_equal(p.layers, 1);
+	assert_false(p.otp);
+	assert_int_equal(mmc_dvd_data_blocks(&p), 2295104);
+	assert_int_equal(mmc_dvd_layer0_blocks(&p), -1);
+	/* the first 20 bytes are enough; 19 are not */
+	assert_int_equal(mmc_parse_dvd_physical(ans, 20, &p), 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, 19, &p), -1);
+	/* a length field that claims less than the descriptor: too short */
+	ans[0] = 0;
+	ans[1] = 10;
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &p), -1);
+	/* an end before its start makes no data area */
+	n = dvd(10, 1, false, 0x30000, 0x2ffff, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &p), 0);
+	assert_string_equal(mmc_dvd_category_name(p.category), "DVD+R");
+	assert_int_equal(mmc_dvd_data_blocks(&p), -1);
+}
+
+/* A DVD-9 as it is pressed: layer 0 to 22D47Fh, layer 1 from DD2B80h to FCFFFFh. */
+static void test_dvd_dual_otp(void **state)
+{
+	struct mmc_dvd_physical p;
+	size_t n = dvd(0, 2, true, 0x30000, 0xfcffff, 0x22d47f);
+
+	(void)state;
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &p), 0);
+	assert_int_equal(p.layers, 2);
+	assert_true(p.otp);
+	assert_int_equal(mmc_dvd_layer0_blocks(&p), 0x1fd480);
+	assert_int_equal(mmc_dvd_data_blocks(&p), 2 * 0x1fd480);
+	/* layer 1 shorter than layer 0 */
+	n = dvd(14, 2, true, 0x30000, 0xdd2b80 + 99, 0x22d47f);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &p), 0);
+	assert_int_equal(mmc_dvd_data_blocks(&p), 0x1fd480 + 100);
+	/* an end below layer 1's start: no data area */
+	n = dvd(14, 2, true, 0x30000, 0x22d47f, 0x22d47f);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &p), 0);
+	assert_int_equal(mmc_dvd_data_blocks(&p), -1);
+	assert_int_equal(mmc_dvd_layer0_blocks(&p), 0x1fd480);
+	/* parallel: layer 1 has its own descriptor, the size stays unknown */
+	n = dvd(0, 2, false, 0x30000, 0x22d47f, 0x22d47f);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &p), 0);
+	assert_int_equal(mmc_dvd_data_blocks(&p), -1);
+}
+
+static void test_bd(void **state)
+{
+	struct mmc_bd_disc_info di;
+
+	(void)state;
+	memset(ans, 0, sizeof(ans));
+	ans[0] = (MMC_BD_DI_LEN - 2) >> 8;
+	ans[1] = (MMC_BD_DI_LEN - 2) & 0xff;
+	memcpy(ans + 4, "DI", 2);
+	memcpy(ans + 12, "BDR", 3);
+	ans[15] = 0x02;
+	ans[16] = 0x20;
+	assert_int_equal(mmc_parse_bd_disc_info(ans, sizeof(ans), &di), 0);
+	assert_string_equal(di.type, "BDR");
+	assert_int_equal(di.layers, 2);
+	assert_int_equal(di.version, 2);
+	assert_int_equal(mmc_parse_bd_disc_info(ans, 16, &di), -1);
+	ans[5] = 'X';
+	assert_int_equal(mmc_parse_bd_disc_info(ans, sizeof(ans), &di), -1);
+	/* no layers: no disc information */
+	ans[5] = 'I';
+	ans[16] = 0;
+	assert_int_equal(mmc_parse_bd_disc_info(ans, sizeof(ans), &di), -1);
+	/* a type of bytes not printable is shown as '?' */
+	ans[16] = 0x10;
+	ans[12] = 0x01;
+	assert_int_equal(mmc_parse_bd_disc_info(ans, sizeof(ans), &di), 0);
+	assert_string_equal(di.type, "?DR");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cdb),
+		cmocka_unit_test(test_dvd_single),
+		cmocka_unit_test(test_dvd_dual_otp),
+		cmocka_unit_test(test_bd),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
