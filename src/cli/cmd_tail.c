@@ -2,6 +2,7 @@
 /* cdtail tail: append the hidden tail to an image dd made. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "readui.h"
 
 static const char *const basis_names[] = {
@@ -24,28 +25,43 @@ static bool has_lba(enum cdt_tail_verdict v)
 	return v == CDT_TAIL_MISMATCH || v == CDT_TAIL_UNREADABLE;
 }
 
+/*
+ * interrupted: a run stopped by a signal (exit 130/143) prints this same
+ * object with "interrupted": true and verdict "interrupted", as image
+ * does: IMAGE is back at its old length (its size now, also when the
+ * stop came before the library looked at it) and nothing was appended.
+ */
 static void print_json(const char *addr, const char *image,
-		       const struct cdt_tail_result *r, bool virt)
+		       const struct cdt_tail_result *r, bool virt, bool interrupted)
 {
 	json_object *o = json_object_new_object();
 	const char *basis = basis_names[r->basis];
+	uint64_t before = r->image_bytes, after = r->final_bytes;
+	struct stat st;
+
+	if (interrupted && !stat(image, &st))
+		before = after = (uint64_t)st.st_size;
 
 	rui_json_summary(o, addr, &r->sum, virt);
 	json_object_object_add(o, "out", json_object_new_string(image));
-	json_object_object_add(o, "out_bytes_before", json_object_new_int64((int64_t)r->image_bytes));
-	json_object_object_add(o, "out_bytes", json_object_new_int64((int64_t)r->final_bytes));
+	json_object_object_add(o, "out_bytes_before", json_object_new_int64((int64_t)before));
+	json_object_object_add(o, "out_bytes", json_object_new_int64((int64_t)after));
 	json_object_object_add(o, "matched", basis ? json_object_new_string(basis) : NULL);
 	json_object_object_add(o, "compared_blocks", json_object_new_int64((int64_t)r->compared_blocks));
 	json_object_object_add(o, "first_diff_lba", r->verdict == CDT_TAIL_MISMATCH ?
 			       json_object_new_int64((int64_t)r->mismatch_lba) : NULL);
 	json_object_object_add(o, "first_unreadable_lba", r->verdict == CDT_TAIL_UNREADABLE ?
 			       json_object_new_int64((int64_t)r->mismatch_lba) : NULL);
-	json_object_object_add(o, "appended_blocks", json_object_new_int64((int64_t)r->appended_blocks));
+	json_object_object_add(o, "appended_blocks",
+			       json_object_new_int64(interrupted ? 0 : (int64_t)r->appended_blocks));
 	json_object_object_add(o, "skipped", rui_json_skipped(r->skipped, r->n_skipped));
 	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
 	json_object_object_add(o, "form2_blocks",
 			       json_object_new_int64((int64_t)rui_form2_blocks(r->skipped, r->n_skipped)));
-	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[r->verdict]));
+	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
+								    verdict_names[r->verdict]));
+	if (interrupted)
+		json_object_object_add(o, "interrupted", json_object_new_boolean(true));
 	cli_json_out(o);
 }
 
@@ -159,11 +175,15 @@ static int run(int argc, char **argv)
 	rui_start(&ui, dev);
 	rc = cdt_tail(dev, a.op[1], &ui.rd, &res);
 	if (rc) {
+		int err = rc;
+
 		rc = rui_fail(&ui, dev, "tail", rc);
+		if (err == CDT_EINTR && ui.co.json)
+			print_json(a.op[0], a.op[1], &res, cdt_is_virtual_time(dev), true);
 	} else {
 		rui_end_line(&ui);
 		if (ui.co.json)
-			print_json(a.op[0], a.op[1], &res, cdt_is_virtual_time(dev));
+			print_json(a.op[0], a.op[1], &res, cdt_is_virtual_time(dev), false);
 		else if (ui.co.quiet) {
 			rui_print_digests(&res.sum);
 			printf("verdict:   %s\n", verdict_names[res.verdict]);

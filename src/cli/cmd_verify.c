@@ -325,8 +325,13 @@ static void print_lengths(const struct cdt_verify_result *r)
 		fputs(" blocks; none matched\n", stdout);
 }
 
+/*
+ * interrupted: a run stopped by a signal (exit 130/143) prints this same
+ * object with "interrupted": true and verdict "interrupted", as image
+ * does: what was compared so far.
+ */
 static void print_json(const char *addr, const struct cdt_verify_opts *vo,
-		       const struct cdt_verify_result *r, bool virt)
+		       const struct cdt_verify_result *r, bool virt, bool interrupted)
 {
 	json_object *o = json_object_new_object();
 
@@ -370,7 +375,10 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	if (r->padding_blocks && r->verdict != CDT_VERIFY_PREFIX)
 		json_object_array_add(notes, json_object_new_string("padding"));
 	json_object_object_add(o, "notes", notes);
-	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[r->verdict]));
+	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
+								    verdict_names[r->verdict]));
+	if (interrupted)
+		json_object_object_add(o, "interrupted", json_object_new_boolean(true));
 	cli_json_out(o);
 }
 
@@ -500,11 +508,15 @@ static int run(int argc, char **argv)
 		c.vo.diff = hex_diff;
 	rc = cdt_verify(dev, &c.vo, &res);
 	if (rc) {
+		int err = rc;
+
 		rc = rui_fail(&c.ui, dev, "verify", rc);
+		if (err == CDT_EINTR && c.ui.co.json)
+			print_json(a.op[0], &c.vo, &res, cdt_is_virtual_time(dev), true);
 	} else {
 		rui_end_line(&c.ui);
 		if (c.ui.co.json)
-			print_json(a.op[0], &c.vo, &res, cdt_is_virtual_time(dev));
+			print_json(a.op[0], &c.vo, &res, cdt_is_virtual_time(dev), false);
 		else if (c.ui.co.quiet)
 			printf("verdict:   %s\n", verdict_names[res.verdict]);
 		else

@@ -49,6 +49,12 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+volatile sig_atomic_t *rui_catch_signals(void)
+{
+	catch_signals();
+	return &stop_flag;
+}
+
 void rui_init(struct rui *u, const char *cmd)
 {
 	catch_signals();
