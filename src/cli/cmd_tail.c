@@ -65,29 +65,32 @@ static void print_json(const char *addr, const char *image,
 	cli_json_out(o);
 }
 
-static void print_match(const struct cdt_tail_result *r)
+/* "image:     dd.iso, 598016 bytes = ...": the file by its name, wrapped */
+static void print_match(const char *image, const struct cdt_tail_result *r)
 {
 	const struct cdt_probe_result *p = rui_probe(&r->sum);
+	unsigned long long bytes = r->image_bytes;
+	char text[4400];
 
 	switch (r->basis) {
 	case CDT_TAIL_REPORTED:
-		printf("IMAGE:     %llu bytes = READ CAPACITY (%llu blocks)\n",
-		       (unsigned long long)r->image_bytes, (unsigned long long)p->reported_blocks);
+		snprintf(text, sizeof(text), "%s, %llu bytes = READ CAPACITY (%llu blocks)", image,
+			 bytes, (unsigned long long)p->reported_blocks);
 		break;
 	case CDT_TAIL_KERNEL:
-		printf("IMAGE:     %llu bytes = the kernel's size (%lld x 512)\n",
-		       (unsigned long long)r->image_bytes, (long long)p->sizes.kernel_512);
+		snprintf(text, sizeof(text), "%s, %llu bytes = the kernel's size (%lld x 512)",
+			 image, bytes, (long long)p->sizes.kernel_512);
 		break;
 	case CDT_TAIL_COMPLETE:
-		printf("IMAGE:     %llu bytes = the true end already\n",
-		       (unsigned long long)r->image_bytes);
+		snprintf(text, sizeof(text), "%s, %llu bytes = the true end already", image, bytes);
 		break;
-	case CDT_TAIL_NONE:
-		printf("IMAGE:     %llu bytes: neither the reported length (%llu bytes) nor the true end\n",
-		       (unsigned long long)r->image_bytes,
-		       (unsigned long long)p->reported_blocks * r->sum.block_size);
+	default:
+		snprintf(text, sizeof(text), "%s, %llu bytes: neither the reported length"
+			 " (%llu bytes) nor the true end", image, bytes,
+			 (unsigned long long)p->reported_blocks * r->sum.block_size);
 		break;
 	}
+	cli_wrap(stdout, (size_t)printf("image:     "), 11, text);
 }
 
 /*
@@ -98,37 +101,46 @@ static void print_match(const struct cdt_tail_result *r)
  */
 static void print_next(const char *addr, const char *image, const struct cdt_tail_result *r)
 {
+	char text[4400];
+
 	if (r->verdict != CDT_TAIL_BAD_LENGTH && r->verdict != CDT_TAIL_MISMATCH &&
 	    r->verdict != CDT_TAIL_UNREADABLE)
 		return;
-	printf("next:      if GNU ddrescue made IMAGE, give image its map instead: it\n"
-	       "           checks IMAGE, grows the map to the true end and reads the rest:\n"
-	       "           cdtail image --map MAP %s %s\n", addr, image);
+	snprintf(text, sizeof(text), "if GNU ddrescue made %s, give image its map instead: it"
+		 " checks the copy, grows the map to the true end and reads the rest:", image);
+	cli_wrap(stdout, (size_t)printf("next:      "), 11, text);
+	printf("           cdtail image --map MAP %s %s\n", addr, image);
 }
 
 static void print_text(const char *addr, const char *image, const struct cdt_tail_result *r,
 		       bool virt)
 {
+	char text[4400];
+
 	rui_print_summary(addr, &r->sum, virt);
-	print_match(r);
+	print_match(image, r);
 	if (r->compared_blocks)
-		printf("compared:  the last %llu block%s of IMAGE with the disc\n",
-		       (unsigned long long)r->compared_blocks, r->compared_blocks == 1 ? "" : "s");
+		printf("compared:  the last %llu block%s of %s with the disc\n",
+		       (unsigned long long)r->compared_blocks, r->compared_blocks == 1 ? "" : "s",
+		       image);
 	else
 		printf("compared:  nothing: %s\n", r->basis == CDT_TAIL_NONE ?
-		       "IMAGE's length is no size of this disc, so no block was read" :
-		       "IMAGE holds no whole block");
+		       "its length is no size of this disc, so no block was read" :
+		       "it holds no whole block");
 	if (has_lba(r->verdict))
 		printf("LBA %llu:  %s\n", (unsigned long long)r->mismatch_lba,
-		       r->verdict == CDT_TAIL_MISMATCH ? "differs from IMAGE: not a copy of this disc, nothing written"
+		       r->verdict == CDT_TAIL_MISMATCH ? "differs from the image: not a copy of this disc, nothing written"
 						       : "cannot be read to compare, nothing written");
-	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks,
-			  "not compared; zeros where IMAGE grew over them");
-	rui_print_form2(r->skipped, r->n_skipped, "IMAGE lacks them (zeros)");
-	printf("appended:  %llu block%s (IMAGE is now %llu bytes)\n",
+	snprintf(text, sizeof(text), "not compared; zeros where %s grew over them", image);
+	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, text);
+	snprintf(text, sizeof(text), "%s lacks them (zeros)", image);
+	rui_print_form2(r->skipped, r->n_skipped, text);
+	printf("appended:  %llu block%s (%s is now %llu bytes)\n",
 	       (unsigned long long)r->appended_blocks, r->appended_blocks == 1 ? "" : "s",
-	       (unsigned long long)r->final_bytes);
-	rui_print_lost(&r->sum, "lost:", "IMAGE holds zeros there, and the digests above cover those zeros");
+	       image, (unsigned long long)r->final_bytes);
+	snprintf(text, sizeof(text), "%s holds zeros there, and the digests above cover those zeros",
+		 image);
+	rui_print_lost(&r->sum, "lost:", text);
 	print_next(addr, image, r);
 	printf("verdict:   %s\n", verdict_names[r->verdict]);
 }
@@ -171,7 +183,7 @@ static int run(int argc, char **argv)
 	rc = cli_open(a.op[0], &ui.co, &dev);
 	if (rc)
 		return rc;
-	ui.stop_hint = "Ctrl-C stops; IMAGE keeps its old length";
+	ui.stop_hint = "Ctrl-C stops; the image keeps its old length";
 	rui_start(&ui, dev);
 	rc = cdt_tail(dev, a.op[1], &ui.rd, &res);
 	if (rc) {
