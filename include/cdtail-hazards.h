@@ -54,6 +54,7 @@ enum cdt_hazard_role {
 	CDT_NODE_DEVICE = 0,	/* what DEV resolved to */
 	CDT_NODE_PATH,		/* a path of a multipath map */
 	CDT_NODE_COMPONENT,	/* a slave of any other dm device */
+	CDT_NODE_BACKING,	/* the disk under a loop device's backing file */
 };
 
 /*

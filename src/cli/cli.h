@@ -121,8 +121,9 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * The end of every run, in one place: with --json a status 2 or 3 that
- * printed no object prints the error object; stdout is flushed and
+ * The end of every run, in one place: with --json a status 2, 3 or
+ * 128+signal that printed no object prints the error object (with
+ * "interrupted": true for a signal); stdout is flushed and
  * closed, and a failure to write it is one line on stderr and status 3.
  */
 int cli_finish(int status);

@@ -3,8 +3,9 @@
  * cdtail hazards [--json] [--sysfs ROOT] [--no-mode-sense] DEV
  *
  * Report multipath and flush/FUA ordering hazards of the block device
- * behind DEV.  Exit 0 when there is none, 10 when there is any (info
- * included), 2 usage, 3 device error.
+ * behind DEV.  Exit 0 when there is none at or above --fail-on's severity
+ * (default warning: an info note, "correct, but slow", is no failure), 10
+ * when there is, 2 usage, 3 device error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #define CMD "hazards"
 #define OPT_SYSFS 0x2001
 #define OPT_NO_MODE_SENSE 0x2002
+#define OPT_FAIL_ON 0x2003
 /* hazards found: the same number as probe's hidden tail, by contract */
 #define EX_HAZARDS EX_HIDDEN_TAIL
 
@@ -22,8 +24,23 @@ struct hz_args {
 	struct cli_common co;
 	const char *sysfs;	/* as given, NULL for the default /sys */
 	bool no_mode_sense;
+	enum cdt_hazard_severity fail_on;	/* the least severity that fails */
 	const char *dev;
 };
+
+/* --fail-on: "error" is the contract's word for the library's "danger" */
+static int parse_fail_on(const char *arg, enum cdt_hazard_severity *out)
+{
+	if (!strcmp(arg, "info"))
+		*out = CDT_HAZARD_INFO;
+	else if (!strcmp(arg, "warning"))
+		*out = CDT_HAZARD_WARNING;
+	else if (!strcmp(arg, "error") || !strcmp(arg, "danger"))
+		*out = CDT_HAZARD_DANGER;
+	else
+		return cli_usage(CMD, "--fail-on wants info, warning or error, not '%s'", arg);
+	return 0;
+}
 
 static int hz_opt(void *ctx, int key, const char *arg)
 {
@@ -33,9 +50,21 @@ static int hz_opt(void *ctx, int key, const char *arg)
 		a->sysfs = arg;
 	else if (key == OPT_NO_MODE_SENSE)
 		a->no_mode_sense = true;
+	else if (key == OPT_FAIL_ON)
+		return parse_fail_on(arg, &a->fail_on);
 	else
 		return 1;
 	return 0;
+}
+
+/* The findings at or above --fail-on's severity: exit 10 when any. */
+static size_t failing(const struct hz_args *a, const struct cdt_hazard_list *l)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n_hazards; i++)
+		n += l->hazards[i].severity >= a->fail_on;
+	return n;
 }
 
 /* Returns 0, EX_USAGE_ERR, or CLI_HELP_SHOWN (exit 0). */
@@ -45,6 +74,7 @@ static int parse_args(int argc, char **argv, struct hz_args *a)
 	int rc;
 
 	memset(a, 0, sizeof(*a));
+	a->fail_on = CDT_HAZARD_WARNING;
 	rc = cli_parse(&cli_cmd_hazards, argc, argv, &a->co, hz_opt, a, &ops);
 	if (rc)
 		return rc;
@@ -63,6 +93,8 @@ static const char *role_name(enum cdt_hazard_role r)
 		return "path";
 	case CDT_NODE_COMPONENT:
 		return "component";
+	case CDT_NODE_BACKING:
+		return "backing";
 	default:
 		return "device";
 	}
@@ -185,6 +217,10 @@ static void print_text(const struct hz_args *a, const struct cdt_hazard_list *l,
 		print_findings(l, a->co.quiet);
 	else if (!a->co.quiet)
 		puts("no ordering hazard found");
+	if (l->n_hazards && !failing(a, l) && !a->co.quiet)
+		printf("\nexit 0: no finding is %s (--fail-on)\n",
+		       a->fail_on == CDT_HAZARD_WARNING ? "a warning or worse" :
+		       "an error (danger)");
 	if (!a->co.quiet)
 		print_nodes(l, a->co.verbose > 0, why_not);
 }
@@ -265,6 +301,9 @@ static void print_json(const struct hz_args *a, const struct cdt_hazard_list *l)
 	for (i = 0; i < l->n_nodes; i++)
 		json_object_array_add(nodes, json_node(l, &l->nodes[i]));
 	json_object_object_add(root, "nodes", nodes);
+	json_object_object_add(root, "fail_on", json_object_new_string(
+		cdt_hazard_severity_name(a->fail_on)));
+	json_object_object_add(root, "failing", json_object_new_int64((int64_t)failing(a, l)));
 	json_object_object_add(root, "verdict", json_object_new_string(
 		l->n_hazards ? "hazards" : "no-hazard"));
 	cli_json_out(root);
@@ -329,7 +368,7 @@ static int run(int argc, char **argv)
 			print_json(&a, &list);
 		else
 			print_text(&a, &list, mode_sense_off(&a, &list));
-		rc = list.n_hazards ? EX_HAZARDS : EX_SAME;
+		rc = failing(&a, &list) ? EX_HAZARDS : EX_SAME;
 		cdt_hazard_list_free(&list);
 	}
 	if (dev)
@@ -340,6 +379,8 @@ static int run(int argc, char **argv)
 static const struct cli_opt hazards_opts[] = {
 	{ "sysfs", OPT_SYSFS, "ROOT", "read sysfs from ROOT instead of /sys" },
 	{ "no-mode-sense", OPT_NO_MODE_SENSE, NULL, "do not read the caching mode page of SCSI disks" },
+	{ "fail-on", OPT_FAIL_ON, "LEVEL", "exit 10 for a finding of LEVEL or worse: info, warning "
+	  "(default) or error" },
 	CLI_OPTS_COMMON
 };
 
@@ -351,7 +392,8 @@ const struct cli_cmd cli_cmd_hazards = {
 		 "Report multipath and flush/FUA ordering hazards of the block device\n"
 		 "behind DEV (/dev/sdX, /dev/dm-N, /dev/mapper/NAME, /dev/sgN, sim:...).\n"
 		 "-q prints only the findings table, -v also why a caching page was not read.\n",
-	.exits = "Exit: 0 no hazard, 10 hazards found, 2 usage error, 3 device error.\n",
+	.exits = "Exit: 0 no hazard at or above --fail-on (default warning), 10 one\n"
+		 "found, 2 usage error, 3 device error.\n",
 	.opts = hazards_opts,
 	.min_operands = 1,
 	.max_operands = 1,

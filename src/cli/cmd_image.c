@@ -263,11 +263,13 @@ static void print_next(const char *addr, const char *out, const struct cdt_image
 		       const struct cdt_image_result *r)
 {
 	bool digests = r->sum.digests.md5[0] || r->sum.digests.sha256[0];
+	char text[4400];
 
 	if (!r->sum.bad_blocks)
 		return;
-	rui_print_lost(&r->sum, "lost:", digests ? "OUT holds zeros there, and the digests above cover those zeros" :
-			"OUT holds zeros there");
+	snprintf(text, sizeof(text), "%s holds zeros there%s", out,
+		 digests ? ", and the digests above cover those zeros" : "");
+	rui_print_lost(&r->sum, "lost:", text);
 	if (!io->map_path) {
 		printf("next:      without --map a new run reads the whole disc again; to keep\n"
 		       "           what it reads and resume after:\n"
@@ -300,6 +302,8 @@ static void print_grown(const struct cdt_image_result *r)
 static void print_text(const char *addr, const char *out, const struct cdt_image_opts *io,
 		       const struct cdt_image_result *r, bool virt)
 {
+	char text[4400];
+
 	rui_print_summary(addr, &r->sum, virt);
 	printf("image:     %s, %llu blocks (%llu bytes)\n", out,
 	       (unsigned long long)r->extent_blocks,
@@ -310,9 +314,12 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 	if (r->resumed && r->other_drive && io->rd.retries < 0)
 		printf("           in another drive than the map's: its bad blocks were\n"
 		       "           tried once more\n");
-	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, "zeros in OUT");
-	rui_print_form2(r->skipped, r->n_skipped, "OUT lacks them (zeros)");
-	rui_print_protected(r->skipped, r->n_skipped, "OUT lacks them (zeros).");
+	snprintf(text, sizeof(text), "zeros in %s", out);
+	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, text);
+	snprintf(text, sizeof(text), "%s lacks them (zeros)", out);
+	rui_print_form2(r->skipped, r->n_skipped, text);
+	snprintf(text, sizeof(text), "%s lacks them (zeros).", out);
+	rui_print_protected(r->skipped, r->n_skipped, text);
 	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
 	print_grown(r);
 	cli_print_fs_past_end(rui_probe(&r->sum), "the files stored past the disc's end are lost:"

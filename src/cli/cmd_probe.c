@@ -2,7 +2,7 @@
 /* cdtail probe: how many blocks does the disc really hold? */
 #include <stdio.h>
 #include <string.h>
-#include "screen.h"
+#include "readui.h"
 
 #define OPT_ALL 0x1601
 #define OPT_SYSFS 0x1602
@@ -55,6 +55,7 @@ static int run(int argc, char **argv)
 	if (rc)
 		return rc;
 	po.max_extra = co.max_extra;
+	po.stop = rui_catch_signals();
 	if (screen_start(&screen, "probe", &co)) {
 		po.progress = screen_draw;
 		po.progress_ctx = &screen;
@@ -62,6 +63,11 @@ static int run(int argc, char **argv)
 	t0 = cli_now_ms();
 	rc = cdt_probe(dev, &po, &res);
 	screen_end(&screen);
+	if (rc == CDT_EINTR) {
+		cli_err("probe: interrupted");
+		cdt_close(dev);
+		return rui_interrupted_status();
+	}
 	if (rc) {
 		cli_err("%s: %s", a.op[0], cdt_errmsg(dev)[0] ? cdt_errmsg(dev) : cdt_strerror(rc));
 		cdt_close(dev);
@@ -96,7 +102,8 @@ const struct cli_cmd cli_cmd_probe = {
 		 "the host at once, one thread each, a line (JSON Lines with --json) per\n"
 		 "drive as soon as it is done.\n",
 	.exits = "Exit: 0 the reported length is true, 10 hidden tail found, 11 the disc\n"
-		 "holds less than reported, 2 usage error, 3 device error.  --all: 10 when\n"
+		 "holds less than reported, 2 usage error, 3 device error, 130/143\n"
+		 "interrupted.  --all: 10 when\n"
 		 "any drive hid a tail, else 11 when any was short, else 3 when any failed\n"
 		 "(or none was found), else 0; drives without a medium count as none.\n",
 	.opts = probe_opts,

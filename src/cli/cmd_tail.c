@@ -2,6 +2,7 @@
 /* cdtail tail: append the hidden tail to an image dd made. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "readui.h"
 
 static const char *const basis_names[] = {
@@ -24,56 +25,74 @@ static bool has_lba(enum cdt_tail_verdict v)
 	return v == CDT_TAIL_MISMATCH || v == CDT_TAIL_UNREADABLE;
 }
 
+/*
+ * interrupted: a run stopped by a signal (exit 130/143) prints this same
+ * object with "interrupted": true and verdict "interrupted", as image
+ * does: IMAGE is back at its old length (its size now, also when the
+ * stop came before the library looked at it) and nothing was appended.
+ */
 static void print_json(const char *addr, const char *image,
-		       const struct cdt_tail_result *r, bool virt)
+		       const struct cdt_tail_result *r, bool virt, bool interrupted)
 {
 	json_object *o = json_object_new_object();
 	const char *basis = basis_names[r->basis];
+	uint64_t before = r->image_bytes, after = r->final_bytes;
+	struct stat st;
+
+	if (interrupted && !stat(image, &st))
+		before = after = (uint64_t)st.st_size;
 
 	rui_json_summary(o, addr, &r->sum, virt);
 	json_object_object_add(o, "out", json_object_new_string(image));
-	json_object_object_add(o, "out_bytes_before", json_object_new_int64((int64_t)r->image_bytes));
-	json_object_object_add(o, "out_bytes", json_object_new_int64((int64_t)r->final_bytes));
+	json_object_object_add(o, "out_bytes_before", json_object_new_int64((int64_t)before));
+	json_object_object_add(o, "out_bytes", json_object_new_int64((int64_t)after));
 	json_object_object_add(o, "matched", basis ? json_object_new_string(basis) : NULL);
 	json_object_object_add(o, "compared_blocks", json_object_new_int64((int64_t)r->compared_blocks));
 	json_object_object_add(o, "first_diff_lba", r->verdict == CDT_TAIL_MISMATCH ?
 			       json_object_new_int64((int64_t)r->mismatch_lba) : NULL);
 	json_object_object_add(o, "first_unreadable_lba", r->verdict == CDT_TAIL_UNREADABLE ?
 			       json_object_new_int64((int64_t)r->mismatch_lba) : NULL);
-	json_object_object_add(o, "appended_blocks", json_object_new_int64((int64_t)r->appended_blocks));
+	json_object_object_add(o, "appended_blocks",
+			       json_object_new_int64(interrupted ? 0 : (int64_t)r->appended_blocks));
 	json_object_object_add(o, "skipped", rui_json_skipped(r->skipped, r->n_skipped));
 	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
 	json_object_object_add(o, "form2_blocks",
 			       json_object_new_int64((int64_t)rui_form2_blocks(r->skipped, r->n_skipped)));
 	json_object_object_add(o, "protected_blocks",
 			       json_object_new_int64((int64_t)rui_protected_blocks(r->skipped, r->n_skipped)));
-	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[r->verdict]));
+	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
+								    verdict_names[r->verdict]));
+	if (interrupted)
+		json_object_object_add(o, "interrupted", json_object_new_boolean(true));
 	cli_json_out(o);
 }
 
-static void print_match(const struct cdt_tail_result *r)
+/* "image:     dd.iso, 598016 bytes = ...": the file by its name, wrapped */
+static void print_match(const char *image, const struct cdt_tail_result *r)
 {
 	const struct cdt_probe_result *p = rui_probe(&r->sum);
+	unsigned long long bytes = r->image_bytes;
+	char text[4400];
 
 	switch (r->basis) {
 	case CDT_TAIL_REPORTED:
-		printf("IMAGE:     %llu bytes = READ CAPACITY (%llu blocks)\n",
-		       (unsigned long long)r->image_bytes, (unsigned long long)p->reported_blocks);
+		snprintf(text, sizeof(text), "%s, %llu bytes = READ CAPACITY (%llu blocks)", image,
+			 bytes, (unsigned long long)p->reported_blocks);
 		break;
 	case CDT_TAIL_KERNEL:
-		printf("IMAGE:     %llu bytes = the kernel's size (%lld x 512)\n",
-		       (unsigned long long)r->image_bytes, (long long)p->sizes.kernel_512);
+		snprintf(text, sizeof(text), "%s, %llu bytes = the kernel's size (%lld x 512)",
+			 image, bytes, (long long)p->sizes.kernel_512);
 		break;
 	case CDT_TAIL_COMPLETE:
-		printf("IMAGE:     %llu bytes = the true end already\n",
-		       (unsigned long long)r->image_bytes);
+		snprintf(text, sizeof(text), "%s, %llu bytes = the true end already", image, bytes);
 		break;
-	case CDT_TAIL_NONE:
-		printf("IMAGE:     %llu bytes: neither the reported length (%llu bytes) nor the true end\n",
-		       (unsigned long long)r->image_bytes,
-		       (unsigned long long)p->reported_blocks * r->sum.block_size);
+	default:
+		snprintf(text, sizeof(text), "%s, %llu bytes: neither the reported length"
+			 " (%llu bytes) nor the true end", image, bytes,
+			 (unsigned long long)p->reported_blocks * r->sum.block_size);
 		break;
 	}
+	cli_wrap(stdout, (size_t)printf("image:     "), 11, text);
 }
 
 /*
@@ -84,38 +103,48 @@ static void print_match(const struct cdt_tail_result *r)
  */
 static void print_next(const char *addr, const char *image, const struct cdt_tail_result *r)
 {
+	char text[4400];
+
 	if (r->verdict != CDT_TAIL_BAD_LENGTH && r->verdict != CDT_TAIL_MISMATCH &&
 	    r->verdict != CDT_TAIL_UNREADABLE)
 		return;
-	printf("next:      if GNU ddrescue made IMAGE, give image its map instead: it\n"
-	       "           checks IMAGE, grows the map to the true end and reads the rest:\n"
-	       "           cdtail image --map MAP %s %s\n", addr, image);
+	snprintf(text, sizeof(text), "if GNU ddrescue made %s, give image its map instead: it"
+		 " checks the copy, grows the map to the true end and reads the rest:", image);
+	cli_wrap(stdout, (size_t)printf("next:      "), 11, text);
+	printf("           cdtail image --map MAP %s %s\n", addr, image);
 }
 
 static void print_text(const char *addr, const char *image, const struct cdt_tail_result *r,
 		       bool virt)
 {
+	char text[4400];
+
 	rui_print_summary(addr, &r->sum, virt);
-	print_match(r);
+	print_match(image, r);
 	if (r->compared_blocks)
-		printf("compared:  the last %llu block%s of IMAGE with the disc\n",
-		       (unsigned long long)r->compared_blocks, r->compared_blocks == 1 ? "" : "s");
+		printf("compared:  the last %llu block%s of %s with the disc\n",
+		       (unsigned long long)r->compared_blocks, r->compared_blocks == 1 ? "" : "s",
+		       image);
 	else
 		printf("compared:  nothing: %s\n", r->basis == CDT_TAIL_NONE ?
-		       "IMAGE's length is no size of this disc, so no block was read" :
-		       "IMAGE holds no whole block");
+		       "its length is no size of this disc, so no block was read" :
+		       "it holds no whole block");
 	if (has_lba(r->verdict))
 		printf("LBA %llu:  %s\n", (unsigned long long)r->mismatch_lba,
-		       r->verdict == CDT_TAIL_MISMATCH ? "differs from IMAGE: not a copy of this disc, nothing written"
+		       r->verdict == CDT_TAIL_MISMATCH ? "differs from the image: not a copy of this disc, nothing written"
 						       : "cannot be read to compare, nothing written");
-	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks,
-			  "not compared; zeros where IMAGE grew over them");
-	rui_print_form2(r->skipped, r->n_skipped, "IMAGE lacks them (zeros)");
-	rui_print_protected(r->skipped, r->n_skipped, "IMAGE lacks them (zeros).");
-	printf("appended:  %llu block%s (IMAGE is now %llu bytes)\n",
+	snprintf(text, sizeof(text), "not compared; zeros where %s grew over them", image);
+	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, text);
+	snprintf(text, sizeof(text), "%s lacks them (zeros)", image);
+	rui_print_form2(r->skipped, r->n_skipped, text);
+	snprintf(text, sizeof(text), "%s lacks them (zeros).", image);
+	rui_print_protected(r->skipped, r->n_skipped, text);
+	printf("appended:  %llu block%s (%s is now %llu bytes)\n",
 	       (unsigned long long)r->appended_blocks, r->appended_blocks == 1 ? "" : "s",
-	       (unsigned long long)r->final_bytes);
-	rui_print_lost(&r->sum, "lost:", "IMAGE holds zeros there, and the digests above cover those zeros");
+	       image, (unsigned long long)r->final_bytes);
+	snprintf(text, sizeof(text), "%s holds zeros there, and the digests above cover those zeros",
+		 image);
+	rui_print_lost(&r->sum, "lost:", text);
 	print_next(addr, image, r);
 	printf("verdict:   %s\n", verdict_names[r->verdict]);
 }
@@ -158,15 +187,19 @@ static int run(int argc, char **argv)
 	rc = cli_open(a.op[0], &ui.co, &dev);
 	if (rc)
 		return rc;
-	ui.stop_hint = "Ctrl-C stops; IMAGE keeps its old length";
+	ui.stop_hint = "Ctrl-C stops; the image keeps its old length";
 	rui_start(&ui, dev);
 	rc = cdt_tail(dev, a.op[1], &ui.rd, &res);
 	if (rc) {
+		int err = rc;
+
 		rc = rui_fail(&ui, dev, "tail", rc);
+		if (err == CDT_EINTR && ui.co.json)
+			print_json(a.op[0], a.op[1], &res, cdt_is_virtual_time(dev), true);
 	} else {
 		rui_end_line(&ui);
 		if (ui.co.json)
-			print_json(a.op[0], a.op[1], &res, cdt_is_virtual_time(dev));
+			print_json(a.op[0], a.op[1], &res, cdt_is_virtual_time(dev), false);
 		else if (ui.co.quiet) {
 			rui_print_digests(&res.sum);
 			printf("verdict:   %s\n", verdict_names[res.verdict]);

@@ -325,8 +325,13 @@ static void print_lengths(const struct cdt_verify_result *r)
 		fputs(" blocks; none matched\n", stdout);
 }
 
+/*
+ * interrupted: a run stopped by a signal (exit 130/143) prints this same
+ * object with "interrupted": true and verdict "interrupted", as image
+ * does: what was compared so far.
+ */
 static void print_json(const char *addr, const struct cdt_verify_opts *vo,
-		       const struct cdt_verify_result *r, bool virt)
+		       const struct cdt_verify_result *r, bool virt, bool interrupted)
 {
 	json_object *o = json_object_new_object();
 
@@ -372,7 +377,10 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	if (r->padding_blocks && r->verdict != CDT_VERIFY_PREFIX)
 		json_object_array_add(notes, json_object_new_string("padding"));
 	json_object_object_add(o, "notes", notes);
-	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[r->verdict]));
+	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
+								    verdict_names[r->verdict]));
+	if (interrupted)
+		json_object_object_add(o, "interrupted", json_object_new_boolean(true));
 	cli_json_out(o);
 }
 
@@ -398,7 +406,7 @@ static void print_diff(const struct cdt_verify_opts *vo, const struct cdt_verify
 		return;
 	printf("differs:   first at LBA %llu", (unsigned long long)lba);
 	if (r->length_differs && bs && lba == r->image_bytes / bs)
-		fputs(", where FILE ends", stdout);
+		printf(", where %s ends", vo->image_path);
 	else if (r->length_differs && lba == r->extent_blocks)
 		fputs(", where the disc ends", stdout);
 	if (vo->all)
@@ -418,23 +426,28 @@ static void print_burn(const char *addr, const struct cdt_verify_opts *vo,
 		       const struct cdt_verify_result *r)
 {
 	uint64_t bs = r->sum.block_size, file_blocks = bs ? r->image_bytes / bs : 0;
+	const char *file = vo->image_path;
+	char text[4400];
 
-	if (!vo->image_path)
+	if (!file)
 		return;
 	if (r->verdict == CDT_VERIFY_PREFIX) {
-		printf("prefix:    FILE is the disc's first %llu blocks; the disc holds data\n"
-		       "           past it (from LBA %llu)\n", (unsigned long long)file_blocks,
-		       (unsigned long long)r->first_diff_lba);
+		snprintf(text, sizeof(text), "%s is the disc's first %llu blocks; the disc holds"
+			 " data past it (from LBA %llu)", file, (unsigned long long)file_blocks,
+			 (unsigned long long)r->first_diff_lba);
+		cli_wrap(stdout, (size_t)printf("prefix:    "), 11, text);
 		if (file_blocks == rui_probe(&r->sum)->reported_blocks)
-			printf("next:      FILE stops at the reported length (a dd copy): append\n"
-			       "           the rest with: cdtail tail %s %s\n", addr, vo->image_path);
+			printf("next:      it stops at the reported length (a dd copy): append\n"
+			       "           the rest with: cdtail tail %s %s\n", addr, file);
 		return;
 	}
-	if (r->padding_blocks && r->verdict != CDT_VERIFY_DIFFERENT)
-		printf("note:      padding: the %llu block%s past FILE %s zeros, run-out or\n"
-		       "           unwritten space, as a burn pads: FILE is on the disc intact\n",
-		       (unsigned long long)r->padding_blocks, r->padding_blocks == 1 ? "" : "s",
-		       r->padding_blocks == 1 ? "is" : "are");
+	if (r->padding_blocks && r->verdict != CDT_VERIFY_DIFFERENT) {
+		snprintf(text, sizeof(text), "padding: the %llu block%s past %s %s zeros, run-out"
+			 " or unwritten space, as a burn pads: %s is on the disc intact",
+			 (unsigned long long)r->padding_blocks, r->padding_blocks == 1 ? "" : "s",
+			 file, r->padding_blocks == 1 ? "is" : "are", file);
+		cli_wrap(stdout, (size_t)printf("note:      "), 11, text);
+	}
 }
 
 static void print_text(const char *addr, const struct cdt_verify_opts *vo,
@@ -503,11 +516,15 @@ static int run(int argc, char **argv)
 		c.vo.diff = hex_diff;
 	rc = cdt_verify(dev, &c.vo, &res);
 	if (rc) {
+		int err = rc;
+
 		rc = rui_fail(&c.ui, dev, "verify", rc);
+		if (err == CDT_EINTR && c.ui.co.json)
+			print_json(a.op[0], &c.vo, &res, cdt_is_virtual_time(dev), true);
 	} else {
 		rui_end_line(&c.ui);
 		if (c.ui.co.json)
-			print_json(a.op[0], &c.vo, &res, cdt_is_virtual_time(dev));
+			print_json(a.op[0], &c.vo, &res, cdt_is_virtual_time(dev), false);
 		else if (c.ui.co.quiet)
 			printf("verdict:   %s\n", verdict_names[res.verdict]);
 		else

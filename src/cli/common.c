@@ -233,6 +233,8 @@ static void json_error(int status)
 	json_object_object_add(e, "message", json_object_new_string(out.msg[0] ? out.msg :
 								     "failed"));
 	json_object_object_add(o, "error", e);
+	if (status >= 128)
+		json_object_object_add(o, "interrupted", json_object_new_boolean(true));
 	cli_json_out(o);
 }
 
@@ -240,7 +242,9 @@ int cli_finish(int status)
 {
 	int err = 0;
 
-	if (out.json && !out.printed && (status == EX_USAGE_ERR || status == EX_DEVICE_ERR))
+	/* 130/143: a run stopped by a signal before it had an object of its own */
+	if (out.json && !out.printed && (status == EX_USAGE_ERR || status == EX_DEVICE_ERR ||
+					 status >= 128))
 		json_error(status);
 	errno = 0;
 	if (fflush(stdout) || ferror(stdout))

@@ -51,7 +51,7 @@ static const struct {
 	const char *text;
 } notes[] = {
 	{ CDT_NOTE_TAO_RUNOUT, "tao-runout",
-	  "a TAO-written CD's run-out, harmless: the last 2 reported blocks do not read (no data is there); the verdict is ok (hidden stays -2: the disc holds 2 blocks less than the drive reports) and images stop before them" },
+	  "a TAO-written CD's run-out, harmless: the last 2 reported blocks do not read (no data is there); the verdict is ok (the drive reports 2 blocks more than the disc holds) and images stop before them" },
 	{ CDT_NOTE_CAPACITY_CHANGED, "capacity-changed",
 	  "the drive's READ CAPACITY answer changed after reads past the reported end" },
 	{ CDT_NOTE_WINDOW_LIMIT, "window-limit",
@@ -436,6 +436,23 @@ static void print_next(const char *addr, const struct cdt_probe_result *r)
 	printf("           cdtail image --map disc.map %s disc.iso\n", addr);
 }
 
+/*
+ * A count of blocks is never negative in words: a drive that reports more
+ * than the disc holds (a TAO run-out, a short burn) says so.
+ */
+static void print_hidden(int64_t hidden, uint32_t bs)
+{
+	int64_t more = -hidden;
+
+	if (hidden >= 0)
+		printf("hidden:    %lld block%s (%lld x 512-byte sectors)\n", (long long)hidden,
+		       hidden == 1 ? "" : "s", (long long)(hidden * (int64_t)bs / 512));
+	else
+		printf("hidden:    none; the drive reports %lld block%s more than the disc holds\n"
+		       "           (%lld x 512-byte sectors)\n", (long long)more,
+		       more == 1 ? "" : "s", (long long)(more * (int64_t)bs / 512));
+}
+
 void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool virt,
 		    const struct cdt_layout *l)
 {
@@ -465,8 +482,8 @@ void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool vir
 	if (r->true_blocks > r->damaged_tail_blocks)
 		printf(" (last readable LBA %llu)",
 		       (unsigned long long)(r->true_blocks - r->damaged_tail_blocks - 1));
-	printf("\nhidden:    %lld blocks (%lld x 512-byte sectors)\n",
-	       (long long)r->hidden_blocks, (long long)(r->hidden_blocks * (int64_t)bs / 512));
+	putchar('\n');
+	print_hidden(r->hidden_blocks, bs);
 	if (lost > 0)
 		printf("dd:        dd of the kernel node would lose %lld 512-byte sectors\n",
 		       (long long)lost);

@@ -49,6 +49,12 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+volatile sig_atomic_t *rui_catch_signals(void)
+{
+	catch_signals();
+	return &stop_flag;
+}
+
 void rui_init(struct rui *u, const char *cmd)
 {
 	catch_signals();
@@ -350,8 +356,13 @@ void rui_print_summary(const char *addr, const struct cdt_read_summary *s,
 	char el[32], dt[32];
 
 	printf("device:    %s\n", addr);
-	printf("true end:  %" PRIu64 " blocks of %u bytes (reported %" PRIu64 ", hidden %" PRId64 ")\n",
-	       p->true_blocks, s->block_size, p->reported_blocks, p->hidden_blocks);
+	printf("true end:  %" PRIu64 " blocks of %u bytes (reported %" PRIu64, p->true_blocks,
+	       s->block_size, p->reported_blocks);
+	/* a count of blocks is never negative in words */
+	if (p->hidden_blocks >= 0)
+		printf(", hidden %" PRId64 ")\n", p->hidden_blocks);
+	else
+		printf(": %" PRId64 " more than the disc holds)\n", -p->hidden_blocks);
 	if (p->extent_blocks != p->true_blocks)
 		printf("extent:    %" PRIu64 " blocks (the drive reports unreadable blocks past the true end)\n",
 		       p->extent_blocks);

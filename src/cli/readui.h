@@ -30,6 +30,11 @@ struct rui {
 	struct screen screen;
 };
 
+/*
+ * probe: SIGINT and SIGTERM set the flag returned (cdt_probe_opts.stop),
+ * so that the run ends with its status and, with --json, its object.
+ */
+volatile sig_atomic_t *rui_catch_signals(void);
 /* First thing in image, tail, verify: SIGINT and SIGTERM stop the run. */
 void rui_init(struct rui *u, const char *cmd);
 

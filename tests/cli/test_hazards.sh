@@ -23,7 +23,9 @@ ids mpath-cache-mismatch /dev/mapper/mpatha \
 ids disk-flush-disabled /dev/sda flush-disabled 10
 ids disk-flush-disabled /dev/sda1 flush-disabled 10
 ids disk-flush-disabled /dev/sg0 flush-disabled 10
-ids disk-no-fua /dev/sda write-cache-no-fua 10
+# issue 35, 8: an info finding ("correct, but slow") fails only with
+# --fail-on info; the default is warning (was exit 10 for any finding)
+ids disk-no-fua /dev/sda write-cache-no-fua 0
 ids mpath-single-path /dev/mapper/mpatha "" 0
 ids mpath-wwid-mismatch /dev/mapper/mpatha \
 	multipath-active-paths,path-wwid-mismatch 10
@@ -109,5 +111,66 @@ expect_json "sim: caching page read" '.nodes[0].mode_sense | [.wce, .dpofua] | m
 	"false,false"
 run hazards "sim:$T/nonexistent.iso"
 expect_rc "sim: missing image: exit 2 (the exit table)" 2
+
+# --- issue 35, 8: --fail-on, the least severity that exits 10 ---------------
+# fail_on TREE DEV LEVEL WANT_RC
+fail_on() {
+	run hazards --json --fail-on "$3" --sysfs "$S/$1" "$2"
+	expect_rc "--fail-on $3, $1: exit $4" "$4"
+	expect_json "--fail-on $3, $1: fail_on" .fail_on "$(echo "$3" | sed 's/^error$/danger/')"
+}
+fail_on disk-no-fua /dev/sda info 10
+fail_on disk-no-fua /dev/sda warning 0
+fail_on disk-no-fua /dev/sda error 0
+fail_on mpath-path-offline /dev/mapper/mpatha warning 10
+fail_on mpath-path-offline /dev/mapper/mpatha error 0
+fail_on mpath-all-offline /dev/mapper/mpatha error 10
+fail_on disk-flush-disabled /dev/sda error 10
+fail_on sr0-plain /dev/sr0 info 0
+run hazards --json --sysfs "$S/disk-no-fua" /dev/sda
+expect_json "default --fail-on: warning, 0 failing, the finding still listed" \
+	'[.fail_on, .failing, .verdict, (.hazards | length)] | map(tostring) | join(" ")' "warning 0 hazards 1"
+run hazards --sysfs "$S/disk-no-fua" /dev/sda
+expect_rc "text, an info finding: exit 0" 0
+expect_grep "text: says why exit 0" "$T/out" '^exit 0: no finding is a warning or worse \(--fail-on\)$'
+run hazards --fail-on bogus --sysfs "$S/disk-no-fua" /dev/sda
+expect_rc "--fail-on bogus: exit 2" 2
+expect_grep "--fail-on bogus: the values named" "$T/err" "fail-on wants info, warning or error, not 'bogus'"
+
+# --- issue 35, 8: a loop device is followed to its backing file's disk -------
+# A tree made here: disk-flush-disabled's sda (flush-disabled, danger) plus
+# loop0 whose backing file is a file of this machine; dev/block/MAJ:MIN of
+# that file's filesystem points at sda, as /sys would for a file on sda.
+L="$T/looptree"
+cp -r "$S/disk-flush-disabled" "$L"
+printf 'x' >"$T/backing.img"
+LOOP=devices/virtual/block/loop0
+mkdir -p "$L/$LOOP/queue" "$L/$LOOP/loop"
+echo 7:0 >"$L/$LOOP/dev"
+echo "write back" >"$L/$LOOP/queue/write_cache"
+echo 1 >"$L/$LOOP/queue/fua"
+echo 0 >"$L/$LOOP/queue/rotational"
+echo "$T/backing.img" >"$L/$LOOP/loop/backing_file"
+ln -s "../$LOOP" "$L/block/loop0"
+ln -s "../../$LOOP" "$L/class/block/loop0"
+ln -s "../../$LOOP" "$L/dev/block/7:0"
+FSDEV=$(stat -c '%Hd:%Ld' "$T/backing.img")
+SDA=$(readlink "$L/dev/block/8:1")
+rm -f "$L/dev/block/$FSDEV"
+ln -s "$SDA" "$L/dev/block/$FSDEV"
+run hazards --json --sysfs "$L" /dev/loop0
+expect_rc "loop0 over a file on sda1: sda's danger -> exit 10" 10
+expect_json "loop0: the backing disk is a node, role backing, under loop0" \
+	'[.nodes[] | "\(.name):\(.role):\(.parent)"] | join(",")' "loop0:device:null,sda:backing:loop0"
+expect_json "loop0: sda's finding" '[.hazards[].id] | join(",")' flush-disabled
+run hazards --sysfs "$L" /dev/loop0
+expect_grep "loop0 text: the backing row" "$T/out" '^sda +backing +running'
+# a backing file whose filesystem has no device under the root: an info note
+echo "$T/nonexistent.img" >"$L/$LOOP/loop/backing_file"
+run hazards --json --sysfs "$L" /dev/loop0
+expect_rc "loop0 over a missing file: info only -> exit 0" 0
+expect_json "loop0 over a missing file: loop-backing-unknown, info, names the file" \
+	'.hazards[0] | "\(.id) \(.severity) \(.detail | test("nonexistent.img"))"' "loop-backing-unknown info true"
+expect_json "loop0 over a missing file: loop0 alone" '.nodes | length' 1
 
 finish

@@ -86,7 +86,7 @@ same_as "--force --map: OUT is disc B" "$O" "$B"
 rm -f "$O" "$M" "$T/dd.map"
 ddrescue -q -b 2048 "$A" "$O" "$T/dd.map" >/dev/null 2>&1
 cp "$T/dd.map" "$M"
-other_disc "ddrescue's map of disc A on disc B -> 2" "ddrescue's map, other disc" 'differs from OUT'
+other_disc "ddrescue's map of disc A on disc B -> 2" "ddrescue's map, other disc" "differs from $O's"
 run image --json --map "$M" "sim:$A,cost=0/0" "$O"
 expect_rc "ddrescue's map of disc A on disc A -> 0" 0
 expect_json "ddrescue's map: finished blocks checked" '.identity_blocks > 0' true
@@ -180,7 +180,7 @@ expect_grep "grown: the text says the map was grown" "$T/out" \
 # refused, nothing touched: the same map on disc B (OUT is A's), an OUT
 # longer than the map, a map with a cdtail identity that is short
 dd_map "$M" "$O"
-other_disc "ddrescue's short map on disc B -> 2" "short map, other disc" 'differs from OUT'
+other_disc "ddrescue's short map on disc B -> 2" "short map, other disc" "differs from $O's"
 head -c $(((R + 1) * 2048)) "$A" >"$O"
 keep
 run image --map "$M" "$HID" "$O"

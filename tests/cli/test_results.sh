@@ -16,7 +16,8 @@ expect_grep "lost: blocks, bytes, percent, areas" "$T/out" \
 	'^lost: +5 blocks \(10240 bytes, 10\.2 kB; 0\.500 % of the disc\) in 2 areas:$'
 expect_grep "lost: the first area in blocks and bytes" "$T/out" '^ +LBAs 100-103 \(bytes 204800-212991\)$'
 expect_grep "lost: a one-block area" "$T/out" '^ +LBA 500 \(bytes 1024000-1026047\)$'
-expect_grep "lost: the digests cover the zeros" "$T/out" 'OUT holds zeros there, and the digests above cover those zeros'
+# issue 35, 12: OUT by its name, never the placeholder
+expect_grep "lost: the digests cover the zeros" "$T/out" "^ +$T/o holds zeros there, and the digests above cover those zeros\$"
 # issue 24: next: says what a plain resume does on this drive (the
 # learning plan's sample per size of area) and in another (every bad
 # block once more), where it said "retries only the bad areas"
@@ -50,7 +51,7 @@ expect_grep "verify: counted as zeros" "$T/out" 'the digests count them as zeros
 head -c $((900 * 2048)) "$IMG" >"$T/short"
 run verify "sim:$IMG,cost=0/0" --image "$T/short"
 # issue 24: a FILE shorter than the disc with data after it is a prefix
-expect_grep "verify: a short FILE is a prefix, where it ends" "$T/out" "^prefix: +FILE is the disc's first 900 blocks; the disc holds data$"
+expect_grep "verify: a short FILE is a prefix, where it ends" "$T/out" "^prefix: +$T/short is the disc's first 900 blocks; the disc"
 if grep -qE ' 0 differing|blocks seen' "$T/out"; then not_ok "verify: no '0 differing blocks seen'"; else ok "verify: no '0 differing blocks seen'"; fi
 run verify --all "sim:$IMG,cost=0/0" --image "$T/short"
 expect_grep "verify --all: a prefix still" "$T/out" '^verdict: +prefix$'
@@ -61,11 +62,13 @@ expect_grep "verify: a digest that does not match says so" "$T/out" '^expected: 
 head -c $((123 * 2048)) "$IMG" >"$T/t"
 run tail "sim:$IMG,cost=0/0,hide=5" "$T/t"
 expect_rc "tail, IMAGE of another length -> 1" 1
-expect_grep "tail: compared nothing, and why" "$T/out" "^compared: +nothing: IMAGE's length is no size of this disc"
+expect_grep "tail: compared nothing, and why" "$T/out" "^compared: +nothing: its length is no size of this disc"
+expect_grep "tail: IMAGE by its name and length" "$T/out" "^image: +$T/t, $((123 * 2048)) bytes: neither"
 if grep -q 'the last 0 blocks' "$T/out"; then not_ok "tail: no 'the last 0 blocks'"; else ok "tail: no 'the last 0 blocks'"; fi
 head -c $(((N - 5) * 2048)) "$IMG" >"$T/t2"
 run tail "sim:$IMG,cost=0/0,hide=5" "$T/t2"
-expect_grep "tail: compared blocks" "$T/out" '^compared: +the last 64 blocks of IMAGE with the disc$'
+expect_grep "tail: compared blocks" "$T/out" "^compared: +the last 64 blocks of $T/t2 with the disc\$"
+expect_grep "tail: IMAGE's new length, by its name" "$T/out" "^appended: +5 blocks \($T/t2 is now $((N * 2048)) bytes\)\$"
 expect_grep "tail: appended, plural" "$T/out" '^appended: +5 blocks '
 
 # probe: the search time in seconds beside the ms; the TAO run-out says why 11
@@ -74,7 +77,18 @@ expect_grep "probe: search time in s beside the ms" "$T/out" '^search: +[0-9]+ r
 run probe "sim:$IMG,runout=2"
 expect_rc "TAO run-out -> 0 (issue 24: ok, no longer short)" 0
 expect_grep "TAO run-out: harmless" "$T/out" "^note: +a TAO-written CD's run-out, harmless"
-expect_grep "TAO run-out: says the verdict is ok and hidden stays -2" "$T/out" 'the verdict is ok \(hidden stays -2'
+# issue 35, 12: never a negative count in words
+expect_grep "TAO run-out: says the verdict is ok, 2 blocks more reported" "$T/out" 'the verdict is ok \(the drive reports 2$'
+expect_grep "TAO run-out: hidden says none, never -2" "$T/out" '^hidden: +none; the drive reports 2 blocks more than the disc holds$'
+expect_no_grep "TAO run-out: no negative count" "$T/out" '(hidden|blocks|sectors)[: ]+-[0-9]|\(-[0-9]'
+run verify "sim:$IMG,runout=2" --image "$IMG"
+expect_grep "verify of a TAO run-out: 2 more than the disc holds, not hidden -2" "$T/out" \
+	"^true end: +$((N - 2)) blocks of 2048 bytes \(reported $N: 2 more than the disc holds\)\$"
+# no placeholder left where a name is known
+for c in "image --map $T/m $BAD $T/o" "verify $BAD --image $IMG" "tail sim:$IMG,cost=0/0,hide=5 $T/t"; do
+	run $c
+	expect_no_grep "no placeholder (FILE, OUT, IMAGE) in: ${c%% *}" "$T/out" '\b(FILE|OUT|IMAGE)\b'
+done
 
 
 # hazards: one path is, two paths are

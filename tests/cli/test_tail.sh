@@ -73,7 +73,7 @@ run tail "sim:$IMG,cost=0/0,hide=7" "$T/dd"
 expect_grep "wrong length: next: names image --map for a ddrescue copy" "$T/out" \
 	"^ +cdtail image --map MAP sim:$IMG,cost=0/0,hide=7 $T/dd\$"
 expect_grep "wrong length: next: says what image does with the map" "$T/out" \
-	'^next: +if GNU ddrescue made IMAGE, give image its map'
+	"^next: +if GNU ddrescue made $T/dd, give"
 cp "$IMG" "$T/whole"
 run tail "sim:$IMG,cost=0/0" "$T/whole"
 expect_no_grep "nothing to add: no next: line" "$T/out" '^next:'

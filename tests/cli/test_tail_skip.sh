@@ -43,7 +43,7 @@ no_read "CD-Extra: no read of audio or gap" "$DEV" "$T/tr" 0 12400
 run tail "$DEV" "$T/dd.iso"
 expect_rc "CD-Extra, again -> 0" 0
 expect_grep "again: nothing to add" "$T/out" "^verdict: +nothing-to-add"
-expect_grep "again: the last 64 data blocks" "$T/out" "^compared:  the last 64 blocks of IMAGE"
+expect_grep "again: the last 64 data blocks" "$T/out" "^compared:  the last 64 blocks of $T/dd.iso with the disc$"
 
 # another tool's image: anything where the disc holds no data
 head -c $((12420 * 2048)) "$X" >"$T/other.iso"

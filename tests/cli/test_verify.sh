@@ -82,7 +82,7 @@ mkimage "$T/burn.iso" 800
 run verify --image "$T/burn.iso" "sim:$T/padded.img"
 expect_rc "burn: ISO + 150 zero blocks -> 0" 0
 expect_grep "burn: identical" "$T/out" '^verdict: +identical$'
-expect_grep "burn: a note names the padding and its count" "$T/out" '^note: +padding: the 150 blocks past FILE are zeros'
+expect_grep "burn: a note names the padding and its count" "$T/out" "^note: +padding: the 150 blocks past $T/burn.iso are"
 run verify --json --image "$T/burn.iso" "sim:$T/padded.img"
 expect_json "burn: JSON verdict, notes, padding_blocks" '[.verdict, (.notes | join(",")), .padding_blocks, .length_differs] | map(tostring) | join(" ")' "identical padding 150 true"
 # ... and a TAO run-out after the padding: never read, padding too

@@ -45,6 +45,13 @@ void *hz_grow(void *v, size_t n, size_t elem);
 void hz_apply_caching(struct cdt_hazard_node *n,
 		      const struct mmc_mode_caching *mc);
 
+/*
+ * An info finding the reading makes itself (what it could not follow):
+ * 0, or CDT_ENOMEM.
+ */
+int hz_note(struct cdt_hazard_list *l, const char *id, const char *where,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 /* Derive every finding from list->nodes; appends to list->hazards. */
 int hz_evaluate(struct cdt_hazard_list *list);
 

@@ -57,6 +57,18 @@ static int add_hazard(struct cdt_hazard_list *l, const char *id,
 	return 0;
 }
 
+int hz_note(struct cdt_hazard_list *l, const char *id, const char *where,
+	    const char *fmt, ...)
+{
+	char detail[CDT_HAZARD_DETAIL_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	return add_hazard(l, id, CDT_HAZARD_INFO, where, "%s", detail);
+}
+
 /* Append to a fixed buffer, ", "-separated; truncation is harmless. */
 static void cat(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -423,6 +423,7 @@ static void mode_sense_node(const struct cdt_hazard_opts *o,
 struct walk {
 	const struct cdt_hazard_opts *o;
 	struct cdt_hazard_list *list;
+	const char *root;	/* the sysfs root */
 	bool mode_sense;	/* asked for, and the root is the live /sys */
 	bool nomem;
 };
@@ -435,6 +436,7 @@ static bool is_scsi_node(const char *dir, const struct cdt_hazard_node *n)
 
 static void walk_node(struct walk *w, const char *dir,
 		      enum cdt_hazard_role role, int parent, int depth);
+static void walk_backing(struct walk *w, const char *dir, int self, int depth);
 
 static void walk_slaves(struct walk *w, const char *dir, int self,
 			enum cdt_hazard_role role, int depth)
@@ -500,6 +502,56 @@ static void walk_node(struct walk *w, const char *dir,
 		walk_slaves(w, dir, self,
 			    w->list->nodes[self].is_multipath ?
 			    CDT_NODE_PATH : CDT_NODE_COMPONENT, depth);
+	else
+		walk_backing(w, dir, self, depth);
+}
+
+/*
+ * The block device whose filesystem holds FILE: its st_dev looked up as
+ * dev/block/MAJ:MIN under the root, a partition replaced by its disk.
+ * 0 with out set, -1 (the file is missing, or its filesystem has no block
+ * device there: tmpfs, overlayfs, NFS, a btrfs subvolume's anonymous dev).
+ */
+static int file_disk(const char *root, const char *file, char *out)
+{
+	char rel[64], disk[PATH_MAX];
+	struct stat st;
+
+	if (stat(file, &st))
+		return -1;
+	snprintf(rel, sizeof(rel), "dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	if (real_dir(root, rel, out))
+		return -1;
+	if (exists(out, "partition") && !real_dir(out, "..", disk))
+		strcpy(out, disk);
+	return 0;
+}
+
+/*
+ * A loop device sends its I/O to a file (loop/backing_file, a path on
+ * this machine: the kernel's Documentation/ABI/stable/sysfs-block,
+ * drivers/block/loop.c loop_attr_backing_file_show), so what orders its
+ * writes is the device under that file's filesystem: walked as the
+ * loop's child, role "backing".  Where it cannot be followed an info
+ * finding says why, so that no scan passes the loop off as the disk.
+ */
+static void walk_backing(struct walk *w, const char *dir, int self, int depth)
+{
+	char file[PATH_MAX], child[PATH_MAX];
+	struct cdt_hazard_list *l = w->list;
+
+	if (hz_read_attr(dir, "loop/backing_file", file, sizeof(file)))
+		return;
+	if (!file_disk(w->root, file, child)) {
+		walk_node(w, child, CDT_NODE_BACKING, self, depth + 1);
+		return;
+	}
+	if (hz_note(l, "loop-backing-unknown", l->nodes[self].name,
+		    "%s is a loop device over the file %s, whose filesystem has no block device "
+		    "under %s (the file is missing, or on tmpfs, overlayfs, NFS or a btrfs "
+		    "subvolume): the ordering of the storage under it was not looked at.",
+		    l->nodes[self].name, file, w->root))
+		w->nomem = true;
 }
 
 /* No sysfs node (sim:, iscsi://): only the caching page. */
@@ -557,7 +609,7 @@ static int scan(const char *dev, const struct cdt_hazard_opts *o,
 		struct cdt_hazard_list *list, char *err, size_t errlen)
 {
 	const char *root = o->sysfs_root ? o->sysfs_root : "/sys";
-	struct walk w = { .o = o, .list = list };
+	struct walk w = { .o = o, .list = list, .root = root };
 	char dir[PATH_MAX];
 	bool live;
 	int rc;

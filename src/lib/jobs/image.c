@@ -95,7 +95,7 @@ static int lock_existing(struct image_job *j)
 		return rc;
 	if (!stat(j->out_path, &st)) {
 		if (j->dev->t->ops->is_source && j->dev->t->ops->is_source(j->dev->t, &st)) {
-			cdt_dev_seterr(j->dev, "%s is the disc being read: OUT must be another file",
+			cdt_dev_seterr(j->dev, "%s is the disc being read: the image must be another file",
 				       j->out_path);
 			return CDT_EOTHERDISC;
 		}
@@ -321,12 +321,15 @@ static int check_against_out(struct image_job *j)
 	int rc = image_out_differs(j, &compared, &at);
 
 	if (rc == 2)
-		return book_other_disc(&j->book, "block %" PRIu64 " is missing from OUT", at);
+		return book_other_disc(&j->book, "block %" PRIu64 " is missing from %s", at,
+				       j->out_path);
 	if (rc == 1)
 		return book_other_disc(&j->book, "block %" PRIu64 " on the disc differs"
-				       " from OUT's (the map has no cdtail identity)", at);
+				       " from %s's (the map has no cdtail identity)", at,
+				       j->out_path);
 	if (rc == CDT_ECHANGED)
-		cdt_dev_seterr(j->dev, "the medium changed while the disc was compared with OUT");
+		cdt_dev_seterr(j->dev, "the medium changed while the disc was compared with %s",
+			       j->out_path);
 	if (rc)
 		return rc;
 	j->res->identity_blocks = compared;
