@@ -64,11 +64,15 @@ struct cli_opt {
 #define CLI_OPT_STATUS_EVERY { "status-every", CLI_K_STATUS_EVERY, "SECONDS", \
 	"stderr not a terminal: a status line every SECONDS (default 30, 0 none)" }
 #define CLI_OPT_HELP { "help", 'h', NULL, "show this help and exit" }
-/* what every subcommand takes; end a table with these */
+#define CLI_OPT_VERSION { "version", 'V', NULL, "show cdtail's version and exit" }
+/* what every subcommand that talks to a device takes; end a table with these */
 #define CLI_OPTS_COMMON CLI_OPT_JSON, CLI_OPT_QUIET, CLI_OPT_VERBOSE, \
-	CLI_OPT_TIMEOUT, CLI_OPT_HELP, { NULL, 0, NULL, NULL }
-/* for a command that talks to no device (map): no -v, no --timeout */
-#define CLI_OPTS_NO_DEVICE CLI_OPT_JSON, CLI_OPT_QUIET, CLI_OPT_HELP, \
+	CLI_OPT_TIMEOUT, CLI_OPT_VERSION, CLI_OPT_HELP, { NULL, 0, NULL, NULL }
+/*
+ * for a command that talks to no device (map, export): no -v or
+ * --timeout, which say how to talk to one; refused with that reason
+ */
+#define CLI_OPTS_NO_DEVICE CLI_OPT_JSON, CLI_OPT_QUIET, CLI_OPT_VERSION, CLI_OPT_HELP, \
 	{ NULL, 0, NULL, NULL }
 
 struct cli_cmd {
@@ -119,6 +123,9 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a usage error for cmd and return EX_USAGE_ERR. */
 int cli_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same in one line, for a message that already says what to type. */
+int cli_usage_line(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
  * The end of every run, in one place: with --json a status 2 or 3 that
@@ -144,7 +151,7 @@ int cli_opt_file(const char *cmd, const char *name, const char *arg,
 int cli_opt_formatted(const char *cmd, const char *arg,
 		      enum cdt_formatted_policy *out);
 #define CLI_FORMATTED_HELP \
-	"a formatted DVD+RW/DVD-RAM/BD-RE past its filesystem: skip (default: zeros, " \
+	"a formatted DVD+RW/DVD-RAM/BD-RE past its filesystem: skip (the default: zeros, " \
 	"never read), cut (the disc ends there) or read"
 
 /*

@@ -96,9 +96,10 @@ const struct cli_cmd cli_cmd_probe = {
 		 "the host at once, one thread each, a line (JSON Lines with --json) per\n"
 		 "drive as soon as it is done.\n",
 	.exits = "Exit: 0 the reported length is true, 10 hidden tail found, 11 the disc\n"
-		 "holds less than reported, 2 usage error, 3 device error.  --all: 10 when\n"
-		 "any drive hid a tail, else 11 when any was short, else 3 when any failed\n"
-		 "(or none was found), else 0; drives without a medium count as none.\n",
+		 "holds less than reported, 4 no block reads, 2 usage error, 3 device\n"
+		 "error.  --all: 10 when any drive hid a tail, else 11 when any was short,\n"
+		 "else 4 when any read nothing, else 3 when any failed (or none was\n"
+		 "found), else 0; drives without a medium count as none.\n",
 	.opts = probe_opts,
 	.min_operands = 0,
 	.max_operands = 1,

@@ -64,6 +64,21 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 	return EX_USAGE_ERR;
 }
 
+int cli_usage_line(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "cdtail: %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	va_start(ap, fmt);
+	keep_msg(fmt, ap);
+	va_end(ap);
+	return EX_USAGE_ERR;
+}
+
 int cli_opt_u64(const char *cmd, const char *name, const char *what,
 		const char *arg, uint64_t min, uint64_t max, uint64_t *out)
 {
