@@ -24,8 +24,8 @@
 #define RUI_OPT_RETRIES_PLAN { "retries", RUI_K_RETRIES, "N", "try blocks still bad N more " \
 	"times, 0 to 1000 (default: plan, retry where a sample reads; cdtail-image(1))" }
 /* verify's reads take CDT_DEFAULT_RETRIES without --retries */
-#define RUI_OPT_RETRIES_FIXED { "retries", RUI_K_RETRIES, "N", "read a block of a failing " \
-	"chunk 1 + N times, 0 to 1000 (default " RUI_STR(CDT_DEFAULT_RETRIES) ")" }
+#define RUI_OPT_RETRIES_FIXED { "retries", RUI_K_RETRIES, "N", "try blocks still bad N more " \
+	"times, 0 to 1000 (default " RUI_STR(CDT_DEFAULT_RETRIES) ")" }
 /* the options image and tail add to the common ones; verify's retry differently */
 #define RUI_OPTS RUI_OPT_CHUNK, RUI_OPT_RETRIES_PLAN, CLI_OPT_MAX_EXTRA, CLI_OPT_STATUS_EVERY
 #define RUI_OPTS_VERIFY RUI_OPT_CHUNK, RUI_OPT_RETRIES_FIXED, CLI_OPT_MAX_EXTRA, \
