@@ -85,7 +85,8 @@ struct cli_cmd {
 	int (*run)(int argc, char **argv);
 };
 
-#define CLI_MAX_OPERANDS 4
+/* probe --all DEV... takes a rack's worth; the others take 1 or 2 */
+#define CLI_MAX_OPERANDS 64
 struct cli_args {
 	char *op[CLI_MAX_OPERANDS];
 	int n;
@@ -241,8 +242,23 @@ int cli_verdict_status(enum cdt_verdict v);
 /* probe's text report: the drive, medium, layout, sources, end, notes. */
 void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool virt,
 		    const struct cdt_layout *l);
-/* probe --all [--sysfs ROOT]: every optical drive in parallel. */
-int cli_probe_all(const struct cli_common *co, const char *sysfs);
+/* What probe --all was asked (cmd_probe.c parses it, probe_all.c runs it). */
+struct cli_probe_all {
+	bool all;
+	const char *sysfs;	/* --sysfs ROOT, or NULL: /sys */
+	const char *columns;	/* -o LIST (util-linux's), or NULL: the default */
+	bool noheadings;	/* -n */
+	bool raw;		/* -r: one space between columns, blanks as \x20 */
+	bool bytes;		/* -b: reported, true, hidden in bytes */
+	char *const *devs;	/* DEV... given with --all, else NULL: sysfs's drives */
+	int n_devs;
+};
+/* --pretty: cli_json_out() indents (probe; a JSON Lines stream becomes objects) */
+void cli_json_pretty(bool on);
+/* probe --all: every optical drive (or every DEV given) in parallel. */
+int cli_probe_all(const struct cli_common *co, const struct cli_probe_all *a);
+/* -o LIST checked before anything is opened: 0, or the usage error's status */
+int cli_probe_all_columns(const char *list);
 
 /* Subcommands. */
 extern const struct cli_cmd cli_cmd_probe, cli_cmd_image, cli_cmd_tail,
