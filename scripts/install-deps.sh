@@ -3,7 +3,8 @@
 #   install-deps.sh [build] [test]
 # build (the default, make deps): what building cdtail and running its
 #   quick start need: the compiler, the libraries, xorriso and udftools for
-#   the fixture images.
+#   the fixture images, jq and gddrescue (ddrescuelog) for README.md's
+#   example session (tests/cli/test_readme.sh holds the two lists together).
 # test (make test-deps): the test tools on top: cmocka, GNU ddrescue,
 #   valgrind, clang's sanitizer runtime, QEMU and a busybox for the
 #   real-kernel harness, tgt and open-iscsi for the iSCSI tests, tmux and
@@ -22,7 +23,7 @@ SUDO=
 export DEBIAN_FRONTEND=noninteractive
 
 BUILD_PKGS="build-essential pkg-config libsgutils2-dev libblkid-dev libssl-dev
-	libjson-c-dev libiscsi-dev libewf-dev xorriso udftools"
+	libjson-c-dev libiscsi-dev libewf-dev xorriso udftools jq gddrescue"
 TEST_PKGS="libcmocka-dev libiscsi-bin tgt open-iscsi gddrescue python3 valgrind
 	time jq openssl sg3-utils qemu-system-x86 busybox-static cpio kmod xz-utils
 	dmsetup clang libclang-rt-14-dev librsvg2-bin tmux man-db debhelper lintian

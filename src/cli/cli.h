@@ -64,11 +64,15 @@ struct cli_opt {
 #define CLI_OPT_STATUS_EVERY { "status-every", CLI_K_STATUS_EVERY, "SECONDS", \
 	"stderr not a terminal: a status line every SECONDS (default 30, 0 none)" }
 #define CLI_OPT_HELP { "help", 'h', NULL, "show this help and exit" }
-/* what every subcommand takes; end a table with these */
+#define CLI_OPT_VERSION { "version", 'V', NULL, "show cdtail's version and exit" }
+/* what every subcommand that talks to a device takes; end a table with these */
 #define CLI_OPTS_COMMON CLI_OPT_JSON, CLI_OPT_QUIET, CLI_OPT_VERBOSE, \
-	CLI_OPT_TIMEOUT, CLI_OPT_HELP, { NULL, 0, NULL, NULL }
-/* for a command that talks to no device (map): no -v, no --timeout */
-#define CLI_OPTS_NO_DEVICE CLI_OPT_JSON, CLI_OPT_QUIET, CLI_OPT_HELP, \
+	CLI_OPT_TIMEOUT, CLI_OPT_VERSION, CLI_OPT_HELP, { NULL, 0, NULL, NULL }
+/*
+ * for a command that talks to no device (map, export): no -v or
+ * --timeout, which say how to talk to one; refused with that reason
+ */
+#define CLI_OPTS_NO_DEVICE CLI_OPT_JSON, CLI_OPT_QUIET, CLI_OPT_VERSION, CLI_OPT_HELP, \
 	{ NULL, 0, NULL, NULL }
 
 struct cli_cmd {
@@ -81,7 +85,8 @@ struct cli_cmd {
 	int (*run)(int argc, char **argv);
 };
 
-#define CLI_MAX_OPERANDS 4
+/* probe --all DEV... takes a rack's worth; the others take 1 or 2 */
+#define CLI_MAX_OPERANDS 64
 struct cli_args {
 	char *op[CLI_MAX_OPERANDS];
 	int n;
@@ -119,6 +124,9 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a usage error for cmd and return EX_USAGE_ERR. */
 int cli_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same in one line, for a message that already says what to type. */
+int cli_usage_line(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
  * The end of every run, in one place: with --json a status 2, 3 or
@@ -145,7 +153,7 @@ int cli_opt_file(const char *cmd, const char *name, const char *arg,
 int cli_opt_formatted(const char *cmd, const char *arg,
 		      enum cdt_formatted_policy *out);
 #define CLI_FORMATTED_HELP \
-	"a formatted DVD+RW/DVD-RAM/BD-RE past its filesystem: skip (default: zeros, " \
+	"a formatted DVD+RW/DVD-RAM/BD-RE past its filesystem: skip (the default: zeros, " \
 	"never read), cut (the disc ends there) or read"
 
 /*
@@ -235,8 +243,23 @@ int cli_verdict_status(enum cdt_verdict v);
 /* probe's text report: the drive, medium, layout, sources, end, notes. */
 void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool virt,
 		    const struct cdt_layout *l);
-/* probe --all [--sysfs ROOT]: every optical drive in parallel. */
-int cli_probe_all(const struct cli_common *co, const char *sysfs);
+/* What probe --all was asked (cmd_probe.c parses it, probe_all.c runs it). */
+struct cli_probe_all {
+	bool all;
+	const char *sysfs;	/* --sysfs ROOT, or NULL: /sys */
+	const char *columns;	/* -o LIST (util-linux's), or NULL: the default */
+	bool noheadings;	/* -n */
+	bool raw;		/* -r: one space between columns, blanks as \x20 */
+	bool bytes;		/* -b: reported, true, hidden in bytes */
+	char *const *devs;	/* DEV... given with --all, else NULL: sysfs's drives */
+	int n_devs;
+};
+/* --pretty: cli_json_out() indents (probe; a JSON Lines stream becomes objects) */
+void cli_json_pretty(bool on);
+/* probe --all: every optical drive (or every DEV given) in parallel. */
+int cli_probe_all(const struct cli_common *co, const struct cli_probe_all *a);
+/* -o LIST checked before anything is opened: 0, or the usage error's status */
+int cli_probe_all_columns(const char *list);
 
 /* Subcommands. */
 extern const struct cli_cmd cli_cmd_probe, cli_cmd_image, cli_cmd_tail,

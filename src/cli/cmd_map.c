@@ -261,7 +261,7 @@ static const struct cli_opt map_opts[] = {
 	{ "svg", OPT_SVG, "FILE", "write the picture as SVG to FILE instead" },
 	{ "force", OPT_FORCE, NULL, "with --svg: replace an existing FILE" },
 	{ "width", OPT_WIDTH, "N", "cells a row, 8 to 1000 (default: the terminal's width; 100 with --svg)" },
-	{ "color", OPT_COLOR, "WHEN", "auto (on a terminal, unless NO_COLOR), always or never" },
+	{ "color", OPT_COLOR, "WHEN", "auto (the default: on a terminal, unless NO_COLOR), always or never" },
 	{ "block-size", OPT_BLOCK_SIZE, "BYTES", "bytes per block of the map (default 2048)" },
 	CLI_OPTS_NO_DEVICE
 };

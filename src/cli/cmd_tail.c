@@ -226,8 +226,9 @@ const struct cli_cmd cli_cmd_tail = {
 		 "blocks past the reported end.  A second run adds nothing.  A copy GNU\n"
 		 "ddrescue made, with its map: cdtail image --map MAP DEV IMAGE instead.\n",
 	.exits = "Exit: 0 appended or nothing to add, 1 IMAGE does not match the disc\n"
-		 "(nothing written), 4 appended with unreadable blocks, 2 usage error,\n"
-		 "3 device error, 130/143 interrupted (IMAGE cut back to its old length).\n",
+		 "(nothing written), 4 appended with unreadable blocks, 5 the end search\n"
+		 "stopped at the --max-extra window, 2 usage error, 3 device error,\n"
+		 "130/143 interrupted (IMAGE cut back to its old length).\n",
 	.opts = tail_opts,
 	.min_operands = 2,
 	.max_operands = 2,

@@ -539,7 +539,7 @@ static int run(int argc, char **argv)
 static const struct cli_opt verify_opts[] = {
 	{ "image", OPT_IMAGE, "FILE", "compare with FILE, stopping at the first differing block" },
 	{ "cue", OPT_CUE, "FILE", "compare raw, track by track, with the .bin files the CUE sheet FILE names" },
-	{ "cue-paths", OPT_CUE_PATHS, "WHERE", "with --cue: inside (default: a FILE outside the "
+	{ "cue-paths", OPT_CUE_PATHS, "WHERE", "with --cue: inside (the default: a FILE outside the "
 	  "sheet's folder, absolute or with .., is refused) or any" },
 	{ "sha256", OPT_SHA256, "HEX", "compare with this SHA-256 digest (64 hex digits, "
 	  "or a sha256sum line)" },
@@ -548,10 +548,10 @@ static const struct cli_opt verify_opts[] = {
 	{ "md5-file", OPT_MD5_FILE, "F", "compare with the MD5 in md5sum's file F" },
 	{ "length", OPT_LENGTH, "N[B]", "with a digest: also try the first N blocks (NB: bytes)" },
 	{ "name", OPT_NAME, "NAME", "with --sha256-file/--md5-file: the entry for NAME "
-	  "(default: the only one)" },
+	  "(without it: the only one)" },
 	{ "all", OPT_ALL, NULL, "with --image, read on past differences and list them all" },
 	{ "formatted", OPT_FORMATTED, "HOW", CLI_FORMATTED_HELP },
-	RUI_OPTS,
+	RUI_OPTS_VERIFY,
 	CLI_OPTS_COMMON
 };
 
@@ -571,8 +571,9 @@ const struct cli_cmd cli_cmd_verify = {
 		 "whether the filesystem's declared size fits.  --cue reads the disc raw\n"
 		 "(READ CD) and compares each track with its .bin file, reporting the\n"
 		 "first differing sector per track.\n",
-	.exits = "Exit: 0 identical, 1 different, 4 unreadable blocks, 2 usage error,\n"
-		 "3 device error, 130/143 interrupted.\n",
+	.exits = "Exit: 0 identical, 1 different, 4 unreadable blocks, 5 the end search\n"
+		 "stopped at the --max-extra window, 2 usage error, 3 device error,\n"
+		 "130/143 interrupted.\n",
 	.opts = verify_opts,
 	.min_operands = 1,
 	.max_operands = 1,

@@ -64,6 +64,21 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 	return EX_USAGE_ERR;
 }
 
+int cli_usage_line(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "cdtail: %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	va_start(ap, fmt);
+	keep_msg(fmt, ap);
+	va_end(ap);
+	return EX_USAGE_ERR;
+}
+
 int cli_opt_u64(const char *cmd, const char *name, const char *what,
 		const char *arg, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -216,9 +231,18 @@ int cli_check_new_file(const char *cmd, const char *what, const char *path)
 	return 0;
 }
 
+static bool json_pretty;
+
+void cli_json_pretty(bool on)
+{
+	json_pretty = on;
+}
+
 void cli_json_out(json_object *obj)
 {
-	puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
+	puts(json_object_to_json_string_ext(obj, (json_pretty ? JSON_C_TO_STRING_PRETTY |
+						  JSON_C_TO_STRING_SPACED :
+						  JSON_C_TO_STRING_PLAIN) |
 					    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(obj);
 	out.printed = true;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* cdtail: dispatch to a subcommand. */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -76,6 +78,64 @@ static int help(int argc, char **argv)
 	return cli_help_page(c);
 }
 
+/*
+ * Whether status is one of the numbers of c's "Exit:" lines, the ones
+ * --help prints and cdtail-COMMAND(1) lists (tests/cli/check_pages.py).
+ */
+static bool exit_listed(const struct cli_cmd *c, int status)
+{
+	const char *p = c->exits;
+
+	while (*p) {
+		char *end;
+
+		if (isdigit((unsigned char)*p) && (p == c->exits || !isalnum((unsigned char)p[-1]))) {
+			if (strtol(p, &end, 10) == status && !isalnum((unsigned char)*end))
+				return true;
+			p = end;
+			continue;
+		}
+		p++;
+	}
+	return false;
+}
+
+/*
+ * The tests' check of the code against its --help (CDTAIL_CHECK_EXITS set,
+ * as tests/cli/lib.sh does): a status the command's Exit: lines do not
+ * list fails the run with 70 (sysexits' EX_SOFTWARE) and says so.
+ */
+static int checked_exit(const struct cli_cmd *c, int status)
+{
+	if (!getenv("CDTAIL_CHECK_EXITS") || exit_listed(c, status))
+		return status;
+	cli_err("internal: %s ended with exit status %d, which 'cdtail %s --help' does "
+		"not list", c->name, status, c->name);
+	return 70;
+}
+
+/*
+ * git's order: options before the command (cdtail -v probe DEV) are the
+ * command's, as if given after its name.  The first word that names a
+ * command is the command; what comes before it moves behind it.  Returns
+ * false when no word names one.
+ */
+static bool command_first(int argc, char **argv)
+{
+	int i;
+	char *cmd;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (cli_find_command(argv[i]))
+			break;
+	if (i >= argc || !strcmp(argv[i], "--"))
+		return false;
+	cmd = argv[i];
+	memmove(argv + 2, argv + 1, (size_t)(i - 1) * sizeof(*argv));
+	argv[1] = cmd;
+	return true;
+}
+
 static int dispatch(int argc, char **argv)
 {
 	const struct cli_cmd *c;
@@ -92,11 +152,16 @@ static int dispatch(int argc, char **argv)
 		printf("cdtail %s\n", CDT_VERSION);
 		return 0;
 	}
+	if (argv[1][0] == '-' && !command_first(argc, argv)) {
+		cli_err("option '%s' before no command; 'cdtail --help' lists the commands",
+			argv[1]);
+		return EX_USAGE_ERR;
+	}
 	if (!strcmp(argv[1], "help"))
 		return help(argc - 1, argv + 1);
 	c = cli_find_command(argv[1]);
 	if (c)
-		return c->run(argc - 1, argv + 1);
+		return checked_exit(c, c->run(argc - 1, argv + 1));
 	return unknown_command(argv[1]);
 }
 

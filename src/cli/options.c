@@ -67,6 +67,54 @@ static size_t candidates(const struct cli_opt *o, const char *word, size_t len,
 	return n;
 }
 
+/* The common options only a command that talks to a device takes. */
+static const char *const device_only[] = { "verbose", "timeout" };
+
+/* map and export talk to no device: -v and --timeout are refused, saying why */
+static void no_device_hint(const struct cli_cmd *cmd, char *out, size_t len)
+{
+	size_t i, used;
+
+	used = (size_t)snprintf(out, len, " (%s talks to no device; -v and --timeout are for "
+				"the commands that do:", cmd->name);
+	for (i = 0; cli_commands[i] && used < len; i++) {
+		const struct cli_opt *o;
+
+		for (o = cli_commands[i]->opts; o->name && o->key != CLI_K_TIMEOUT; o++)
+			;
+		if (o->name)
+			used += (size_t)snprintf(out + used, len - used, " %s", cli_commands[i]->name);
+	}
+	if (used < len)
+		snprintf(out + used, len - used, ")");
+}
+
+/*
+ * " (did you mean '--json'?)" for an unknown long option within a typo of
+ * one of cmd's (cdt_nearest_name), the reason for a device's common option
+ * on a command without a device, else "".
+ */
+static void unknown_hint(const struct cli_cmd *cmd, const char *word, size_t len,
+			 char *out, size_t out_len)
+{
+	const char *names[MAX_OPTS], *near;
+	char typed[64];
+	size_t i, n = count_opts(cmd->opts);
+
+	out[0] = '\0';
+	snprintf(typed, sizeof(typed), "%.*s", (int)len, word);
+	for (i = 0; i < n && i < MAX_OPTS; i++)
+		names[i] = cmd->opts[i].name;
+	near = cdt_nearest_name(typed, names, i);
+	if (near) {
+		snprintf(out, out_len, " (did you mean '--%s'?)", near);
+		return;
+	}
+	for (i = 0; i < sizeof(device_only) / sizeof(device_only[0]); i++)
+		if (!strcmp(typed, device_only[i]))
+			no_device_hint(cmd, out, out_len);
+}
+
 /* Usage error for what getopt_long refused ('?' or ':'), naming the candidates. */
 static int bad_option(const struct cli_cmd *cmd, int opt, const char *word)
 {
@@ -77,15 +125,20 @@ static int bad_option(const struct cli_cmd *cmd, int opt, const char *word)
 	if (strncmp(word, "--", 2) || !word[2]) {
 		if (opt == ':')
 			return cli_usage(cmd->name, "option '-%c' needs a value", optopt);
-		return cli_usage(cmd->name, "unknown option '-%c'", optopt);
+		list[0] = '\0';
+		if (optopt == 'v')
+			no_device_hint(cmd, list, sizeof(list));
+		return cli_usage(cmd->name, "unknown option '-%c'%s", optopt, list);
 	}
 	len = strcspn(word + 2, "=");
 	n = candidates(cmd->opts, word + 2, len, &m, list, sizeof(list));
 	if (n > 1)
 		return cli_usage(cmd->name, "option '%.*s' is ambiguous: it could be %s",
 				 (int)len + 2, word, list);
-	if (n == 0)
-		return cli_usage(cmd->name, "unknown option '%.*s'", (int)len + 2, word);
+	if (n == 0) {
+		unknown_hint(cmd, word + 2, len, list, sizeof(list));
+		return cli_usage(cmd->name, "unknown option '%.*s'%s", (int)len + 2, word, list);
+	}
 	if (opt == ':')
 		return cli_usage(cmd->name, "option '--%s' needs a value (--%s=%s)",
 				 m->name, m->name, m->arg);
@@ -165,6 +218,24 @@ static void operand_name(const char *ops, int idx, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)n, p);
 }
 
+/*
+ * Habits of other tools answered with the option meant, in one line:
+ * GNU ddrescue's IN OUT MAPFILE (image's map is --map) and an image file
+ * after DEV (verify compares with --image FILE).  0: no habit seen.
+ */
+static int habit(const struct cli_cmd *cmd, const struct cli_args *a)
+{
+	if (!strcmp(cmd->name, "image") && a->n == 3)
+		return cli_usage_line(cmd->name, "too many arguments: '%s' (GNU ddrescue's "
+				      "order? the map is an option here: cdtail image --map %s "
+				      "%s %s)", a->op[2], a->op[2], a->op[0], a->op[1]);
+	if (!strcmp(cmd->name, "verify") && a->n == 2)
+		return cli_usage_line(cmd->name, "too many arguments: '%s' (an image to compare "
+				      "with? cdtail verify --image %s %s)", a->op[1], a->op[1],
+				      a->op[0]);
+	return 0;
+}
+
 static int check_count(const struct cli_cmd *cmd, const struct cli_args *a)
 {
 	char name[32];
@@ -173,6 +244,8 @@ static int check_count(const struct cli_cmd *cmd, const struct cli_args *a)
 		operand_name(cmd->operands, a->n, name, sizeof(name));
 		return cli_usage(cmd->name, "missing %s", name);
 	}
+	if (a->n > cmd->max_operands && habit(cmd, a))
+		return EX_USAGE_ERR;
 	if (a->n > cmd->max_operands && cmd->max_operands < CLI_MAX_OPERANDS)
 		return cli_usage(cmd->name, "too many arguments: '%s' (it takes %s)",
 				 a->op[cmd->max_operands], cmd->operands);
@@ -215,6 +288,10 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
 			return bad_option(cmd, opt, argv[optind - 1]);
 		if (opt == 'h') {
 			cli_help(cmd, stdout);
+			return CLI_HELP_SHOWN;
+		}
+		if (opt == 'V') {
+			printf("cdtail %s\n", CDT_VERSION);
 			return CLI_HELP_SHOWN;
 		}
 		rc = common_opt(co, cmd->name, opt, optarg);

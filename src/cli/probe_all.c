@@ -1,24 +1,28 @@
 // SPDX-License-Identifier: MIT
 /*
  * cdtail probe --all: every optical drive of the host (cdt_drives_find),
- * one thread per drive, each on its own handle (the library keeps no
- * global state); the main thread prints each drive's line the moment its
- * thread is done, so a slow drive never delays the report of a fast one.
+ * or every DEV given after it, one thread per drive, each on its own
+ * handle (the library keeps no global state); the main thread prints each
+ * drive's line the moment its thread is done, so a slow drive never
+ * delays the report of a fast one.  The table's columns are chosen as
+ * util-linux's lsblk chooses them (-o LIST, -n, -r, -b).
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "cli.h"
 
 enum job_state { JOB_RUNNING = 0, JOB_DONE, JOB_PRINTED };
 
 struct job {
-	const struct cdt_drive *drive;
+	const struct cdt_drive *drive;	/* the sysfs drive, or NULL: a DEV given */
 	const struct cli_common *co;
 	struct shared *sh;
-	char addr[1024];	/* what is opened: the drive's node */
+	char label[1024];	/* what the report names: /dev/srN, or DEV as given */
+	char addr[1024];	/* what is opened: the drive's node, or its sim: stand-in */
 	pthread_t thread;
 	bool started;
 	/* filled by the thread */
@@ -37,31 +41,56 @@ struct shared {
 	pthread_cond_t done;
 };
 
+/* sim:PATH with PATH relative: PATH taken from dir instead of the working directory */
+static void resolve_sim(char *addr, size_t len, const char *dir)
+{
+	char tmp[1024];
+
+	if (strncmp(addr, "sim:", 4) || addr[4] == '/' || !addr[4])
+		return;
+	snprintf(tmp, sizeof(tmp), "sim:%s/%s", dir, addr + 4);
+	snprintf(addr, len, "%s", tmp);
+}
+
+/* The first line of path into out (newline cut); false when unreadable or empty. */
+static bool first_line(const char *path, char *out, size_t len)
+{
+	char line[1024];
+	FILE *f = fopen(path, "re");
+	bool got;
+
+	if (!f)
+		return false;
+	got = fgets(line, sizeof(line), f) != NULL;
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	if (!got || !line[0])
+		return false;
+	snprintf(out, len, "%s", line);
+	return true;
+}
+
 /*
- * For the CLI tests only: with CDTAIL_TEST_DRIVES=DIR, the drive NAME
- * found in a fixture sysfs tree is opened at the address DIR/NAME holds
- * (a sim: address), so the threads, the order of the report and the exit
- * rule can be tested without optical drives.
+ * What a sysfs drive is opened at: its node, or, in a fixture tree given
+ * with --sysfs, the emulated drive ROOT/cdtail-sim/NAME names (its sim:
+ * image relative to ROOT), so a rack can be rehearsed without drives
+ * (fixtures/sysfs/rack-sim; /sys has no such file).  For the CLI tests,
+ * CDTAIL_TEST_DRIVES=DIR does the same with DIR/NAME (relative paths as
+ * given), over any tree.
  */
-static void test_address(struct job *j)
+static void drive_address(struct job *j, const char *sysfs)
 {
 	const char *dir = getenv("CDTAIL_TEST_DRIVES");
 	char path[4096];
-	FILE *f;
-	size_t n;
 
+	snprintf(j->label, sizeof(j->label), "%s", j->drive->path);
 	snprintf(j->addr, sizeof(j->addr), "%s", j->drive->path);
-	if (!dir)
-		return;
-	snprintf(path, sizeof(path), "%s/%s", dir, j->drive->name);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(j->addr, sizeof(j->addr), f)) {
-		n = strcspn(j->addr, "\n");
-		j->addr[n] = '\0';
-	}
-	fclose(f);
+	snprintf(path, sizeof(path), "%s/cdtail-sim/%s", sysfs ? sysfs : "", j->drive->name);
+	if (sysfs && first_line(path, j->addr, sizeof(j->addr)))
+		resolve_sim(j->addr, sizeof(j->addr), sysfs);
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "", j->drive->name);
+	if (dir)
+		first_line(path, j->addr, sizeof(j->addr));
 }
 
 static void *probe_one(void *arg)
@@ -110,22 +139,172 @@ static const char *medium_of(const struct job *j)
 	return cdt_profile_name(j->res.sizes.profile);
 }
 
-static void print_row(const struct job *j)
+enum { COL_DRIVE, COL_MEDIUM, COL_REPORTED, COL_TRUE, COL_HIDDEN, COL_VERDICT, COL_TIME,
+       COL_ERROR, N_DEFAULT, COL_SIZE = N_DEFAULT, COL_ADDRESS, N_COLS };
+
+/* The table's columns: the default ones in their order, then the others. */
+static const struct column {
+	const char *name;	/* -o's word and -r's header */
+	const char *head;	/* the aligned table's header */
+	int width;		/* printf's: negative is left-aligned */
+	const char *sep;	/* before it */
+} columns[N_COLS] = {
+	[COL_DRIVE] = { "drive", "drive", -10, "" },
+	[COL_MEDIUM] = { "medium", "medium", -10, " " },
+	[COL_REPORTED] = { "reported", "reported", 10, " " },
+	[COL_TRUE] = { "true", "true", 10, " " },
+	[COL_HIDDEN] = { "hidden", "hidden", 8, " " },
+	[COL_VERDICT] = { "verdict", "verdict", -12, "  " },
+	[COL_TIME] = { "time", "time (ms)", 9, " " },
+	[COL_ERROR] = { "error", "error", 0, "  " },
+	[COL_SIZE] = { "size", "size", 12, " " },
+	[COL_ADDRESS] = { "address", "address", -10, " " },
+};
+
+#define MAX_SHOWN 16
+static struct {
+	int col[MAX_SHOWN];
+	size_t n;
+	const struct cli_probe_all *a;
+	int width[2];		/* the longest drive and address, 10 at least */
+} shown;
+
+static int add_columns(const char *list)
+{
+	const char *names[N_COLS], *near;
+	char word[32];
+	size_t i, len;
+
+	for (i = 0; i < N_COLS; i++)
+		names[i] = columns[i].name;
+	while (*list) {
+		len = strcspn(list, ",");
+		snprintf(word, sizeof(word), "%.*s", (int)(len < 31 ? len : 31), list);
+		for (i = 0; i < N_COLS && strcasecmp(word, columns[i].name); i++)
+			;
+		if (i == N_COLS || shown.n == MAX_SHOWN) {
+			near = cdt_nearest_name(word, names, N_COLS);
+			return cli_usage("probe", "-o: %s column '%s'%s%s%s; the columns: drive, "
+					 "medium, reported, true, hidden, verdict, time, error, "
+					 "size, address",
+					 shown.n == MAX_SHOWN ? "one too many," : "no", word,
+					 near ? " (did you mean '" : "", near ? near : "",
+					 near ? "'?)" : "");
+		}
+		shown.col[shown.n++] = (int)i;
+		list += len + (list[len] == ',');
+	}
+	return shown.n ? 0 : cli_usage("probe", "-o wants at least one column");
+}
+
+int cli_probe_all_columns(const char *list)
+{
+	size_t i;
+
+	shown.n = 0;
+	if (!list || *list == '+')
+		for (i = 0; i < N_DEFAULT; i++)
+			shown.col[shown.n++] = (int)i;
+	return list ? add_columns(list + (*list == '+')) : 0;
+}
+
+/* A count of blocks, or of bytes with -b. */
+static void count(char *out, size_t len, const struct job *j, int64_t blocks)
+{
+	if (j->err)
+		snprintf(out, len, "-");
+	else if (shown.a->bytes)
+		snprintf(out, len, "%lld", (long long)blocks * j->res.sizes.block_size);
+	else
+		snprintf(out, len, "%lld", (long long)blocks);
+}
+
+static void cell(const struct job *j, int col, char *out, size_t len)
 {
 	const struct cdt_probe_result *r = &j->res;
 
-	if (j->err && !j->no_medium) {
-		printf("%-10s %-10s %10s %10s %8s  %-12s %9.1f  %s\n", j->drive->path, "-", "-",
-		       "-", "-", "error", j->ms, j->msg);
-	} else if (j->no_medium) {
-		printf("%-10s %-10s %10s %10s %8s  %-12s %9.1f\n", j->drive->path, "none", "-",
-		       "-", "-", "no-medium", j->ms);
-	} else {
-		printf("%-10s %-10s %10llu %10llu %8lld  %-12s %9.1f\n", j->drive->path,
-		       medium_of(j), (unsigned long long)r->reported_blocks,
-		       (unsigned long long)r->true_blocks, (long long)r->hidden_blocks,
-		       cdt_verdict_name(r->verdict), j->ms);
+	switch (col) {
+	case COL_DRIVE:
+		snprintf(out, len, "%s", j->label);
+		break;
+	case COL_MEDIUM:
+		snprintf(out, len, "%s", medium_of(j));
+		break;
+	case COL_REPORTED:
+		count(out, len, j, (int64_t)r->reported_blocks);
+		break;
+	case COL_TRUE:
+		count(out, len, j, (int64_t)r->true_blocks);
+		break;
+	case COL_HIDDEN:
+		count(out, len, j, r->hidden_blocks);
+		break;
+	case COL_VERDICT:
+		snprintf(out, len, "%s", j->no_medium ? "no-medium" : j->err ? "error" :
+			 cdt_verdict_name(r->verdict));
+		break;
+	case COL_TIME:
+		snprintf(out, len, "%.1f", j->ms);
+		break;
+	case COL_SIZE:
+		if (j->err)
+			snprintf(out, len, "-");
+		else
+			snprintf(out, len, "%llu", (unsigned long long)r->true_blocks *
+				 r->sizes.block_size);
+		break;
+	case COL_ADDRESS:
+		snprintf(out, len, "%s", j->addr);
+		break;
+	default:
+		snprintf(out, len, "%s", j->err && !j->no_medium ? j->msg : "");
 	}
+}
+
+/* -r: lsblk's raw form, a blank or a backslash as \\xHH so that a field is one word */
+static size_t put_raw(char *out, size_t len, const char *v)
+{
+	size_t n = 0;
+
+	for (; *v && n + 5 < len; v++)
+		if (*v == ' ' || *v == '\\' || (unsigned char)*v < 0x20)
+			n += (size_t)snprintf(out + n, len - n, "\\x%02x", (unsigned char)*v);
+		else
+			out[n++] = *v;
+	out[n] = '\0';
+	return n;
+}
+
+/* One line: the header (j NULL) or a drive's row, in the columns -o chose. */
+static void print_line(const struct job *j)
+{
+	char v[1024], line[8192];
+	size_t i, n = 0;
+
+	for (i = 0; i < shown.n && n + 2 < sizeof(line); i++) {
+		const struct column *c = &columns[shown.col[i]];
+		int w = c->width;
+
+		if (j)
+			cell(j, shown.col[i], v, sizeof(v));
+		else
+			snprintf(v, sizeof(v), "%s", shown.a->raw ? c->name : c->head);
+		if (shown.a->raw) {
+			if (i)
+				line[n++] = ' ';
+			n += put_raw(line + n, sizeof(line) - n, v);
+			continue;
+		}
+		if (shown.col[i] == COL_DRIVE || shown.col[i] == COL_ADDRESS)
+			w = -shown.width[shown.col[i] == COL_ADDRESS];
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%*s", i ? c->sep : "",
+				      i + 1 == shown.n ? 0 : w, v);
+		n = n < sizeof(line) ? n : sizeof(line) - 1;
+	}
+	/* no blanks at the end of a line (an empty last column, -r's included) */
+	while (n && line[n - 1] == ' ' && !shown.a->raw)
+		n--;
+	printf("%.*s\n", (int)n, line);
 }
 
 static void print_json_line(const struct job *j)
@@ -133,13 +312,13 @@ static void print_json_line(const struct job *j)
 	json_object *o, *e;
 
 	if (!j->err) {
-		cli_json_out(cli_probe_json(j->drive->path, &j->res, j->virt, j->ms,
+		cli_json_out(cli_probe_json(j->label, &j->res, j->virt, j->ms,
 					    j->layout));
 		/* cli_probe_json took the layout object over */
 		return;
 	}
 	o = json_object_new_object();
-	json_object_object_add(o, "device", json_object_new_string(j->drive->path));
+	json_object_object_add(o, "device", json_object_new_string(j->label));
 	if (j->no_medium) {
 		/* no medium is a state of the drive, not a failure */
 		json_object_object_add(o, "medium", NULL);
@@ -149,7 +328,7 @@ static void print_json_line(const struct job *j)
 		json_object_object_add(o, "verdict", json_object_new_string("no-medium"));
 	} else {
 		e = json_object_new_object();
-		json_object_object_add(e, "status", json_object_new_int(cli_dev_status(j->drive->path, j->err)));
+		json_object_object_add(e, "status", json_object_new_int(cli_dev_status(j->addr, j->err)));
 		json_object_object_add(e, "message", json_object_new_string(j->msg));
 		json_object_object_add(o, "error", e);
 	}
@@ -213,7 +392,7 @@ static void report(struct job *jobs, size_t n, struct shared *sh, bool json)
 		if (json) {
 			print_json_line(j);	/* hands j->layout over */
 		} else {
-			print_row(j);
+			print_line(j);
 			json_object_put(j->layout);	/* the table has no place for it */
 		}
 		j->layout = NULL;
@@ -223,20 +402,22 @@ static void report(struct job *jobs, size_t n, struct shared *sh, bool json)
 	pthread_mutex_unlock(&sh->lock);
 }
 
-static int run_jobs(const struct cdt_drive_list *list, const struct cli_common *co)
+static int run_jobs(struct job *jobs, size_t n, const struct cli_common *co)
 {
 	struct shared sh = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
-	struct job *jobs = calloc(list->n, sizeof(*jobs));
 	size_t i;
 	int rc;
 
-	if (!jobs) {
-		cli_err("probe: out of memory");
-		return EX_DEVICE_ERR;
+	shown.width[0] = shown.width[1] = 10;
+	for (i = 0; i < n; i++) {
+		if (strlen(jobs[i].label) > (size_t)shown.width[0])
+			shown.width[0] = (int)strlen(jobs[i].label);
+		if (strlen(jobs[i].addr) > (size_t)shown.width[1])
+			shown.width[1] = (int)strlen(jobs[i].addr);
 	}
-	for (i = 0; i < list->n; i++) {
-		jobs[i] = (struct job){ .drive = &list->drives[i], .co = co, .sh = &sh };
-		test_address(&jobs[i]);
+	for (i = 0; i < n; i++) {
+		jobs[i].co = co;
+		jobs[i].sh = &sh;
 		rc = pthread_create(&jobs[i].thread, NULL, probe_one, &jobs[i]);
 		if (rc) {
 			/* no thread: report it as this drive's failure */
@@ -248,37 +429,73 @@ static int run_jobs(const struct cdt_drive_list *list, const struct cli_common *
 			jobs[i].started = true;
 		}
 	}
-	if (!co->json && !co->quiet)
-		printf("%-10s %-10s %10s %10s %8s  %-12s %9s\n", "drive", "medium", "reported",
-		       "true", "hidden", "verdict", "time (ms)");
+	if (!co->json && !co->quiet && !shown.a->noheadings)
+		print_line(NULL);
 	fflush(stdout);
-	report(jobs, list->n, &sh, co->json);
-	for (i = 0; i < list->n; i++)
+	report(jobs, n, &sh, co->json);
+	for (i = 0; i < n; i++)
 		if (jobs[i].started)
 			pthread_join(jobs[i].thread, NULL);
-	rc = overall(jobs, list->n);
-	free(jobs);
-	return rc;
+	return overall(jobs, n);
 }
 
-int cli_probe_all(const struct cli_common *co, const char *sysfs)
+/* The drives sysfs lists, each at its address. */
+static int sysfs_jobs(const struct cli_probe_all *a, struct cdt_drive_list *list,
+		      struct job **jobs)
 {
-	struct cdt_drive_list list = CDT_INIT(list);
 	char err[512];
+	size_t i;
 	int rc;
 
-	cli_note_device("--all");
-	rc = cdt_drives_find(sysfs, &list, err, sizeof(err));
+	rc = cdt_drives_find(a->sysfs, list, err, sizeof(err));
 	if (rc) {
 		cli_err("probe --all: %s", err);
 		return rc == CDT_EUSAGE ? EX_USAGE_ERR : EX_DEVICE_ERR;
 	}
-	if (!list.n) {
-		cli_err("probe --all: no optical drive under %s", sysfs ? sysfs : "/sys");
-		cdt_drive_list_free(&list);
+	if (!list->n) {
+		cli_err("probe --all: no optical drive under %s", a->sysfs ? a->sysfs : "/sys");
 		return EX_DEVICE_ERR;
 	}
-	rc = run_jobs(&list, co);
+	*jobs = calloc(list->n, sizeof(**jobs));
+	if (!*jobs) {
+		cli_err("probe: out of memory");
+		return EX_DEVICE_ERR;
+	}
+	for (i = 0; i < list->n; i++) {
+		(*jobs)[i].drive = &list->drives[i];
+		drive_address(&(*jobs)[i], a->sysfs);
+	}
+	return 0;
+}
+
+int cli_probe_all(const struct cli_common *co, const struct cli_probe_all *a)
+{
+	struct cdt_drive_list list = CDT_INIT(list);
+	struct job *jobs = NULL;
+	size_t i, n = a->devs ? (size_t)a->n_devs : 0;
+	int rc = 0;
+
+	cli_note_device("--all");
+	shown.a = a;
+	if (!shown.n)
+		cli_probe_all_columns(NULL);
+	if (a->devs) {
+		jobs = calloc(n, sizeof(*jobs));
+		if (!jobs) {
+			cli_err("probe: out of memory");
+			return EX_DEVICE_ERR;
+		}
+		for (i = 0; i < n; i++) {
+			snprintf(jobs[i].label, sizeof(jobs[i].label), "%s", a->devs[i]);
+			snprintf(jobs[i].addr, sizeof(jobs[i].addr), "%s", a->devs[i]);
+		}
+	} else {
+		rc = sysfs_jobs(a, &list, &jobs);
+		n = list.n;
+	}
+	if (!rc)
+		rc = run_jobs(jobs, n, co);
+	free(jobs);
 	cdt_drive_list_free(&list);
 	return rc;
 }

@@ -12,15 +12,24 @@
 
 #define RUI_K_CHUNK 0x1101
 #define RUI_K_RETRIES 0x1102
-/* the number verify's reads take without --retries, as its help says it */
 #define RUI_STR_(x) #x
 #define RUI_STR(x) RUI_STR_(x)
-/* the options image, tail and verify add to the common ones */
-#define RUI_OPTS \
-	{ "chunk", RUI_K_CHUNK, "BLOCKS", "read at most BLOCKS per command, 1 to 65535" }, \
-	{ "retries", RUI_K_RETRIES, "N", "try blocks still bad N more times, 0 to 1000 (default " \
-	  RUI_STR(CDT_DEFAULT_RETRIES) ")" }, \
-	CLI_OPT_MAX_EXTRA, CLI_OPT_STATUS_EVERY
+#define RUI_OPT_CHUNK { "chunk", RUI_K_CHUNK, "BLOCKS", "read at most BLOCKS per command, " \
+	"1 to 65535 (default: 64 KiB or the drive's largest transfer)" }
+/*
+ * Without --retries image and tail follow the learning plan (engine/
+ * passes.c): its one word, "plan", is the help's, the pages' and the
+ * acquisition log's (retries: plan).
+ */
+#define RUI_OPT_RETRIES_PLAN { "retries", RUI_K_RETRIES, "N", "try blocks still bad N more " \
+	"times, 0 to 1000 (default: plan, retry where a sample reads; cdtail-image(1))" }
+/* verify's reads take CDT_DEFAULT_RETRIES without --retries */
+#define RUI_OPT_RETRIES_FIXED { "retries", RUI_K_RETRIES, "N", "try blocks still bad N more " \
+	"times, 0 to 1000 (default " RUI_STR(CDT_DEFAULT_RETRIES) ")" }
+/* the options image and tail add to the common ones; verify's retry differently */
+#define RUI_OPTS RUI_OPT_CHUNK, RUI_OPT_RETRIES_PLAN, CLI_OPT_MAX_EXTRA, CLI_OPT_STATUS_EVERY
+#define RUI_OPTS_VERIFY RUI_OPT_CHUNK, RUI_OPT_RETRIES_FIXED, CLI_OPT_MAX_EXTRA, \
+	CLI_OPT_STATUS_EVERY
 
 struct rui {
 	const char *cmd;

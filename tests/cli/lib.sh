@@ -12,6 +12,11 @@ FAIL=0
 # plain run has the full ones.
 SMALL=
 [ -n "${TEST_WRAPPER:-}${CDT_SMALL:-}" ] && SMALL=1
+# every command's exit status is one its --help lists, or the run fails
+# with 70 (src/cli/main.c; tests/cli/check_pages.py compares --help's
+# list with the page's)
+CDTAIL_CHECK_EXITS=1
+export CDTAIL_CHECK_EXITS
 
 ok() { PASS=$((PASS + 1)); echo "ok - $1"; }
 not_ok() { FAIL=$((FAIL + 1)); echo "not ok - $1"; shift; for l in "$@"; do echo "    $l"; done; }

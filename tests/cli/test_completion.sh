@@ -66,7 +66,7 @@ if [ "$got" = "$want" ]; then ok "the optical nodes: '$want'"; else
 	not_ok "the optical nodes" "offered '$got'" "wanted '$want'"; fi
 # the options come from the binary: each option of every command's --help
 for c in probe image tail verify hazards map; do
-	want=$("$CDTAIL" "$c" --help | grep -oE '^ +(-[a-z], )?--[a-z0-9-]+' | sed 's/.*--/--/' | sort -u | tr '\n' ' ')
+	want=$("$CDTAIL" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' | sed 's/.*--/--/' | sort -u | tr '\n' ' ')
 	got=$(complete_line "cdtail $c --" | tr '\n' ' ')
 	if [ -n "$want" ] && [ "$got" = "$want" ]; then ok "$c: every option of its --help"; else
 		not_ok "$c: every option of its --help" "offered '$got'" "wanted '$want'"; fi

@@ -18,6 +18,20 @@ for p in $PAGES; do
 		ok "$p: renders without a warning"; else not_ok "$p: renders without a warning" "$w"; fi
 done
 
+# every page renders within 80 columns at MANWIDTH=80 (issue 35): as
+# characters on a UTF-8 terminal and as bytes in the C locale's ASCII
+for f in "$MAN"/*.[0-9]; do
+	p=${f##*/}
+	wide=$(MANWIDTH=80 LC_ALL=C.UTF-8 man -l "$f" 2>/dev/null | python3 -c '
+import sys
+for l in sys.stdin.buffer.read().decode("utf-8", "replace").splitlines():
+    if len(l) > 80: print(len(l), l)' | head -5)
+	wide_c=$(MANWIDTH=80 LC_ALL=C man -l "$f" 2>/dev/null | awk 'length > 80' | head -5)
+	n=$(MANWIDTH=80 LC_ALL=C man -l "$f" 2>/dev/null | wc -l)
+	if [ "$n" -gt 20 ] && [ -z "$wide$wide_c" ]; then ok "$p: within 80 columns at MANWIDTH=80 ($n lines)"
+	else not_ok "$p: within 80 columns at MANWIDTH=80" "$wide" "$wide_c"; fi
+done
+
 # cdtail(1) is the overview: under 300 lines at 80 columns, SEE ALSO names
 # every other page, and every page but libcdtail(3) names cdtail(1) back
 n=$(MANWIDTH=80 MAN_KEEP_FORMATTING= man -l "$MAN/cdtail.1" 2>/dev/null | wc -l)

@@ -16,6 +16,43 @@ PASS=$(grep -c '^ok - ' "$T/res")
 FAIL=$(grep -c '^not ok - ' "$T/res")
 if [ $rc -ne 0 ] && [ "$FAIL" -eq 0 ]; then not_ok "README examples: the runner failed (exit $rc)"; fi
 
+# issue 35: every page in man/ is named in README.md
+missing=$(for f in "$ROOT"/man/*.[0-9]; do
+	p=${f##*/}
+	grep -qF "${p%.*}(${p##*.})" "$ROOT/README.md" || echo "${p%.*}(${p##*.})"
+done)
+if [ -z "$missing" ]; then ok "README names every page of man/"; else
+	not_ok "README names every page of man/" "missing: $missing"; fi
+
+# the set-up line's exit status is the one README says it ends with
+setup=$(sed -n 's/^    make deps && make && make fixtures && \(\.\/cdtail .*\)$/\1/p' "$ROOT/README.md")
+said=$(sed -n 's/^The line ends with exit status \([0-9]*\),.*/\1/p' "$ROOT/README.md")
+(cd "$W" && sh -c "$setup") >/dev/null 2>&1
+rc=$?
+if [ -n "$setup" ] && [ -n "$said" ] && [ "$rc" = "$said" ]; then
+	ok "the set-up line ends with the exit status README gives ($said)"
+else not_ok "the set-up line ends with the exit status README gives" "'$setup': exit $rc, README says '$said'"; fi
+
+# the tools README's sessions run come with make deps (scripts/install-deps.sh
+# build), or are the base system's; a new one needs its package in both lists
+deps=$(sed -n '/^BUILD_PKGS=/,/"$/p' "$ROOT/scripts/install-deps.sh")
+tools=$(grep -E '^    (\$|>) ' "$ROOT/README.md" | sed 's/^    [$>] //' | tr '|;&()`' '\n\n\n\n\n\n' |
+	awk '{ sub(/^[ \t]+/, ""); if ($1 ~ /^[a-z][a-z0-9_.-]*$/) print $1 }' | sort -u)
+unknown=
+for t in $tools; do
+	case $t in
+	jq) pkg=jq ;; ddrescuelog | ddrescue) pkg=gddrescue ;; xorriso) pkg=xorriso ;;
+	# POSIX sh and coreutils, in every Debian
+	echo | printf | head | tail | yes | cmp | sort | sha256sum | md5sum | grep | dd | cut | cp | \
+		cat | for | do | done | if | then | fi | case | esac | while | test | true | false | \
+		mkdir | rm | mv | ls | wc | tr | sed | truncate | stat | sleep) continue ;;
+	*) unknown="$unknown $t"; continue ;;
+	esac
+	echo "$deps" | grep -qw "$pkg" || unknown="$unknown $t($pkg not in make deps)"
+done
+if [ -n "$tools" ] && [ -z "$unknown" ]; then ok "make deps covers the tools README's sessions run"; else
+	not_ok "make deps covers the tools README's sessions run" "unknown or missing:$unknown"; fi
+
 # the runner itself: a wrong output, a "..." and a continued command
 printf '    $ echo a; echo b\n    a\n    c\n\n    $ for i in 1 2 3; do\n    > echo $i; done\n    1\n    ...\n' >"$T/bad.md"
 if python3 "$ROOT/tests/cli/readme_examples.py" "$T/bad.md" "$W" >"$T/bad.res"; then

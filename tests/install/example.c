@@ -1,4 +1,4 @@
-/* example: probe DEV, image it to OUT with a map, verify OUT against DEV */
+/* example: probe DEV, image it to OUT with a map, verify OUT */
 #include <signal.h>
 #include <stdio.h>
 #include <cdtail.h>
@@ -44,7 +44,8 @@ int main(int argc, char **argv)
 	rc = cdt_probe(dev, NULL, &pr);
 	if (rc)
 		goto fail;
-	printf("%s %s: reported %llu, true %llu blocks of %u bytes (%s)\n",
+	printf("%s %s: reported %llu, true %llu blocks of %u bytes"
+	       " (%s)\n",
 	       pr.inq.vendor, pr.inq.product,
 	       (unsigned long long)pr.reported_blocks,
 	       (unsigned long long)pr.true_blocks, pr.sizes.block_size,
@@ -59,11 +60,13 @@ int main(int argc, char **argv)
 		goto fail;
 	printf("imaged %llu blocks, %llu unreadable, sha256 %s\n",
 	       (unsigned long long)ir.extent_blocks,
-	       (unsigned long long)ir.sum.bad_blocks, ir.sum.digests.sha256);
+	       (unsigned long long)ir.sum.bad_blocks,
+	       ir.sum.digests.sha256);
 	/* the run's own probe, held by the result and freed with it */
 	printf("its end search: %s, %llu blocks\n", ir.sum.probe ?
 	       cdt_verdict_name(ir.sum.probe->verdict) : "none",
-	       ir.sum.probe ? (unsigned long long)ir.sum.probe->true_blocks : 0);
+	       ir.sum.probe ?
+	       (unsigned long long)ir.sum.probe->true_blocks : 0);
 
 	vo.image_path = argv[2];
 	vo.rd.retries = -1;
@@ -72,7 +75,8 @@ int main(int argc, char **argv)
 		goto fail;
 	printf("verify: %s\n", vr.verdict == CDT_VERIFY_IDENTICAL ?
 	       "identical" : "different");
-	rc = vr.verdict == CDT_VERIFY_IDENTICAL && !ir.sum.bad_blocks ? 0 : 1;
+	rc = vr.verdict == CDT_VERIFY_IDENTICAL && !ir.sum.bad_blocks ?
+	     0 : 1;
 	goto out;
 fail:
 	fprintf(stderr, "%s: %s\n", cdt_strerror(rc), cdt_errmsg(dev));
