@@ -231,9 +231,9 @@ json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, 
 json_object *cli_layout_json(const struct cdt_layout *l);
 /* 0, EX_HIDDEN_TAIL or EX_SHORT for a verdict. */
 int cli_verdict_status(enum cdt_verdict v);
-/* probe's text report: the drive, medium, layout, sources, end, notes. */
+/* probe's text report: the drive, medium, layout, CD-TEXT, sources, end, notes. */
 void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool virt,
-		    const struct cdt_layout *l);
+		    const struct cdt_layout *l, const struct cdt_cd_text *text);
 /* probe --all [--sysfs ROOT]: every optical drive in parallel. */
 int cli_probe_all(const struct cli_common *co, const char *sysfs);
 

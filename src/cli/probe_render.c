@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "cdtextout.h"
 
 struct source_row {
 	const char *key;	/* JSON key */
@@ -422,7 +423,7 @@ static void print_next(const char *addr, const struct cdt_probe_result *r)
 }
 
 void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool virt,
-		    const struct cdt_layout *l)
+		    const struct cdt_layout *l, const struct cdt_cd_text *text)
 {
 	struct source_row rows[8];
 	unsigned int i, n = source_rows(r, rows);
@@ -438,6 +439,7 @@ void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool vir
 	       r->sizes.fs_type[0] ? r->sizes.fs_type : "not recognised");
 	print_layout(l);
 	print_raw(&r->raw, l);
+	cli_cd_text_print(text);
 	printf("sources (blocks):\n");
 	for (i = 0; i < n; i++)
 		print_source(&rows[i], r);
