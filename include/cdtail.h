@@ -276,6 +276,63 @@ struct cdt_raw_caps {
 /* READ CD tried at lba (a data track's first block is a good choice). */
 int cdt_raw_caps(struct cdt_dev *dev, int64_t lba, struct cdt_raw_caps *caps);
 
+/* ---- CD-TEXT: READ TOC format 5 (issue 33) ---------------------------- */
+/*
+ * The CD-TEXT of a CD's lead-in (MMC-5 annex J; the Red Book's CD-TEXT
+ * addendum, IEC 61866): up to 8 blocks, one a language, each with the
+ * disc's and every track's text.  Packs whose CRC fails are dropped and
+ * counted.  Text is UTF-8 from the block's character code (ISO 8859-1
+ * converted, ASCII as it is); a byte that cannot be converted (MS-JIS and
+ * the other double-byte codes, controls) stands as \xNN and a backslash
+ * as \\: nothing is guessed.
+ */
+enum cdt_text_field {
+	CDT_TEXT_TITLE,
+	CDT_TEXT_PERFORMER,
+	CDT_TEXT_SONGWRITER,
+	CDT_TEXT_COMPOSER,
+	CDT_TEXT_ARRANGER,
+	CDT_TEXT_MESSAGE,
+	CDT_TEXT_FIELDS
+};
+
+#define CDT_TEXT_TRACKS 99
+
+struct cdt_text_block {
+	unsigned int number;		/* the block's number on the disc, 0..7 */
+	unsigned int language;		/* EBU Tech 3258 code (0x09 English), 0 unknown */
+	unsigned int charset;		/* character code: 0x00 ISO 8859-1, 0x01
+					 * ASCII, 0x80 MS-JIS, 0x81 Korean, 0x82
+					 * Mandarin */
+	bool size_info;			/* its size information (8Fh) was read;
+					 * without it language 0 and ISO 8859-1 */
+	/* [0] the disc's, [n] track n's; NULL where absent */
+	char *text[CDT_TEXT_TRACKS + 1][CDT_TEXT_FIELDS];
+};
+
+struct cdt_cd_text {
+	size_t size;			/* sizeof, set by CDT_INIT() */
+	bool answered;			/* the drive answered READ TOC format 5 */
+	unsigned int packs;		/* packs in its answer */
+	unsigned int bad_crc;		/* of them dropped for their CRC */
+	size_t n_blocks;
+	struct cdt_text_block *blocks;	/* the blocks holding text, by number */
+};
+
+/*
+ * READ TOC format 5 into t: 0 also when the drive refuses it or the disc
+ * has none (answered false, or n_blocks 0).  Release with
+ * cdt_cd_text_free().
+ */
+int cdt_read_cd_text(struct cdt_dev *dev, struct cdt_cd_text *t);
+void cdt_cd_text_free(struct cdt_cd_text *t);
+/* "TITLE", "PERFORMER", ... as CUE sheets spell them; "" out of range */
+const char *cdt_text_field_name(enum cdt_text_field f);
+/* "English", "German", ... for the codes seen on discs, else NULL */
+const char *cdt_text_language_name(unsigned int code);
+/* "ISO-8859-1", "ASCII", "MS-JIS", "Korean", "Mandarin", else NULL */
+const char *cdt_text_charset_name(unsigned int code);
+
 /* ---- the disc's structure: sessions, tracks, gaps (issue 12) ---------- */
 /*
  * What READ TOC (formats 0, 1, 2), READ DISC INFORMATION, READ TRACK
@@ -740,6 +797,8 @@ struct cdt_raw_result {
 	char catalog[14];		/* the drive's Media Catalog Number
 					 * (13 digits), "" none */
 	bool map_saved;			/* as cdt_image_result's */
+	struct cdt_cd_text *cd_text;	/* the disc's CD-TEXT (in the sheet too),
+					 * or NULL: none, or the drive gave none */
 };
 
 /*

@@ -240,9 +240,9 @@ json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, 
 json_object *cli_layout_json(const struct cdt_layout *l);
 /* 0, EX_HIDDEN_TAIL or EX_SHORT for a verdict. */
 int cli_verdict_status(enum cdt_verdict v);
-/* probe's text report: the drive, medium, layout, sources, end, notes. */
+/* probe's text report: the drive, medium, layout, CD-TEXT, sources, end, notes. */
 void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool virt,
-		    const struct cdt_layout *l);
+		    const struct cdt_layout *l, const struct cdt_cd_text *text);
 /* What probe --all was asked (cmd_probe.c parses it, probe_all.c runs it). */
 struct cli_probe_all {
 	bool all;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "readui.h"
+#include "cdtextout.h"
 
 #define OPT_ALL 0x1601
 #define OPT_SYSFS 0x1602
@@ -58,11 +59,24 @@ static int all_only(const struct probe_args *p, const struct cli_args *a)
 	return 0;
 }
 
+/* probe's JSON with the disc's CD-TEXT ("cd_text", null where none) */
+static json_object *probe_json(const char *addr, const struct cdt_probe_result *r,
+			       struct cdt_dev *dev, double ms, const struct cdt_layout *l,
+			       const struct cdt_cd_text *text)
+{
+	json_object *o = cli_probe_json(addr, r, cdt_is_virtual_time(dev), ms,
+					 cli_layout_json(l));
+
+	json_object_object_add(o, "cd_text", cli_cd_text_json(text));
+	return o;
+}
+
 static int run(int argc, char **argv)
 {
 	struct probe_args pa;
 	struct cdt_probe_opts po = CDT_INIT(po);
 	struct cdt_probe_result res = CDT_INIT(res);
+	struct cdt_cd_text text = CDT_INIT(text);
 	struct cdt_layout *layout;
 	struct cli_common co;
 	struct cli_args a;
@@ -113,13 +127,14 @@ static int run(int argc, char **argv)
 		return cli_status_for(rc);
 	}
 	layout = cdt_dev_layout(dev);
+	cli_cd_text_read(dev, layout, &text);
 	if (co.json)
-		cli_json_out(cli_probe_json(a.op[0], &res, cdt_is_virtual_time(dev),
-					    cli_now_ms() - t0, cli_layout_json(layout)));
+		cli_json_out(probe_json(a.op[0], &res, dev, cli_now_ms() - t0, layout, &text));
 	else if (co.quiet)
 		printf("verdict:   %s\n", cdt_verdict_name(res.verdict));
 	else
-		cli_probe_text(a.op[0], &res, cdt_is_virtual_time(dev), layout);
+		cli_probe_text(a.op[0], &res, cdt_is_virtual_time(dev), layout, &text);
+	cdt_cd_text_free(&text);
 	cdt_layout_free(layout);
 	cdt_close(dev);
 	return cli_verdict_status(res.verdict);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "imageraw.h"
+#include "cdtextout.h"
 
 /* An offset larger than this is no drive's (AccurateRip lists some hundreds). */
 #define OFFSET_MAX 100000
@@ -111,6 +112,7 @@ static void print_json(const char *addr, const char *out, const struct cdt_raw_o
 	json_object_object_add(o, "edc_errors", json_object_new_int64((int64_t)edc_total(r)));
 	json_object_object_add(o, "catalog", json_text_or_null(r->catalog));
 	json_object_object_add(o, "tracks", json_tracks(r));
+	json_object_object_add(o, "cd_text", cli_cd_text_json(r->cd_text));
 	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
 								    verdict(r)));
 	if (interrupted)
@@ -142,6 +144,7 @@ static void print_text(const char *addr, const char *out, const struct cdt_raw_o
 	printf("sheet:     %s, %zu track file%s, %" PRIu64 " sectors of 2352 bytes\n", out,
 	       r->n_tracks, r->n_tracks == 1 ? "" : "s", r->stream_sectors);
 	print_tracks(r);
+	cli_cd_text_print(r->cd_text);
 	if (r->resumed)
 		printf("resumed:   %" PRIu64 " sectors were already finished\n", r->finished_before);
 	printf("audio:     %s; %s\n", r->audio_checked ? "checked with C2 error pointers" :

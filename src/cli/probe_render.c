@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "cdtextout.h"
 
 /* A BD's structure: its disc information (MMC-6 profiles 0040h-0043h). */
 static bool probe_bd(const struct cdt_probe_result *r)
@@ -280,7 +281,37 @@ static bool raw_tried(const struct cdt_raw_caps *c)
 	return c->tried_lba != CDT_SIZE_ABSENT || c->declared;
 }
 
-static json_object *json_raw(const struct cdt_raw_caps *c)
+/*
+ * The sector READ CD was tried on is audio (no sync): it has no EDC, so
+ * edc_ok says nothing of the drive there (issue 33).  probe tries a data
+ * track's first sector where the disc has one; an all-audio CD has none.
+ */
+static bool tried_audio(const struct cdt_layout *l, int64_t lba)
+{
+	for (size_t i = 0; l && i < l->n_tracks; i++)
+		if ((int64_t)l->tracks[i].start == lba)
+			return l->tracks[i].sector_mode == CDT_SECTOR_AUDIO;
+	return false;
+}
+
+/* The same, from the layout's JSON (the probe's JSON holds no cdt_layout). */
+static bool tried_audio_json(json_object *o, int64_t lba)
+{
+	json_object *tracks, *t, *v;
+	size_t i;
+
+	if (!json_object_object_get_ex(o, "tracks", &tracks))
+		return false;
+	for (i = 0; i < json_object_array_length(tracks); i++) {
+		t = json_object_array_get_idx(tracks, i);
+		if (json_object_object_get_ex(t, "start", &v) && json_object_get_int64(v) == lba)
+			return json_object_object_get_ex(t, "sector_mode", &v) &&
+			       !strcmp(json_object_get_string(v), "audio");
+	}
+	return false;
+}
+
+static json_object *json_raw(const struct cdt_raw_caps *c, bool audio)
 {
 	json_object *o;
 
@@ -291,7 +322,12 @@ static json_object *json_raw(const struct cdt_raw_caps *c)
 	json_object_object_add(o, "c2", json_object_new_boolean(c->c2));
 	json_object_object_add(o, "subchannel_q", json_object_new_boolean(c->subq));
 	json_object_object_add(o, "subchannel_pw", json_object_new_boolean(c->subpw));
-	json_object_object_add(o, "edc_ok", json_object_new_boolean(c->edc_ok));
+	/* null on an audio sector: there is no EDC to be right or wrong */
+	json_object_object_add(o, "edc_ok", audio && c->sectors ? NULL :
+			       json_object_new_boolean(c->edc_ok));
+	if (audio && c->sectors)
+		json_object_object_add(o, "edc_note", json_object_new_string(
+				       "audio sector: no EDC/ECC to check (the disc has no data track)"));
 	json_object_object_add(o, "declared", json_object_new_boolean(c->declared));
 	json_object_object_add(o, "declared_c2", json_object_new_boolean(c->declared_c2));
 	json_object_object_add(o, "tried_lba", cli_json_count(c->tried_lba));
@@ -334,7 +370,7 @@ static void print_structure(const struct cdt_probe_result *r)
 }
 
 /* "raw:" only where READ CD gave something or the drive declares it */
-static void print_raw(const struct cdt_raw_caps *c)
+static void print_raw(const struct cdt_raw_caps *c, const struct cdt_layout *l)
 {
 	if (!c->sectors && !c->declared)
 		return;
@@ -346,6 +382,7 @@ static void print_raw(const struct cdt_raw_caps *c)
 	printf("raw:       sectors%s%s%s (READ CD at LBA %lld%s)\n", c->c2 ? ", C2" : "",
 	       c->subq ? ", subchannel Q" : "", c->subpw ? ", subchannel P-W" : "",
 	       (long long)c->tried_lba,
+	       tried_audio(l, c->tried_lba) ? ", an audio sector: no EDC/ECC to check" :
 	       c->edc_ok ? ", EDC/ECC right" : ", EDC/ECC not right: not trusted");
 }
 
@@ -376,7 +413,7 @@ json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, 
 	cli_json_agreed_end(o, nt, r);
 	json_object_object_add(o, "notes", nt);
 	add_layout(o, lay);
-	json_object_object_add(o, "raw", json_raw(&r->raw));
+	json_object_object_add(o, "raw", json_raw(&r->raw, tried_audio_json(o, r->raw.tried_lba)));
 	json_object_object_add(o, "structure", json_structure(r));
 	json_object_object_add(o, "verdict", json_object_new_string(cdt_verdict_name(r->verdict)));
 	return o;
@@ -454,7 +491,7 @@ static void print_hidden(int64_t hidden, uint32_t bs)
 }
 
 void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool virt,
-		    const struct cdt_layout *l)
+		    const struct cdt_layout *l, const struct cdt_cd_text *text)
 {
 	struct source_row rows[8];
 	unsigned int i, n = source_rows(r, rows);
@@ -469,8 +506,9 @@ void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool vir
 	       cdt_profile_name(r->sizes.profile), bs,
 	       r->sizes.fs_type[0] ? r->sizes.fs_type : "not recognised");
 	print_layout(l);
-	print_raw(&r->raw);
+	print_raw(&r->raw, l);
 	print_structure(r);
+	cli_cd_text_print(text);
 	printf("sources (blocks):\n");
 	for (i = 0; i < n; i++)
 		if (strcmp(rows[i].key, "disc_structure") || dvd_or_bd(r))

@@ -311,10 +311,49 @@ static int do_isrc(struct cue_state *st, const struct cue_line *l)
 	return 0;
 }
 
+/*
+ * A CD-TEXT line (cue.h): the disc's before any TRACK, else the last
+ * track's; an unquoted text's words joined by one blank, an empty one
+ * read past (as before, when these lines were ignored).  A later line for
+ * the same field stands.
+ */
+static int do_text(struct cue_state *st, const struct cue_line *l, unsigned int field)
+{
+	struct cue_track *t = cur(st);
+	char **slot = &st->c->text[t ? t->number : 0][field];
+	size_t len = 0, w;
+	char *v;
+
+	if (l->n < 2 || !*l->w[1])
+		return 0;
+	for (w = 1; w < l->n; w++)
+		len += strlen(l->w[w]) + 1;
+	v = malloc(len);
+	if (!v)
+		return fail(st, "out of memory");
+	strcpy(v, l->w[1]);
+	for (w = 2; w < l->n; w++) {
+		strcat(v, " ");
+		strcat(v, l->w[w]);
+	}
+	free(*slot);
+	*slot = v;
+	return 0;
+}
+
+static int text_field(const char *k)
+{
+	unsigned int f;
+
+	for (f = 0; f < CUE_TEXT_FIELDS; f++)
+		if (!strcasecmp(k, cd_text_field_name(f)))
+			return (int)f;
+	return -1;
+}
+
 static int do_line(struct cue_state *st, const struct cue_line *l)
 {
 	static const char *const ignored[] = {
-		"TITLE", "PERFORMER", "SONGWRITER",
 		"POSTGAP", "CDTEXTFILE",
 	};
 	const char *k = l->w[0];
@@ -336,6 +375,8 @@ static int do_line(struct cue_state *st, const struct cue_line *l)
 		return do_catalog(st, l);
 	if (!strcasecmp(k, "ISRC"))
 		return do_isrc(st, l);
+	if (text_field(k) >= 0)
+		return do_text(st, l, (unsigned int)text_field(k));
 	for (i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
 		if (!strcasecmp(k, ignored[i]))
 			return 0;
@@ -428,10 +469,15 @@ bool cue_path_inside(const char *name)
 
 void cue_free(struct cue_sheet *c)
 {
-	unsigned int i;
+	unsigned int i, f;
 
 	for (i = 0; i < c->n_files; i++)
 		free(c->files[i]);
+	for (i = 0; i <= CUE_MAX_TRACKS; i++)
+		for (f = 0; f < CUE_TEXT_FIELDS; f++) {
+			free(c->text[i][f]);
+			c->text[i][f] = NULL;
+		}
 	c->n_files = 0;
 	c->n_tracks = 0;
 }

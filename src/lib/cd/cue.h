@@ -17,8 +17,14 @@
  *   ISRC CCOOOYYSSSSS              the track's ISRC (subchan.h's form;
  *                                  anything else, or outside a TRACK, is
  *                                  ignored)
- * TITLE, PERFORMER, SONGWRITER, POSTGAP and other REM
- * lines are accepted and ignored; INDEX 02 and above too.  Anything else is
+ *   TITLE, PERFORMER, SONGWRITER, COMPOSER, ARRANGER, MESSAGE "text"
+ *                                  CD-TEXT (cd/cdtext.h): the disc's
+ *                                  before the first TRACK, a track's after
+ *                                  its TRACK (the text as it stands; the
+ *                                  emulated drive serves it as READ TOC
+ *                                  format 5)
+ * POSTGAP and other REM lines are accepted and ignored; INDEX 02 and
+ * above too.  Anything else is
  * an error naming its line, and so is a line longer than CUE_LINE_MAX
  * characters (never cut: the rest of it would be lost unseen) and, unless
  * CUE_ANY_PATH is given, a FILE outside the sheet's folder: an absolute
@@ -31,8 +37,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "cd/cdtext.h"
 
 #define CUE_MAX_TRACKS 99
+/* the CD-TEXT a sheet holds: cd_text_field's first six, TITLE..MESSAGE */
+#define CUE_TEXT_FIELDS (CD_TEXT_MESSAGE + 1)
 #define CUE_MAX_FILES 99
 #define CUE_LINE_MAX 1023	/* characters a line may have, its end aside */
 
@@ -65,6 +74,8 @@ struct cue_sheet {
 	char catalog[14];	/* CATALOG, "" without one */
 	char *files[CUE_MAX_FILES];	/* as written in the sheet */
 	struct cue_track tracks[CUE_MAX_TRACKS];
+	/* CD-TEXT: [0] the disc's, [n] track number n's; NULL where absent */
+	char *text[CUE_MAX_TRACKS + 1][CUE_TEXT_FIELDS];
 };
 
 /*

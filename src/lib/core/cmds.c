@@ -131,6 +131,11 @@ int cdt_cmd_read_full_toc(struct cdt_dev *dev, void *buf, uint16_t alloc,
 	return cdt_cmd_read_toc(dev, 2, true, 1, buf, alloc, got);
 }
 
+int cdt_cmd_read_cd_text(struct cdt_dev *dev, void *buf, uint16_t alloc, uint32_t *got)
+{
+	return cdt_cmd_read_toc(dev, 5, false, 0, buf, alloc, got);
+}
+
 int cdt_cmd_read_disc_info(struct cdt_dev *dev, void *buf, uint16_t alloc,
 			   uint32_t *got)
 {

@@ -64,6 +64,9 @@ int cdt_cmd_read_toc(struct cdt_dev *dev, uint8_t format, bool msf,
 int cdt_cmd_read_full_toc(struct cdt_dev *dev, void *buf, uint16_t alloc,
 			  uint32_t *got);
 
+/* READ TOC format 5: the CD-TEXT packs of the lead-in (cd/cdtext.h) */
+int cdt_cmd_read_cd_text(struct cdt_dev *dev, void *buf, uint16_t alloc, uint32_t *got);
+
 int cdt_cmd_read_disc_info(struct cdt_dev *dev, void *buf, uint16_t alloc,
 			   uint32_t *got);
 

@@ -37,7 +37,7 @@
 #include "cd/sector.h"
 #include "cd/trackhash.h"
 
-#define SHEET_MAX (64 * 1024)
+#define SHEET_MAX (1024 * 1024)	/* CD-TEXT lines too: verify --cue reads as much */
 
 /* ---- the files ---------------------------------------------------------- */
 
@@ -364,6 +364,8 @@ static int start(struct raw_job *j)
 		return rc;
 	j->plan.reported = res->sum.probe->reported_blocks;
 	raw_read_ids(j);
+	if (raw_read_text(j))
+		return CDT_ENOMEM;
 	res->sum.block_size = CD_RAW;
 	res->stream_sectors = j->plan.total;
 	j->shift = j->opts->offset_set ? 4 * (int64_t)j->opts->offset_samples : 0;
@@ -675,6 +677,8 @@ static int write_hashes(struct raw_job *j)
 			rc = file_error(j, path);
 	if (f && fclose(f) && !rc)
 		rc = file_error(j, path);
+	if (!rc)
+		rc = raw_write_dat(j, base);
 	free(base);
 	return rc;
 }
@@ -753,6 +757,8 @@ int cdt_image_raw(struct cdt_dev *dev, const char *cue_path,
 		struct cdt_raw_result tmp = full;
 
 		cdt_raw_result_free(&tmp);
+	} else if (!CDT_HAS(res, cd_text)) {
+		raw_text_free(&full);	/* the caller's struct does not hold it */
 	}
 	return rc;
 }
@@ -769,4 +775,6 @@ void cdt_raw_result_free(struct cdt_raw_result *res)
 	free(res->tracks);
 	res->tracks = NULL;
 	res->n_tracks = 0;
+	if (CDT_HAS(res, cd_text))
+		raw_text_free(res);
 }

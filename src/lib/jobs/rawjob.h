@@ -52,4 +52,20 @@ int raw_read(void *ctx, uint64_t k, uint32_t n, uint8_t *buf,
  */
 void raw_read_ids(struct raw_job *j);
 
+/*
+ * The disc's CD-TEXT (cdt_read_cd_text) into j->res->cd_text and its
+ * first block into the plan's sheet; none leaves both NULL.  0, or
+ * CDT_ENOMEM (rawtext.c).
+ */
+int raw_read_text(struct raw_job *j);
+/* res->cd_text released (res's size need not reach it) */
+void raw_text_free(struct cdt_raw_result *res);
+
+/*
+ * BASE.dat beside the sheet (base: the sheet's path without ".cue"): a
+ * Logiqx datafile with the sheet's and every BIN's sums, the tracks'
+ * hashed already (rawdat.c).  0, CDT_ENOMEM or CDT_EIO with dev's message.
+ */
+int raw_write_dat(struct raw_job *j, const char *base);
+
 #endif

@@ -6,7 +6,8 @@
  * 00:00:00, INDEX 01 at the pregap's length), REM SESSION nn before a
  * session's first FILE on a multi-session disc, CATALOG first and ISRC
  * after FLAGS (as redumper and the CDRWIN convention place them) where
- * the drive gave them; what cdtail adds is in
+ * the drive gave them, CD-TEXT (put_text) after CATALOG for the disc and
+ * after TRACK for a track; what cdtail adds is in
  * REM lines, which every reader skips (libcue, libcdio, bchunk, cuetools,
  * libMirage): the offset correction, how audio was checked, a TAO run-out
  * left out, a hidden tail.
@@ -148,6 +149,44 @@ static void put_notes(char *out, size_t cap, size_t *used, const struct raw_shee
 	    "REM cdtail: audio not checked: the drive gives no C2 error pointers\n");
 }
 
+/*
+ * CD-TEXT lines of track n (0: the disc), the first block's, as redumper
+ * (cd/toc.ixx printCDTextCUE) and EAC write them: TITLE, PERFORMER,
+ * SONGWRITER, then COMPOSER, ARRANGER, MESSAGE (CDRWIN's CD-TEXT words,
+ * which libcue and cdrdao read too), each text in double quotes.  A CUE
+ * sheet has no escape for a double quote: one in the text is written
+ * \x22, as the text's other unconvertible bytes are (cdt_read_cd_text).
+ * A line longer than sheet readers take (cd/cue.h, CUE_LINE_MAX) is not
+ * cut: a REM says the text is in the JSON only.
+ */
+static void put_text(char *out, size_t cap, size_t *used, const struct cdt_text_block *b,
+		     unsigned int n, const char *indent)
+{
+	unsigned int f;
+	const char *c;
+
+	for (f = 0; b && n <= CDT_TEXT_TRACKS && f < CDT_TEXT_FIELDS; f++) {
+		size_t len = strlen(indent) + strlen(cdt_text_field_name(f)) + 3;
+
+		if (!b->text[n][f])
+			continue;
+		for (c = b->text[n][f]; *c; c++)
+			len += *c == '"' ? 4 : 1;
+		if (len > CUE_LINE_MAX) {
+			PUT("%sREM cdtail: CD-TEXT %s longer than a sheet line: in the JSON only\n",
+			    indent, cdt_text_field_name(f));
+			continue;
+		}
+		PUT("%s%s \"", indent, cdt_text_field_name(f));
+		for (c = b->text[n][f]; *c; c++)
+			if (*c == '"')
+				PUT("\\x22");
+			else
+				PUT("%c", *c);
+		PUT("\"\n");
+	}
+}
+
 static void put_track(char *out, size_t cap, size_t *used, const struct raw_plan *p,
 		      const struct raw_file *f, const char *base)
 {
@@ -155,6 +194,7 @@ static void put_track(char *out, size_t cap, size_t *used, const struct raw_plan
 
 	raw_bin_name(name, sizeof(name), base, f->t->number, p->n);
 	PUT("FILE \"%s\" BINARY\n  TRACK %02u %s\n", name, f->t->number, cue_mode(f->t));
+	put_text(out, cap, used, p->text, f->t->number, "    ");
 	if (cue_flags_text(f->t->control, flags, sizeof(flags)))
 		PUT("    FLAGS %s\n", flags);
 	if (f->isrc[0])
@@ -177,6 +217,7 @@ size_t raw_sheet(char *out, size_t cap, const struct raw_plan *p,
 		out[0] = '\0';
 	if (p->catalog[0])
 		PUT("CATALOG %s\n", p->catalog);
+	put_text(out, cap, used, p->text, 0, "");
 	put_notes(out, cap, used, notes);
 	for (i = 0; i < p->n; i++) {
 		const struct raw_file *f = &p->f[i];

@@ -36,6 +36,7 @@ struct raw_plan {
 	uint64_t extent;		/* the image's end LBA */
 	bool multisession;
 	char catalog[14];		/* the drive's MCN, "" none */
+	const struct cdt_text_block *text;	/* CD-TEXT for the sheet, NULL none */
 };
 
 /* The plan of layout l up to extent (> 0).  0, CDT_EUSAGE (no track) or CDT_ENOMEM. */

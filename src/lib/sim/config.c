@@ -65,7 +65,8 @@ static size_t put_feature(const struct sim *s, uint16_t code, uint8_t *p)
 		sg_put_unaligned_be32(0x00000001, p + 4);	/* physical interface: SCSI family */
 	} else {
 		p[2] = 0x0b;	/* CD Read, version 2 (MMC-4), persistent, current */
-		p[4] = 0x02;	/* C2 error pointers; no CD-Text, no DAP */
+		/* C2 error pointers, CD-Text where the sheet holds it; no DAP */
+		p[4] = (uint8_t)(0x02 | (sim_has_cd_text(s) ? 0x01 : 0));
 	}
 	return 8;
 }

@@ -274,6 +274,11 @@ void sim_cue_free(struct sim *s)
 	s->cue = NULL;
 }
 
+const struct cue_sheet *sim_cue_sheet(const struct sim *s)
+{
+	return s->cue ? &s->cue->sheet : NULL;
+}
+
 /* The sheet's tracks as the drive's table (sim_layout_build). */
 void sim_cue_tracks(struct sim *s)
 {

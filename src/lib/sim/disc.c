@@ -225,6 +225,10 @@ void sim_do_read_toc(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 	uint8_t ans[SIM_TOC_MAX] = { 0 };
 	size_t len, sent;
 
+	if (format == 5 && s->cfg.toc != SIM_TOC_NONE) {
+		sim_read_cd_text(s, cmd, o);
+		return;
+	}
 	if (s->cfg.toc == SIM_TOC_NONE || format > 2 ||
 	    (format == 2 && !sim_profile_is_cd(sim_profile(s)))) {
 		sim_invalid_field(o);

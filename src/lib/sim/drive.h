@@ -30,6 +30,7 @@
  *                READ(10) gets from sectors that are not 2048-byte data
  *   ide.c        READ CD of a plain image: refused, or readcd=ide (QEMU)
  *   subchan.c    READ SUB-CHANNEL: the sheet's CATALOG and ISRCs, readsub=
+ *   cdtext.c     READ TOC format 5: the sheet's CD-TEXT as packs, cdtext=
  *   change.c     change=: a medium change
  *   io.c         the image's bytes
  */
@@ -203,6 +204,7 @@ struct sim_config {
 	bool readcd_ide;	/* readcd=ide: READ CD as QEMU's ide-cd (ide.c) */
 	bool pregap1_refuse;	/* pregap1=refuse: no READ CD before LBA 0 */
 	bool readsub_refuse;	/* readsub=refuse: READ SUB-CHANNEL 05/20/00 */
+	bool cdtext_refuse;	/* cdtext=refuse: READ TOC format 5 05/24/00 */
 	char product[17];	/* drive=NAME: INQUIRY's product, "" the default */
 	uint64_t change_at;	/* change=N: the Nth command meets 06/28/00 */
 	char *change_image;	/* change=N:IMAGE2, or NULL: the same image */
@@ -389,8 +391,14 @@ uint8_t sim_track_control(const struct sim_track *t);
 /* subchan.c */
 sim_handler sim_do_read_subchannel;
 
+/* cdtext.c: READ TOC format 5 (called by disc.c's READ TOC) */
+sim_handler sim_read_cd_text;
+/* The sheet holds CD-TEXT and cdtext=refuse is not given. */
+bool sim_has_cd_text(const struct sim *s);
+
 /* cuedisc.c: sim:FILE.cue */
 struct sim_cue;
+struct cue_sheet;
 bool sim_is_cue_path(const char *path);
 /* The sheet read, its files opened, s->n_blocks set. */
 int sim_cue_open(struct sim *s, const char *path, char *err, size_t errlen);
@@ -402,6 +410,8 @@ bool sim_cue_copy_user(struct sim *s, uint64_t lba, uint64_t n, uint8_t *dst);
 sim_handler sim_do_read_cd;
 /* ide.c: READ CD of any disc: cuedisc.c's, readcd=ide's, or 05/20/00 */
 sim_handler sim_do_read_cd_any;
+/* The sheet of sim:FILE.cue, NULL for a plain image. */
+const struct cue_sheet *sim_cue_sheet(const struct sim *s);
 /* Is st the sheet's file or one of its FILEs? */
 bool sim_cue_serves(const struct sim *s, const struct stat *st);
 

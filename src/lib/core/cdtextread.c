@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cdt_read_cd_text (include/cdtail.h): READ TOC format 5 (core/cmds.c)
+ * read whole, in one command of the largest answer 8 blocks of 256 packs
+ * make, its packs parsed by cd/cdtext.c and the blocks that hold text
+ * handed over.  A drive that refuses the format (05/24/00: no CD-TEXT
+ * support) or a disc without it is no error: answered false, or no block.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "core/abi.h"
+#include "core/cmds.h"
+#include "cd/cdtext.h"
+
+#define TEXT_ALLOC (CD_TEXT_HEADER + CD_TEXT_MAX_PACKS * CD_TEXT_PACK)
+
+/* the public fields are the parser's first six, in its order */
+_Static_assert(CDT_TEXT_FIELDS == CD_TEXT_MESSAGE + 1 &&
+	       CDT_TEXT_TRACKS == CD_TEXT_TRACKS, "CD-TEXT fields");
+
+/* The strings of ct's block b move into out (ct's left NULL). */
+static void take_block(struct cd_text_block *in, unsigned int b, struct cdt_text_block *out)
+{
+	unsigned int n, f;
+
+	out->number = b;
+	out->language = in->language;
+	out->charset = in->charset;
+	out->size_info = in->size_info;
+	for (n = 0; n <= CDT_TEXT_TRACKS; n++)
+		for (f = 0; f < CDT_TEXT_FIELDS; f++) {
+			out->text[n][f] = in->text[n][f];
+			in->text[n][f] = NULL;
+		}
+}
+
+static bool block_has_text(const struct cd_text_block *b)
+{
+	unsigned int n, f;
+
+	for (n = 0; b && n <= CDT_TEXT_TRACKS; n++)
+		for (f = 0; f < CDT_TEXT_FIELDS; f++)
+			if (b->text[n][f])
+				return true;
+	return false;
+}
+
+static int take(struct cd_text *ct, struct cdt_cd_text *t)
+{
+	unsigned int b, n = 0;
+
+	t->packs = ct->packs;
+	t->bad_crc = ct->bad_crc;
+	for (b = 0; b < CD_TEXT_BLOCKS; b++)
+		n += block_has_text(ct->block[b]);
+	if (!n)
+		return 0;
+	t->blocks = calloc(n, sizeof(*t->blocks));
+	if (!t->blocks)
+		return CDT_ENOMEM;
+	for (b = 0; b < CD_TEXT_BLOCKS; b++)
+		if (block_has_text(ct->block[b]))
+			take_block(ct->block[b], b, &t->blocks[t->n_blocks++]);
+	return 0;
+}
+
+int cdt_read_cd_text(struct cdt_dev *dev, struct cdt_cd_text *t)
+{
+	struct cdt_cd_text full;
+	struct cd_text ct;
+	uint32_t got = 0;
+	uint8_t *buf;
+	int rc = cdt_abi_res(dev, t, &full, sizeof(full), "struct cdt_cd_text");
+
+	if (rc)
+		return rc;
+	buf = malloc(TEXT_ALLOC);
+	if (!buf)
+		return CDT_ENOMEM;
+	if (!cdt_cmd_read_cd_text(dev, buf, TEXT_ALLOC, &got) && got >= CD_TEXT_HEADER) {
+		full.answered = true;
+		rc = cd_text_parse(buf, got, &ct) ? CDT_ENOMEM : take(&ct, &full);
+		cd_text_free(&ct);
+	}
+	free(buf);
+	if (cdt_abi_leave(t, &full, sizeof(full), CDT_END(struct cdt_cd_text, blocks)))
+		cdt_cd_text_free(&full);
+	return rc;
+}
+
+void cdt_cd_text_free(struct cdt_cd_text *t)
+{
+	size_t i;
+	unsigned int n, f;
+
+	if (!t || !CDT_HAS(t, blocks))
+		return;
+	for (i = 0; t->blocks && i < t->n_blocks; i++)
+		for (n = 0; n <= CDT_TEXT_TRACKS; n++)
+			for (f = 0; f < CDT_TEXT_FIELDS; f++)
+				free(t->blocks[i].text[n][f]);
+	free(t->blocks);
+	t->blocks = NULL;
+	t->n_blocks = 0;
+}
+
+const char *cdt_text_field_name(enum cdt_text_field f)
+{
+	return (unsigned int)f < CDT_TEXT_FIELDS ? cd_text_field_name((enum cd_text_field)f) : "";
+}
+
+const char *cdt_text_language_name(unsigned int code)
+{
+	return code <= 0xff ? cd_text_language_name((uint8_t)code) : NULL;
+}
+
+const char *cdt_text_charset_name(unsigned int code)
+{
+	return code <= 0xff ? cd_text_charset_name((uint8_t)code) : NULL;
+}
