@@ -201,6 +201,7 @@ struct sim_config {
 	bool readcd_ide;	/* readcd=ide: READ CD as QEMU's ide-cd (ide.c) */
 	bool pregap1_refuse;	/* pregap1=refuse: no READ CD before LBA 0 */
 	bool readsub_refuse;	/* readsub=refuse: READ SUB-CHANNEL 05/20/00 */
+	bool no_subq, no_subpw;	/* subchannel=: READ CD refuses formatted Q, raw P-W */
 	char product[17];	/* drive=NAME: INQUIRY's product, "" the default */
 	uint64_t change_at;	/* change=N: the Nth command meets 06/28/00 */
 	char *change_image;	/* change=N:IMAGE2, or NULL: the same image */
