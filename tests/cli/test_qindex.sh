@@ -130,6 +130,35 @@ run probe --json "sim:$T/audio.cue,subchannel=none"
 expect_json "no Q, index1: the pregap unknown, and said" \
 	'"\(.tracks[1].pregap) \(.notes | index("no-subchannel-q") != null)"' "0 true"
 
+# --- Q against the other answers: Q's pregap stands, the difference a note ----
+# a Mode 2 track ending in 10 Form 2 sectors, then audio without a pregap:
+# READ(10)'s 05/64/00 run at the data track's end looks like the audio's pregap
+python3 - "$ROOT/tests/raw" "$T/f2end.bin" <<'PY'
+import random, sys
+sys.path.insert(0, sys.argv[1])
+import model
+rnd = random.Random(1)
+out = []
+for lba in range(60):
+    if lba < 50:
+        out.append(model.mode2(lba, bytes([1, 0, 0x08, 0]), bytes(rnd.randrange(256) for _ in range(2048))))
+    else:
+        out.append(model.mode2(lba, bytes([1, 1, 0x24, 0x0f]),
+                               bytes(rnd.randrange(256) for _ in range(2324)), form2_edc=True))
+open(sys.argv[2], "wb").write(b"".join(out))
+PY
+printf 'FILE "f2end.bin" BINARY\n  TRACK 01 MODE2/2352\n    INDEX 01 00:00:00\nFILE "audio (Track 1).bin" BINARY\n  TRACK 02 AUDIO\n    INDEX 01 00:00:00\n' >"$T/differ.cue"
+run probe --json "sim:$T/differ.cue,subchannel=none"
+expect_json "Form 2 then audio, no Q: READ(10) takes 10 blocks for a pregap" \
+	'[.tracks[] | "\(.blocks)/\(.pregap)"] | join(",")' "50/0,300/10"
+run probe --json "sim:$T/differ.cue"
+expect_json "Form 2 then audio: Q says no pregap, the data track whole" \
+	'[.tracks[] | "\(.blocks)/\(.pregap)"] | join(",")' "60/0,300/0"
+expect_json "Form 2 then audio: the difference counted and noted" \
+	'"\(.q_differs) \(.notes | index("pregap-differs") != null)"' "1 true"
+run probe "sim:$T/differ.cue"
+expect_grep "Form 2 then audio: the text note" "$T/out" '^note: +pregap-differs: 1 track'
+
 # --- bad sheets of index marks -----------------------------------------------
 printf 'FILE "audio (Track 1).bin" BINARY\nTRACK 01 AUDIO\nINDEX 01 00:00:00\nINDEX 03 00:01:00\nINDEX 02 00:02:00\n' >"$T/bad.cue"
 run probe "sim:$T/bad.cue"

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 #include "probe/qindex.h"
 
-#define MAX_SPECIAL 64
+#define MAX_SPECIAL 64	/* >= 20 + the random test's 20 */
 
 struct disc {
 	unsigned int number;		/* the track searched */
@@ -169,6 +169,17 @@ static void test_unusable_q_read_aside(void **state)
 	qi_find_pregap(&t, model, &d, &p);
 	assert_true(p.known);
 	assert_int_equal(p.from, 4850);
+	/* a damaged run where halving lands: stepped over */
+	d = disc_of(1000, 37, 5000, 9000);
+	for (int64_t x = 4920; x <= 4926; x++)
+		d.bad[d.n_bad++] = x;
+	qi_find_pregap(&t, model, &d, &p);
+	assert_true(p.known);
+	assert_int_equal(p.from, 4963);
+	d = disc_of(1000, 150, 5000, 9000);
+	d.bad[d.n_bad++] = 4999;
+	d.bad[d.n_bad++] = 4851;
+	d.bad[d.n_bad++] = 4848;
 	/* the boundary's own two blocks must be read: one unusable, not known */
 	d.bad[d.n_bad++] = 4849;
 	qi_find_pregap(&t, model, &d, &p);
@@ -185,7 +196,7 @@ static void test_no_usable_q_not_known(void **state)
 	int64_t x;
 
 	(void)state;
-	for (x = 4990; x < 5000; x++)
+	for (x = 4980; x < 5000; x++)
 		d.bad[d.n_bad++] = x;
 	qi_find_pregap(&t, model, &d, &p);
 	assert_false(p.known);

@@ -17,7 +17,8 @@
  * 150 blocks costs 3 reads (start - 1, start - 150, start - 151), a track
  * without marks 1 more (its last block), a mark about 18.  Q that cannot
  * be used (a CRC error, an ADR 2/3 frame that takes the place of the
- * position now and then, a damaged sector) is read again a block aside.
+ * position now and then, a damaged sector) is read again a block aside,
+ * then further aside (a damaged run).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,11 @@
 
 /* Yellow/Red Book's pregap at a change of track: 2 seconds, 150 blocks */
 #define QI_STD_PREGAP 150
-/* blocks read in turn when one block's Q cannot be used: 0, +1, -1, +2, -2 */
-#define QI_NEIGHBOURS 5
+/*
+ * Blocks read in turn when one block's Q cannot be used: 0, +-1, +-2, then
+ * further (+-4, +-8, +-16) to step over a damaged run.
+ */
+#define QI_NEIGHBOURS 11
 /* blocks whose index a mark search keeps to bound the next one */
 #define QI_SEEN_MAX 256
 
@@ -69,7 +73,7 @@ static enum qi_class classify(const struct qi_track *t, const struct cd_subq *q)
 static enum qi_class read_near(const struct qi_run *r, int64_t want, int64_t lo,
 			       int64_t hi, int64_t *at, uint8_t *index)
 {
-	static const int step[QI_NEIGHBOURS] = { 0, 1, -1, 2, -2 };
+	static const int step[QI_NEIGHBOURS] = { 0, 1, -1, 2, -2, 4, -4, 8, -8, 16, -16 };
 	struct cd_subq q;
 	unsigned int i;
 
