@@ -9,7 +9,7 @@
 #   CDTAIL        the cdtail binary (default ./cdtail)
 #   REFSTRAT      the reference-strategy driver built from bench/refstrat.c
 #   BENCH_TMP     where scratch images go (default /tmp); all removed at exit
-#   BENCH_PARTS   which parts to run, default "a b c d e f"
+#   BENCH_PARTS   which parts to run, default "a b c d e f g"
 #   BENCH_RAW_MB  the raw image of part f in MiB of 2352-byte sectors (default 200)
 #   DDSHIM        the LD_PRELOAD shim built from bench/ddshim.c (part e)
 #   BENCH_BIG_MB  the throughput image in MiB (default 700)
@@ -17,7 +17,7 @@ set -u
 
 CDTAIL=${CDTAIL:-./cdtail}
 REFSTRAT=${REFSTRAT:-build/bench/refstrat}
-BENCH_PARTS=${BENCH_PARTS:-a b c d e f}
+BENCH_PARTS=${BENCH_PARTS:-a b c d e f g}
 DDSHIM=${DDSHIM:-build/bench/ddshim.so}
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 BENCH_BIG_MB=${BENCH_BIG_MB:-700}
@@ -568,8 +568,58 @@ part_f() {
 	rm -f "$raw" "$TMP"/raw* "$TMP/iso.cue" "$out"
 }
 
+# ---- g. pregaps and index marks from Q (issue 33) ----------------------------
+
+# The Q searches' drive time on a disc of 20 tracks, default cost model.
+Q_TARGET_MS=2000
+
+# A 20-track sheet: a Mode 1 track, then 19 audio tracks of 5 minutes, each
+# with a 2-second INDEX 00; every fifth with INDEX 02 and 03 (sparse files:
+# the searches read Q, and Q is the layout's, whatever the samples hold).
+q_disc() {
+	local dir=$1 n
+	truncate -s $((3000 * 2048)) "$dir/q01.iso"
+	printf 'FILE "q01.iso" BINARY\n  TRACK 01 MODE1/2048\n    INDEX 01 00:00:00\n' >"$dir/q.cue"
+	for n in $(seq 2 20); do
+		truncate -s $(((150 + 22500) * 2352)) "$dir/q$n.bin"
+		printf 'FILE "q%d.bin" BINARY\n  TRACK %02d AUDIO\n    INDEX 00 00:00:00\n    INDEX 01 00:02:00\n' \
+			"$n" "$n" >>"$dir/q.cue"
+		[ $((n % 5)) -eq 0 ] &&
+			printf '    INDEX 02 01:12:00\n    INDEX 03 03:40:33\n' >>"$dir/q.cue"
+	done
+}
+
+part_g() {
+	local dir=$TMP/q with without marks reads
+	mkdir -p "$dir" && q_disc "$dir"
+	echo "## g. Pregaps and index marks from subchannel Q (probe, image --raw)"
+	echo
+	echo "A disc of 20 tracks (a Mode 1 track, then 19 audio tracks of 5 minutes with" \
+		"2-second pregaps, every fifth with INDEX 02 and 03) on the emulated drive's" \
+		"default drive (trackinfo=index1, cost=50/8000): cdtail probe --json. Q drive ms:" \
+		"the virtual time of the probe minus that of the same probe on a drive without" \
+		"subchannel (subchannel=none, no Q search). Target (issue 33): under" \
+		"$Q_TARGET_MS ms."
+	echo
+	echo "| disc | tracks | pregaps found | marks found | Q reads | Q drive ms | target |"
+	echo "|---|--:|--:|--:|--:|--:|---|"
+	"$CDTAIL" probe --json "sim:$dir/q.cue" >"$TMP/g.with" 2>/dev/null
+	"$CDTAIL" probe --json "sim:$dir/q.cue,subchannel=none" >"$TMP/g.without" 2>/dev/null
+	with=$(jq '.total.virtual_ms' "$TMP/g.with")
+	without=$(jq '.total.virtual_ms' "$TMP/g.without")
+	reads=$(jq '.q_reads' "$TMP/g.with")
+	marks=$(jq '[.tracks[].indexes[] | select(.number > 1)] | length' "$TMP/g.with")
+	jq -r --argjson w "$with" --argjson wo "$without" --argjson m "$marks" \
+		--argjson t "$Q_TARGET_MS" '"| 20 tracks | \(.tracks | length) |" +
+		" \([.tracks[] | select(.pregap == 150)] | length) | \($m) | \(.q_reads) |" +
+		" \(($w - $wo) * 10 | round / 10) | \(if $w - $wo < $t then "ok" else "MISS" end) |"' \
+		"$TMP/g.with"
+	echo
+	rm -rf "$dir" "$TMP/g.with" "$TMP/g.without"
+}
+
 t_start=$(now_ns)
-for p in a b c d e f; do
+for p in a b c d e f g; do
 	has_part $p && "part_$p"
 done
 echo "Bench time: $((($(now_ns) - t_start) / 1000000000)) s."

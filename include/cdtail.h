@@ -405,6 +405,24 @@ struct cdt_skip {
 	enum cdt_skip_why why;
 };
 
+/* How a layout's pregaps and index marks were found (issue 33). */
+enum cdt_qmarks {
+	CDT_QMARKS_NONE = 0,		/* not searched: not a CD, no raw reads */
+	CDT_QMARKS_FOUND,		/* from Q, every track */
+	CDT_QMARKS_NO_Q,		/* the drive gives no Q (formatted or in
+					 * P-W): the other answers' pregaps only,
+					 * no index marks */
+	CDT_QMARKS_PARTLY,		/* some tracks' Q could not be read:
+					 * those keep the other answers' */
+};
+
+/* An index mark 02..99 (an array element: it keeps these fields). */
+struct cdt_index {
+	unsigned int track;		/* the track's number */
+	unsigned int number;		/* 2..99 */
+	uint64_t lba;			/* where Q's index turns to number */
+};
+
 struct cdt_layout {
 	size_t size;			/* sizeof, set by CDT_INIT() */
 	bool has_toc;			/* the drive described the disc: the
@@ -428,6 +446,18 @@ struct cdt_layout {
 	uint16_t profile;		/* GET CONFIGURATION's current profile */
 	bool formatted;			/* DVD+RW, DVD-RAM, BD-RE: READ CAPACITY
 					 * is the formatted size */
+	/*
+	 * From subchannel Q (issue 33): how the pregaps and index marks were
+	 * found, the READ CDs that cost, the tracks whose pregap Q puts
+	 * elsewhere than the drive's other answers did (Q's stands), and
+	 * every INDEX 02..99 of every track, n_indexes of them, by track
+	 * then number.  A track's index 00 and 01 are its pregap and start.
+	 */
+	enum cdt_qmarks qmarks;
+	unsigned int q_reads;
+	unsigned int q_differs;
+	struct cdt_index *indexes;
+	size_t n_indexes;
 };
 
 /*

@@ -238,6 +238,19 @@ json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, 
 			    double elapsed_ms, json_object *lay);
 /* {"sessions", "tracks", "gaps"} of a layout (cdtail(1), JSON OUTPUT), NULL-safe. */
 json_object *cli_layout_json(const struct cdt_layout *l);
+/*
+ * Pregaps and index marks from Q (qmarks.c, issue 33), only where Q was
+ * searched (cli_q_searched): a track's [{"number", "lba"}] from index 00
+ * (its pregap) and 01 to its marks; the layout's "qmarks", "q_reads" and
+ * "q_differs" into o; its notes; the text lines.
+ */
+bool cli_q_searched(const struct cdt_layout *l);
+json_object *cli_indexes_json(const struct cdt_layout *l, unsigned int track,
+			      uint64_t index1, uint64_t pregap);
+void cli_qmarks_json(json_object *o, const struct cdt_layout *l);
+void cli_qmarks_notes(json_object *notes, const struct cdt_layout *l);
+void cli_print_marks(const struct cdt_layout *l, unsigned int track);
+void cli_print_qmarks(const struct cdt_layout *l);
 /* 0, EX_HIDDEN_TAIL or EX_SHORT for a verdict. */
 int cli_verdict_status(enum cdt_verdict v);
 /* probe's text report: the drive, medium, layout, CD-TEXT, sources, end, notes. */

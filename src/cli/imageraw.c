@@ -54,7 +54,7 @@ static json_object *json_text_or_null(const char *s)
 	return *s ? json_object_new_string(s) : NULL;
 }
 
-static json_object *json_tracks(const struct cdt_raw_result *r)
+static json_object *json_tracks(const struct cdt_raw_result *r, const struct cdt_layout *l)
 {
 	json_object *a = json_object_new_array();
 	size_t i;
@@ -76,6 +76,9 @@ static json_object *json_tracks(const struct cdt_raw_result *r)
 		json_object_object_add(o, "edc_errors", json_object_new_int64((int64_t)t->edc_errors));
 		json_object_object_add(o, "bad_sectors", json_object_new_int64((int64_t)t->bad_sectors));
 		json_object_object_add(o, "isrc", json_text_or_null(t->isrc));
+		if (cli_q_searched(l))	/* issue 33: from index 00, the file's first sector */
+			json_object_object_add(o, "indexes", cli_indexes_json(l, t->number,
+					       t->first_lba + t->pregap, t->pregap));
 		if (t->hashed) {
 			char crc[9];
 
@@ -96,8 +99,19 @@ static const char *verdict(const struct cdt_raw_result *r)
 	return r->sum.bad_blocks ? "unreadable" : "complete";
 }
 
+/* Q's keys and notes (qmarks.c, issue 33): every raw run has "notes" */
+static void json_qmarks(json_object *o, const struct cdt_layout *l)
+{
+	json_object *notes = json_object_new_array();
+
+	cli_qmarks_json(o, l);
+	cli_qmarks_notes(notes, l);
+	json_object_object_add(o, "notes", notes);
+}
+
 static void print_json(const char *addr, const char *out, const struct cdt_raw_opts *ro,
-		       const struct cdt_raw_result *r, bool virt, bool interrupted)
+		       const struct cdt_raw_result *r, bool virt, bool interrupted,
+		       const struct cdt_layout *l)
 {
 	json_object *o = json_object_new_object();
 
@@ -111,7 +125,8 @@ static void print_json(const char *addr, const char *out, const struct cdt_raw_o
 			       json_object_new_int(ro->offset_samples) : NULL);
 	json_object_object_add(o, "edc_errors", json_object_new_int64((int64_t)edc_total(r)));
 	json_object_object_add(o, "catalog", json_text_or_null(r->catalog));
-	json_object_object_add(o, "tracks", json_tracks(r));
+	json_object_object_add(o, "tracks", json_tracks(r, l));
+	json_qmarks(o, l);
 	json_object_object_add(o, "cd_text", cli_cd_text_json(r->cd_text));
 	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
 								    verdict(r)));
@@ -174,7 +189,7 @@ static int failed(struct rui *ui, struct cdt_dev *dev, const char *addr, const c
 	int rc = rui_fail(ui, dev, "image", err);
 
 	if (err == CDT_EINTR && ui->co.json)
-		print_json(addr, out, ro, res, cdt_is_virtual_time(dev), true);
+		print_json(addr, out, ro, res, cdt_is_virtual_time(dev), true, NULL);
 	if (res->removed)
 		cli_err("nothing was read: what this run made is removed");
 	else if (res->map_saved)	/* the library says so (issue 31) */
@@ -186,10 +201,12 @@ int image_raw_run(struct rui *ui, struct cdt_dev *dev, const char *addr,
 		  const char *out, struct cdt_raw_opts *ro)
 {
 	struct cdt_raw_result res = CDT_INIT(res);
+	struct cdt_layout *l;
 	int rc;
 
 	ro->rd = ui->rd;
 	rc = cdt_image_raw(dev, out, ro, &res);
+	l = rc ? NULL : cdt_dev_layout(dev);	/* the run's: its pregaps, its marks */
 	if (rc) {
 		rc = failed(ui, dev, addr, out, ro, &res, rc);
 	} else {
@@ -197,7 +214,7 @@ int image_raw_run(struct rui *ui, struct cdt_dev *dev, const char *addr,
 		if (!ui->co.json)
 			warn_unchecked(&res);
 		if (ui->co.json)
-			print_json(addr, out, ro, &res, cdt_is_virtual_time(dev), false);
+			print_json(addr, out, ro, &res, cdt_is_virtual_time(dev), false, l);
 		else if (ui->co.quiet)
 			printf("verdict:   %s\n", verdict(&res));
 		else
@@ -206,5 +223,6 @@ int image_raw_run(struct rui *ui, struct cdt_dev *dev, const char *addr,
 				       res.sum.bad_blocks ? EX_UNREADABLE : EX_SAME);
 	}
 	cdt_raw_result_free(&res);
+	cdt_layout_free(l);
 	return rc;
 }

@@ -163,6 +163,9 @@ json_object *cli_layout_json(const struct cdt_layout *l)
 		/* only where the TOC sets one: the others' objects stay as they were */
 		if (has_flags(k))
 			json_object_object_add(t, "flags", flags_json(k));
+		if (cli_q_searched(l))
+			json_object_object_add(t, "indexes", cli_indexes_json(l, k->number,
+							k->start, k->pregap));
 		json_object_array_add(tr, t);
 	}
 	for (i = 0; l && i < l->n_gaps; i++) {
@@ -173,6 +176,7 @@ json_object *cli_layout_json(const struct cdt_layout *l)
 	}
 	json_object_object_add(o, "tracks", tr);
 	json_object_object_add(o, "gaps", gp);
+	cli_qmarks_json(o, l);
 	return o;
 }
 
@@ -222,8 +226,10 @@ static void print_layout(const struct cdt_layout *l)
 		       modes ? (t->sector_mode ? cdt_sector_mode_name(t->sector_mode) : "-") : "",
 		       t->runout ? "  TAO run-out" : "");
 		print_flags(t);
+		cli_print_marks(l, t->number);
 		putchar('\n');
 	}
+	cli_print_qmarks(l);
 }
 
 /* 512-byte sectors dd of the kernel node would miss (negative: reads too many). */
@@ -386,6 +392,23 @@ static void print_raw(const struct cdt_raw_caps *c, const struct cdt_layout *l)
 	       c->edc_ok ? ", EDC/ECC right" : ", EDC/ECC not right: not trusted");
 }
 
+/* The layout's Q notes (qmarks.c) from its JSON keys, which o now holds. */
+static void qmarks_notes(json_object *o, json_object *nt)
+{
+	json_object *v;
+	struct cdt_layout l = { .qmarks = CDT_QMARKS_FOUND };
+
+	if (!json_object_object_get_ex(o, "qmarks", &v))
+		return;
+	if (!strcmp(json_object_get_string(v), "no-q"))
+		l.qmarks = CDT_QMARKS_NO_Q;
+	else if (!strcmp(json_object_get_string(v), "partly"))
+		l.qmarks = CDT_QMARKS_PARTLY;
+	if (json_object_object_get_ex(o, "q_differs", &v))
+		l.q_differs = (unsigned int)json_object_get_int64(v);
+	cli_qmarks_notes(nt, &l);
+}
+
 json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, bool virt,
 			    double elapsed_ms, json_object *lay)
 {
@@ -413,6 +436,7 @@ json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, 
 	cli_json_agreed_end(o, nt, r);
 	json_object_object_add(o, "notes", nt);
 	add_layout(o, lay);
+	qmarks_notes(o, nt);
 	json_object_object_add(o, "raw", json_raw(&r->raw, tried_audio_json(o, r->raw.tried_lba)));
 	json_object_object_add(o, "structure", json_structure(r));
 	json_object_object_add(o, "verdict", json_object_new_string(cdt_verdict_name(r->verdict)));

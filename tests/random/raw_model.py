@@ -23,6 +23,12 @@ ISRC now and then, which is none), a drive refusing READ SUB-CHANNEL
 sometimes (readsub=refuse): the written sheet has CATALOG first and each
 ISRC inside its track before the INDEX lines, JSON catalog/isrc the same,
 exactly where the drive gives them.
+Pregaps and index marks from Q (issue 33): a later session's first track
+with a pregap too, INDEX 02.. marks on undamaged discs, a drive giving
+formatted Q, raw P-W, both or no subchannel (subchannel=): with Q every
+file splits where the source's tracks do on either drive, the sheet's
+INDEX lines and the JSON indexes are the source's, the Q reads few; with
+none the sheet's REM line and the JSON note say so.
 
 Usage: raw_model.py CDTAIL WORKDIR [--seed S] [--cases N] [--only I]
   (--only I: case I alone, its disc left in WORKDIR/w0/c to replay)
@@ -61,7 +67,9 @@ def draw_spec(rng):
     for s in range(1, rng.choice([1, 1, 1, 2, 3]) + 1):
         for t in range(rng.randint(1, 3)):
             mode = rng.choice(["AUDIO", "AUDIO", "MODE2/2352", "MODE2/2352", "MODE1/2048"])
-            first = t == 0
+            # track 1's pregap lies before LBA 0; a later session's first
+            # track has one in its gap (issue 33), as every later track may
+            first = s == 1 and t == 0
             stored = 0 if first or mode == "MODE1/2048" else rng.choice([0, 0, rng.randint(1, 8)])
             unstored = rng.choice([0, 0, rng.randint(1, 4)]) if mode == "AUDIO" and not first else 0
             body = rng.randint(3, 6) if mode == "MODE1/2048" else rng.randint(3, 40)
@@ -101,6 +109,8 @@ def write_disc(rng, folder, spec, case):
         if stored:
             cue.append("    INDEX 00 00:00:00")
         cue.append("    INDEX 01 %s" % model.cue_time(stored))
+        for k, x in case.get("marks", {}).get(t["number"], []):
+            cue.append("    INDEX %02d %s" % (k, model.cue_time(stored + x)))
     if case.get("catalog"):
         cue.insert(0, "CATALOG " + case["catalog"])
     with open(os.path.join(folder, "src.cue"), "w") as f:
@@ -163,7 +173,27 @@ def draw_case(rng, idx):
     if last[0] in tail_modes and index1_blocks >= 5 and rng.random() < 0.4:
         case["hide"] = rng.randint(1, index1_blocks - 3)
     draw_ids(rng, case, len(layout))
+    draw_q(rng, case, spec, damaged)
     return case
+
+
+def draw_q(rng, case, spec, damaged):
+    """The drive's subchannel (subchannel=: both, formatted Q or raw P-W
+    alone, none now and then) and index marks 02.. on undamaged discs:
+    {track: [(number, blocks after index 01)]}, numbers rising (one
+    skipped now and then), never on index 01 itself."""
+    case["sub"] = rng.choice(["all", "all", "q", "pw", "none"])
+    case["marks"] = {}
+    for number, (mode, sess, stored, unstored, count) in enumerate(spec, 1):
+        body = count - stored
+        if damaged or body < 4 or rng.random() < 0.6:
+            continue
+        at = sorted(rng.sample(range(1, body), min(body - 1, rng.randint(1, 3))))
+        k, marks = 1, []
+        for x in at:
+            k += 2 if rng.random() < 0.2 else 1
+            marks.append((k, x))
+        case["marks"][number] = marks
 
 
 ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -222,6 +252,76 @@ def check_ids(case, out, cue_text):
     return why
 
 
+def session_pregaps_lost(files, layout):
+    """A drive that gives neither Q nor pregap starts: a later session's
+    first track's pregap lies in the gap, where nothing else says it is,
+    so no file holds it."""
+    out = []
+    for f, t, prev in zip(files, layout, [None] + layout[:-1]):
+        if prev and prev["session"] != t["session"] and t["pregap"]:
+            f = (f[0], f[1], f[2], f[3][t["pregap"]:])
+        out.append(f)
+    return out
+
+
+def want_indexes(case, layout):
+    """{track: [(index, LBA)]}: 00 where a pregap is (not track 1's,
+    before LBA 0), 01, and the marks, where the drive gives Q."""
+    out = {}
+    for t in layout:
+        idx = [(0, t["start"] - t["pregap"])] if t["pregap"] and t["number"] > 1 else []
+        idx.append((1, t["start"]))
+        idx += [(k, t["start"] + x) for k, x in case["marks"].get(t["number"], [])]
+        out[t["number"]] = idx
+    return out
+
+
+def sheet_indexes(cue_text):
+    """{track: [(index, frames into its file)]} of a written sheet."""
+    out, track = {}, None
+    for l in cue_text.splitlines():
+        w = l.split()
+        if w and w[0] == "TRACK":
+            track = int(w[1])
+            out[track] = []
+        elif w and w[0] == "INDEX" and track is not None:
+            m, sec, f = (int(v) for v in w[2].split(":"))
+            out[track].append((int(w[1]), (m * 60 + sec) * 75 + f))
+    return out
+
+
+def check_q(case, out, cue_text, layout):
+    """Where the drive gives Q: the sheet's INDEX lines and the JSON
+    indexes are the source's (pregap, marks), the reads few; where it gives
+    none: said in the sheet and the JSON, and no INDEX 02.. made up."""
+    why = []
+    sheet = sheet_indexes(cue_text)
+    if case["sub"] == "none":
+        if "REM cdtail: the drive gives no subchannel Q" not in cue_text:
+            why.append("no Q, and no REM line says so")
+        if out.get("notes") != ["no-subchannel-q"]:
+            why.append("notes %s, want no-subchannel-q" % out.get("notes"))
+        if any(k > 1 for idx in sheet.values() for k, _ in idx):
+            why.append("no Q, but INDEX 02.. in the sheet")
+        return why
+    want = want_indexes(case, layout)
+    got = {t["number"]: [(i["number"], i["lba"]) for i in t.get("indexes", [])]
+           for t in out.get("tracks", [])}
+    if got != want:
+        why.append("JSON indexes %s, want %s" % (got, want))
+    for n, idx in want.items():
+        first = idx[0][1]
+        if sheet.get(n) != [(k, lba - first) for k, lba in idx]:
+            why.append("track %d INDEX lines %s, want %s" % (n, sheet.get(n), idx))
+    n_marks = sum(len(m) for m in case["marks"].values())
+    if out.get("qmarks") != "found" or out.get("notes"):
+        why.append("qmarks %s notes %s" % (out.get("qmarks"), out.get("notes")))
+    # 4 a track, about 18 a mark, a few more where damage makes Q be read aside
+    if not 0 < out.get("q_reads", 0) <= 8 * len(layout) + 30 * n_marks + 10:
+        why.append("%s Q reads for %d tracks, %d marks" % (out.get("q_reads"), len(layout), n_marks))
+    return why
+
+
 def sim_addr(folder, case):
     keys = ["cost=0/0"]
     if case["pregap_drive"]:
@@ -234,6 +334,8 @@ def sim_addr(folder, case):
         keys.append("hide=%d" % case["hide"])
     if case["readsub_refuse"]:
         keys.append("readsub=refuse")
+    if case["sub"] != "all":
+        keys.append("subchannel=" + case["sub"])
     return "sim:" + os.path.join(folder, "src.cue") + "," + ",".join(keys)
 
 
@@ -290,16 +392,21 @@ def check(case, work, cdtail, wrapper, seed):
     if not why:
         d, sec = bincheck.source_sectors(os.path.join(folder, "src.json"))
         files = bincheck.expected_files(d, sec)
+        if case["sub"] == "none" and not case["pregap_drive"]:
+            files = session_pregaps_lost(files, layout)
         blobs = [b"".join(bytes(RAW) if x in zero else sec[x] for x in f[3]) for f in files]
         if case["offset"]:
             bincheck.shift_audio(files, blobs, case["offset"])
         got = [open(x, "rb").read() for x in bincheck.sheet_files(cue)]
-        if case["pregap_drive"] and [len(g) for g in got] != [len(b) for b in blobs]:
+        # Q gives every pregap whichever start the drive gives (issue 33)
+        split = case["pregap_drive"] or case["sub"] != "none"
+        if split and [len(g) for g in got] != [len(b) for b in blobs]:
             why.append("file sizes %s, want %s" % ([len(g) // RAW for g in got],
                                                    [len(b) // RAW for b in blobs]))
         if b"".join(got) != b"".join(blobs):
             why.append("the files' bytes differ from the disc's")
         why += check_ids(case, out, open(cue).read())
+        why += check_q(case, out, open(cue).read(), layout)
         sessions = open(cue).read().count("REM SESSION")
         if sessions != (d["sessions"] if d["sessions"] > 1 else 0):
             why.append("%d REM SESSION lines for %d sessions" % (sessions, d["sessions"]))

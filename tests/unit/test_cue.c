@@ -149,6 +149,43 @@ static void test_long_file_line(void **state)
 	assert_string_equal(err, "cue line 1: longer than 1023 characters");
 }
 
+/*
+ * INDEX 02..99 (issue 33): kept by track in the sheet's marks, numbers
+ * rising within a track (one may be skipped), times rising in the file.
+ */
+static void test_index_marks(void **state)
+{
+	static const char good[] =
+		"FILE \"a.bin\" BINARY\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n"
+		"    INDEX 02 00:01:00\n  TRACK 02 AUDIO\n    INDEX 00 00:03:00\n"
+		"    INDEX 01 00:05:00\n    INDEX 02 00:06:00\n    INDEX 04 00:07:10\n";
+	static const char *const bad[] = {
+		"FILE \"a.bin\" BINARY\nTRACK 01 AUDIO\nINDEX 01 00:00:00\n"
+		"INDEX 03 00:01:00\nINDEX 02 00:02:00\n",
+		"FILE \"a.bin\" BINARY\nTRACK 01 AUDIO\nINDEX 01 00:00:00\n"
+		"INDEX 02 00:01:00\nINDEX 02 00:02:00\n",
+	};
+	struct cue_sheet c;
+	char err[200];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(cue_parse(good, sizeof(good) - 1, 0, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.n_marks, 3);
+	assert_int_equal(c.tracks[0].n_marks, 1);
+	assert_int_equal(c.marks[c.tracks[0].mark0].number, 2);
+	assert_int_equal(c.marks[c.tracks[0].mark0].at, 75);
+	assert_int_equal(c.tracks[1].n_marks, 2);
+	assert_int_equal(c.marks[c.tracks[1].mark0].at, 6 * 75);
+	assert_int_equal(c.marks[c.tracks[1].mark0 + 1].number, 4);
+	assert_int_equal(c.marks[c.tracks[1].mark0 + 1].at, 7 * 75 + 10);
+	cue_free(&c);
+	for (i = 0; i < N_OF(bad); i++) {
+		assert_int_equal(cue_parse(bad[i], strlen(bad[i]), 0, &c, err, sizeof(err)), -1);
+		assert_string_equal(err, "cue line 5: index numbers must rise within a track");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_paths_later_file),
 		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_long_file_line),
+		cmocka_unit_test(test_index_marks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -194,6 +194,23 @@ static int do_track(struct cue_state *st, const struct cue_line *l)
 	return 0;
 }
 
+/* INDEX n (2..99) of track t at frame at: numbers rise within a track. */
+static int add_mark(struct cue_state *st, struct cue_track *t, unsigned int n,
+		    int64_t at)
+{
+	struct cue_sheet *c = st->c;
+
+	if (t->n_marks && n <= c->marks[t->mark0 + t->n_marks - 1].number)
+		return fail(st, "index numbers must rise within a track");
+	if (c->n_marks == CUE_MAX_MARKS)
+		return fail(st, "more than " CUE_STR(CUE_MAX_MARKS) " INDEX 02..99 lines");
+	if (!t->n_marks)
+		t->mark0 = (uint16_t)c->n_marks;
+	c->marks[c->n_marks++] = (struct cue_mark){ (uint8_t)n, at };
+	t->n_marks++;
+	return 0;
+}
+
 static int do_index(struct cue_state *st, const struct cue_line *l)
 {
 	struct cue_track *t = cur(st);
@@ -218,6 +235,8 @@ static int do_index(struct cue_state *st, const struct cue_line *l)
 		t->index0 = at;
 	else if (n == 1)
 		t->index1 = at;
+	else if (add_mark(st, t, n, at))
+		return -1;
 	st->last_time = at;
 	return 0;
 }
@@ -480,6 +499,7 @@ void cue_free(struct cue_sheet *c)
 		}
 	c->n_files = 0;
 	c->n_tracks = 0;
+	c->n_marks = 0;
 }
 
 int cue_file_path(const char *sheet_path, const char *name, char *buf, size_t len)

@@ -17,14 +17,15 @@
  *   ISRC CCOOOYYSSSSS              the track's ISRC (subchan.h's form;
  *                                  anything else, or outside a TRACK, is
  *                                  ignored)
+ *   INDEX nn mm:ss:ff (02..99)     a later index mark of the track (issue
+ *                                  33): numbers and times rise within it
  *   TITLE, PERFORMER, SONGWRITER, COMPOSER, ARRANGER, MESSAGE "text"
  *                                  CD-TEXT (cd/cdtext.h): the disc's
  *                                  before the first TRACK, a track's after
  *                                  its TRACK (the text as it stands; the
  *                                  emulated drive serves it as READ TOC
  *                                  format 5)
- * POSTGAP and other REM lines are accepted and ignored; INDEX 02 and
- * above too.  Anything else is
+ * POSTGAP and other REM lines are accepted and ignored.  Anything else is
  * an error naming its line, and so is a line longer than CUE_LINE_MAX
  * characters (never cut: the rest of it would be lost unseen) and, unless
  * CUE_ANY_PATH is given, a FILE outside the sheet's folder: an absolute
@@ -44,6 +45,7 @@
 #define CUE_TEXT_FIELDS (CD_TEXT_MESSAGE + 1)
 #define CUE_MAX_FILES 99
 #define CUE_LINE_MAX 1023	/* characters a line may have, its end aside */
+#define CUE_MAX_MARKS 1024	/* INDEX 02..99 lines a sheet may have */
 
 /* cue_parse's flags */
 #define CUE_ANY_PATH 0x1u	/* FILE names outside the sheet's folder are taken */
@@ -67,6 +69,14 @@ struct cue_track {
 	uint64_t pregap;	/* PREGAP frames (not stored in the file) */
 	uint8_t flags;		/* FLAGS as Q control bits: MMC_CONTROL_* */
 	char isrc[13];		/* ISRC, "" without one */
+	/* its INDEX 02..99 lines: the sheet's marks[mark0 .. mark0 + n_marks) */
+	uint16_t mark0, n_marks;
+};
+
+/* An INDEX 02..99 line: its number and its time in the track's FILE. */
+struct cue_mark {
+	uint8_t number;
+	int64_t at;		/* frames into the file */
 };
 
 struct cue_sheet {
@@ -76,6 +86,8 @@ struct cue_sheet {
 	struct cue_track tracks[CUE_MAX_TRACKS];
 	/* CD-TEXT: [0] the disc's, [n] track number n's; NULL where absent */
 	char *text[CUE_MAX_TRACKS + 1][CUE_TEXT_FIELDS];
+	unsigned int n_marks;
+	struct cue_mark marks[CUE_MAX_MARKS];	/* by track, then number */
 };
 
 /*

@@ -17,6 +17,7 @@ void cdt_layout_free(struct cdt_layout *l)
 	free(l->tracks);
 	free(l->gaps);
 	free(l->skip);
+	free(l->indexes);
 	free(l);
 }
 
@@ -50,6 +51,7 @@ struct cdt_layout *cdt_layout_copy(const struct cdt_layout *l)
 	c->tracks = dup_array(l->tracks, l->n_tracks, sizeof(*l->tracks), &bad);
 	c->gaps = dup_array(l->gaps, l->n_gaps, sizeof(*l->gaps), &bad);
 	c->skip = dup_array(l->skip, l->n_skip, sizeof(*l->skip), &bad);
+	c->indexes = dup_array(l->indexes, l->n_indexes, sizeof(*l->indexes), &bad);
 	if (bad) {
 		cdt_layout_free(c);
 		return NULL;

@@ -36,6 +36,29 @@ static uint64_t file_end(const struct cdt_layout *l, size_t i, uint64_t extent)
 	return end;
 }
 
+/*
+ * The index marks 02..99 of each file's track that lie in the file (issue
+ * 33): the layout keeps them by track, then number.
+ */
+static void plan_marks(const struct cdt_layout *l, struct raw_plan *p)
+{
+	size_t i, k = 0;
+
+	p->qmarks = l->qmarks;
+	for (i = 0; i < p->n; i++) {
+		struct raw_file *f = &p->f[i];
+
+		while (k < l->n_indexes && l->indexes[k].track < f->t->number)
+			k++;
+		f->marks = l->indexes + k;
+		while (k < l->n_indexes && l->indexes[k].track == f->t->number &&
+		       l->indexes[k].lba >= f->first && l->indexes[k].lba < f->first + f->n) {
+			f->n_marks++;
+			k++;
+		}
+	}
+}
+
 int raw_plan_make(const struct cdt_layout *l, uint64_t extent, struct raw_plan *p)
 {
 	size_t i;
@@ -65,6 +88,7 @@ int raw_plan_make(const struct cdt_layout *l, uint64_t extent, struct raw_plan *
 		p->total += f->n;
 		p->n++;
 	}
+	plan_marks(l, p);
 	return p->n ? 0 : CDT_EUSAGE;
 }
 
@@ -187,6 +211,32 @@ static void put_text(char *out, size_t cap, size_t *used, const struct cdt_text_
 	}
 }
 
+/* INDEX 02..99 at their times in the file, as the CDRWIN convention has them */
+static void put_marks(char *out, size_t cap, size_t *used, const struct raw_file *f)
+{
+	char what[16];
+	size_t i;
+
+	for (i = 0; i < f->n_marks; i++) {
+		snprintf(what, sizeof(what), "INDEX %02u", f->marks[i].number);
+		put_msf(out, cap, used, what, f->marks[i].lba - f->first);
+	}
+}
+
+/*
+ * Where Q did not give the pregaps and index marks, the sheet says so:
+ * a reader must not take a missing INDEX 00 or 02 for the disc's word.
+ */
+static void put_qmarks(char *out, size_t cap, size_t *used, const struct raw_plan *p)
+{
+	if (p->qmarks == CDT_QMARKS_NO_Q)
+		PUT("REM cdtail: the drive gives no subchannel Q: pregaps as its other answers "
+		    "say, index marks not known\n");
+	else if (p->qmarks == CDT_QMARKS_PARTLY)
+		PUT("REM cdtail: Q could not be read for every track: their pregaps as the "
+		    "drive's other answers say, index marks not known\n");
+}
+
 static void put_track(char *out, size_t cap, size_t *used, const struct raw_plan *p,
 		      const struct raw_file *f, const char *base)
 {
@@ -202,6 +252,7 @@ static void put_track(char *out, size_t cap, size_t *used, const struct raw_plan
 	if (f->pregap)
 		put_msf(out, cap, used, "INDEX 00", 0);
 	put_msf(out, cap, used, "INDEX 01", f->pregap);
+	put_marks(out, cap, used, f);
 	if (f->runout)
 		PUT("REM cdtail: %" PRIu64 " TAO run-out blocks after track %u, not stored\n",
 		    f->runout, f->t->number);
@@ -219,6 +270,7 @@ size_t raw_sheet(char *out, size_t cap, const struct raw_plan *p,
 		PUT("CATALOG %s\n", p->catalog);
 	put_text(out, cap, used, p->text, 0, "");
 	put_notes(out, cap, used, notes);
+	put_qmarks(out, cap, used, p);
 	for (i = 0; i < p->n; i++) {
 		const struct raw_file *f = &p->f[i];
 

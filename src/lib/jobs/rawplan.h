@@ -26,6 +26,8 @@ struct raw_file {
 	uint64_t runout;		/* TAO run-out after it, not stored */
 	uint64_t stream;		/* its first sector's index in the stream */
 	char isrc[13];			/* the drive's ISRC of the track, "" none */
+	const struct cdt_index *marks;	/* its INDEX 02..99 (the layout's) */
+	size_t n_marks;
 };
 
 struct raw_plan {
@@ -37,6 +39,7 @@ struct raw_plan {
 	bool multisession;
 	char catalog[14];		/* the drive's MCN, "" none */
 	const struct cdt_text_block *text;	/* CD-TEXT for the sheet, NULL none */
+	enum cdt_qmarks qmarks;		/* the layout's: how pregaps were found */
 };
 
 /* The plan of layout l up to extent (> 0).  0, CDT_EUSAGE (no track) or CDT_ENOMEM. */

@@ -432,6 +432,14 @@ static int build_gaps(struct cdt_layout *l)
 	return 0;
 }
 
+int layout_regap(struct cdt_layout *l)
+{
+	free(l->gaps);
+	l->gaps = NULL;
+	l->n_gaps = 0;
+	return build_gaps(l);
+}
+
 /*
  * Blocks of track t's head worth reading for ISO 9660: its data only, so
  * never a run-out test_end() found nor the last track's last 2 blocks

@@ -46,6 +46,12 @@ const struct cdt_track *layout_last_track(const struct cdt_layout *l);
 int layout_finish(struct cdt_layout *l, uint64_t extent, bool runout_end);
 
 /*
+ * The gaps between sessions again, once a session's first pregap moved
+ * (probe/qindex.c).  0 or CDT_ENOMEM.
+ */
+int layout_regap(struct cdt_layout *l);
+
+/*
  * Pure: the skip list of l over [0, extent): audio tracks, gaps between
  * sessions, run-outs of data tracks, ascending and never overlapping.
  * Returns the count written to out (room for cap).

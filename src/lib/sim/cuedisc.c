@@ -49,6 +49,8 @@ struct sim_cue_track {
 	int64_t stored;		/* LBA of the first sector in the file */
 	off_t offset;		/* its byte offset in the file */
 	uint64_t n_stored;	/* sectors in the file from there */
+	const struct cue_mark *marks;	/* its INDEX 02..99 (the sheet's) */
+	unsigned int n_marks;
 };
 
 struct sim_cue {
@@ -181,6 +183,8 @@ static int place_tracks(struct sim_cue *c, uint64_t *end, const char *sheet,
 		ct->first = ct->index1 - pregap;
 		ct->stored = ct->index1 - stored_pregap;
 		ct->offset = (off_t)cue_extent_start(t) * ct->ssize;
+		ct->marks = c->sheet.marks + t->mark0;
+		ct->n_marks = t->n_marks;
 		cursor = ct->stored + (int64_t)ct->n_stored;
 	}
 	c->n = c->sheet.n_tracks;
@@ -519,9 +523,28 @@ static size_t put_c2(uint8_t fields, bool bad, uint8_t *p)
 	return n;
 }
 
+/*
+ * The index Q gives at lba of its track (ECMA-130 22.3.3.4): 00 in the
+ * pregap, 01 from INDEX 01, then each INDEX nn of the sheet from its time
+ * (a mark's LBA: its frames into the FILE from where the track's extent
+ * is stored there).
+ */
+static uint8_t q_index_at(const struct sim_cue *c, const struct sim_cue_track *ct,
+			  int64_t lba)
+{
+	int64_t extent0 = cue_extent_start(&c->sheet.tracks[ct - c->t]);
+	uint8_t index = lba < ct->index1 ? 0 : 1;
+	unsigned int i;
+
+	for (i = 0; index && i < ct->n_marks; i++)
+		if (lba >= ct->stored + (ct->marks[i].at - extent0))
+			index = ct->marks[i].number;
+	return index;
+}
+
 /* Q from the layout: track, index 00 before INDEX 01, times, control. */
-static size_t put_sub(const struct sim_sector *sec, int64_t lba, uint8_t sub,
-		      uint8_t *p)
+static size_t put_sub(const struct sim *s, const struct sim_sector *sec,
+		      int64_t lba, uint8_t sub, uint8_t *p)
 {
 	uint8_t q[CD_Q_LEN], control = sec->kind == MMC_ST_CDDA ? 0x0 : 0x4;
 	bool pregap = !sec->leadout && lba < sec->ct->index1;
@@ -531,7 +554,8 @@ static size_t put_sub(const struct sim_sector *sec, int64_t lba, uint8_t sub,
 	if (sec->leadout)	/* track AA, index 01, counting from the lead-out's start */
 		cd_subq_build(q, control, CD_TRACK_LEADOUT, 1, lba - (int64_t)sec->number, lba);
 	else
-		cd_subq_build(q, control, (uint8_t)sec->number, pregap ? 0 : 1,
+		cd_subq_build(q, control, (uint8_t)sec->number,
+			      q_index_at(s->cue, sec->ct, lba),
 			      pregap ? sec->ct->index1 - lba : lba - sec->ct->index1, lba);
 	if (sub == MMC_SUB_Q) {
 		memcpy(p, q, CD_Q_LEN);
@@ -713,7 +737,7 @@ static size_t read_cd_one(struct sim *s, int64_t lba, const struct mmc_read_cd *
 	}
 	n = put_main(sec, rq->fields, p);
 	n += put_c2(rq->fields, bad || sec->edc_bad, p + n);
-	n += put_sub(sec, lba, rq->sub, p + n);
+	n += put_sub(s, sec, lba, rq->sub, p + n);
 	*stop = false;
 	return n;
 }
@@ -737,7 +761,10 @@ void sim_do_read_cd(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 		sim_invalid_field(o);
 		return;
 	}
-	if (rq.sub == MMC_SUB_RW || rq.sub > MMC_SUB_Q || rq.type > MMC_ST_FORM2) {
+	/* subchannel= (issue 33): a drive without Q or P-W refuses the field */
+	if (rq.sub == MMC_SUB_RW || rq.sub > MMC_SUB_Q || rq.type > MMC_ST_FORM2 ||
+	    (rq.sub == MMC_SUB_Q && s->cfg.no_subq) ||
+	    (rq.sub == MMC_SUB_RAW && s->cfg.no_subpw)) {
 		sim_invalid_field(o);
 		return;
 	}

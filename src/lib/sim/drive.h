@@ -205,6 +205,7 @@ struct sim_config {
 	bool pregap1_refuse;	/* pregap1=refuse: no READ CD before LBA 0 */
 	bool readsub_refuse;	/* readsub=refuse: READ SUB-CHANNEL 05/20/00 */
 	bool cdtext_refuse;	/* cdtext=refuse: READ TOC format 5 05/24/00 */
+	bool no_subq, no_subpw;	/* subchannel=: READ CD refuses formatted Q, raw P-W */
 	char product[17];	/* drive=NAME: INQUIRY's product, "" the default */
 	uint64_t change_at;	/* change=N: the Nth command meets 06/28/00 */
 	char *change_image;	/* change=N:IMAGE2, or NULL: the same image */

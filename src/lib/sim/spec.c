@@ -191,6 +191,19 @@ static int key_drive(struct sim_config *c, const char *v)
 	return 0;
 }
 
+/* subchannel=all|q|pw|none: what READ CD gives of the subchannel (issue 33) */
+static int key_subchannel(struct sim_config *c, const char *v)
+{
+	static const char *const words[] = { "all", "q", "pw", "none" };
+	int i = pick_word(v, words, 4);
+
+	if (i < 0)
+		return CDT_EUSAGE;
+	c->no_subq = i == 2 || i == 3;
+	c->no_subpw = i == 1 || i == 3;
+	return 0;
+}
+
 static int key_trace(struct sim_config *c, const char *v)
 {
 	if (!*v)
@@ -257,6 +270,7 @@ static const struct sim_key sim_keys[] = {
 	SIM_FLAG("pregap1", pregap1_refuse, "read", "refuse"),
 	SIM_FLAG("readsub", readsub_refuse, "answer", "refuse"),
 	SIM_FLAG("cdtext", cdtext_refuse, "answer", "refuse"),
+	SIM_KEY("subchannel", key_subchannel, "all, q, pw or none"),
 	SIM_KEY("change", sim_key_change, "N[:IMAGE2], a command count >= 1"),
 	SIM_KEY("layout", sim_key_layout, "S[/S...], each S data:BLOCKS[~PREGAP] or audio:BLOCKS[~PREGAP] joined by '+'"),
 	SIM_KEY("gap", sim_key_gap, "SK/ASC/ASCQ in hex, hang or zero"),
