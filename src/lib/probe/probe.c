@@ -926,27 +926,6 @@ int probe_end(struct cdt_dev *dev, struct probe_findings *pf,
 	return probe_end_above(dev, pf, opts, 0, res);
 }
 
-/*
- * Pregaps and index marks from Q (probe/qindex.c, issue 33), after the
- * end: the layout again for cdt_dev_layout(), the reads in the stats.
- */
-static int probe_marks(struct cdt_dev *dev, struct probe_findings *pf,
-		       struct cdt_probe_result *res)
-{
-	unsigned int seen = dev->medium_changes;
-	int rc = probe_q_marks(dev, pf);
-
-	if (rc)
-		return rc;
-	if (dev->medium_changes != seen) {
-		cdt_dev_seterr(dev, "the medium changed while Q was read");
-		return CDT_ECHANGED;
-	}
-	probe_publish(dev, pf);
-	cdt_get_stats(dev, &res->stats);
-	return 0;
-}
-
 /* The whole probe, again from the start while the medium changes under it. */
 int probe_whole(struct cdt_dev *dev, struct probe_findings *pf,
 		const struct cdt_probe_opts *opts, bool raw,
@@ -963,7 +942,7 @@ int probe_whole(struct cdt_dev *dev, struct probe_findings *pf,
 		if (!rc && raw && probe_raw_trusted(&res->raw, pf->layout))
 			rc = probe_raw_boundaries(dev, pf);
 		if (!rc && raw)
-			rc = probe_marks(dev, pf, res);
+			rc = probe_q_marks_published(dev, pf, res);
 		if (rc != CDT_ECHANGED)
 			return rc;
 	}
@@ -996,7 +975,7 @@ int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
 		rc = probe_whole(dev, &pf, &o, false, &full);
 	/* probe shows the pregaps and index marks Q gives (issue 33) */
 	if (!rc)
-		rc = probe_marks(dev, &pf, &full);
+		rc = probe_q_marks_published(dev, &pf, &full);
 	probe_findings_free(&pf);
 	cdt_abi_out(res, &full, sizeof(full));
 	return rc;

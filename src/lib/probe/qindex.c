@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/cmds.h"
+#include "core/device.h"
 #include "probe/findings.h"
 #include "probe/layout.h"
 #include "probe/qindex.h"
@@ -414,4 +415,25 @@ int probe_q_marks(struct cdt_dev *dev, struct probe_findings *pf)
 	if (!rc)
 		rc = layout_finish(l, pf->extent, last && last->runout);
 	return rc;
+}
+
+/*
+ * Pregaps and index marks from Q (probe/qindex.c, issue 33), after the
+ * end: the layout again for cdt_dev_layout(), the reads in the stats.
+ */
+int probe_q_marks_published(struct cdt_dev *dev, struct probe_findings *pf,
+			     struct cdt_probe_result *res)
+{
+	unsigned int seen = dev->medium_changes;
+	int rc = probe_q_marks(dev, pf);
+
+	if (rc)
+		return rc;
+	if (dev->medium_changes != seen) {
+		cdt_dev_seterr(dev, "the medium changed while Q was read");
+		return CDT_ECHANGED;
+	}
+	probe_publish(dev, pf);
+	cdt_get_stats(dev, &res->stats);
+	return 0;
 }

@@ -84,4 +84,13 @@ void qi_find_marks(const struct qi_track *t, qi_read_fn fn, void *ctx,
  */
 int probe_q_marks(struct cdt_dev *dev, struct probe_findings *pf);
 
+/*
+ * probe_q_marks() after the end search, published for cdt_dev_layout()
+ * and its reads counted in res's stats: 0, CDT_ENOMEM, or CDT_ECHANGED
+ * when the medium changed while Q was read.
+ */
+struct cdt_probe_result;
+int probe_q_marks_published(struct cdt_dev *dev, struct probe_findings *pf,
+			    struct cdt_probe_result *res);
+
 #endif
