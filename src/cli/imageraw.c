@@ -153,12 +153,13 @@ static void print_tracks(const struct cdt_raw_result *r)
 }
 
 static void print_text(const char *addr, const char *out, const struct cdt_raw_opts *ro,
-		       const struct cdt_raw_result *r, bool virt)
+		       const struct cdt_raw_result *r, bool virt, const struct cdt_layout *l)
 {
 	rui_print_summary(addr, &r->sum, virt);
 	printf("sheet:     %s, %zu track file%s, %" PRIu64 " sectors of 2352 bytes\n", out,
 	       r->n_tracks, r->n_tracks == 1 ? "" : "s", r->stream_sectors);
 	print_tracks(r);
+	cli_print_qmarks(l);	/* how the pregaps were found, or that Q was not there */
 	cli_cd_text_print(r->cd_text);
 	if (r->resumed)
 		printf("resumed:   %" PRIu64 " sectors were already finished\n", r->finished_before);
@@ -218,7 +219,7 @@ int image_raw_run(struct rui *ui, struct cdt_dev *dev, const char *addr,
 		else if (ui->co.quiet)
 			printf("verdict:   %s\n", verdict(&res));
 		else
-			print_text(addr, out, ro, &res, cdt_is_virtual_time(dev));
+			print_text(addr, out, ro, &res, cdt_is_virtual_time(dev), l);
 		rc = rui_window_status(&res.sum, ro->rd.max_extra,
 				       res.sum.bad_blocks ? EX_UNREADABLE : EX_SAME);
 	}

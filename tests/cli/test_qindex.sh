@@ -125,6 +125,13 @@ expect_json "no Q: JSON note" '.notes | join(",")' no-subchannel-q
 expect_json "no Q: no reads spent on it" .q_reads 0
 expect_grep "no Q: the sheet's REM line" "$T/o/i.cue" '^REM cdtail: the drive gives no subchannel Q'
 expect_no_grep "no Q: no INDEX 02" "$T/o/i.cue" 'INDEX 0[2-9]'
+rm -f "$T/o/i"*
+run image --raw "$DEV" "$T/o/i.cue"
+expect_grep "no Q: image --raw's text says so" "$T/out" '^note: +no-subchannel-q'
+rm -f "$T/o/i"*
+run image --raw "sim:$T/idx.cue" "$T/o/i.cue"
+expect_grep "with Q: image --raw's text says how pregaps were found" "$T/out" \
+	'^q: +pregaps and index marks from subchannel Q, [0-9]+ reads$'
 # no Q on a drive that starts tracks at index 01: the audio pregap is not known
 run probe --json "sim:$T/audio.cue,subchannel=none"
 expect_json "no Q, index1: the pregap unknown, and said" \

@@ -5,8 +5,8 @@
  * promises: tracks numbered up by one from the first, sessions from 1 up
  * by at most one, each track's file one of the sheet's, INDEX 01 present
  * and not before INDEX 00; without CUE_ANY_PATH no FILE outside the
- * sheet's folder, and no line is ever cut (a long one is an error: see
- * regress/fuzz_cue).  Seeds: tests/fuzz/corpus/fuzz_cue (the sheets
+ * sheet's folder, no line is ever cut (a long one is an error: see
+ * regress/fuzz_cue), and INDEX 02..99 are kept in order (check_marks).  Seeds: tests/fuzz/corpus/fuzz_cue (the sheets
  * of tests/raw/model.py's discs and Redump-style ones).
  */
 #include <string.h>
@@ -45,6 +45,36 @@ static size_t longest_line(const uint8_t *data, size_t size)
 	return most;
 }
 
+/*
+ * INDEX 02..99 (issue 33): each track's marks lie in the sheet's array,
+ * one after another, numbers 2..99 rising, times after INDEX 01's.
+ */
+static void check_marks(const struct cue_sheet *c)
+{
+	unsigned int i, k, next = 0;
+
+	if (c->n_marks > CUE_MAX_MARKS)
+		__builtin_trap();
+	for (i = 0; i < c->n_tracks; i++) {
+		const struct cue_track *t = &c->tracks[i];
+
+		if (!t->n_marks)
+			continue;
+		if (t->mark0 != next || t->mark0 + t->n_marks > c->n_marks)
+			__builtin_trap();
+		for (k = 0; k < t->n_marks; k++) {
+			const struct cue_mark *m = &c->marks[t->mark0 + k];
+
+			if (m->number < 2 || m->number > 99 || m->at <= t->index1 ||
+			    (k && (m->number <= m[-1].number || m->at <= m[-1].at)))
+				__builtin_trap();
+		}
+		next = t->mark0 + t->n_marks;
+	}
+	if (next != c->n_marks)
+		__builtin_trap();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cue_sheet c;
@@ -72,6 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 		(void)cue_sector_size(t->mode);
 	}
+	check_marks(&c);
 	cue_free(&c);
 	return 0;
 }
