@@ -318,8 +318,8 @@ struct cdt_cd_text {
 
 /*
  * READ TOC format 5 into t: 0 also when the drive refuses it or the disc
- * has none (answered false, or n_blocks 0).  Release with
- * cdt_cd_text_free().
+ * has none (answered false, or n_blocks 0); CDT_EINTR when interrupted,
+ * CDT_ENOMEM, CDT_EUSAGE.  Release with cdt_cd_text_free().
  */
 int cdt_read_cd_text(struct cdt_dev *dev, struct cdt_cd_text *t);
 void cdt_cd_text_free(struct cdt_cd_text *t);

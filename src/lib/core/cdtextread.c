@@ -4,7 +4,8 @@
  * read whole, in one command of the largest answer 8 blocks of 256 packs
  * make, its packs parsed by cd/cdtext.c and the blocks that hold text
  * handed over.  A drive that refuses the format (05/24/00: no CD-TEXT
- * support) or a disc without it is no error: answered false, or no block.
+ * support) or a disc without it is no error: answered false, or no block;
+ * an interrupt (CDT_EINTR) is returned, as every command's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,10 +78,13 @@ int cdt_read_cd_text(struct cdt_dev *dev, struct cdt_cd_text *t)
 	buf = malloc(TEXT_ALLOC);
 	if (!buf)
 		return CDT_ENOMEM;
-	if (!cdt_cmd_read_cd_text(dev, buf, TEXT_ALLOC, &got) && got >= CD_TEXT_HEADER) {
+	rc = cdt_cmd_read_cd_text(dev, buf, TEXT_ALLOC, &got);
+	if (!rc && got >= CD_TEXT_HEADER) {
 		full.answered = true;
 		rc = cd_text_parse(buf, got, &ct) ? CDT_ENOMEM : take(&ct, &full);
 		cd_text_free(&ct);
+	} else if (rc != CDT_EINTR) {
+		rc = 0;		/* refused, or failed: no CD-TEXT, no error */
 	}
 	free(buf);
 	if (cdt_abi_leave(t, &full, sizeof(full), CDT_END(struct cdt_cd_text, blocks)))

@@ -55,7 +55,7 @@ void raw_read_ids(struct raw_job *j);
 /*
  * The disc's CD-TEXT (cdt_read_cd_text) into j->res->cd_text and its
  * first block into the plan's sheet; none leaves both NULL.  0, or
- * CDT_ENOMEM (rawtext.c).
+ * CDT_ENOMEM or CDT_EINTR (rawtext.c).
  */
 int raw_read_text(struct raw_job *j);
 /* res->cd_text released (res's size need not reach it) */

@@ -13,14 +13,16 @@
 int raw_read_text(struct raw_job *j)
 {
 	struct cdt_cd_text *t = calloc(1, sizeof(*t));
+	int rc;
 
 	if (!t)
 		return CDT_ENOMEM;
 	t->size = sizeof(*t);
-	if (cdt_read_cd_text(j->dev, t) == CDT_ENOMEM) {
+	rc = cdt_read_cd_text(j->dev, t);
+	if (rc) {
 		cdt_cd_text_free(t);
 		free(t);
-		return CDT_ENOMEM;
+		return rc;	/* out of memory, or interrupted */
 	}
 	if (!t->n_blocks) {
 		cdt_cd_text_free(t);
