@@ -321,10 +321,17 @@ struct cdt_cd_text {
 
 /*
  * READ TOC format 5 into t: 0 also when the drive refuses it or the disc
- * has none (answered false, or n_blocks 0).  Release with
- * cdt_cd_text_free().
+ * has none (answered false, or n_blocks 0); CDT_EINTR when interrupted,
+ * CDT_ENOMEM, CDT_EUSAGE.  Release with cdt_cd_text_free().
  */
 int cdt_read_cd_text(struct cdt_dev *dev, struct cdt_cd_text *t);
+/*
+ * A copy of the CD-TEXT the handle's last probe read into t (cdt_probe,
+ * and the probe every image, tail and verify runs, read it on a CD with an
+ * audio track; nothing read: answered false, no block): no command sent.
+ * 0, CDT_ENOMEM, CDT_EUSAGE.  Release with cdt_cd_text_free().
+ */
+int cdt_dev_cd_text(const struct cdt_dev *dev, struct cdt_cd_text *t);
 void cdt_cd_text_free(struct cdt_cd_text *t);
 /* "TITLE", "PERFORMER", ... as CUE sheets spell them; "" out of range */
 const char *cdt_text_field_name(enum cdt_text_field f);

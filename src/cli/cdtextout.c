@@ -115,15 +115,3 @@ void cli_cd_text_print(const struct cdt_cd_text *t)
 			print_fields(b, n);
 	}
 }
-
-void cli_cd_text_read(struct cdt_dev *dev, const struct cdt_layout *l,
-		      struct cdt_cd_text *t)
-{
-	for (size_t i = 0; l && i < l->n_tracks; i++)
-		if (l->tracks[i].mode == CDT_TRACK_AUDIO) {
-			/* a refusal or no text is no error: nothing to show */
-			if (cdt_read_cd_text(dev, t))
-				cdt_cd_text_free(t);
-			return;
-		}
-}

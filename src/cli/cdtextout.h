@@ -15,8 +15,5 @@
 json_object *cli_cd_text_json(const struct cdt_cd_text *t);
 /* The "cd-text:" lines of the text report; nothing without text. */
 void cli_cd_text_print(const struct cdt_cd_text *t);
-/* Read it where it may be: a CD with an audio track; t->n_blocks 0 else. */
-void cli_cd_text_read(struct cdt_dev *dev, const struct cdt_layout *l,
-		      struct cdt_cd_text *t);
 
 #endif

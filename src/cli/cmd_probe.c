@@ -127,7 +127,8 @@ static int run(int argc, char **argv)
 		return cli_status_for(rc);
 	}
 	layout = cdt_dev_layout(dev);
-	cli_cd_text_read(dev, layout, &text);
+	if (cdt_dev_cd_text(dev, &text))
+		cdt_cd_text_free(&text);	/* out of memory: shown as none */
 	if (co.json)
 		cli_json_out(probe_json(a.op[0], &res, dev, cli_now_ms() - t0, layout, &text));
 	else if (co.quiet)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include "cli.h"
+#include "cdtextout.h"
 
 enum job_state { JOB_RUNNING = 0, JOB_DONE, JOB_PRINTED };
 
@@ -32,6 +33,7 @@ struct job {
 	char msg[512];
 	struct cdt_probe_result res;
 	json_object *layout;	/* cli_layout_json() of the probed disc */
+	json_object *cd_text;	/* cli_cd_text_json() of it, as probe --json's */
 	double ms;
 	enum job_state state;
 };
@@ -78,6 +80,19 @@ static bool first_line(const char *path, char *out, size_t len)
  * CDTAIL_TEST_DRIVES=DIR does the same with DIR/NAME (relative paths as
  * given), over any tree.
  */
+/* The disc's CD-TEXT as probe --json gives it (cdtextout.h), or NULL. */
+static json_object *cd_text_of(struct cdt_dev *dev)
+{
+	struct cdt_cd_text text = CDT_INIT(text);
+	json_object *o;
+
+	if (cdt_dev_cd_text(dev, &text))
+		cdt_cd_text_free(&text);
+	o = cli_cd_text_json(&text);
+	cdt_cd_text_free(&text);
+	return o;
+}
+
 static void drive_address(struct job *j, const char *sysfs)
 {
 	const char *dir = getenv("CDTAIL_TEST_DRIVES");
@@ -116,6 +131,7 @@ static void *probe_one(void *arg)
 			struct cdt_layout *l = cdt_dev_layout(dev);
 
 			j->layout = cli_layout_json(l);
+			j->cd_text = cd_text_of(dev);
 			cdt_layout_free(l);
 		}
 		cdt_close(dev);
@@ -312,9 +328,10 @@ static void print_json_line(const struct job *j)
 	json_object *o, *e;
 
 	if (!j->err) {
-		cli_json_out(cli_probe_json(j->label, &j->res, j->virt, j->ms,
-					    j->layout));
-		/* cli_probe_json took the layout object over */
+		o = cli_probe_json(j->label, &j->res, j->virt, j->ms, j->layout);
+		/* cli_probe_json took the layout object over, o takes cd_text */
+		json_object_object_add(o, "cd_text", j->cd_text);
+		cli_json_out(o);
 		return;
 	}
 	o = json_object_new_object();
@@ -394,8 +411,10 @@ static void report(struct job *jobs, size_t n, struct shared *sh, bool json)
 		} else {
 			print_line(j);
 			json_object_put(j->layout);	/* the table has no place for it */
+			json_object_put(j->cd_text);
 		}
 		j->layout = NULL;
+		j->cd_text = NULL;
 		fflush(stdout);
 		pthread_mutex_lock(&sh->lock);
 	}

@@ -190,6 +190,58 @@ static void test_declared(void **state)
 	cdt_close(dev);
 }
 
+/* cdt_probe reads it on an audio CD; the handle keeps it for cdt_dev_cd_text. */
+static void test_probe_keeps_text(void **state)
+{
+	struct cdt_probe_result res = CDT_INIT(res);
+	struct cdt_cd_text t = CDT_INIT(t), u = CDT_INIT(u);
+	struct cdt_dev *dev;
+	char img[128];
+
+	(void)state;
+	th_path(img, sizeof(img), dir, "text.cue");
+	dev = th_open_sim(img, "");
+	/* no probe yet: nothing */
+	assert_int_equal(cdt_dev_cd_text(dev, &t), 0);
+	assert_false(t.answered);
+	assert_int_equal(t.n_blocks, 0);
+	assert_int_equal(cdt_probe(dev, NULL, &res), 0);
+	assert_int_equal(cdt_dev_cd_text(dev, &t), 0);
+	assert_true(t.answered);
+	assert_int_equal(t.n_blocks, 1);
+	assert_int_equal(t.blocks[0].number, 0);
+	assert_int_equal(t.blocks[0].language, 0x09);
+	assert_string_equal(t.blocks[0].text[0][CDT_TEXT_TITLE], "Caf\xc3\xa9 Songs");
+	assert_string_equal(t.blocks[0].text[2][CDT_TEXT_MESSAGE], "A message");
+	assert_string_equal(cdt_text_field_name(CDT_TEXT_MESSAGE), "MESSAGE");
+	assert_string_equal(cdt_text_language_name(t.blocks[0].language), "English");
+	assert_string_equal(cdt_text_charset_name(t.blocks[0].charset), "ISO-8859-1");
+	/* a copy: a second one is its own */
+	assert_int_equal(cdt_dev_cd_text(dev, &u), 0);
+	assert_ptr_not_equal(u.blocks[0].text[0][CDT_TEXT_TITLE],
+			     t.blocks[0].text[0][CDT_TEXT_TITLE]);
+	cdt_cd_text_free(&u);
+	/* what the drive answers directly is the same */
+	assert_int_equal(cdt_read_cd_text(dev, &u), 0);
+	assert_string_equal(u.blocks[0].text[1][CDT_TEXT_COMPOSER], "A. Composer");
+	assert_int_equal(u.bad_crc, 0);
+	cdt_cd_text_free(&u);
+	cdt_cd_text_free(&t);
+	assert_null(t.blocks);
+	cdt_close(dev);
+	/* refused: probe goes on, nothing kept */
+	dev = th_open_sim(img, "cdtext=refuse");
+	assert_int_equal(cdt_probe(dev, NULL, &res), 0);
+	assert_int_equal(cdt_dev_cd_text(dev, &t), 0);
+	assert_int_equal(t.n_blocks, 0);
+	assert_int_equal(cdt_read_cd_text(dev, &t), 0);
+	assert_false(t.answered);
+	cdt_close(dev);
+	/* a caller's struct without a size: refused */
+	u.size = 0;
+	assert_int_equal(cdt_dev_cd_text(NULL, &u), CDT_EUSAGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_drive_serves_text),
 		cmocka_unit_test(test_refused_or_empty),
 		cmocka_unit_test(test_declared),
+		cmocka_unit_test(test_probe_keeps_text),
 	};
 
 	return cmocka_run_group_tests_name("sim_cdtext", tests, setup, teardown);

@@ -4,12 +4,14 @@
  * read whole, in one command of the largest answer 8 blocks of 256 packs
  * make, its packs parsed by cd/cdtext.c and the blocks that hold text
  * handed over.  A drive that refuses the format (05/24/00: no CD-TEXT
- * support) or a disc without it is no error: answered false, or no block.
+ * support) or a disc without it is no error: answered false, or no block;
+ * an interrupt (CDT_EINTR) is returned, as every command's.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "core/abi.h"
 #include "core/cmds.h"
+#include "core/device.h"
 #include "cd/cdtext.h"
 
 #define TEXT_ALLOC (CD_TEXT_HEADER + CD_TEXT_MAX_PACKS * CD_TEXT_PACK)
@@ -77,10 +79,13 @@ int cdt_read_cd_text(struct cdt_dev *dev, struct cdt_cd_text *t)
 	buf = malloc(TEXT_ALLOC);
 	if (!buf)
 		return CDT_ENOMEM;
-	if (!cdt_cmd_read_cd_text(dev, buf, TEXT_ALLOC, &got) && got >= CD_TEXT_HEADER) {
+	rc = cdt_cmd_read_cd_text(dev, buf, TEXT_ALLOC, &got);
+	if (!rc && got >= CD_TEXT_HEADER) {
 		full.answered = true;
 		rc = cd_text_parse(buf, got, &ct) ? CDT_ENOMEM : take(&ct, &full);
 		cd_text_free(&ct);
+	} else if (rc != CDT_EINTR) {
+		rc = 0;		/* refused, or failed: no CD-TEXT, no error */
 	}
 	free(buf);
 	if (cdt_abi_leave(t, &full, sizeof(full), CDT_END(struct cdt_cd_text, blocks)))
@@ -102,6 +107,76 @@ void cdt_cd_text_free(struct cdt_cd_text *t)
 	free(t->blocks);
 	t->blocks = NULL;
 	t->n_blocks = 0;
+}
+
+/* b's strings copied into out (whose own are NULL); false when memory ran out */
+static bool copy_block(const struct cdt_text_block *b, struct cdt_text_block *out)
+{
+	unsigned int n, f;
+	bool ok = true;
+
+	*out = *b;
+	for (n = 0; n <= CDT_TEXT_TRACKS; n++)
+		for (f = 0; f < CDT_TEXT_FIELDS; f++) {
+			out->text[n][f] = b->text[n][f] ? strdup(b->text[n][f]) : NULL;
+			ok &= !b->text[n][f] || out->text[n][f];
+		}
+	return ok;
+}
+
+struct cdt_cd_text *cdt_cd_text_copy(const struct cdt_cd_text *t)
+{
+	struct cdt_cd_text *c;
+	bool ok = true;
+	size_t i;
+
+	if (!t)
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	*c = *t;
+	c->size = sizeof(*c);
+	c->blocks = t->n_blocks ? calloc(t->n_blocks, sizeof(*c->blocks)) : NULL;
+	if (t->n_blocks && !c->blocks)
+		c->n_blocks = 0, ok = false;
+	for (i = 0; ok && i < c->n_blocks; i++)
+		ok = copy_block(&t->blocks[i], &c->blocks[i]);
+	if (!ok) {
+		cdt_cd_text_free(c);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void cdt_dev_keep_cd_text(struct cdt_dev *dev, struct cdt_cd_text *t)
+{
+	if (dev->probed_cd_text != t) {
+		cdt_cd_text_free(dev->probed_cd_text);
+		free(dev->probed_cd_text);
+	}
+	dev->probed_cd_text = t;
+}
+
+int cdt_dev_cd_text(const struct cdt_dev *dev, struct cdt_cd_text *t)
+{
+	struct cdt_cd_text *c = NULL;
+	size_t size;
+
+	/* blocks is the last field: a caller's struct that holds it is whole */
+	if (!dev || !t || !CDT_HAS(t, blocks))
+		return CDT_EUSAGE;
+	size = t->size;
+	if (dev->probed_cd_text) {
+		c = cdt_cd_text_copy(dev->probed_cd_text);
+		if (!c)
+			return CDT_ENOMEM;
+	}
+	*t = c ? *c : (struct cdt_cd_text){ 0 };
+	t->size = size;
+	free(c);
+	return 0;
 }
 
 const char *cdt_text_field_name(enum cdt_text_field f)

@@ -33,6 +33,8 @@ struct cdt_dev {
 	 * struct probe_findings), and the jobs use that.
 	 */
 	struct cdt_layout *probed_layout;
+	/* the CD-TEXT the last probe read, kept the same way (cdt_dev_cd_text) */
+	struct cdt_cd_text *probed_cd_text;
 };
 
 /*
@@ -42,6 +44,10 @@ struct cdt_dev {
 void cdt_dev_keep_layout(struct cdt_dev *dev, struct cdt_layout *l);
 /* A copy of l and its arrays (NULL for NULL or out of memory). */
 struct cdt_layout *cdt_layout_copy(const struct cdt_layout *l);
+/* Keep t (owned, from cdt_cd_text_copy; NULL: none) as cdt_dev_cd_text's. */
+void cdt_dev_keep_cd_text(struct cdt_dev *dev, struct cdt_cd_text *t);
+/* A copy of t on the heap, its strings too (NULL for NULL or out of memory). */
+struct cdt_cd_text *cdt_cd_text_copy(const struct cdt_cd_text *t);
 
 /*
  * Send cmd through the allow-list, the transport, the table's retries

@@ -78,6 +78,7 @@ void cdt_close(struct cdt_dev *dev)
 		return;
 	dev->t->ops->close(dev->t);
 	cdt_layout_free(dev->probed_layout);
+	cdt_dev_keep_cd_text(dev, NULL);
 	free(dev);
 }
 

@@ -364,8 +364,9 @@ static int start(struct raw_job *j)
 		return rc;
 	j->plan.reported = res->sum.probe->reported_blocks;
 	raw_read_ids(j);
-	if (raw_read_text(j))
-		return CDT_ENOMEM;
+	rc = raw_read_text(j);
+	if (rc)
+		return rc;
 	res->sum.block_size = CD_RAW;
 	res->stream_sectors = j->plan.total;
 	j->shift = j->opts->offset_set ? 4 * (int64_t)j->opts->offset_samples : 0;

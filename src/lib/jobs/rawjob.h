@@ -53,9 +53,9 @@ int raw_read(void *ctx, uint64_t k, uint32_t n, uint8_t *buf,
 void raw_read_ids(struct raw_job *j);
 
 /*
- * The disc's CD-TEXT (cdt_read_cd_text) into j->res->cd_text and its
- * first block into the plan's sheet; none leaves both NULL.  0, or
- * CDT_ENOMEM (rawtext.c).
+ * The disc's CD-TEXT as the job's probe read it (j->found.cd_text, taken
+ * over) into j->res->cd_text and its first block into the plan's sheet;
+ * none leaves both NULL.  0 (rawtext.c).
  */
 int raw_read_text(struct raw_job *j);
 /* res->cd_text released (res's size need not reach it) */

@@ -1,34 +1,25 @@
 // SPDX-License-Identifier: MIT
 /*
- * image --raw's CD-TEXT (rawjob.h): read once before the sheet is
- * written, through cdt_read_cd_text (core/cdtextread.c); the first block
+ * image --raw's CD-TEXT (rawjob.h): what the job's probe read (probe_raw,
+ * cdt_read_cd_text in core/cdtextread.c), before the sheet is written;
+ * the first block
  * (the lowest number, as redumper's default cd_text_index 0) is what the
  * sheet's TITLE .. MESSAGE lines give, every block is in the result (the
  * CLI's JSON).  A drive that refuses READ TOC format 5 or a disc without
  * CD-TEXT leaves the sheet as it was.
  */
 #include <stdlib.h>
+#include "probe/findings.h"
 #include "jobs/rawjob.h"
 
 int raw_read_text(struct raw_job *j)
 {
-	struct cdt_cd_text *t = calloc(1, sizeof(*t));
-
-	if (!t)
-		return CDT_ENOMEM;
-	t->size = sizeof(*t);
-	if (cdt_read_cd_text(j->dev, t) == CDT_ENOMEM) {
-		cdt_cd_text_free(t);
-		free(t);
-		return CDT_ENOMEM;
-	}
-	if (!t->n_blocks) {
-		cdt_cd_text_free(t);
-		free(t);
+	/* the probe of the job read it: taken over, not read again */
+	if (!j->found.cd_text || !j->found.cd_text->n_blocks)
 		return 0;
-	}
-	j->res->cd_text = t;
-	j->plan.text = &t->blocks[0];
+	j->res->cd_text = j->found.cd_text;
+	j->found.cd_text = NULL;
+	j->plan.text = &j->res->cd_text->blocks[0];
 	return 0;
 }
 

@@ -14,6 +14,8 @@ void probe_findings_free(struct probe_findings *pf)
 	if (!pf)
 		return;
 	cdt_layout_free(pf->layout);
+	cdt_cd_text_free(pf->cd_text);
+	free(pf->cd_text);
 	memset(pf, 0, sizeof(*pf));
 }
 
@@ -31,4 +33,5 @@ int probe_read_blocks(struct cdt_dev *dev, struct probe_findings *pf,
 void probe_publish(struct cdt_dev *dev, const struct probe_findings *pf)
 {
 	cdt_dev_keep_layout(dev, pf ? cdt_layout_copy(pf->layout) : NULL);
+	cdt_dev_keep_cd_text(dev, pf ? cdt_cd_text_copy(pf->cd_text) : NULL);
 }

@@ -36,6 +36,9 @@ struct probe_findings {
 	struct cdt_layout *layout;	/* owned; NULL until read */
 	uint32_t block_size;		/* READ CAPACITY's, as the probe took it */
 	struct cdt_raw_caps raw;	/* what the drive reads raw */
+	/* the disc's CD-TEXT (probe_raw, a CD with an audio track); owned,
+	 * NULL: not read, or none */
+	struct cdt_cd_text *cd_text;
 	/*
 	 * The end the layout covers: the result's extent_blocks, or past it
 	 * where probe_raw_boundaries() found the last track's "run-out"

@@ -93,6 +93,37 @@ static int64_t try_at(const struct cdt_layout *l)
 	return l && l->n_tracks ? (int64_t)l->tracks[0].start : 0;
 }
 
+/*
+ * The disc's CD-TEXT (cdt_read_cd_text: READ TOC format 5), on a CD with
+ * an audio track (CD-TEXT is the Red Book's, for audio): kept in pf where
+ * a block holds text, for probe's report, image --raw's sheet and
+ * cdt_dev_cd_text().  A refusal is no CD-TEXT, never an error.
+ */
+static void probe_cd_text(struct cdt_dev *dev, struct probe_findings *pf)
+{
+	struct cdt_cd_text *t;
+	size_t i;
+
+	cdt_cd_text_free(pf->cd_text);
+	free(pf->cd_text);
+	pf->cd_text = NULL;
+	for (i = 0; pf->layout && i < pf->layout->n_tracks; i++)
+		if (pf->layout->tracks[i].mode == CDT_TRACK_AUDIO)
+			break;
+	if (!pf->layout || i == pf->layout->n_tracks)
+		return;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return;
+	t->size = sizeof(*t);
+	if (!cdt_read_cd_text(dev, t) && t->n_blocks) {
+		pf->cd_text = t;
+		return;
+	}
+	cdt_cd_text_free(t);
+	free(t);
+}
+
 void probe_raw(struct cdt_dev *dev, struct probe_findings *pf,
 	       struct cdt_probe_result *res)
 {
@@ -104,6 +135,7 @@ void probe_raw(struct cdt_dev *dev, struct probe_findings *pf,
 		raw_caps_try(dev, try_at(pf->layout), &res->raw);
 		if (res->raw.sectors && pf->layout)
 			track_modes(dev, pf->layout);
+		probe_cd_text(dev, pf);
 	}
 	pf->raw = res->raw;
 }

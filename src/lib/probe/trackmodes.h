@@ -14,8 +14,8 @@
 struct probe_findings;
 
 /*
- * res->raw (copied to pf->raw), and sector_mode of pf->layout's tracks
- * (CD profiles only).
+ * res->raw (copied to pf->raw), sector_mode of pf->layout's tracks, and
+ * pf->cd_text on a disc with an audio track (CD profiles only).
  */
 void probe_raw(struct cdt_dev *dev, struct probe_findings *pf,
 	       struct cdt_probe_result *res);
