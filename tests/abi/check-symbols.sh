@@ -21,7 +21,8 @@ nm -D --defined-only "$so" | awk '$2 ~ /^[TDRBVW]$/ { print $3 }' |
 # the map without its comments: node names, and the names under global:
 sed -e 's|/\*.*\*/||' -e '/\/\*/,/\*\//d' "$map" >"$tmp/map"
 sed -n 's/^\(CDTAIL_[A-Za-z0-9_.]*\) *{.*/\1/p' "$tmp/map" >"$tmp/nodes"
-awk '/global:/ { g = 1; next } /local:/ { g = 0 } g' "$tmp/map" |
+# a node ends at local: or at its closing brace (a later node inherits)
+awk '/global:/ { g = 1; next } /local:/ || /}/ { g = 0 } g' "$tmp/map" |
 	tr -d ' \t;' | grep . | sort >"$tmp/listed"
 # the library's own cdt_ functions that no header declares
 nm "$so" | awk '$2 ~ /^[tT]$/ && $3 ~ /^cdt_/ { print $3 }' | sort -u |
