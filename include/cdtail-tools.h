@@ -43,6 +43,16 @@ int cdt_sense_text(const uint8_t *sense, size_t sense_len, char *buf,
  */
 void cdt_cmd_text(const struct cdt_cmd_log *log, char *buf, size_t len);
 
+/*
+ * Sense data as sg3_utils' sg_get_sense_str (lib/sg_lib.c) words it, on
+ * one line with "; " where it breaks lines: "Fixed format, current;
+ * Sense key: Medium Error; Additional sense: Unrecovered read error; Info
+ * fld=0x64 [100]" ("Descriptor format", "<<<deferred>>>" likewise).
+ * Returns 0, or -1 with "no sense data" in buf when the bytes hold none.
+ * Never reads past sense_len; buf is always terminated.
+ */
+int cdt_sense_detail(const uint8_t *sense, size_t sense_len, char *buf, size_t len);
+
 /* ---- map views (cdtail map, image --svg) ----------------------------- */
 /*
  * A GNU ddrescue mapfile (cdtail's or ddrescue's own) as a picture: the

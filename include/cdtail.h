@@ -110,6 +110,11 @@ struct cdt_cmd_log {
 	const uint8_t *sense;
 	unsigned int sense_len;
 	double ms;		/* measured, or virtual on the emulated drive */
+	/* since libcdtail 0.3 (look with CDT_HAS): what moved, for -vv/-vvv */
+	const uint8_t *data;	/* the data-in buffer, NULL for none */
+	uint32_t data_len;	/* the transfer length asked for, in bytes */
+	uint32_t resid;		/* the residual: bytes asked that did not arrive */
+	bool virtual_time;	/* ms is the emulated drive's virtual time */
 };
 
 typedef void (*cdt_log_fn)(void *ctx, const struct cdt_cmd_log *log);

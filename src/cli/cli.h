@@ -224,10 +224,22 @@ void cli_print_fs_past_end(const struct cdt_probe_result *p, const char *lost);
 json_object *cli_json_count(int64_t v);
 
 /*
- * -v: one line per command on stderr, as sg3_utils' -v words it; with
- * -vv (ctx points at the verbose count) also the CDB's and sense bytes.
+ * Every command's log callback (cmdlog.c; ctx points at the verbose
+ * count): -v prints it as sg3_utils' -v does (the command decoded, its
+ * CDB in hex, the sense decoded with its triple; virtual times say so),
+ * -vv adds the sense bytes and the transfer's length and residual, -vvv
+ * the data-in bytes (the first and last 64).  It also keeps the last
+ * answer that was not GOOD, for the JSON error object.
  */
 void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log);
+/* The library error a run failed with (cli_json_error_cause reads it). */
+void cli_note_error(int err);
+/*
+ * "category" and "sense" {key, asc, ascq, text} of the error object e:
+ * what the drive answered where the noted error came from the drive,
+ * else null.
+ */
+void cli_json_error_cause(json_object *e);
 
 /* A probe result rendered (probe_render.c): the probe and probe --all. */
 /*

@@ -122,6 +122,7 @@ static int run(int argc, char **argv)
 		return rui_interrupted_status();
 	}
 	if (rc) {
+		cli_note_error(rc);
 		cli_err("%s: %s", a.op[0], cdt_errmsg(dev)[0] ? cdt_errmsg(dev) : cdt_strerror(rc));
 		cdt_close(dev);
 		return cli_status_for(rc);

@@ -3,8 +3,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "readui.h"
+#include "sumfile.h"
 
 #define OPT_IMAGE 0x1301
 #define OPT_SHA256 0x1302
@@ -64,34 +66,47 @@ struct verify_cli {
 	struct cdt_verify_opts vo;
 	char sha256[65], md5[33];	/* the digest given, as hex */
 	const char *sha256_file, *md5_file, *name;
+	char entry[SUM_NAME_MAX];	/* the checksum file's entry used */
 	bool cue_paths;		/* --cue-paths given */
 };
 
 /*
- * A digest as people paste it: the hex alone, or a sha256sum/md5sum line
- * ("HEX  NAME", "HEX *NAME"): the first word, when it is hex digits of
- * the length.  0 with out filled, -1 when the first word is no digest.
+ * A checksum line's digest, when it is one of digits hex digits: a GNU
+ * line's, or a --tag line's of the algorithm those digits make (sha256
+ * or md5).  0 with e filled, -1 otherwise.
+ */
+static int sum_entry(const char *line, size_t len, size_t digits, struct sum_line *e)
+{
+	if (sum_parse_line(line, len, e) != SUM_ENTRY || strlen(e->hex) != digits)
+		return -1;
+	return e->algo[0] && !sum_algo_is(e->algo, digits) ? -1 : 0;
+}
+
+/*
+ * A digest as people paste it: the hex alone, or a line of a checksum
+ * file in any of its forms (sumfile.h).  0 with out filled (lower-case),
+ * -1 when it holds no digest of the length.
  */
 static int digest_word(const char *arg, size_t digits, char *out)
 {
+	struct sum_line e;
 	size_t n;
 
 	arg += strspn(arg, " \t");
 	n = strcspn(arg, " \t\r\n");
-	if (n != digits)
+	if (n == digits) {
+		memcpy(out, arg, n);
+		out[n] = '\0';
+		if (is_hex(out, digits)) {
+			for (n = 0; n < digits; n++)
+				out[n] = (char)tolower((unsigned char)out[n]);
+			return 0;
+		}
+	}
+	if (sum_entry(arg, strlen(arg), digits, &e))
 		return -1;
-	memcpy(out, arg, n);
-	out[n] = '\0';
-	return is_hex(out, digits) ? 0 : -1;
-}
-
-/* The name a checksum line is about: after "HEX  " or "HEX *"; "" if none. */
-static const char *line_name(const char *line, size_t digits)
-{
-	const char *p = line + strspn(line, " \t") + digits;
-
-	p += strspn(p, " \t");
-	return *p == '*' ? p + 1 : p;
+	memcpy(out, e.hex, digits + 1);
+	return 0;
 }
 
 static const char *last_part(const char *path)
@@ -108,28 +123,36 @@ static bool same_name(const char *entry, const char *want)
 }
 
 /*
- * --sha256-file F / --md5-file F: a sha256sum/md5sum file; the entry
- * --name names (its path or its last component), or the only one.
+ * --sha256-file F / --md5-file F: a checksum file in any form sha256sum
+ * and md5sum write (GNU, -b, --tag, escaped names; comments, blank lines
+ * and other lines, such as a signed CHECKSUM file's armour, passed over);
+ * the entry --name names (its path or its last component), or the only
+ * one.  A --tag line of another algorithm is not an entry.
  */
 static int digest_file(struct verify_cli *c, const char *opt, const char *path,
 		       size_t digits, char *out)
 {
-	char line[4096], hex[65];
 	unsigned int found = 0, lines = 0;
 	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	struct sum_line e;
+	ssize_t n;
 
 	if (!f)
 		return cli_usage("verify", "--%s: cannot read %s: %s", opt, path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (!line[0] || line[0] == '#' || digest_word(line, digits, hex))
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		if (sum_entry(line, (size_t)n, digits, &e))
 			continue;
 		lines++;
-		if (c->name && !same_name(line_name(line, digits), c->name))
+		if (c->name && !same_name(e.name, c->name))
 			continue;
-		if (!found++)
-			memcpy(out, hex, digits + 1);
+		if (!found++) {
+			memcpy(out, e.hex, digits + 1);
+			snprintf(c->entry, sizeof(c->entry), "%s", e.name);
+		}
 	}
+	free(line);
 	fclose(f);
 	if (found == 1)
 		return 0;
@@ -371,6 +394,10 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	json_object_object_add(o, "matched_blocks", vo->image_path || vo->cue_path ||
 			       !r->matched_blocks ? NULL :
 			       json_object_new_int64((int64_t)r->matched_blocks));
+	/* the digest compared, of matched_blocks; md5 and sha256 are the whole disc's */
+	json_object_object_add(o, "compared_digest", vo->image_path || vo->cue_path ||
+			       !r->matched_blocks ? NULL :
+			       json_object_new_string(vo->sha256 ? vo->sha256 : vo->md5));
 	json_object_object_add(o, "padding_blocks", vo->image_path ?
 			       json_object_new_int64((int64_t)r->padding_blocks) : NULL);
 	notes = json_object_new_array();
@@ -450,10 +477,69 @@ static void print_burn(const char *addr, const struct cdt_verify_opts *vo,
 	}
 }
 
-static void print_text(const char *addr, const struct cdt_verify_opts *vo,
+/* A digest verified at a length shorter than the disc (a padded burn). */
+static bool digest_apart(const struct cdt_verify_opts *vo, const struct cdt_verify_result *r)
+{
+	return !vo->image_path && !vo->cue_path && r->matched_blocks &&
+	       r->matched_blocks != r->extent_blocks;
+}
+
+/*
+ * "expected:  ALGO HEX (STATE)", where it fits 80 columns (md5); a
+ * SHA-256 digest goes on a line of its own below the state.  From a
+ * checksum file, the file and its entry.
+ */
+static void print_expected(const struct verify_cli *c, const struct cdt_verify_result *r)
+{
+	const struct cdt_verify_opts *vo = &c->vo;
+	const char *hex = vo->sha256 ? vo->sha256 : vo->md5;
+	const char *file = c->sha256_file ? c->sha256_file : c->md5_file;
+	const char *state = r->verdict == CDT_VERIFY_DIFFERENT ? "the disc's does not match" :
+			    r->verdict != CDT_VERIFY_IDENTICAL ? "not all blocks read" :
+			    digest_apart(vo, r) ? "matches a shorter length" : "matches";
+	char text[SUM_NAME_MAX + 300];
+
+	if (strlen(hex) + strlen(state) + 20 <= CLI_COLUMNS)
+		printf("expected:  %s %s (%s)\n", mode_name(vo), hex, state);
+	else
+		printf("expected:  %s (%s)\n           %s\n", mode_name(vo), state, hex);
+	if (!file)
+		return;
+	snprintf(text, sizeof(text), "the entry for %s in %s", c->entry, file);
+	cli_wrap(stdout, (size_t)printf("from:      "), 11, text);
+}
+
+/*
+ * A padded burn verified by its digest: the digest compared is that of
+ * the length that matched (the expected one), printed with that length;
+ * the disc's whole digests, which the summary prints otherwise, come
+ * apart and labelled.
+ */
+static void print_apart(const struct cdt_verify_opts *vo, const struct cdt_verify_result *r)
+{
+	uint64_t bs = r->sum.block_size;
+
+	printf("compared:  the disc's first %llu blocks (%llu bytes): their %s is the\n"
+	       "           one expected, above\n", (unsigned long long)r->matched_blocks,
+	       (unsigned long long)(r->matched_blocks * bs), mode_name(vo));
+	printf("disc:      all %llu blocks (%llu bytes), longer than compared:\n",
+	       (unsigned long long)r->extent_blocks, (unsigned long long)(r->extent_blocks * bs));
+	if (r->sum.digests.md5[0])
+		printf("disc md5:     %s\n", r->sum.digests.md5);
+	if (r->sum.digests.sha256[0])
+		printf("disc sha256:  %s\n", r->sum.digests.sha256);
+}
+
+static void print_text(const struct verify_cli *c, const char *addr,
 		       const struct cdt_verify_result *r, bool virt)
 {
-	rui_print_summary(addr, &r->sum, virt);
+	const struct cdt_verify_opts *vo = &c->vo;
+	struct cdt_read_summary sum = r->sum;
+
+	/* the whole disc's digests are not the ones compared: print_apart */
+	if (digest_apart(vo, r))
+		memset(&sum.digests, 0, sizeof(sum.digests));
+	rui_print_summary(addr, &sum, virt);
 	if (vo->image_path)
 		printf("image:     %s, %llu bytes%s\n", vo->image_path,
 		       (unsigned long long)r->image_bytes,
@@ -462,9 +548,9 @@ static void print_text(const char *addr, const struct cdt_verify_opts *vo,
 		printf("cue:       %s, %zu track%s compared raw\n", vo->cue_path, r->n_tracks,
 		       r->n_tracks == 1 ? "" : "s");
 	else
-		printf("expected:  %s %s (%s)\n", mode_name(vo), vo->sha256 ? vo->sha256 : vo->md5,
-		       r->verdict == CDT_VERIFY_DIFFERENT ? "the disc's does not match" :
-		       r->verdict == CDT_VERIFY_IDENTICAL ? "matches" : "not all blocks read");
+		print_expected(c, r);
+	if (digest_apart(vo, r))
+		print_apart(vo, r);
 	print_burn(addr, vo, r);
 	print_cue_tracks(r);
 	if (!vo->image_path && !vo->cue_path && r->complete)
@@ -528,7 +614,7 @@ static int run(int argc, char **argv)
 		else if (c.ui.co.quiet)
 			printf("verdict:   %s\n", verdict_names[res.verdict]);
 		else
-			print_text(a.op[0], &c.vo, &res, cdt_is_virtual_time(dev));
+			print_text(&c, a.op[0], &res, cdt_is_virtual_time(dev));
 		rc = rui_window_status(&res.sum, c.ui.rd.max_extra, verdict_status[res.verdict]);
 	}
 	cdt_verify_result_free(&res);

@@ -173,7 +173,8 @@ int cli_open(const char *addr, const struct cli_common *co,
 	struct cdt_open_opts oo = {
 		.size = sizeof(oo),
 		.timeout_ms = co->timeout_ms,
-		.log = co->verbose ? cli_log_cmd : NULL,
+		/* always: -v prints, and a failure's JSON says what the drive said */
+		.log = cli_log_cmd,
 		.log_ctx = (void *)&co->verbose,
 	};
 	char msg[512], path[4096];
@@ -186,6 +187,7 @@ int cli_open(const char *addr, const struct cli_common *co,
 	}
 	rc = cdt_open(addr, &oo, devp, msg, sizeof(msg));
 	if (rc) {
+		cli_note_error(rc);
 		cli_err("%s", msg);
 		return cli_dev_status(addr, rc);
 	}
@@ -256,6 +258,7 @@ static void json_error(int status)
 	json_object_object_add(e, "status", json_object_new_int(status));
 	json_object_object_add(e, "message", json_object_new_string(out.msg[0] ? out.msg :
 								     "failed"));
+	cli_json_error_cause(e);
 	json_object_object_add(o, "error", e);
 	if (status >= 128)
 		json_object_object_add(o, "interrupted", json_object_new_boolean(true));
@@ -375,29 +378,4 @@ void cli_print_fs_past_end(const struct cdt_probe_result *p, const char *lost)
 json_object *cli_json_count(int64_t v)
 {
 	return v < 0 ? NULL : json_object_new_int64(v);
-}
-
-static void log_bytes(const char *label, const uint8_t *b, unsigned int n)
-{
-	unsigned int i;
-
-	fprintf(stderr, "cdtail:   %s", label);
-	for (i = 0; i < n; i++)
-		fprintf(stderr, " %02x", b[i]);
-	fputc('\n', stderr);
-}
-
-void cli_log_cmd(void *ctx, const struct cdt_cmd_log *log)
-{
-	const int *verbose = ctx;
-	char text[400];
-
-	cdt_cmd_text(log, text, sizeof(text));
-	fprintf(stderr, "cdtail: %s (%.1f ms)\n", text, log->ms);
-	if (!verbose || *verbose < 2)
-		return;
-	if (log->cdb && log->cdb_len)
-		log_bytes("cdb:", log->cdb, log->cdb_len);
-	if (log->sense && log->sense_len)
-		log_bytes("sense:", log->sense, log->sense_len);
 }

@@ -132,6 +132,7 @@ int rui_fail(struct rui *u, struct cdt_dev *dev, const char *what, int rc)
 {
 	const char *msg = cdt_errmsg(dev);
 
+	cli_note_error(rc);
 	if (rc == CDT_EINTR) {
 		screen_stop(&u->screen);
 		cli_err("%s: interrupted", what);

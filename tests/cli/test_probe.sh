@@ -151,12 +151,13 @@ expect_grep "trace: READ(10) lines" "$T/trace" "^28 lba=2999 blocks=1 sense=00/0
 expect_grep "trace: READ CAPACITY line" "$T/trace" "^25 "
 if grep -vqE '^[0-9a-f]{2} ' "$T/trace"; then not_ok "trace: every line starts with an opcode"; else ok "trace: every line starts with an opcode"; fi
 run probe -v "sim:$RND,hide=1"
-# -v words every command as sg3_utils' -v does; -vv adds the bytes
-expect_grep "-v: a good read decoded" "$T/err" "^cdtail: Read\(10\) lba=2999 len=1: Good \([0-9.]+ ms\)$"
+# -v words every command as sg3_utils' -v does, its CDB in hex (issue 35,
+# 3: virtual times say so); -vv adds the sense bytes
+expect_grep "-v: a good read decoded" "$T/err" "^cdtail: Read\(10\) lba=2999 len=1: Good \([0-9.]+ ms, virtual\)$"
 expect_grep "-v: the read past the end decoded" "$T/err" \
 	"^cdtail: Read\(10\) lba=3000 len=1: Check Condition, Illegal Request, Logical block address out of range \("
 expect_grep "-v: READ CAPACITY named" "$T/err" "^cdtail: Read capacity\(10\): Good"
-expect_no_grep "-v: no raw bytes" "$T/err" "^cdtail: +(cdb|sense):"
+expect_no_grep "-v: no sense bytes" "$T/err" "^cdtail: +sense:"
 run probe -v "sim:$RND,bad=100-101,info=1"
 expect_grep "-v: a medium error with its INFORMATION" "$T/err" \
 	"^cdtail: Read\(10\) lba=100 len=1: Check Condition, Medium Error, Unrecovered read error, Info fld=0x64 \("

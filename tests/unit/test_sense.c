@@ -379,6 +379,43 @@ static void test_nearest_name(void **state)
 	assert_null(cdt_nearest_name("probeprobeprobeprobeprobeprobeprobe", cmds, nc));
 }
 
+/*
+ * cdt_sense_detail: sg_get_sense_str's words (sg3_utils lib/sg_lib.c) on
+ * one line: the format, current or deferred, the key, the ASC/ASCQ and a
+ * valid INFORMATION field in hex and decimal (issue 35, 3).
+ */
+static void test_sense_detail(void **state)
+{
+	static const uint8_t medium[18] = { 0xf0, 0, 0x03, 0, 0, 0, 0x64, 0x0a,
+					    0, 0, 0, 0, 0x11, 0, 0, 0, 0, 0 };
+	/* deferred fixed sense, INFORMATION not valid */
+	static const uint8_t deferred[18] = { 0x71, 0, 0x04, 0, 0, 0, 0x64, 0x0a,
+					      0, 0, 0, 0, 0x09, 0x01, 0, 0, 0, 0 };
+	/* descriptor format with an information descriptor (0x1000) */
+	static const uint8_t desc[20] = { 0x72, 0x05, 0x21, 0x00, 0, 0, 0, 12,
+					  0x00, 0x0a, 0x80, 0, 0, 0, 0, 0, 0, 0, 0x10, 0x00 };
+	char t[400];
+
+	(void)state;
+	assert_int_equal(cdt_sense_detail(medium, sizeof(medium), t, sizeof(t)), 0);
+	assert_string_equal(t, "Fixed format, current; Sense key: Medium Error; "
+			    "Additional sense: Unrecovered read error; Info fld=0x64 [100]");
+	assert_int_equal(cdt_sense_detail(deferred, sizeof(deferred), t, sizeof(t)), 0);
+	assert_string_equal(t, "Fixed format, <<<deferred>>>; Sense key: Hardware Error; "
+			    "Additional sense: Tracking servo failure");
+	assert_int_equal(cdt_sense_detail(desc, sizeof(desc), t, sizeof(t)), 0);
+	assert_string_equal(t, "Descriptor format, current; Sense key: Illegal Request; "
+			    "Additional sense: Logical block address out of range; "
+			    "Info fld=0x1000 [4096]");
+	assert_int_equal(cdt_sense_detail(medium, 1, t, sizeof(t)), -1);
+	assert_string_equal(t, "no sense data");
+	assert_int_equal(cdt_sense_detail(NULL, 18, t, sizeof(t)), -1);
+	/* a short buffer is cut, always terminated; none at all is fine */
+	assert_int_equal(cdt_sense_detail(medium, sizeof(medium), t, 10), 0);
+	assert_string_equal(t, "Fixed for");
+	assert_int_equal(cdt_sense_detail(medium, sizeof(medium), NULL, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_random_sense),
 		cmocka_unit_test(test_strerror),
 		cmocka_unit_test(test_cmd_text),
+		cmocka_unit_test(test_sense_detail),
 		cmocka_unit_test(test_nearest_name),
 	};
 

@@ -134,6 +134,10 @@ static void account(struct cdt_dev *dev, const struct cdt_cmd *cmd, int rc)
 		.sense = cmd->sense,
 		.sense_len = rc ? 0 : cmd->sense_len,
 		.ms = cmd->ms,
+		.data = cmd->data,
+		.data_len = cmd->data ? cmd->data_len : 0,
+		.resid = cmd->data && cmd->resid <= cmd->data_len ? cmd->resid : 0,
+		.virtual_time = dev->t->virtual_time,
 	};
 	dev->log(dev->log_ctx, &log);
 }

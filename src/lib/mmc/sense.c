@@ -139,6 +139,35 @@ int cdt_sense_text(const uint8_t *sense, size_t sense_len, char *buf,
 	return 0;
 }
 
+/*
+ * sg3_utils' sg_get_sense_str (lib/sg_lib.c) prints the format and
+ * whether the error is current or deferred, "Sense key:", "Additional
+ * sense:" and "Info fld=0x64 [100]" on lines of their own; here they
+ * are one line, "; " where it breaks lines, as one log line wants them.
+ */
+int cdt_sense_detail(const uint8_t *sense, size_t sense_len, char *buf, size_t len)
+{
+	struct cdt_sense s;
+	char key[80], asc[160];
+	int n;
+
+	cdt_sense_decode(sense, sense ? sense_len : 0, &s);
+	if (!buf || !len)
+		return s.valid ? 0 : -1;
+	if (!s.valid) {
+		snprintf(buf, len, "no sense data");
+		return -1;
+	}
+	cdt_sense_words(&s, key, sizeof(key), asc, sizeof(asc));
+	n = snprintf(buf, len, "%s format, %s; Sense key: %s; Additional sense: %s",
+		     s.descriptor ? "Descriptor" : "Fixed",
+		     s.deferred ? "<<<deferred>>>" : "current", key, asc);
+	if (s.info_valid && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; Info fld=0x%llx [%llu]",
+			 (unsigned long long)s.info, (unsigned long long)s.info);
+	return 0;
+}
+
 const char *cdt_strerror(int err)
 {
 	/* by -err: the codes count down from CDT_OK */
