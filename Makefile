@@ -9,9 +9,10 @@ BINDIR = $(PREFIX)/bin
 LIBDIR = $(PREFIX)/lib
 INCDIR = $(PREFIX)/include
 MANDIR = $(PREFIX)/share/man
-# the sample images the pages' EXAMPLES run on (cp -r DATADIR/fixtures .)
+# the sample images the pages' EXAMPLES run on (cp -R DATADIR/fixtures .),
 # and disc-kinds.md, which the pages cite
 DATADIR = $(PREFIX)/share/cdtail
+DOCDIR = $(PREFIX)/share/doc/cdtail
 PCDIR = $(LIBDIR)/pkgconfig
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 
@@ -243,10 +244,11 @@ install: all fixtures/iso9660.iso
 	install -m 644 scripts/cdtail-completion.bash $(DESTDIR)$(BASHCOMPDIR)/cdtail
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' cdtail.pc.in \
 		> $(DESTDIR)$(PCDIR)/cdtail.pc
-	$(foreach p,$(MAN_PAGES),sed 's|/usr/share/cdtail/|$(DATADIR)/|g' $(p) \
+	$(foreach p,$(MAN_PAGES),sed -e 's|/usr/share/cdtail/|$(DATADIR)/|g' \
+		-e 's|/usr/share/doc/cdtail/|$(DOCDIR)/|g' $(p) \
 		>$(call man_dest,$(p)) && chmod 644 $(call man_dest,$(p)) && ) true
-	install -d $(DESTDIR)$(DATADIR)/fixtures/sysfs
-	install -m 644 doc/disc-kinds.md $(DESTDIR)$(DATADIR)/
+	install -d $(DESTDIR)$(DATADIR)/fixtures/sysfs $(DESTDIR)$(DOCDIR)
+	install -m 644 doc/disc-kinds.md $(DESTDIR)$(DOCDIR)/
 	install -m 644 fixtures/iso9660.iso $(DESTDIR)$(DATADIR)/fixtures/
 	cp -R $(addprefix fixtures/sysfs/,$(SAMPLE_SYSFS)) $(DESTDIR)$(DATADIR)/fixtures/sysfs/
 
@@ -260,8 +262,8 @@ uninstall:
 		$(DESTDIR)$(PCDIR)/cdtail.pc \
 		$(foreach p,$(MAN_PAGES),$(call man_dest,$(p)))
 	rm -rf $(DESTDIR)$(DATADIR)/fixtures
-	rm -f $(DESTDIR)$(DATADIR)/disc-kinds.md
-	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
+	rm -f $(DESTDIR)$(DOCDIR)/disc-kinds.md
+	-rmdir $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
 	rm -rf build libcdtail.a libcdtail.so cdtail cdtail.pc $(FIXTURES)

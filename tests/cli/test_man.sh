@@ -34,18 +34,19 @@ done
 
 # issue 35: an installed page cites only installed files: no source path
 # (tests/, src/, scripts/, doc/) outside a roff comment; the files it
-# names under /usr/share/cdtail are ones make install puts there (doc's
-# disc-kinds.md, fixtures/ with iso9660.iso and the SAMPLE_SYSFS trees),
+# names under /usr/share/cdtail and /usr/share/doc/cdtail are ones make
+# install puts there (fixtures/ with iso9660.iso and the SAMPLE_SYSFS
+# trees; doc/disc-kinds.md),
 # and the examples' fixtures/ paths are among those
 sample=$(sed -n 's/^SAMPLE_SYSFS = //p' "$ROOT/Makefile")
 for f in "$MAN"/*.[0-9]; do
 	p=${f##*/}
 	bad=$(grep -v '^\.\\"' "$f" | sed 's/\\-/-/g' | grep -nE '(^|[^a-z/])(tests|src|scripts|doc)/' | head -3)
 	for c in $(grep -v '^\.\\"' "$f" | sed 's/\\-/-/g' |
-		grep -oE '(/usr/share/cdtail/|[^a-zA-Z0-9/._-]|^)(fixtures/[a-zA-Z0-9._/-]*|disc-kinds\.md)' |
+		grep -oE '(/usr/share/(doc/)?cdtail/|[^a-zA-Z0-9/._-]|^)(fixtures/[a-zA-Z0-9._/-]*|disc-kinds\.md)' |
 		sed 's|^[^a-z/]*||; s|^/usr/share/cdtail/||; s|[.,;)]*$||' | sort -u); do
 		case $c in
-		disc-kinds.md) [ -f "$ROOT/doc/disc-kinds.md" ] && continue ;;
+		/usr/share/doc/cdtail/disc-kinds.md) [ -f "$ROOT/doc/disc-kinds.md" ] && continue ;;
 		fixtures/iso9660.iso) continue ;;
 		fixtures/sysfs/*)
 			tree=${c#fixtures/sysfs/}
