@@ -9,6 +9,10 @@ BINDIR = $(PREFIX)/bin
 LIBDIR = $(PREFIX)/lib
 INCDIR = $(PREFIX)/include
 MANDIR = $(PREFIX)/share/man
+# the sample images the pages' EXAMPLES run on (cp -R DATADIR/fixtures .),
+# and disc-kinds.md, which the pages cite
+DATADIR = $(PREFIX)/share/cdtail
+DOCDIR = $(PREFIX)/share/doc/cdtail
 PCDIR = $(LIBDIR)/pkgconfig
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 
@@ -96,8 +100,18 @@ $(LIBSO): $(LIB_OBJ) libcdtail.map
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=libcdtail.map \
 		-Wl,--no-undefined $(LDFLAGS) -o $@ $(LIB_OBJ) $(LDLIBS_LIB)
 
+# CLI_LINK=shared: cdtail itself needs libcdtail.so.1 (found where the
+# system keeps libraries: no rpath), as a distribution links it, so that a
+# fix to the library reaches the tool (debian/rules); the default links
+# libcdtail.a in, a binary that runs from anywhere.
+CLI_LINK ?= static
+ifeq ($(CLI_LINK),shared)
+$(BIN): $(CLI_OBJ) $(LIBSO)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) -L$(dir $(LIBSO)) -l:$(notdir $(LIBSO)) $(LDLIBS_CLI)
+else
 $(BIN): $(CLI_OBJ) $(LIBA)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS_LIB) $(LDLIBS_CLI)
+endif
 
 # Runs from the build tree: libcdtail.so.1 is found beside it by its rpath.
 $(BIN_SHARED): $(CLI_OBJ) $(LIBSO)
@@ -150,11 +164,13 @@ cli: $(BIN_SHARED) $(FIXTURES)
 # libcdtail.so.1 and no internal symbol; libcdtail(3) documents every field
 # of every public struct; a struct embedded in another has the fields
 # recorded for this soname (tests/abi/embedded.txt: it cannot grow); no
-# file includes a header of a layer above it.
+# file includes a header of a layer above it; debian/libcdtail1.symbols is
+# the map's (scripts/deb-symbols.sh writes it).
 check-abi: $(LIBSO) $(BIN_SHARED)
 	sh tests/abi/check-symbols.sh $(LIBSO) libcdtail.map $(BIN_SHARED) -- $(PUB_HEADERS)
 	python3 tests/abi/check-man-fields.py --embedded tests/abi/embedded.txt man/libcdtail.3 $(PUB_HEADERS)
 	sh tests/abi/check-layers.sh
+	sh scripts/deb-symbols.sh --check
 
 test: all $(FIXTURES)
 	@$(MAKE) --no-print-directory check-abi
@@ -208,12 +224,15 @@ VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full \
 check-valgrind: all $(FIXTURES)
 	$(MAKE) --no-print-directory TEST_WRAPPER="$(VALGRIND)" test
 
+# The sysfs trees the pages' examples use (hazards, probe --all).
+SAMPLE_SYSFS = mpath-path-offline disk-flush-disabled rack-sim
+
 # Every page in man/ goes to the section its suffix names: cdtail.1 and
 # cdtail-probe.1 into man1, libcdtail.3 into man3, cdtail-sim.7 into man7.
 MAN_PAGES = $(sort $(wildcard man/*.1 man/*.3 man/*.7))
 man_dest = $(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(1)))/$(notdir $(1))
 
-install: all
+install: all fixtures/iso9660.iso
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
 		$(DESTDIR)$(PCDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
 		$(DESTDIR)$(MANDIR)/man7
@@ -227,7 +246,13 @@ install: all
 	install -m 644 scripts/cdtail-completion.bash $(DESTDIR)$(BASHCOMPDIR)/cdtail
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' cdtail.pc.in \
 		> $(DESTDIR)$(PCDIR)/cdtail.pc
-	$(foreach p,$(MAN_PAGES),install -m 644 $(p) $(call man_dest,$(p)) && ) true
+	$(foreach p,$(MAN_PAGES),sed -e 's|/usr/share/cdtail/|$(DATADIR)/|g' \
+		-e 's|/usr/share/doc/cdtail/|$(DOCDIR)/|g' $(p) \
+		>$(call man_dest,$(p)) && chmod 644 $(call man_dest,$(p)) && ) true
+	install -d $(DESTDIR)$(DATADIR)/fixtures/sysfs $(DESTDIR)$(DOCDIR)
+	install -m 644 doc/disc-kinds.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 fixtures/iso9660.iso $(DESTDIR)$(DATADIR)/fixtures/
+	cp -R $(addprefix fixtures/sysfs/,$(SAMPLE_SYSFS)) $(DESTDIR)$(DATADIR)/fixtures/sysfs/
 
 # Removes exactly what install wrote (check-install tests that nothing is left).
 uninstall:
@@ -238,6 +263,9 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/cdtail \
 		$(DESTDIR)$(PCDIR)/cdtail.pc \
 		$(foreach p,$(MAN_PAGES),$(call man_dest,$(p)))
+	rm -rf $(DESTDIR)$(DATADIR)/fixtures
+	rm -f $(DESTDIR)$(DOCDIR)/disc-kinds.md
+	-rmdir $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
 	rm -rf build libcdtail.a libcdtail.so cdtail cdtail.pc $(FIXTURES)

@@ -50,6 +50,10 @@ struct cli_opt {
  * of the log the run is alive without drowning the report in it.
  */
 #define CLI_STATUS_EVERY_DEFAULT 30
+#define CLI_TIMEOUT_DEFAULT_S 30
+/* a default in --help is the code's own number (tests/cli/check_pages.py) */
+#define CLI_STR_(x) #x
+#define CLI_STR(x) CLI_STR_(x)
 #define CLI_OPT_JSON { "json", CLI_K_JSON, NULL, \
 	"one JSON object on stdout, also on failure ({\"device\", \"error\"})" }
 #define CLI_OPT_QUIET { "quiet", 'q', NULL, \
@@ -58,11 +62,13 @@ struct cli_opt {
 #define CLI_OPT_VERBOSE { "verbose", 'v', NULL, \
 	"every SCSI command decoded on stderr; -vv adds its CDB and sense bytes" }
 #define CLI_OPT_TIMEOUT { "timeout", CLI_K_TIMEOUT, "SECONDS", \
-	"bound every SCSI command, 1 to 3600 (default 30)" }
+	"bound every SCSI command, 1 to 3600 (default " CLI_STR(CLI_TIMEOUT_DEFAULT_S) ")" }
 #define CLI_OPT_MAX_EXTRA { "max-extra", CLI_K_MAX_EXTRA, "BLOCKS", \
-	"search at most BLOCKS past the reported end (default 16384)" }
+	"search at most BLOCKS past the reported end (default " \
+	CLI_STR(CDT_DEFAULT_MAX_EXTRA) ")" }
 #define CLI_OPT_STATUS_EVERY { "status-every", CLI_K_STATUS_EVERY, "SECONDS", \
-	"stderr not a terminal: a status line every SECONDS (default 30, 0 none)" }
+	"stderr not a terminal: a status line every SECONDS (default " \
+	CLI_STR(CLI_STATUS_EVERY_DEFAULT) ", 0 none)" }
 #define CLI_OPT_HELP { "help", 'h', NULL, "show this help and exit" }
 #define CLI_OPT_VERSION { "version", 'V', NULL, "show cdtail's version and exit" }
 /* what every subcommand that talks to a device takes; end a table with these */

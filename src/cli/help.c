@@ -14,8 +14,11 @@
  *      build/asan/cdtail and build/asan/build/cdtail-shared);
  *   3. any page man(1) finds by name (man -w: an install elsewhere).
  * A file is shown with man -l, which formats it and pages it on a terminal
- * as man NAME does.  With no page, or no man to show it, the command's
- * --help text, after a line on stderr that says why.
+ * as man NAME does; installed pages may be gzipped (PAGE.1.gz, as Debian
+ * ships them).  Where man cannot run (a minimal system without man-db),
+ * cdtail formats the file itself (manview.c, gzip -dc for a .gz), after a
+ * line on stderr that says why.  With no page at all, the command's --help
+ * text, after a line that says so.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,8 +28,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include "cli.h"
+#include "manview.h"
 
 extern char **environ;
 
@@ -50,11 +55,13 @@ static bool binary_dir(char *dir, size_t len)
 	return (size_t)snprintf(dir, len, "%s", dirname(exe)) < len;
 }
 
-/* 1: BIN/../share/man/man1/PAGE.1 */
+/* 1: BIN/../share/man/man1/PAGE.1, or PAGE.1.gz */
 static bool page_installed(const char *bin, const char *page, char *path, size_t len)
 {
-	return (size_t)snprintf(path, len, "%s/../share/man/man1/%s.1", bin, page) < len &&
-	       readable(path);
+	return ((size_t)snprintf(path, len, "%s/../share/man/man1/%s.1", bin, page) < len &&
+		readable(path)) ||
+	       ((size_t)snprintf(path, len, "%s/../share/man/man1/%s.1.gz", bin, page) < len &&
+		readable(path));
 }
 
 /* 2: TREE/man/PAGE.1, TREE being BIN or one of its parents */
@@ -111,6 +118,76 @@ static void exec_man(char *const argv[])
 	execvp(argv[0], argv);
 }
 
+static bool gzipped(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 3 && !strcmp(path + n - 3, ".gz");
+}
+
+/* path's text, through gzip -dc for a .gz; *pid the child's, or -1. */
+static FILE *open_page(const char *path, pid_t *pid)
+{
+	char *argv[] = { "gzip", "-dc", "--", (char *)path, NULL };
+	posix_spawn_file_actions_t fa;
+	int fd[2], rc;
+	FILE *f;
+
+	*pid = -1;
+	if (!gzipped(path))
+		return fopen(path, "re");
+	if (pipe(fd))
+		return NULL;
+	if (posix_spawn_file_actions_init(&fa)) {
+		close(fd[0]);
+		close(fd[1]);
+		return NULL;
+	}
+	rc = posix_spawn_file_actions_adddup2(&fa, fd[1], 1) ||
+	     posix_spawn_file_actions_addclose(&fa, fd[0]) ||
+	     posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fd[1]);
+	if (rc) {
+		*pid = -1;
+		close(fd[0]);
+		return NULL;
+	}
+	f = fdopen(fd[0], "r");
+	if (!f)
+		close(fd[0]);
+	return f;
+}
+
+/* MANWIDTH as man takes it, else 80 */
+static unsigned int page_width(void)
+{
+	const char *w = getenv("MANWIDTH");
+	long v = w ? strtol(w, NULL, 10) : 0;
+
+	return v >= 40 && v <= 1000 ? (unsigned int)v : CLI_COLUMNS;
+}
+
+/* The page formatted here (manview.c); false when it could not be read. */
+static bool show_page(const char *path)
+{
+	pid_t pid;
+	FILE *f = open_page(path, &pid);
+	bool ok;
+	int st = 0;
+
+	if (!f)
+		return false;
+	ok = !manview_render(f, stdout, page_width());
+	fclose(f);
+	if (pid > 0) {
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		ok = ok && WIFEXITED(st) && !WEXITSTATUS(st);
+	}
+	return ok;
+}
+
 int cli_help_page(const struct cli_cmd *cmd)
 {
 	char page[64], bin[PATH_MAX], path[PATH_MAX];
@@ -120,8 +197,12 @@ int cli_help_page(const struct cli_cmd *cmd)
 	if (have_bin && (page_installed(bin, page, path, sizeof(path)) ||
 			 page_in_tree(bin, page, path, sizeof(path)))) {
 		exec_man((char *[]){ "man", "-l", path, NULL });
-		cli_err("help: cannot run man (%s) to show %s; the options of %s:",
-			strerror(errno), path, cmd->name);
+		cli_err("help: cannot run man (%s) to show %s; its text as cdtail formats it:",
+			strerror(errno), path);
+		fflush(stderr);
+		if (show_page(path))
+			return 0;
+		cli_err("help: cannot read %s; the options of %s:", path, cmd->name);
 	} else if (page_known_to_man(page)) {
 		exec_man((char *[]){ "man", page, NULL });
 		cli_err("help: cannot run man (%s); the options of %s:", strerror(errno),

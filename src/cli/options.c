@@ -263,7 +263,7 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
 	int opt, rc;
 
 	memset(co, 0, sizeof(*co));
-	co->timeout_ms = 30000;
+	co->timeout_ms = CLI_TIMEOUT_DEFAULT_S * 1000;
 	co->max_extra = CDT_DEFAULT_MAX_EXTRA;
 	co->status_every_s = CLI_STATUS_EVERY_DEFAULT;
 	a->n = 0;

@@ -92,7 +92,7 @@ int rui_opt(struct rui *u, int key, const char *arg)
  */
 static void stop_message(const struct rui *u)
 {
-	unsigned int secs = (u->co.timeout_ms ? u->co.timeout_ms : 30000) / 1000;
+	unsigned int secs = (u->co.timeout_ms ? u->co.timeout_ms : CLI_TIMEOUT_DEFAULT_S * 1000) / 1000;
 
 	if (u->screen.mode == SCREEN_TERM)
 		snprintf(stop_msg, sizeof(stop_msg), "\r\033[Kcdtail %s: stopping after the current"

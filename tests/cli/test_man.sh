@@ -32,6 +32,33 @@ for l in sys.stdin.buffer.read().decode("utf-8", "replace").splitlines():
 	else not_ok "$p: within 80 columns at MANWIDTH=80" "$wide" "$wide_c"; fi
 done
 
+# issue 35: an installed page cites only installed files: no source path
+# (tests/, src/, scripts/, doc/) outside a roff comment; the files it
+# names under /usr/share/cdtail and /usr/share/doc/cdtail are ones make
+# install puts there (fixtures/ with iso9660.iso and the SAMPLE_SYSFS
+# trees; doc/disc-kinds.md),
+# and the examples' fixtures/ paths are among those
+sample=$(sed -n 's/^SAMPLE_SYSFS = //p' "$ROOT/Makefile")
+for f in "$MAN"/*.[0-9]; do
+	p=${f##*/}
+	bad=$(grep -v '^\.\\"' "$f" | sed 's/\\-/-/g' | grep -nE '(^|[^a-z/])(tests|src|scripts|doc)/' | head -3)
+	for c in $(grep -v '^\.\\"' "$f" | sed 's/\\-/-/g' |
+		grep -oE '(/usr/share/(doc/)?cdtail/|[^a-zA-Z0-9/._-]|^)(fixtures/[a-zA-Z0-9._/-]*|disc-kinds\.md)' |
+		sed 's|^[^a-z/]*||; s|^/usr/share/cdtail/||; s|[.,;)]*$||' | sort -u); do
+		case $c in
+		/usr/share/doc/cdtail/disc-kinds.md) [ -f "$ROOT/doc/disc-kinds.md" ] && continue ;;
+		fixtures/iso9660.iso) continue ;;
+		fixtures/sysfs/*)
+			tree=${c#fixtures/sysfs/}
+			tree=${tree%%/*}
+			case " $sample " in *" $tree "*) [ -d "$ROOT/fixtures/sysfs/$tree" ] && continue ;; esac ;;
+		esac
+		bad="$bad not installed: $c"
+	done
+	if [ -z "$bad" ]; then ok "$p: cites only installed files"; else
+		not_ok "$p: cites only installed files" "$bad"; fi
+done
+
 # cdtail(1) is the overview: under 300 lines at 80 columns, SEE ALSO names
 # every other page, and every page but libcdtail(3) names cdtail(1) back
 n=$(MANWIDTH=80 MAN_KEEP_FORMATTING= man -l "$MAN/cdtail.1" 2>/dev/null | wc -l)
@@ -97,11 +124,42 @@ for w in ${TEST_WRAPPER%% *}; do
 	ln -s "$p" "$T/noman/"
 	[ -x "$p.bin" ] && ln -s "$p.bin" "$T/noman/"
 done
-PATH="$T/noman" $TEST_WRAPPER "$CDTAIL" help probe >"$T/out" 2>"$T/err"
+# issue 35: without man the page itself, as cdtail formats it (manview.c),
+# every command's, within 80 columns
+for c in $CMDS; do
+	PATH="$T/noman" $TEST_WRAPPER "$CDTAIL" help "$c" >"$T/out" 2>"$T/err"
+	RC=$?
+	expect_rc "help $c, no man -> 0" 0
+	expect_grep "help $c, no man: the page's NAME" "$T/out" "^       cdtail-$c - "
+	expect_grep "help $c, no man: its OPTIONS" "$T/out" "^OPTIONS$"
+	expect_grep "help $c, no man: its EXAMPLES" "$T/out" "^EXAMPLES$"
+	expect_grep "help $c, no man: why, on stderr" "$T/err" "cannot run man .* to show .*/man/cdtail-$c\.1; its text as cdtail formats it"
+	expect_no_grep "help $c, no man: no roff left" "$T/out" '^\.[a-zA-Z]{1,2}( |$)|\\f[BIRP]|\\\((aq|dq|lq|rq|em)|\\-\\-'
+	wide=$(awk 'length > 80' "$T/out" | head -3)
+	if [ -z "$wide" ]; then ok "help $c, no man: within 80 columns"; else
+		not_ok "help $c, no man: within 80 columns" "$wide"; fi
+done
+# the same lines man(1) gives, words and order (man fills and justifies,
+# cdtail only fills): the OPTIONS of probe
+sect() { sed -n '/^OPTIONS/,/^JSON OUTPUT/p' | tr -s ' \n' '  '; }
+PATH="$T/noman" $TEST_WRAPPER "$CDTAIL" help probe 2>/dev/null | sect >"$T/ours"
+MANWIDTH=80 man -l "$MAN/cdtail-probe.1" 2>/dev/null | sed 's/\xe2\x80\x90 *//' | col -bx |
+	sed "s/[‘’]/'/g; s/[“”]/\"/g" | sect >"$T/man"
+if cmp -s "$T/ours" "$T/man"; then ok "help probe, no man: the words man gives"; else
+	not_ok "help probe, no man: the words man gives" "$(diff "$T/man" "$T/ours" | head -c 600)"; fi
+# an installed page gzipped, as Debian ships it: gzip -dc, no man
+mkdir -p "$T/gz/bin" "$T/gz/share/man/man1"
+cp "$CDTAIL" "$T/gz/bin/cdtail"
+cp -L "$(dirname "$CDTAIL")"/shlib/* "$T/gz/bin/" 2>/dev/null
+mkdir -p "$T/gz/bin/shlib" && cp -L "$(dirname "$CDTAIL")"/shlib/* "$T/gz/bin/shlib/" 2>/dev/null
+gzip -9c "$MAN/cdtail-verify.1" >"$T/gz/share/man/man1/cdtail-verify.1.gz"
+ln -s "$(command -v gzip)" "$T/noman/gzip"
+PATH="$T/noman" $TEST_WRAPPER "$T/gz/bin/cdtail" help verify >"$T/out" 2>"$T/err"
 RC=$?
-expect_rc "help probe, no man -> 0" 0
-expect_grep "help probe, no man: the --help text" "$T/out" "^usage: cdtail probe "
-expect_grep "help probe, no man: why" "$T/err" "cannot run man .* to show .*/man/cdtail-probe\.1"
+expect_rc "help verify, page.1.gz, no man -> 0" 0
+expect_grep "help verify, page.1.gz, no man: the page" "$T/out" "^       cdtail-verify - "
+expect_grep "help verify, page.1.gz: the installed one" "$T/err" "to show .*/share/man/man1/cdtail-verify\.1\.gz"
+rm "$T/noman/gzip"
 
 # a binary with no page beside it or in a tree, and none man knows: the
 # --help text (cdtail-shared copied with its library, MANPATH empty)

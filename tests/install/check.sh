@@ -19,11 +19,28 @@ t "man pages" "[ -f '$p/share/man/man1/cdtail.1' ] && [ -f '$p/share/man/man3/li
 # every page of the tree, each in the section its suffix names
 for page in "$(dirname "$0")"/../../man/*.[0-9]; do
 	name=${page##*/}
-	t "man page $name in man${name##*.}" "cmp -s '$page' '$p/share/man/man${name##*.}/$name'"
+	# the sample images' place as installed (issue 35: pages cite only
+	# installed files)
+	t "man page $name in man${name##*.}" \
+		"sed -e 's|/usr/share/cdtail/|$prefix/share/cdtail/|g' \
+		-e 's|/usr/share/doc/cdtail/|$prefix/share/doc/cdtail/|g' '$page' |
+		cmp -s - '$p/share/man/man${name##*.}/$name'"
 done
+t "the pages cite the installed samples" \
+	"grep -q '$prefix/share/cdtail/fixtures' '$p/share/man/man1/cdtail-probe.1'"
+t "the sample disc image" "cmp -s '$iso' '$p/share/cdtail/fixtures/iso9660.iso'"
+t "the sample sysfs rack" "[ -f '$p/share/cdtail/fixtures/sysfs/rack-sim/cdtail-sim/sr0' ]"
+t "disc-kinds.md, which the pages cite" "[ -s '$p/share/doc/cdtail/disc-kinds.md' ]"
 t "bash completion" "bash -c \". '$p/share/bash-completion/completions/cdtail' && complete -p cdtail\" >/dev/null"
 t "pkg-config prefix" "grep -qx 'prefix=$prefix' '$p/lib/pkgconfig/cdtail.pc'"
 out=$(mktemp -d)
+# an example of the pages run as they say: from a copy of the samples
+mkdir "$out/ex"
+cp -R "$p/share/cdtail/fixtures" "$out/ex/"
+(cd "$out/ex" && LD_LIBRARY_PATH="$p/lib" "$p/bin/cdtail" probe -q sim:fixtures/iso9660.iso,hide=3 >out 2>&1)
+t "cdtail(1)'s example runs from a copy of the installed samples" "[ $? -eq 10 ]"
+(cd "$out/ex" && LD_LIBRARY_PATH="$p/lib" "$p/bin/cdtail" probe --all --sysfs fixtures/sysfs/rack-sim -q >rack 2>&1)
+t "the installed rack rehearses probe --all" "[ $? -eq 10 ] && [ \$(wc -l <'$out/ex/rack') -eq 3 ]"
 t "builds with pkg-config" "cc -o '$out/use' '$(dirname "$0")/use.c' \$(pkg-config --cflags --libs --static cdtail) 2>'$out/err'"
 t "runs against the emulated drive" "[ \"\$(LD_LIBRARY_PATH='$p/lib' '$out/use' 'sim:$iso,hide=2')\" = \"\$((\$(stat -c %s '$iso') / 2048)) 2\" ]"
 t "installed binary runs" "'$p/bin/cdtail' probe 'sim:$iso' >/dev/null"
