@@ -117,6 +117,34 @@ expect_rc "structure=0: usage" 2
 run probe "sim:$D,structure=x"
 expect_rc "structure=x: usage" 2
 
+# UDF (DVD-Video and BD carry it): a UDF-only disc and a UDF bridge disc
+# (fixtures/udfbridge.py: ISO 9660 descriptors first) have a filesystem size
+run probe --json "sim:$FIX/udf.img,profile=dvd-rom"
+expect_json "UDF only on a DVD: udf and its size" '"\(.filesystem.type) \(.sources.filesystem)"' "udf 1024"
+run probe --json "sim:$FIX/udfbridge.img,profile=dvd-rom,structure=1024"
+expect_json "UDF bridge: udf and its size" '"\(.filesystem.type) \(.sources.filesystem)"' "udf 1024"
+expect_json "UDF bridge: structure agrees" .sources.disc_structure 1024
+expect_json "UDF bridge: nothing wrong" '.wrong_sources | length' 0
+# the bridge whose UDF partition descriptor is damaged: ISO 9660 gives the size
+cp "$FIX/udfbridge.img" "$T/pd.img"
+python3 - "$T/pd.img" <<'PY'
+import struct, sys
+p = sys.argv[1]
+img = bytearray(open(p, "rb").read())
+a = 256 * 2048
+loc, ln = struct.unpack("<I", img[a + 20:a + 24])[0], struct.unpack("<I", img[a + 16:a + 20])[0]
+for s in range(loc, loc + ln // 2048):
+    if struct.unpack("<H", img[s * 2048:s * 2048 + 2])[0] == 5:
+        img[s * 2048 + 4] ^= 0xff
+open(p, "wb").write(img)
+PY
+run probe --json "sim:$T/pd.img,profile=dvd-rom"
+expect_json "UDF bridge, partition damaged: ISO 9660's size" '"\(.filesystem.type) \(.sources.filesystem)"' "iso9660 1024"
+# and past the filesystem a DVD's hidden tail is still found
+run probe --json "sim:$FIX/udf.img,profile=dvd-rom,hide=24"
+expect_json "UDF, hide=24: filesystem right" .sources.filesystem 1024
+expect_json "UDF, hide=24: true end" .true_blocks 1024
+
 # bad values
 run probe "sim:$D,css=5-1"
 expect_rc "css=5-1: usage" 2
