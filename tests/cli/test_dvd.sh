@@ -145,6 +145,42 @@ run probe --json "sim:$FIX/udf.img,profile=dvd-rom,hide=24"
 expect_json "UDF, hide=24: filesystem right" .sources.filesystem 1024
 expect_json "UDF, hide=24: true end" .true_blocks 1024
 
+# DVD±R, BD-R: the last recorded track's information shown; an open disc
+# whose READ CAPACITY says 1 or its last recorded address (opencap=)
+run probe --json "sim:$D,profile=dvd+r,open=1"
+expect_json "open DVD+R: the recorded track" \
+	'.recorded_track | "\(.track) \(.start) \(.size) \(.last_recorded) \(.next_writable) \(.recorded_end)"' \
+	"1 0 3000 2999 14400 3000"
+expect_json "open DVD+R: no open-capacity" '.notes | index("open-capacity") == null' true
+run probe "sim:$D,profile=dvd+r,open=1"
+expect_grep "open DVD+R, text: recorded line" "$T/out" \
+	'^recorded:  track 1 from LBA 0, 3000 blocks, last recorded LBA 2999; next writable LBA 14400$'
+for oc in one lra; do
+	run probe --json "sim:$D,profile=dvd+r,open=1,opencap=$oc"
+	expect_rc "opencap=$oc: hidden-tail exit" 10
+	expect_json "opencap=$oc: true end from the recorded extent" .true_blocks 3000
+	expect_json "opencap=$oc: noted" '.notes | index("open-capacity") != null' true
+	expect_json "opencap=$oc: READ CAPACITY wrong" '.wrong_sources | index("read_capacity") != null' true
+	run image --json "sim:$D,profile=dvd-r,open=1,opencap=$oc" "$T/oc-$oc.iso"
+	expect_json "opencap=$oc: image of all 3000" .extent_blocks 3000
+	if cmp -s "$T/oc-$oc.iso" "$D"; then ok "opencap=$oc: OUT is the disc"
+	else not_ok "opencap=$oc: OUT is the disc" "differs"; fi
+done
+run probe "sim:$D,profile=dvd+r,open=1,opencap=one"
+expect_grep "opencap=one, text: the note" "$T/out" '^note: +open-capacity: READ CAPACITY of this appendable disc says 1 block'
+# a closed DVD-R: the track, no next writable address
+run probe --json "sim:$D,profile=dvd-r"
+expect_json "closed DVD-R: the track, no NWA" '.recorded_track | "\(.size) \(.next_writable)"' "3000 null"
+# BD-R open; a pressed DVD has no recorded track
+run probe --json "sim:$D,profile=bd-r,open=1"
+expect_json "open BD-R: recorded_end" .recorded_track.recorded_end 3000
+run probe --json "sim:$D,profile=dvd-rom"
+expect_json "DVD-ROM: no recorded track" .recorded_track null
+run probe "sim:$D,profile=dvd-rom,opencap=one"
+expect_rc "opencap without open=1: usage" 2
+run probe "sim:$D,profile=dvd+r,open=1,opencap=two"
+expect_rc "opencap=two: usage" 2
+
 # bad values
 run probe "sim:$D,css=5-1"
 expect_rc "css=5-1: usage" 2
