@@ -132,12 +132,14 @@ $(B)/tests/%: tests/unit/%.c $(UNIT_HELPERS) $(wildcard tests/unit/*.h) $(LIBA)
 $(B)/tests/test_sumfile: src/cli/sumfile.c src/cli/sumfile.h
 
 # Fixture images, made from a fixed file tree; never checked in.
-FIXTURES = fixtures/iso9660.iso fixtures/udf.img
+FIXTURES = fixtures/iso9660.iso fixtures/udf.img fixtures/udfbridge.img
 fixtures: $(FIXTURES)
 fixtures/iso9660.iso: fixtures/make-fixtures.sh $(shell find fixtures/tree -type f 2>/dev/null)
 	sh fixtures/make-fixtures.sh iso $@
 fixtures/udf.img: fixtures/make-fixtures.sh
 	sh fixtures/make-fixtures.sh udf $@
+fixtures/udfbridge.img: fixtures/make-fixtures.sh fixtures/udfbridge.py
+	sh fixtures/make-fixtures.sh bridge $@
 
 # The unit run also checks that libcdtail(3) documents every public field
 # (a new field goes in its STRUCT FIELDS section) and names every public

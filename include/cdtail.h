@@ -581,6 +581,20 @@ struct cdt_probe_result {
 	uint8_t structure_version;	/* the book's part version */
 	char structure_type[16];	/* "DVD-ROM", "DVD+R", ... (DVD book
 					 * type), "BDO", "BDR", "BDW" (BD), "" */
+	/*
+	 * READ TRACK INFORMATION of the last recorded track on DVD±R,
+	 * DVD-RW and BD-R (issue 36), each CDT_SIZE_ABSENT when not
+	 * answered (other media, a refusal, a field not valid): its number,
+	 * start, size and last recorded address, and the next writable
+	 * address of the blank track after it (an open disc).  recorded_end
+	 * is the track's recorded extent (LRA + 1, else start + size), a
+	 * candidate of the end search where READ CAPACITY of an open disc
+	 * says 1 or the last recorded address.
+	 */
+	int64_t recorded_track;
+	int64_t recorded_start, recorded_size, recorded_last;
+	int64_t next_writable;
+	int64_t recorded_end;
 };
 
 int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,

@@ -375,6 +375,64 @@ static void print_structure(const struct cdt_probe_result *r)
 	printf("\n");
 }
 
+/* null but on DVD±R, DVD-RW and BD-R, where the track information answered */
+static json_object *json_recorded(const struct cdt_probe_result *r)
+{
+	json_object *o;
+
+	if (r->recorded_track < 0 && r->next_writable < 0)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "track", cli_json_count(r->recorded_track));
+	json_object_object_add(o, "start", cli_json_count(r->recorded_start));
+	json_object_object_add(o, "size", cli_json_count(r->recorded_size));
+	json_object_object_add(o, "last_recorded", cli_json_count(r->recorded_last));
+	json_object_object_add(o, "next_writable", cli_json_count(r->next_writable));
+	json_object_object_add(o, "recorded_end", cli_json_count(r->recorded_end));
+	return o;
+}
+
+/*
+ * READ CAPACITY of an open disc short of the last track's recorded extent:
+ * what drives answer on appendable DVD±R (1, or the last recorded
+ * address; doc/disc-kinds.md); the extent is the end the search tested.
+ */
+static bool open_capacity(const struct cdt_probe_result *r)
+{
+	return (r->notes & CDT_NOTE_APPENDABLE) && r->recorded_end > 0 &&
+	       r->sizes.read_capacity >= 0 && r->sizes.read_capacity < r->recorded_end;
+}
+
+static void print_recorded(const struct cdt_probe_result *r)
+{
+	if (r->recorded_track >= 0) {
+		printf("recorded:  track %lld from LBA %lld, %lld blocks", (long long)r->recorded_track,
+		       (long long)r->recorded_start, (long long)r->recorded_size);
+		if (r->recorded_last >= 0)
+			printf(", last recorded LBA %lld", (long long)r->recorded_last);
+		if (r->next_writable >= 0)
+			printf("; next writable LBA %lld", (long long)r->next_writable);
+		printf("\n");
+	} else if (r->next_writable >= 0) {
+		printf("recorded:  nothing; next writable LBA %lld\n", (long long)r->next_writable);
+	}
+}
+
+static void print_open_capacity(const struct cdt_probe_result *r)
+{
+	char text[400];
+
+	if (!open_capacity(r))
+		return;
+	snprintf(text, sizeof(text), "open-capacity: READ CAPACITY of this appendable disc says"
+		 " %lld block%s, short of the last track's recorded extent (%lld: its last"
+		 " recorded address + 1), as drives answer for open DVD-R and DVD+R discs; the end"
+		 " is judged from the recorded extent and the reads",
+		 (long long)r->sizes.read_capacity, r->sizes.read_capacity == 1 ? "" : "s",
+		 (long long)r->recorded_end);
+	cli_wrap(stdout, (size_t)printf("note:      "), 11, text);
+}
+
 /* "raw:" only where READ CD gave something or the drive declares it */
 static void print_raw(const struct cdt_raw_caps *c, const struct cdt_layout *l)
 {
@@ -432,6 +490,8 @@ json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, 
 	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
 		if (r->notes & notes[i].bit)
 			json_object_array_add(nt, json_object_new_string(notes[i].id));
+	if (open_capacity(r))
+		json_object_array_add(nt, json_object_new_string("open-capacity"));
 	cli_json_fs_past_end(o, nt, r);
 	cli_json_agreed_end(o, nt, r);
 	json_object_object_add(o, "notes", nt);
@@ -439,6 +499,7 @@ json_object *cli_probe_json(const char *addr, const struct cdt_probe_result *r, 
 	qmarks_notes(o, nt);
 	json_object_object_add(o, "raw", json_raw(&r->raw, tried_audio_json(o, r->raw.tried_lba)));
 	json_object_object_add(o, "structure", json_structure(r));
+	json_object_object_add(o, "recorded_track", json_recorded(r));
 	json_object_object_add(o, "verdict", json_object_new_string(cdt_verdict_name(r->verdict)));
 	return o;
 }
@@ -532,6 +593,7 @@ void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool vir
 	print_layout(l);
 	print_raw(&r->raw, l);
 	print_structure(r);
+	print_recorded(r);
 	cli_cd_text_print(text);
 	printf("sources (blocks):\n");
 	for (i = 0; i < n; i++)
@@ -560,6 +622,7 @@ void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool vir
 		if (r->notes & notes[i].bit)
 			cli_wrap(stdout, (size_t)printf("note:      "), 11, notes[i].text);
 	print_counted_notes(r);
+	print_open_capacity(r);
 	cli_print_fs_past_end(r, "the files stored there are not on the disc, and no copy"
 			      " of it holds them");
 	print_next(addr, r);

@@ -117,6 +117,70 @@ expect_rc "structure=0: usage" 2
 run probe "sim:$D,structure=x"
 expect_rc "structure=x: usage" 2
 
+# UDF (DVD-Video and BD carry it): a UDF-only disc and a UDF bridge disc
+# (fixtures/udfbridge.py: ISO 9660 descriptors first) have a filesystem size
+run probe --json "sim:$FIX/udf.img,profile=dvd-rom"
+expect_json "UDF only on a DVD: udf and its size" '"\(.filesystem.type) \(.sources.filesystem)"' "udf 1024"
+run probe --json "sim:$FIX/udfbridge.img,profile=dvd-rom,structure=1024"
+expect_json "UDF bridge: udf and its size" '"\(.filesystem.type) \(.sources.filesystem)"' "udf 1024"
+expect_json "UDF bridge: structure agrees" .sources.disc_structure 1024
+expect_json "UDF bridge: nothing wrong" '.wrong_sources | length' 0
+# the bridge whose UDF partition descriptor is damaged: ISO 9660 gives the size
+cp "$FIX/udfbridge.img" "$T/pd.img"
+python3 - "$T/pd.img" <<'PY'
+import struct, sys
+p = sys.argv[1]
+img = bytearray(open(p, "rb").read())
+a = 256 * 2048
+loc, ln = struct.unpack("<I", img[a + 20:a + 24])[0], struct.unpack("<I", img[a + 16:a + 20])[0]
+for s in range(loc, loc + ln // 2048):
+    if struct.unpack("<H", img[s * 2048:s * 2048 + 2])[0] == 5:
+        img[s * 2048 + 4] ^= 0xff
+open(p, "wb").write(img)
+PY
+run probe --json "sim:$T/pd.img,profile=dvd-rom"
+expect_json "UDF bridge, partition damaged: ISO 9660's size" '"\(.filesystem.type) \(.sources.filesystem)"' "iso9660 1024"
+# and past the filesystem a DVD's hidden tail is still found
+run probe --json "sim:$FIX/udf.img,profile=dvd-rom,hide=24"
+expect_json "UDF, hide=24: filesystem right" .sources.filesystem 1024
+expect_json "UDF, hide=24: true end" .true_blocks 1024
+
+# DVD±R, BD-R: the last recorded track's information shown; an open disc
+# whose READ CAPACITY says 1 or its last recorded address (opencap=)
+run probe --json "sim:$D,profile=dvd+r,open=1"
+expect_json "open DVD+R: the recorded track" \
+	'.recorded_track | "\(.track) \(.start) \(.size) \(.last_recorded) \(.next_writable) \(.recorded_end)"' \
+	"1 0 3000 2999 14400 3000"
+expect_json "open DVD+R: no open-capacity" '.notes | index("open-capacity") == null' true
+run probe "sim:$D,profile=dvd+r,open=1"
+expect_grep "open DVD+R, text: recorded line" "$T/out" \
+	'^recorded:  track 1 from LBA 0, 3000 blocks, last recorded LBA 2999; next writable LBA 14400$'
+for oc in one lra; do
+	run probe --json "sim:$D,profile=dvd+r,open=1,opencap=$oc"
+	expect_rc "opencap=$oc: hidden-tail exit" 10
+	expect_json "opencap=$oc: true end from the recorded extent" .true_blocks 3000
+	expect_json "opencap=$oc: noted" '.notes | index("open-capacity") != null' true
+	expect_json "opencap=$oc: READ CAPACITY wrong" '.wrong_sources | index("read_capacity") != null' true
+	run image --json "sim:$D,profile=dvd-r,open=1,opencap=$oc" "$T/oc-$oc.iso"
+	expect_json "opencap=$oc: image of all 3000" .extent_blocks 3000
+	if cmp -s "$T/oc-$oc.iso" "$D"; then ok "opencap=$oc: OUT is the disc"
+	else not_ok "opencap=$oc: OUT is the disc" "differs"; fi
+done
+run probe "sim:$D,profile=dvd+r,open=1,opencap=one"
+expect_grep "opencap=one, text: the note" "$T/out" '^note: +open-capacity: READ CAPACITY of this appendable disc says 1 block'
+# a closed DVD-R: the track, no next writable address
+run probe --json "sim:$D,profile=dvd-r"
+expect_json "closed DVD-R: the track, no NWA" '.recorded_track | "\(.size) \(.next_writable)"' "3000 null"
+# BD-R open; a pressed DVD has no recorded track
+run probe --json "sim:$D,profile=bd-r,open=1"
+expect_json "open BD-R: recorded_end" .recorded_track.recorded_end 3000
+run probe --json "sim:$D,profile=dvd-rom"
+expect_json "DVD-ROM: no recorded track" .recorded_track null
+run probe "sim:$D,profile=dvd-rom,opencap=one"
+expect_rc "opencap without open=1: usage" 2
+run probe "sim:$D,profile=dvd+r,open=1,opencap=two"
+expect_rc "opencap=two: usage" 2
+
 # bad values
 run probe "sim:$D,css=5-1"
 expect_rc "css=5-1: usage" 2

@@ -707,6 +707,7 @@ static int run_search(struct cdt_dev *dev, struct probe_findings *pf,
 	}
 	fill_params(&p, &res->sizes, pf->layout, opts->max_extra, r.buf_blocks);
 	add_candidate(&p, res->structure_blocks);
+	add_candidate(&p, res->recorded_end);
 	if (above > p.floor)
 		p.floor = above;
 	dev->errmsg[0] = '\0';
@@ -878,6 +879,7 @@ static int begin_once(struct cdt_dev *dev, struct probe_findings *pf,
 	res->reported_blocks = (uint64_t)res->sizes.read_capacity;
 	probe_raw(dev, pf, res);
 	probe_structure(dev, res);
+	probe_recorded_track(dev, res);
 	return 0;
 }
 

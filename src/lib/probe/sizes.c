@@ -277,8 +277,19 @@ static void filesystem_size(struct cdt_dev *dev, struct probe_findings *pf, uint
 	blkid_type(buf, len, sz->fs_type, sizeof(sz->fs_type));
 	if (!strcmp(sz->fs_type, "udf"))
 		rc = cdt_udf_size(buf, len, dev->block_size, &blocks);
-	else if (!strcmp(sz->fs_type, "iso9660") || !sz->fs_type[0])
+	/*
+	 * libblkid 2.38 names a UDF bridge disc (ISO 9660 descriptors first
+	 * in the recognition sequence, OSTA UDF 2.60 6.9) "udf" and gives no
+	 * size of either (no FSSIZE for udf or iso9660): where the UDF
+	 * descriptors give none, the bridge's ISO 9660 volume still does,
+	 * and the type names the filesystem the size came from.
+	 */
+	if (rc && (!strcmp(sz->fs_type, "udf") || !strcmp(sz->fs_type, "iso9660") ||
+		   !sz->fs_type[0])) {
 		rc = cdt_iso9660_size(buf, len, dev->block_size, &blocks);
+		if (!rc && !strcmp(sz->fs_type, "udf"))
+			sz->fs_type[0] = '\0';
+	}
 	if (!rc && !sz->fs_type[0])
 		snprintf(sz->fs_type, sizeof(sz->fs_type), "iso9660");
 	if (!rc && blocks)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/cmds.h"
+#include "mmc/mmc.h"
 #include "mmc/structure.h"
 #include "probe/structure.h"
 
@@ -89,4 +90,71 @@ void probe_structure(struct cdt_dev *dev, struct cdt_probe_result *res)
 			dvd_structure(res, buf, got);
 	}
 	free(buf);
+}
+
+bool probe_sequential_profile(uint16_t profile)
+{
+	switch (profile) {
+	case 0x0011: case 0x0013: case 0x0014:	/* DVD-R, DVD-RW */
+	case 0x0015: case 0x0016:		/* DVD-R DL */
+	case 0x001b: case 0x002b:		/* DVD+R, DVD+R DL */
+	case 0x0041: case 0x0042:		/* BD-R SRM, RRM */
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int track_info(struct cdt_dev *dev, uint32_t track, struct mmc_track_info *ti)
+{
+	uint8_t buf[48];
+	uint32_t got = 0;
+
+	if (cdt_cmd_read_track_info(dev, track, buf, 36, &got))
+		return -1;
+	return mmc_parse_track_info(buf, got, ti);
+}
+
+/*
+ * MMC-5 6.27 READ TRACK INFORMATION: an open disc's last track is its
+ * invisible blank one, whose NWA is where writing goes on; the data's
+ * track is the one before (the kernel's cdrom_get_last_written asks the
+ * same way).  The recorded extent is the last recorded address + 1 where
+ * LRA_V says it is valid, else the track's start + size.
+ */
+void probe_recorded_track(struct cdt_dev *dev, struct cdt_probe_result *res)
+{
+	struct mmc_disc_info di;
+	struct mmc_track_info ti;
+	uint32_t got = 0, track;
+	uint8_t buf[48];
+
+	res->recorded_track = res->recorded_start = res->recorded_size = CDT_SIZE_ABSENT;
+	res->recorded_last = res->next_writable = res->recorded_end = CDT_SIZE_ABSENT;
+	if (!probe_sequential_profile(res->sizes.profile))
+		return;
+	if (cdt_cmd_read_disc_info(dev, buf, 34, &got) || mmc_parse_disc_info(buf, got, &di) ||
+	    !di.last_track_last_session)
+		return;
+	track = di.last_track_last_session;
+	if (track_info(dev, track, &ti))
+		return;
+	if (ti.blank) {
+		if (ti.nwa_valid && ti.next_writable >= 0)
+			res->next_writable = ti.next_writable;
+		if (track <= 1 || track_info(dev, track - 1, &ti) || ti.blank)
+			return;
+	} else if (ti.nwa_valid && ti.next_writable >= 0) {
+		/* an incomplete track written on: writing goes on inside it */
+		res->next_writable = ti.next_writable;
+	}
+	res->recorded_track = ti.track;
+	res->recorded_start = ti.start;
+	res->recorded_size = ti.size;
+	if (ti.lra_valid && ti.last_recorded >= ti.start)
+		res->recorded_last = ti.last_recorded;
+	if (res->recorded_last >= 0)
+		res->recorded_end = res->recorded_last + 1;
+	else if (ti.start >= 0 && ti.size)
+		res->recorded_end = ti.start + ti.size;
 }

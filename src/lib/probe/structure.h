@@ -24,4 +24,14 @@ bool probe_bd_profile(uint16_t profile);
  */
 void probe_structure(struct cdt_dev *dev, struct cdt_probe_result *res);
 
+/* DVD-R, DVD-RW, DVD-R DL, DVD+R, DVD+R DL, BD-R: written track by track */
+bool probe_sequential_profile(uint16_t profile);
+
+/*
+ * On those profiles, READ DISC INFORMATION and READ TRACK INFORMATION of
+ * the last track (and, when it is an open disc's blank one, of the track
+ * before it) into the recorded_* fields; elsewhere, or refused: absent.
+ */
+void probe_recorded_track(struct cdt_dev *dev, struct cdt_probe_result *res);
+
 #endif

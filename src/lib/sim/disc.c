@@ -12,6 +12,11 @@ uint64_t sim_capacity_now(const struct sim *s)
 {
 	if (s->cfg.reveal && s->touched_end > s->n_reported)
 		return s->touched_end;
+	/* opencap= (open=1 only): what drives say of an open DVD±R */
+	if (s->cfg.opencap == SIM_OPENCAP_ONE)
+		return 1;
+	if (s->cfg.opencap == SIM_OPENCAP_LRA && s->n_reported > 1)
+		return s->n_reported - 1;
 	return s->n_reported;
 }
 

@@ -166,6 +166,13 @@ struct sim_track {
 /* last possible lead-out start of an appendable disc: 79:59:74 */
 #define SIM_LAST_LEADOUT 359849u
 
+/* opencap=: what READ CAPACITY says of an open DVD±R/BD-R (structure.c) */
+enum sim_opencap {
+	SIM_OPENCAP_DATA = 0,	/* the data's end, as most drives */
+	SIM_OPENCAP_ONE,	/* 1 block */
+	SIM_OPENCAP_LRA,	/* the last recorded address as the count */
+};
+
 struct sim_config {
 	uint64_t hide, extra, runout;
 	enum sim_toc toc;
@@ -225,6 +232,7 @@ struct sim_config {
 	bool have_structure;	/* structure=END[:L0]: READ DISC STRUCTURE */
 	uint64_t structure_end;	/* answered (structure.c), else refused */
 	uint64_t structure_l0;	/* 0: one layer */
+	enum sim_opencap opencap;	/* READ CAPACITY of an open disc */
 };
 
 struct sim {
@@ -377,6 +385,7 @@ typedef void sim_handler(struct sim *s, struct cdt_cmd *cmd,
 
 /* structure.c: structure= and READ DISC STRUCTURE */
 int sim_key_structure(struct sim_config *c, const char *v);
+int sim_key_opencap(struct sim_config *c, const char *v);
 sim_handler sim_do_read_disc_structure;
 
 /* disc.c */

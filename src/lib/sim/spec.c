@@ -276,13 +276,14 @@ static const struct sim_key sim_keys[] = {
 	SIM_KEY("gap", sim_key_gap, "SK/ASC/ASCQ in hex, hang or zero"),
 	SIM_FLAG("tao", tao, "0", "1"),
 	SIM_FLAG("open", open, "0", "1"),
-	SIM_KEY("profile", sim_key_profile, "cd-rom, cd-r, cd-rw, dvd-rom, dvd-r, dvd+rw, dvd-ram, bd-rom or bd-re"),
+	SIM_KEY("profile", sim_key_profile, "cd-rom, cd-r, cd-rw, dvd-rom, dvd-r, dvd+r, dvd+rw, dvd-ram, bd-rom, bd-r or bd-re"),
 	SIM_KEY("formatted", sim_key_formatted, "a block count >= 1"),
 	SIM_FLAG("trackinfo", trackinfo_pregap, "index1", "pregap"),
 	SIM_FLAG("cuepaths", cue_any_path, "inside", "any"),
 	SIM_KEY("drive", key_drive, "a product name of 1 to 16 characters"),
 	SIM_KEY("css", key_css, "A-B with A <= B"),
 	SIM_KEY("structure", sim_key_structure, "END[:L0], block counts with 0 < L0 < END"),
+	SIM_KEY("opencap", sim_key_opencap, "one or lra"),
 };
 
 static int parse_key(const struct sim_key *k, struct sim_config *c, const char *v)

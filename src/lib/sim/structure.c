@@ -52,6 +52,23 @@ int sim_key_structure(struct sim_config *c, const char *v)
 	return 0;
 }
 
+/*
+ * opencap=: READ CAPACITY of an open DVD±R/BD-R as some drives answer it,
+ * 1 block or the last recorded address (dvdisaster's documentation of
+ * drives that misreport appendable discs; doc/disc-kinds.md); the track
+ * information keeps the recorded extent.
+ */
+int sim_key_opencap(struct sim_config *c, const char *v)
+{
+	if (!strcmp(v, "one"))
+		c->opencap = SIM_OPENCAP_ONE;
+	else if (!strcmp(v, "lra"))
+		c->opencap = SIM_OPENCAP_LRA;
+	else
+		return CDT_EUSAGE;
+	return 0;
+}
+
 static bool profile_is_bd(uint16_t p)
 {
 	return p >= 0x0040 && p <= 0x0043;
@@ -63,6 +80,8 @@ static uint8_t dvd_category(uint16_t p)
 	switch (p) {
 	case 0x0011:
 		return 2;	/* DVD-R */
+	case 0x001b:
+		return 10;	/* DVD+R */
 	case 0x0012:
 		return 1;	/* DVD-RAM */
 	case 0x001a:
@@ -110,7 +129,8 @@ static void bd_disc_info(const struct sim *s, uint8_t *ans)
 	u[2] = 1;		/* DI format 1 */
 	u[3] = 1 << 3;		/* one unit per block, layer 0 */
 	u[6] = 64;		/* bytes of this unit */
-	memcpy(u + 8, sim_profile(s) == 0x0040 ? "BDO" : "BDW", 3);
+	memcpy(u + 8, sim_profile(s) == 0x0040 ? "BDO" :
+		      sim_profile(s) == 0x0041 ? "BDR" : "BDW", 3);
 	u[11] = 0x01;		/* 120 mm, class 0, version 1 */
 	u[12] = (uint8_t)((s->cfg.structure_l0 ? 2 : 1) << 4);
 }

@@ -104,6 +104,7 @@ static const struct {
 	{ "cd-rom", 0x0008 }, { "cd-r", 0x0009 }, { "cd-rw", 0x000a },
 	{ "dvd-rom", 0x0010 }, { "dvd-r", 0x0011 }, { "dvd-ram", 0x0012 },
 	{ "dvd+rw", 0x001a }, { "bd-rom", 0x0040 }, { "bd-re", 0x0043 },
+	{ "dvd+r", 0x001b }, { "bd-r", 0x0041 },
 };
 
 int sim_key_profile(struct sim_config *c, const char *v)
@@ -150,7 +151,8 @@ static bool profile_rewritable_formatted(uint16_t p)
 
 static bool profile_recordable(uint16_t p)
 {
-	return p == 0x0009 || p == 0x000a || p == 0x0011;
+	/* CD-R, CD-RW, DVD-R sequential, DVD+R, BD-R SRM */
+	return p == 0x0009 || p == 0x000a || p == 0x0011 || p == 0x001b || p == 0x0041;
 }
 
 /*
@@ -279,7 +281,11 @@ static int check_kind(struct sim *s, char *err, size_t errlen)
 	 */
 	if (c->open && !profile_recordable(p)) {
 		snprintf(err, errlen, "sim: open=1 needs a recordable profile "
-			 "(cd-r, cd-rw or dvd-r)");
+			 "(cd-r, cd-rw, dvd-r, dvd+r or bd-r)");
+		return CDT_EUSAGE;
+	}
+	if (c->opencap && !c->open) {
+		snprintf(err, errlen, "sim: opencap= needs open=1 (an appendable disc)");
 		return CDT_EUSAGE;
 	}
 	for (i = 0; i < s->n_tracks; i++) {
