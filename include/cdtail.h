@@ -677,6 +677,8 @@ struct cdt_raw_opts {
 	int offset_samples;		/* the drive's read offset in samples:
 					 * audio sample i of the disc is read
 					 * at i + offset_samples */
+	bool subchannel;		/* OUT.sub: P-W of every stored sector,
+					 * CloneCD's layout (issue 33) */
 };
 
 struct cdt_raw_track {
@@ -718,6 +720,12 @@ struct cdt_raw_result {
 	char catalog[14];		/* the drive's Media Catalog Number
 					 * (13 digits), "" none */
 	bool map_saved;			/* as cdt_image_result's */
+	/* with subchannel (issue 33), else NULL: */
+	char *sub_file;			/* OUT.sub's path */
+	uint64_t *q_crc_errors;		/* n_tracks: sectors read whose Q CRC
+					 * failed, per track */
+	uint64_t *sub_zeroed;		/* n_tracks: sectors not read, whose
+					 * P-W record is zeros, per track */
 };
 
 /*

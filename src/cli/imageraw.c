@@ -53,6 +53,25 @@ static json_object *json_text_or_null(const char *s)
 	return *s ? json_object_new_string(s) : NULL;
 }
 
+/* With --subchannel: the track's Q CRC errors and its zeroed records. */
+static void json_sub_track(json_object *o, const struct cdt_raw_result *r, size_t i)
+{
+	if (!r->sub_file)
+		return;
+	json_object_object_add(o, "q_crc_errors", json_object_new_int64((int64_t)r->q_crc_errors[i]));
+	json_object_object_add(o, "sub_zeroed", json_object_new_int64((int64_t)r->sub_zeroed[i]));
+}
+
+static uint64_t sub_total(const uint64_t *v, size_t n)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		sum += v[i];
+	return sum;
+}
+
 static json_object *json_tracks(const struct cdt_raw_result *r)
 {
 	json_object *a = json_object_new_array();
@@ -75,6 +94,7 @@ static json_object *json_tracks(const struct cdt_raw_result *r)
 		json_object_object_add(o, "edc_errors", json_object_new_int64((int64_t)t->edc_errors));
 		json_object_object_add(o, "bad_sectors", json_object_new_int64((int64_t)t->bad_sectors));
 		json_object_object_add(o, "isrc", json_text_or_null(t->isrc));
+		json_sub_track(o, r, i);
 		if (t->hashed) {
 			char crc[9];
 
@@ -110,6 +130,7 @@ static void print_json(const char *addr, const char *out, const struct cdt_raw_o
 			       json_object_new_int(ro->offset_samples) : NULL);
 	json_object_object_add(o, "edc_errors", json_object_new_int64((int64_t)edc_total(r)));
 	json_object_object_add(o, "catalog", json_text_or_null(r->catalog));
+	json_object_object_add(o, "subchannel", r->sub_file ? json_object_new_string(r->sub_file) : NULL);
 	json_object_object_add(o, "tracks", json_tracks(r));
 	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
 								    verdict(r)));
@@ -142,6 +163,10 @@ static void print_text(const char *addr, const char *out, const struct cdt_raw_o
 	printf("sheet:     %s, %zu track file%s, %" PRIu64 " sectors of 2352 bytes\n", out,
 	       r->n_tracks, r->n_tracks == 1 ? "" : "s", r->stream_sectors);
 	print_tracks(r);
+	if (r->sub_file)
+		printf("subchannel: %s, Q CRC errors %" PRIu64 ", %" PRIu64 " records zeros (not read)\n",
+		       r->sub_file, sub_total(r->q_crc_errors, r->n_tracks),
+		       sub_total(r->sub_zeroed, r->n_tracks));
 	if (r->resumed)
 		printf("resumed:   %" PRIu64 " sectors were already finished\n", r->finished_before);
 	printf("audio:     %s; %s\n", r->audio_checked ? "checked with C2 error pointers" :

@@ -157,6 +157,19 @@ static int write_sheet(struct raw_job *j)
 	return rc;
 }
 
+/* OUT.sub (rawsub.c), named as the track files are */
+static int open_sub(struct raw_job *j)
+{
+	char *base = base_of(j->cue_path);
+	int rc;
+
+	if (!base)
+		return CDT_ENOMEM;
+	rc = raw_sub_open(j, base);
+	free(base);
+	return rc;
+}
+
 /* ---- the sink ----------------------------------------------------------- */
 
 /* Files i and i + 1 are one run of audio: the shift carries samples across. */
@@ -233,7 +246,8 @@ static int raw_put(void *ctx, uint64_t k, uint32_t n, const uint8_t *buf)
 		}
 		done += piece;
 	}
-	return id_note(&j->book.rec.id, k, n, buf);
+	rc = raw_sub_put(j, k, n);
+	return rc ? rc : id_note(&j->book.rec.id, k, n, buf);
 }
 
 /* The book's save order: every track file synced, then the map replaced. */
@@ -353,7 +367,10 @@ static int start(struct raw_job *j)
 	if (rc)
 		return rc;
 	j->chunk = raw_chunk(j);
-	if (reader_init_raw(&j->reader, j->dev, j->c2))
+	rc = raw_sub_check(j);
+	if (rc)
+		return rc;
+	if (reader_init_raw_pw(&j->reader, j->dev, j->c2, j->pw))
 		return CDT_ENOMEM;
 	/* the probe settled the boundaries READ(10) could not (probe.h) */
 	rc = j->found.layout ? raw_plan_make(j->found.layout, j->found.extent, &j->plan) :
@@ -389,6 +406,8 @@ static int start(struct raw_job *j)
 	}
 	for (i = 0; !rc && i < j->plan.n; i++)
 		rc = open_bin(j, i);
+	if (!rc)
+		rc = open_sub(j);
 	/* the sheet, written whole by write_sheet: removed after the files */
 	if (!rc)
 		rc = book_add_file(&j->book, j->cue_path, -1, created_cue);
@@ -695,7 +714,7 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 		     const struct cdt_raw_opts *opts, struct cdt_raw_result *res)
 {
 	struct raw_job j = { .dev = dev, .cue_path = cue_path, .opts = opts,
-			     .res = res };
+			     .res = res, .sub_fd = -1 };
 	double t0 = rescue_now_ms();
 	int rc, rc2;
 
@@ -708,6 +727,8 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 	if (!rc)
 		rc = run_engine(&j);
 	rc2 = j.plan.n && j.paths && j.book.map.n ? fill_tracks(&j) : 0;
+	if (!rc2 && res->tracks)
+		rc2 = raw_sub_count(&j);
 	if (!rc)
 		rc = rc2;
 	if (!rc)
@@ -722,10 +743,20 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 	raw_plan_free(&j.plan);
 	reader_fini(&j.reader);
 	free(j.edc_failed);
+	raw_sub_free(&j);
 	probe_findings_free(&j.found);
 	cdt_get_stats(dev, &res->sum.stats);
 	res->sum.elapsed_ms = rescue_now_ms() - t0;
 	return rc;
+}
+
+static void free_sub_fields(struct cdt_raw_result *res)
+{
+	free(res->sub_file);
+	free(res->q_crc_errors);
+	free(res->sub_zeroed);
+	res->sub_file = NULL;
+	res->q_crc_errors = res->sub_zeroed = NULL;
 }
 
 static const struct cdt_raw_opts raw_defaults = {
@@ -753,6 +784,9 @@ int cdt_image_raw(struct cdt_dev *dev, const char *cue_path,
 		struct cdt_raw_result tmp = full;
 
 		cdt_raw_result_free(&tmp);
+	} else if (!CDT_HAS(res, sub_zeroed)) {
+		/* a caller built before issue 33 cannot hold these to free them */
+		free_sub_fields(&full);
 	}
 	return rc;
 }
@@ -769,4 +803,6 @@ void cdt_raw_result_free(struct cdt_raw_result *res)
 	free(res->tracks);
 	res->tracks = NULL;
 	res->n_tracks = 0;
+	if (CDT_HAS(res, sub_zeroed))
+		free_sub_fields(res);
 }

@@ -732,7 +732,9 @@ void sim_do_read_cd(struct sim *s, struct cdt_cmd *cmd, struct sim_outcome *o)
 		sim_invalid_field(o);
 		return;
 	}
-	if (rq.sub == MMC_SUB_RW || rq.sub > MMC_SUB_Q || rq.type > MMC_ST_FORM2) {
+	if (rq.sub == MMC_SUB_RW || rq.sub > MMC_SUB_Q || rq.type > MMC_ST_FORM2 ||
+	    (rq.sub == MMC_SUB_RAW && s->cfg.subpw_refuse)) {
+		/* subpw=refuse: a drive without raw P-W refuses the selection */
 		sim_invalid_field(o);
 		return;
 	}

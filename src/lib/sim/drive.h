@@ -201,6 +201,7 @@ struct sim_config {
 	bool readcd_ide;	/* readcd=ide: READ CD as QEMU's ide-cd (ide.c) */
 	bool pregap1_refuse;	/* pregap1=refuse: no READ CD before LBA 0 */
 	bool readsub_refuse;	/* readsub=refuse: READ SUB-CHANNEL 05/20/00 */
+	bool subpw_refuse;	/* subpw=refuse: READ CD's raw P-W 05/24/00 */
 	char product[17];	/* drive=NAME: INQUIRY's product, "" the default */
 	uint64_t change_at;	/* change=N: the Nth command meets 06/28/00 */
 	char *change_image;	/* change=N:IMAGE2, or NULL: the same image */

@@ -248,6 +248,7 @@ static const struct sim_key sim_keys[] = {
 	SIM_FLAG("readcd", readcd_ide, "none", "ide"),
 	SIM_FLAG("pregap1", pregap1_refuse, "read", "refuse"),
 	SIM_FLAG("readsub", readsub_refuse, "answer", "refuse"),
+	SIM_FLAG("subpw", subpw_refuse, "model", "refuse"),
 	SIM_KEY("change", sim_key_change, "N[:IMAGE2], a command count >= 1"),
 	SIM_KEY("layout", sim_key_layout, "S[/S...], each S data:BLOCKS[~PREGAP] or audio:BLOCKS[~PREGAP] joined by '+'"),
 	SIM_KEY("gap", sim_key_gap, "SK/ASC/ASCQ in hex, hang or zero"),
