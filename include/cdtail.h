@@ -679,6 +679,7 @@ struct cdt_raw_opts {
 					 * at i + offset_samples */
 	bool subchannel;		/* OUT.sub: P-W of every stored sector,
 					 * CloneCD's layout (issue 33) */
+	bool single_file;		/* one BIN, OUT.bin, and a one-FILE sheet */
 };
 
 struct cdt_raw_track {

@@ -131,6 +131,7 @@ static void print_json(const char *addr, const char *out, const struct cdt_raw_o
 	json_object_object_add(o, "edc_errors", json_object_new_int64((int64_t)edc_total(r)));
 	json_object_object_add(o, "catalog", json_text_or_null(r->catalog));
 	json_object_object_add(o, "subchannel", r->sub_file ? json_object_new_string(r->sub_file) : NULL);
+	json_object_object_add(o, "single_file", json_object_new_boolean(ro->single_file));
 	json_object_object_add(o, "tracks", json_tracks(r));
 	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
 								    verdict(r)));

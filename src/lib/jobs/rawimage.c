@@ -32,6 +32,7 @@
 #include "book/lock.h"
 #include "engine/passes.h"
 #include "jobs/rawjob.h"
+#include "jobs/rawsingle.h"
 #include "engine/sink.h"
 #include "mmc/readcd.h"
 #include "cd/sector.h"
@@ -72,7 +73,8 @@ static int make_paths(struct raw_job *j)
 		if (!j->paths[i])
 			rc = CDT_ENOMEM;
 		else
-			raw_bin_name(j->paths[i], cap, base, j->plan.f[i].t->number, j->plan.n);
+			raw_bin_name(j->paths[i], cap, base, j->plan.f[i].t->number,
+				     j->opts->single_file ? 1 : j->plan.n);
 	}
 	free(base);
 	return rc;
@@ -84,6 +86,15 @@ static int file_error(struct raw_job *j, const char *path)
 	return errno == EEXIST ? CDT_EUSAGE : CDT_EIO;
 }
 
+/*
+ * Where track file i's bytes start in the file that holds them: 0, or
+ * with --single-file its first stream sector's (OUT.bin holds the stream).
+ */
+static uint64_t file_base(const struct raw_job *j, size_t i)
+{
+	return j->opts->single_file ? j->plan.f[i].stream * CD_RAW : 0;
+}
+
 /* Track file i opened (made, on a fresh run), locked, at its size. */
 static int open_bin(struct raw_job *j, size_t i)
 {
@@ -91,7 +102,16 @@ static int open_bin(struct raw_job *j, size_t i)
 	int flags = O_RDWR | O_CLOEXEC | (resumed ? 0 : O_CREAT |
 					  (j->opts->force ? O_TRUNC : O_EXCL));
 	const char *p = j->paths[i];
+	uint64_t size = j->plan.f[i].n * CD_RAW;
 	int rc;
+
+	/* --single-file: every track's part of the one OUT.bin, opened once */
+	if (j->opts->single_file && i) {
+		j->fds[i] = j->fds[0];
+		return 0;
+	}
+	if (j->opts->single_file)
+		size = j->plan.total * CD_RAW;
 
 	j->fds[i] = open(p, flags, 0644);
 	if (j->fds[i] < 0) {
@@ -114,9 +134,27 @@ static int open_bin(struct raw_job *j, size_t i)
 		cdt_dev_seterr(j->dev, "%s is in use by another run", p);
 		return rc;
 	}
-	if (!rc && ftruncate(j->fds[i], (off_t)(j->plan.f[i].n * CD_RAW)))
+	if (!rc && ftruncate(j->fds[i], (off_t)size))
 		return file_error(j, p);
 	return rc;
+}
+
+/*
+ * --single-file: the sheet *text made one-FILE (rawsingle.h), naming
+ * OUT.bin; the new length (SHEET_MAX or more: not made).
+ */
+static size_t single_sheet(const struct raw_job *j, char **text)
+{
+	char *one = malloc(SHEET_MAX);
+	const char *slash = strrchr(j->paths[0], '/');
+	size_t len;
+
+	if (!one)
+		return SHEET_MAX;
+	len = raw_sheet_single(one, SHEET_MAX, *text, &j->plan, slash ? slash + 1 : j->paths[0]);
+	free(*text);
+	*text = one;
+	return len;
 }
 
 /* The sheet, replaced whole (a new file renamed over it). */
@@ -140,6 +178,8 @@ static int write_sheet(struct raw_job *j)
 		return CDT_ENOMEM;
 	}
 	len = raw_sheet(text, SHEET_MAX, &j->plan, basename(base), &notes);
+	if (j->opts->single_file && len < SHEET_MAX)
+		len = single_sheet(j, &text);
 	snprintf(tmp, sizeof(tmp), "%s.cdtail-tmp", j->cue_path);
 	f = len < SHEET_MAX ? fopen(tmp, "w") : NULL;
 	if (f && fwrite(text, 1, len, f) == len && !fflush(f) && !fsync(fileno(f)))
@@ -208,7 +248,7 @@ static int put_bytes(struct raw_job *j, size_t fi, int64_t at, const uint8_t *p,
 		return joined(j, fi) ? put_bytes(j, fi + 1, at - size, p, len) : 0;
 	part = at + len > size ? size - at : len;
 	if (!rc)
-		rc = rescue_pwrite(j->fds[fi], p, (size_t)part, (uint64_t)at);
+		rc = rescue_pwrite(j->fds[fi], p, (size_t)part, file_base(j, fi) + (uint64_t)at);
 	if (!rc && part < len && joined(j, fi))
 		rc = put_bytes(j, fi + 1, at + part - size, p + part, len - part);
 	return rc;
@@ -224,7 +264,7 @@ static int put_piece(struct raw_job *j, const struct raw_file *f, uint64_t k,
 	if (f->t->mode == CDT_TRACK_AUDIO && j->shift)
 		return put_bytes(j, fi, (int64_t)(i * CD_RAW) - j->shift, buf,
 				 (int64_t)n * CD_RAW);
-	return rescue_pwrite(j->fds[fi], buf, (size_t)n * CD_RAW, i * CD_RAW);
+	return rescue_pwrite(j->fds[fi], buf, (size_t)n * CD_RAW, file_base(j, fi) + i * CD_RAW);
 }
 
 static int raw_put(void *ctx, uint64_t k, uint32_t n, const uint8_t *buf)
@@ -541,7 +581,7 @@ static int read_span(struct raw_job *j, size_t i, uint64_t off, uint64_t size,
 
 	for (at = 0; !rc && at < size; at += cap) {
 		size_t n = size - at < cap ? (size_t)(size - at) : cap;
-		ssize_t got = pread(j->fds[i], buf, n, (off_t)(off + at));
+		ssize_t got = pread(j->fds[i], buf, n, (off_t)(file_base(j, i) + off + at));
 
 		if (got < 0) {
 			rc = file_error(j, j->paths[i]);
@@ -658,6 +698,24 @@ static int arip_line(FILE *f, const struct cdt_raw_track *t)
 }
 
 /*
+ * The name of track i's line: its file's; with --single-file the name its
+ * file has in a multi-file image (redump.org's), its bytes a range of
+ * OUT.bin, so the lines are the same as a multi-file run's.
+ */
+static void rom_name(const struct raw_job *j, size_t i, const char *base,
+		     char *out, size_t cap)
+{
+	const char *slash = strrchr(j->paths[i], '/');
+
+	if (!j->opts->single_file) {
+		snprintf(out, cap, "%s", slash ? slash + 1 : j->paths[i]);
+		return;
+	}
+	slash = strrchr(base, '/');
+	raw_bin_name(out, cap, slash ? slash + 1 : base, j->plan.f[i].t->number, j->plan.n);
+}
+
+/*
  * Every track's checksums, and OUT.hash beside the sheet: a line per file
  * as redump.org's DATs write a ROM, so it can be compared with the DAT's.
  */
@@ -681,11 +739,12 @@ static int write_hashes(struct raw_job *j)
 	for (i = 0; !rc && i < j->plan.n; i++) {
 		const struct cdt_raw_track *t = &j->res->tracks[i];
 		struct th_sums s = { .size = j->plan.f[i].n * CD_RAW, .crc32 = t->crc32 };
-		char *slash = strrchr(j->paths[i], '/');
+		char name[4200];
 
 		memcpy(s.md5, t->md5, sizeof(s.md5));
 		memcpy(s.sha1, t->sha1, sizeof(s.sha1));
-		trackhash_rom_line(line, sizeof(line), slash ? slash + 1 : j->paths[i], &s);
+		rom_name(j, i, base, name, sizeof(name));
+		trackhash_rom_line(line, sizeof(line), name, &s);
 		if (fprintf(f, "%s\n", line) < 0)
 			rc = file_error(j, path);
 	}
