@@ -876,6 +876,16 @@ struct cdt_verify_result {
 	struct cdt_cue_track *tracks;	/* with cue_path: n_tracks, the sheet's
 					 * order */
 	size_t n_tracks;
+	/* with cue_path and the sheet's OUT.sub beside it (issue 33), else
+	 * NULL: its path, and per track (n_tracks) the sectors whose P-W
+	 * differs from the disc's (counted in diff_sectors too) and the
+	 * first one's LBA (valid when counted) */
+	char *sub_file;
+	uint64_t *sub_diff_sectors;
+	int64_t *sub_first_diff_lba;
+	bool sub_checked;		/* the drive gave raw P-W to compare */
+	bool sub_length_differs;	/* OUT.sub is not 96 bytes a sector of
+					 * the sheet's files */
 };
 
 int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
