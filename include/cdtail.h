@@ -812,6 +812,9 @@ struct cdt_raw_opts {
 	int offset_samples;		/* the drive's read offset in samples:
 					 * audio sample i of the disc is read
 					 * at i + offset_samples */
+	bool subchannel;		/* OUT.sub: P-W of every stored sector,
+					 * CloneCD's layout (issue 33) */
+	bool single_file;		/* one BIN, OUT.bin, and a one-FILE sheet */
 };
 
 struct cdt_raw_track {
@@ -855,6 +858,12 @@ struct cdt_raw_result {
 	bool map_saved;			/* as cdt_image_result's */
 	struct cdt_cd_text *cd_text;	/* the disc's CD-TEXT (in the sheet too),
 					 * or NULL: none, or the drive gave none */
+	/* with subchannel (issue 33), else NULL: */
+	char *sub_file;			/* OUT.sub's path */
+	uint64_t *q_crc_errors;		/* n_tracks: sectors read whose Q CRC
+					 * failed, per track */
+	uint64_t *sub_zeroed;		/* n_tracks: sectors not read, whose
+					 * P-W record is zeros, per track */
 };
 
 /*
@@ -1004,6 +1013,16 @@ struct cdt_verify_result {
 	struct cdt_cue_track *tracks;	/* with cue_path: n_tracks, the sheet's
 					 * order */
 	size_t n_tracks;
+	/* with cue_path and the sheet's OUT.sub beside it (issue 33), else
+	 * NULL: its path, and per track (n_tracks) the sectors whose P-W
+	 * differs from the disc's (counted in diff_sectors too) and the
+	 * first one's LBA (valid when counted) */
+	char *sub_file;
+	uint64_t *sub_diff_sectors;
+	int64_t *sub_first_diff_lba;
+	bool sub_checked;		/* the drive gave raw P-W to compare */
+	bool sub_length_differs;	/* OUT.sub is not 96 bytes a sector of
+					 * the sheet's files */
 };
 
 int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,

@@ -21,6 +21,8 @@
 #define OPT_NO_LOG 0x1221
 #define OPT_RAW 0x1230
 #define OPT_OFFSET 0x1231
+#define OPT_SUBCHANNEL 0x1232
+#define OPT_SINGLE_FILE 0x1233
 
 struct image_cli {
 	struct rui ui;
@@ -102,6 +104,12 @@ static int image_opt(void *ctx, int key, const char *arg)
 		return 0;
 	case OPT_OFFSET:
 		return image_raw_offset(arg, &c->ro);
+	case OPT_SUBCHANNEL:
+		c->ro.subchannel = true;
+		return 0;
+	case OPT_SINGLE_FILE:
+		c->ro.single_file = true;
+		return 0;
 	case OPT_DIGEST:
 		c->digest_set = true;
 		if (parse_digests(arg, &c->io.digests))
@@ -188,10 +196,13 @@ static int check_raw(struct image_cli *c, const char *out)
 {
 	size_t n = strlen(out);
 
+	if (!c->raw && (c->ro.subchannel || c->ro.single_file))
+		return cli_usage("image", "%s is part of a raw image: it needs --raw",
+				 c->ro.subchannel ? "--subchannel" : "--single-file");
 	if (!c->raw)
 		return c->ro.offset_set ? cli_usage("image", "--offset corrects audio: it needs --raw") : 0;
 	if (c->digest_set || c->formatted_set || c->svg.svg || c->svg.every || c->log_path)
-		return cli_usage("image", "--raw takes --map, --force, --map-interval and --offset; not --digest, --formatted, --svg or --log");
+		return cli_usage("image", "--raw takes --map, --force, --map-interval, --offset, --subchannel and --single-file; not --digest, --formatted, --svg or --log");
 	if (n < 5 || strcasecmp(out + n - 4, ".cue"))
 		return cli_usage("image", "with --raw OUT is the CUE sheet: a name ending in .cue, not '%s'", out);
 	return 0;
@@ -447,6 +458,8 @@ static const struct cli_opt image_opts[] = {
 	{ "no-log", OPT_NO_LOG, NULL, "write no acquisition log" },
 	{ "raw", OPT_RAW, NULL, "every sector raw (2352 bytes, READ CD): OUT.cue and a BIN file per track" },
 	{ "offset", OPT_OFFSET, "SAMPLES", "with --raw: the drive's read offset; audio shifted by whole samples" },
+	{ "subchannel", OPT_SUBCHANNEL, NULL, "with --raw: also OUT.sub, the P-W subchannel of every sector (CloneCD's layout)" },
+	{ "single-file", OPT_SINGLE_FILE, NULL, "with --raw: one BIN for the whole disc and a one-FILE sheet" },
 	RUI_OPTS,
 	CLI_OPTS_COMMON
 };

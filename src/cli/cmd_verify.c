@@ -291,9 +291,47 @@ static json_object *cue_tracks_json(const struct cdt_verify_result *r)
 		json_object_object_add(o, "first_diff_sector", t->diff_sectors ?
 				       json_object_new_int64((int64_t)t->first_diff_sector) : NULL);
 		json_object_object_add(o, "bad_sectors", json_object_new_int64((int64_t)t->bad_sectors));
+		if (r->sub_file) {
+			json_object_object_add(o, "sub_diff_sectors",
+					       json_object_new_int64((int64_t)r->sub_diff_sectors[i]));
+			json_object_object_add(o, "sub_first_diff_lba", r->sub_diff_sectors[i] ?
+					       json_object_new_int64(r->sub_first_diff_lba[i]) : NULL);
+		}
 		json_object_array_add(a, o);
 	}
 	return a;
+}
+
+/* --cue with OUT.sub beside the sheet: {"file", "checked", "length_differs"}, else null. */
+static json_object *cue_sub_json(const struct cdt_verify_result *r)
+{
+	json_object *o;
+
+	if (!r->sub_file)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "file", json_object_new_string(r->sub_file));
+	json_object_object_add(o, "checked", json_object_new_boolean(r->sub_checked));
+	json_object_object_add(o, "length_differs", json_object_new_boolean(r->sub_length_differs));
+	return o;
+}
+
+/* --cue: OUT.sub, where the sheet has one beside it. */
+static void print_cue_sub(const struct cdt_verify_result *r)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	if (!r->sub_file)
+		return;
+	for (i = 0; i < r->n_tracks; i++)
+		n += r->sub_diff_sectors[i];
+	if (!r->sub_checked)
+		printf("subchannel: %s not compared: the drive gives no raw P-W\n", r->sub_file);
+	else
+		printf("subchannel: %s, %llu sector%s whose P-W differs%s\n", r->sub_file,
+		       (unsigned long long)n, n == 1 ? "" : "s",
+		       r->sub_length_differs ? "; not 96 bytes a sector of the sheet's files" : "");
 }
 
 /* --cue: a line per track. */
@@ -368,6 +406,7 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	if (vo->cue_path) {
 		json_object_object_add(o, "cue", json_object_new_string(vo->cue_path));
 		json_object_object_add(o, "tracks", cue_tracks_json(r));
+		json_object_object_add(o, "subchannel", cue_sub_json(r));
 	}
 	json_object_object_add(o, "expected", vo->image_path || vo->cue_path ? NULL :
 			       json_object_new_string(vo->sha256 ? vo->sha256 : vo->md5));
@@ -553,6 +592,7 @@ static void print_text(const struct verify_cli *c, const char *addr,
 		print_apart(vo, r);
 	print_burn(addr, vo, r);
 	print_cue_tracks(r);
+	print_cue_sub(r);
 	if (!vo->image_path && !vo->cue_path && r->complete)
 		print_lengths(r);
 	if (r->verdict != CDT_VERIFY_PREFIX && !vo->cue_path)

@@ -54,6 +54,25 @@ static json_object *json_text_or_null(const char *s)
 	return *s ? json_object_new_string(s) : NULL;
 }
 
+/* With --subchannel: the track's Q CRC errors and its zeroed records. */
+static void json_sub_track(json_object *o, const struct cdt_raw_result *r, size_t i)
+{
+	if (!r->sub_file)
+		return;
+	json_object_object_add(o, "q_crc_errors", json_object_new_int64((int64_t)r->q_crc_errors[i]));
+	json_object_object_add(o, "sub_zeroed", json_object_new_int64((int64_t)r->sub_zeroed[i]));
+}
+
+static uint64_t sub_total(const uint64_t *v, size_t n)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		sum += v[i];
+	return sum;
+}
+
 static json_object *json_tracks(const struct cdt_raw_result *r, const struct cdt_layout *l)
 {
 	json_object *a = json_object_new_array();
@@ -79,6 +98,7 @@ static json_object *json_tracks(const struct cdt_raw_result *r, const struct cdt
 		if (cli_q_searched(l))	/* issue 33: from index 00, the file's first sector */
 			json_object_object_add(o, "indexes", cli_indexes_json(l, t->number,
 					       t->first_lba + t->pregap, t->pregap));
+		json_sub_track(o, r, i);
 		if (t->hashed) {
 			char crc[9];
 
@@ -125,6 +145,8 @@ static void print_json(const char *addr, const char *out, const struct cdt_raw_o
 			       json_object_new_int(ro->offset_samples) : NULL);
 	json_object_object_add(o, "edc_errors", json_object_new_int64((int64_t)edc_total(r)));
 	json_object_object_add(o, "catalog", json_text_or_null(r->catalog));
+	json_object_object_add(o, "subchannel", r->sub_file ? json_object_new_string(r->sub_file) : NULL);
+	json_object_object_add(o, "single_file", json_object_new_boolean(ro->single_file));
 	json_object_object_add(o, "tracks", json_tracks(r, l));
 	json_qmarks(o, l);
 	json_object_object_add(o, "cd_text", cli_cd_text_json(r->cd_text));
@@ -161,6 +183,10 @@ static void print_text(const char *addr, const char *out, const struct cdt_raw_o
 	print_tracks(r);
 	cli_print_qmarks(l);	/* how the pregaps were found, or that Q was not there */
 	cli_cd_text_print(r->cd_text);
+	if (r->sub_file)
+		printf("subchannel: %s, Q CRC errors %" PRIu64 ", %" PRIu64 " records zeros (not read)\n",
+		       r->sub_file, sub_total(r->q_crc_errors, r->n_tracks),
+		       sub_total(r->sub_zeroed, r->n_tracks));
 	if (r->resumed)
 		printf("resumed:   %" PRIu64 " sectors were already finished\n", r->finished_before);
 	printf("audio:     %s; %s\n", r->audio_checked ? "checked with C2 error pointers" :

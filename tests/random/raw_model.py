@@ -30,6 +30,14 @@ file splits where the source's tracks do on either drive, the sheet's
 INDEX lines and the JSON indexes are the source's, the Q reads few; with
 none the sheet's REM line and the JSON note say so.
 
+Outputs (issue 33), drawn from their own generator so a seed's discs stay
+as they were: --subchannel (OUT.sub record for record the disc's P-W as
+tests/raw/submodel.py builds it from the layout, zeros where a sector is
+left unreadable, not shifted by --offset; the JSON's zeroed records the
+unreadable sectors, no Q CRC error) and --single-file (one OUT.bin, the
+stream; a one-FILE sheet whose INDEX 01 times are each track's place in
+the stream; every track's JSON file OUT.bin and its CRC-32 its range's).
+
 Usage: raw_model.py CDTAIL WORKDIR [--seed S] [--cases N] [--only I]
   (--only I: case I alone, its disc left in WORKDIR/w0/c to replay)
 Prints "ok N cases" or one "FAIL ..." line per failing case.
@@ -40,12 +48,14 @@ import random
 import shlex
 import subprocess
 import sys
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "raw"))
 import bincheck  # noqa: E402
 import common  # noqa: E402
 import model  # noqa: E402
+import submodel  # noqa: E402
 
 RAW = 2352
 SYNC = bytes([0] + [0xFF] * 10 + [0])
@@ -311,7 +321,12 @@ def check_q(case, out, cue_text, layout):
         why.append("JSON indexes %s, want %s" % (got, want))
     for n, idx in want.items():
         first = idx[0][1]
-        if sheet.get(n) != [(k, lba - first) for k, lba in idx]:
+        got_n = sheet.get(n) or [(None, 0)]
+        if case.get("single"):
+            # one FILE: times on the whole stream (check_single places
+            # INDEX 01); within a track they keep the disc's distances
+            got_n = [(k, x - got_n[0][1]) for k, x in got_n]
+        if got_n != [(k, lba - first) for k, lba in idx]:
             why.append("track %d INDEX lines %s, want %s" % (n, sheet.get(n), idx))
     n_marks = sum(len(m) for m in case["marks"].values())
     if out.get("qmarks") != "found" or out.get("notes"):
@@ -319,6 +334,66 @@ def check_q(case, out, cue_text, layout):
     # 4 a track, about 18 a mark, a few more where damage makes Q be read aside
     if not 0 < out.get("q_reads", 0) <= 8 * len(layout) + 30 * n_marks + 10:
         why.append("%s Q reads for %d tracks, %d marks" % (out.get("q_reads"), len(layout), n_marks))
+    return why
+
+
+def draw_outputs(seed, case):
+    """--subchannel and --single-file, from a generator of their own."""
+    rng = random.Random("%d:%d:outputs" % (seed, case["idx"]))
+    case["subchannel"] = rng.random() < 0.5
+    case["single"] = rng.random() < 0.35
+    # --subchannel wants raw P-W: a drive giving Q alone or none refuses it
+    case["subchannel"] = case["subchannel"] and case["sub"] in ("all", "pw")
+
+
+def check_sub(case, folder, out, zero):
+    """OUT.sub as submodel.py's, the JSON's counts."""
+    why = []
+    path = os.path.join(folder, "out.sub")
+    if not case["subchannel"]:
+        if os.path.exists(path) or out.get("subchannel") is not None:
+            why.append("OUT.sub without --subchannel")
+        return why
+    want = submodel.expected(os.path.join(folder, "src.json"), zero, case["marks"])
+    got = open(path, "rb").read() if os.path.exists(path) else b""
+    if got != b"".join(want):
+        diff = [k for k in range(len(want)) if got[k * 96:(k + 1) * 96] != want[k]]
+        why.append("OUT.sub: %d bytes, want %d; records differing %s" % (
+            len(got), 96 * len(want), diff[:5]))
+    tracks = out.get("tracks", [])
+    if sum(t.get("sub_zeroed", -1) for t in tracks) != len(zero):
+        why.append("sub_zeroed %s, want %d" % ([t.get("sub_zeroed") for t in tracks], len(zero)))
+    if any(t.get("q_crc_errors") != 0 for t in tracks):
+        why.append("q_crc_errors %s" % [t.get("q_crc_errors") for t in tracks])
+    return why
+
+
+def check_single(case, cue, out, files, blobs):
+    """One FILE, INDEX 01 at each track's place in the stream, CRC-32s."""
+    why = []
+    text = open(cue).read()
+    names = bincheck.sheet_files(cue)
+    if [os.path.basename(n) for n in names] != ["out.bin"]:
+        why.append("FILE lines %s" % names)
+    if any(t["file"] != os.path.join(os.path.dirname(cue), "out.bin") for t in out.get("tracks", [])):
+        why.append("JSON files %s" % [t["file"] for t in out.get("tracks", [])])
+    if not case["pregap_drive"] and case["sub"] == "none":
+        return why  # where the files split is the drive's (no Q, index 01 starts)
+    at, want = 0, []
+    for i, f in enumerate(files):
+        want.append(at + (case["layout"][i]["pregap"] if i else 0))
+        at += len(f[3])
+    got = []
+    for line in text.splitlines():
+        w = line.split()
+        if w[:2] == ["INDEX", "01"]:
+            m, sec, fr = (int(x) for x in w[2].split(":"))
+            got.append((m * 60 + sec) * 75 + fr)
+    if got != want:
+        why.append("INDEX 01 at %s, want %s" % (got, want))
+    crcs = ["%08x" % zlib.crc32(b) for b in blobs]
+    if [t.get("crc32") for t in out.get("tracks", [])] != crcs:
+        why.append("crc32 %s, want %s" % ([t.get("crc32") for t in out.get("tracks", [])], crcs))
     return why
 
 
@@ -374,6 +449,12 @@ def check(case, work, cdtail, wrapper, seed):
     layout, end = write_disc(rng, folder, case["spec"], case)
     cue = os.path.join(folder, "out.cue")
     cmd = wrapper + [cdtail, "image", "--raw", "--json", "--map", os.path.join(folder, "out.map")]
+    draw_outputs(seed, case)
+    case["layout"] = layout
+    if case["subchannel"]:
+        cmd.append("--subchannel")
+    if case["single"]:
+        cmd.append("--single-file")
     if case["chunk"]:
         cmd += ["--chunk", str(case["chunk"])]
     if case["offset"]:
@@ -400,13 +481,16 @@ def check(case, work, cdtail, wrapper, seed):
         got = [open(x, "rb").read() for x in bincheck.sheet_files(cue)]
         # Q gives every pregap whichever start the drive gives (issue 33)
         split = case["pregap_drive"] or case["sub"] != "none"
-        if split and [len(g) for g in got] != [len(b) for b in blobs]:
+        if case["single"]:
+            why += check_single(case, cue, out, files, blobs)
+        elif split and [len(g) for g in got] != [len(b) for b in blobs]:
             why.append("file sizes %s, want %s" % ([len(g) // RAW for g in got],
                                                    [len(b) // RAW for b in blobs]))
         if b"".join(got) != b"".join(blobs):
             why.append("the files' bytes differ from the disc's")
         why += check_ids(case, out, open(cue).read())
         why += check_q(case, out, open(cue).read(), layout)
+        why += check_sub(case, folder, out, zero)
         sessions = open(cue).read().count("REM SESSION")
         if sessions != (d["sessions"] if d["sessions"] > 1 else 0):
             why.append("%d REM SESSION lines for %d sessions" % (sessions, d["sessions"]))

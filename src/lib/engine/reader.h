@@ -43,6 +43,10 @@ struct reader {
 	struct cdt_dev *dev;
 	bool raw;		/* READ CD of whole 2352-byte sectors */
 	bool c2;		/* raw: C2 pointers asked for and checked */
+	bool pw;		/* raw: P-W asked for along (READ CD 001b) */
+	uint8_t *pw_out;	/* raw, pw: each good sector's 96 raw P-W
+				 * bytes go here, 96 a sector of the read
+				 * (set by the caller per read; NULL: none) */
 	uint32_t per;		/* raw: bytes a sector takes in an answer */
 	uint32_t cap;		/* raw: sectors the answer buffer holds */
 	uint8_t *answer;	/* raw: one command's answer */
@@ -72,6 +76,12 @@ void reader_init(struct reader *r, struct cdt_dev *dev);
  * CDT_ENOMEM; reader_fini() frees it.
  */
 int reader_init_raw(struct reader *r, struct cdt_dev *dev, bool c2);
+/*
+ * The same, with the raw P-W subchannel read along in the same command
+ * when pw (96 bytes a sector after the C2 pointers: MMC-3 READ CD), so
+ * the largest transfer holds fewer sectors; they reach r->pw_out.
+ */
+int reader_init_raw_pw(struct reader *r, struct cdt_dev *dev, bool c2, bool pw);
 void reader_fini(struct reader *r);
 
 /*

@@ -11,6 +11,7 @@
 #include "core/cmds.h"
 #include "core/device.h"
 #include "cd/sector.h"
+#include "cd/subq.h"
 #include "engine/reader.h"
 #include "mmc/readcd.h"
 
@@ -20,13 +21,19 @@
 
 int reader_init_raw(struct reader *r, struct cdt_dev *dev, bool c2)
 {
+	return reader_init_raw_pw(r, dev, c2, false);
+}
+
+int reader_init_raw_pw(struct reader *r, struct cdt_dev *dev, bool c2, bool pw)
+{
 	uint32_t max;
 
 	memset(r, 0, sizeof(*r));
 	r->dev = dev;
 	r->raw = true;
 	r->c2 = c2;
-	r->per = CD_RAW + (c2 ? MMC_C2_LEN : 0);
+	r->pw = pw;
+	r->per = CD_RAW + (c2 ? MMC_C2_LEN : 0) + (pw ? CD_PW_LEN : 0);
 	r->max = reader_raw_max;
 	r->read_at = reader_read_raw;
 	max = cdt_dev_max_bytes(dev) / r->per;
@@ -116,10 +123,12 @@ static void bad_at(struct reader *r, struct cdt_read_result *rr, int64_t lba,
  * (a sector not right: *bad set, its index *got).
  */
 static int read_piece(struct reader *r, int64_t lba, uint32_t k, uint8_t *out,
-		      struct cdt_read_result *piece, uint32_t *got, bool *bad, bool *edc)
+		      uint8_t *pw, struct cdt_read_result *piece, uint32_t *got,
+		      bool *bad, bool *edc)
 {
 	struct mmc_read_cd rq = { .type = MMC_ST_ANY,
-				  .fields = MMC_RCD_RAW | (r->c2 ? MMC_RCD_C2 : 0) };
+				  .fields = MMC_RCD_RAW | (r->c2 ? MMC_RCD_C2 : 0),
+				  .sub = r->pw ? MMC_SUB_RAW : MMC_SUB_NONE };
 	uint32_t i, arrived;
 	int rc;
 
@@ -138,6 +147,8 @@ static int read_piece(struct reader *r, int64_t lba, uint32_t k, uint8_t *out,
 			break;
 		}
 		memcpy(out + (size_t)i * CD_RAW, s, CD_RAW);
+		if (pw)
+			memcpy(pw + (size_t)i * CD_PW_LEN, s + r->per - CD_PW_LEN, CD_PW_LEN);
 	}
 	*got = i;
 	return 0;
@@ -161,8 +172,9 @@ int reader_read_raw(struct reader *r, int64_t lba, uint32_t n, uint8_t *buf,
 
 		if (k > max)
 			k = max;
-		rc = read_piece(r, lba + done, k, buf + (size_t)done * CD_RAW, &piece,
-				&got, &bad, &edc);
+		rc = read_piece(r, lba + done, k, buf + (size_t)done * CD_RAW,
+				r->pw && r->pw_out ? r->pw_out + (size_t)done * CD_PW_LEN : NULL,
+				&piece, &got, &bad, &edc);
 		if (rc)
 			return rc;
 		ms += piece.ms;

@@ -32,6 +32,7 @@
 #include "book/lock.h"
 #include "engine/passes.h"
 #include "jobs/rawjob.h"
+#include "jobs/rawsingle.h"
 #include "engine/sink.h"
 #include "mmc/readcd.h"
 #include "cd/sector.h"
@@ -72,7 +73,8 @@ static int make_paths(struct raw_job *j)
 		if (!j->paths[i])
 			rc = CDT_ENOMEM;
 		else
-			raw_bin_name(j->paths[i], cap, base, j->plan.f[i].t->number, j->plan.n);
+			raw_bin_name(j->paths[i], cap, base, j->plan.f[i].t->number,
+				     j->opts->single_file ? 1 : j->plan.n);
 	}
 	free(base);
 	return rc;
@@ -84,6 +86,15 @@ static int file_error(struct raw_job *j, const char *path)
 	return errno == EEXIST ? CDT_EUSAGE : CDT_EIO;
 }
 
+/*
+ * Where track file i's bytes start in the file that holds them: 0, or
+ * with --single-file its first stream sector's (OUT.bin holds the stream).
+ */
+static uint64_t file_base(const struct raw_job *j, size_t i)
+{
+	return j->opts->single_file ? j->plan.f[i].stream * CD_RAW : 0;
+}
+
 /* Track file i opened (made, on a fresh run), locked, at its size. */
 static int open_bin(struct raw_job *j, size_t i)
 {
@@ -91,7 +102,16 @@ static int open_bin(struct raw_job *j, size_t i)
 	int flags = O_RDWR | O_CLOEXEC | (resumed ? 0 : O_CREAT |
 					  (j->opts->force ? O_TRUNC : O_EXCL));
 	const char *p = j->paths[i];
+	uint64_t size = j->plan.f[i].n * CD_RAW;
 	int rc;
+
+	/* --single-file: every track's part of the one OUT.bin, opened once */
+	if (j->opts->single_file && i) {
+		j->fds[i] = j->fds[0];
+		return 0;
+	}
+	if (j->opts->single_file)
+		size = j->plan.total * CD_RAW;
 
 	j->fds[i] = open(p, flags, 0644);
 	if (j->fds[i] < 0) {
@@ -114,9 +134,27 @@ static int open_bin(struct raw_job *j, size_t i)
 		cdt_dev_seterr(j->dev, "%s is in use by another run", p);
 		return rc;
 	}
-	if (!rc && ftruncate(j->fds[i], (off_t)(j->plan.f[i].n * CD_RAW)))
+	if (!rc && ftruncate(j->fds[i], (off_t)size))
 		return file_error(j, p);
 	return rc;
+}
+
+/*
+ * --single-file: the sheet *text made one-FILE (rawsingle.h), naming
+ * OUT.bin; the new length (SHEET_MAX or more: not made).
+ */
+static size_t single_sheet(const struct raw_job *j, char **text)
+{
+	char *one = malloc(SHEET_MAX);
+	const char *slash = strrchr(j->paths[0], '/');
+	size_t len;
+
+	if (!one)
+		return SHEET_MAX;
+	len = raw_sheet_single(one, SHEET_MAX, *text, &j->plan, slash ? slash + 1 : j->paths[0]);
+	free(*text);
+	*text = one;
+	return len;
 }
 
 /* The sheet, replaced whole (a new file renamed over it). */
@@ -140,6 +178,8 @@ static int write_sheet(struct raw_job *j)
 		return CDT_ENOMEM;
 	}
 	len = raw_sheet(text, SHEET_MAX, &j->plan, basename(base), &notes);
+	if (j->opts->single_file && len < SHEET_MAX)
+		len = single_sheet(j, &text);
 	snprintf(tmp, sizeof(tmp), "%s.cdtail-tmp", j->cue_path);
 	f = len < SHEET_MAX ? fopen(tmp, "w") : NULL;
 	if (f && fwrite(text, 1, len, f) == len && !fflush(f) && !fsync(fileno(f)))
@@ -153,6 +193,19 @@ static int write_sheet(struct raw_job *j)
 		unlink(tmp);
 	}
 	free(text);
+	free(base);
+	return rc;
+}
+
+/* OUT.sub (rawsub.c), named as the track files are */
+static int open_sub(struct raw_job *j)
+{
+	char *base = base_of(j->cue_path);
+	int rc;
+
+	if (!base)
+		return CDT_ENOMEM;
+	rc = raw_sub_open(j, base);
 	free(base);
 	return rc;
 }
@@ -195,7 +248,7 @@ static int put_bytes(struct raw_job *j, size_t fi, int64_t at, const uint8_t *p,
 		return joined(j, fi) ? put_bytes(j, fi + 1, at - size, p, len) : 0;
 	part = at + len > size ? size - at : len;
 	if (!rc)
-		rc = rescue_pwrite(j->fds[fi], p, (size_t)part, (uint64_t)at);
+		rc = rescue_pwrite(j->fds[fi], p, (size_t)part, file_base(j, fi) + (uint64_t)at);
 	if (!rc && part < len && joined(j, fi))
 		rc = put_bytes(j, fi + 1, at + part - size, p + part, len - part);
 	return rc;
@@ -211,7 +264,7 @@ static int put_piece(struct raw_job *j, const struct raw_file *f, uint64_t k,
 	if (f->t->mode == CDT_TRACK_AUDIO && j->shift)
 		return put_bytes(j, fi, (int64_t)(i * CD_RAW) - j->shift, buf,
 				 (int64_t)n * CD_RAW);
-	return rescue_pwrite(j->fds[fi], buf, (size_t)n * CD_RAW, i * CD_RAW);
+	return rescue_pwrite(j->fds[fi], buf, (size_t)n * CD_RAW, file_base(j, fi) + i * CD_RAW);
 }
 
 static int raw_put(void *ctx, uint64_t k, uint32_t n, const uint8_t *buf)
@@ -233,7 +286,8 @@ static int raw_put(void *ctx, uint64_t k, uint32_t n, const uint8_t *buf)
 		}
 		done += piece;
 	}
-	return id_note(&j->book.rec.id, k, n, buf);
+	rc = raw_sub_put(j, k, n);
+	return rc ? rc : id_note(&j->book.rec.id, k, n, buf);
 }
 
 /* The book's save order: every track file synced, then the map replaced. */
@@ -353,7 +407,10 @@ static int start(struct raw_job *j)
 	if (rc)
 		return rc;
 	j->chunk = raw_chunk(j);
-	if (reader_init_raw(&j->reader, j->dev, j->c2))
+	rc = raw_sub_check(j);
+	if (rc)
+		return rc;
+	if (reader_init_raw_pw(&j->reader, j->dev, j->c2, j->pw))
 		return CDT_ENOMEM;
 	/* the probe settled the boundaries READ(10) could not (probe.h) */
 	rc = j->found.layout ? raw_plan_make(j->found.layout, j->found.extent, &j->plan) :
@@ -392,6 +449,8 @@ static int start(struct raw_job *j)
 	}
 	for (i = 0; !rc && i < j->plan.n; i++)
 		rc = open_bin(j, i);
+	if (!rc)
+		rc = open_sub(j);
 	/* the sheet, written whole by write_sheet: removed after the files */
 	if (!rc)
 		rc = book_add_file(&j->book, j->cue_path, -1, created_cue);
@@ -525,7 +584,7 @@ static int read_span(struct raw_job *j, size_t i, uint64_t off, uint64_t size,
 
 	for (at = 0; !rc && at < size; at += cap) {
 		size_t n = size - at < cap ? (size_t)(size - at) : cap;
-		ssize_t got = pread(j->fds[i], buf, n, (off_t)(off + at));
+		ssize_t got = pread(j->fds[i], buf, n, (off_t)(file_base(j, i) + off + at));
 
 		if (got < 0) {
 			rc = file_error(j, j->paths[i]);
@@ -642,6 +701,24 @@ static int arip_line(FILE *f, const struct cdt_raw_track *t)
 }
 
 /*
+ * The name of track i's line: its file's; with --single-file the name its
+ * file has in a multi-file image (redump.org's), its bytes a range of
+ * OUT.bin, so the lines are the same as a multi-file run's.
+ */
+static void rom_name(const struct raw_job *j, size_t i, const char *base,
+		     char *out, size_t cap)
+{
+	const char *slash = strrchr(j->paths[i], '/');
+
+	if (!j->opts->single_file) {
+		snprintf(out, cap, "%s", slash ? slash + 1 : j->paths[i]);
+		return;
+	}
+	slash = strrchr(base, '/');
+	raw_bin_name(out, cap, slash ? slash + 1 : base, j->plan.f[i].t->number, j->plan.n);
+}
+
+/*
  * Every track's checksums, and OUT.hash beside the sheet: a line per file
  * as redump.org's DATs write a ROM, so it can be compared with the DAT's.
  */
@@ -665,11 +742,12 @@ static int write_hashes(struct raw_job *j)
 	for (i = 0; !rc && i < j->plan.n; i++) {
 		const struct cdt_raw_track *t = &j->res->tracks[i];
 		struct th_sums s = { .size = j->plan.f[i].n * CD_RAW, .crc32 = t->crc32 };
-		char *slash = strrchr(j->paths[i], '/');
+		char name[4200];
 
 		memcpy(s.md5, t->md5, sizeof(s.md5));
 		memcpy(s.sha1, t->sha1, sizeof(s.sha1));
-		trackhash_rom_line(line, sizeof(line), slash ? slash + 1 : j->paths[i], &s);
+		rom_name(j, i, base, name, sizeof(name));
+		trackhash_rom_line(line, sizeof(line), name, &s);
 		if (fprintf(f, "%s\n", line) < 0)
 			rc = file_error(j, path);
 	}
@@ -700,7 +778,7 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 		     const struct cdt_raw_opts *opts, struct cdt_raw_result *res)
 {
 	struct raw_job j = { .dev = dev, .cue_path = cue_path, .opts = opts,
-			     .res = res };
+			     .res = res, .sub_fd = -1 };
 	double t0 = rescue_now_ms();
 	int rc, rc2;
 
@@ -713,6 +791,8 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 	if (!rc)
 		rc = run_engine(&j);
 	rc2 = j.plan.n && j.paths && j.book.map.n ? fill_tracks(&j) : 0;
+	if (!rc2 && res->tracks)
+		rc2 = raw_sub_count(&j);
 	if (!rc)
 		rc = rc2;
 	if (!rc)
@@ -727,10 +807,20 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 	raw_plan_free(&j.plan);
 	reader_fini(&j.reader);
 	free(j.edc_failed);
+	raw_sub_free(&j);
 	probe_findings_free(&j.found);
 	cdt_get_stats(dev, &res->sum.stats);
 	res->sum.elapsed_ms = rescue_now_ms() - t0;
 	return rc;
+}
+
+static void free_sub_fields(struct cdt_raw_result *res)
+{
+	free(res->sub_file);
+	free(res->q_crc_errors);
+	free(res->sub_zeroed);
+	res->sub_file = NULL;
+	res->q_crc_errors = res->sub_zeroed = NULL;
 }
 
 static const struct cdt_raw_opts raw_defaults = {
@@ -758,8 +848,12 @@ int cdt_image_raw(struct cdt_dev *dev, const char *cue_path,
 		struct cdt_raw_result tmp = full;
 
 		cdt_raw_result_free(&tmp);
-	} else if (!CDT_HAS(res, cd_text)) {
-		raw_text_free(&full);	/* the caller's struct does not hold it */
+	} else {
+		/* a caller built before issue 33 cannot hold these to free them */
+		if (!CDT_HAS(res, cd_text))
+			raw_text_free(&full);
+		if (!CDT_HAS(res, sub_zeroed))
+			free_sub_fields(&full);
 	}
 	return rc;
 }
@@ -778,4 +872,6 @@ void cdt_raw_result_free(struct cdt_raw_result *res)
 	res->n_tracks = 0;
 	if (CDT_HAS(res, cd_text))
 		raw_text_free(res);
+	if (CDT_HAS(res, sub_zeroed))
+		free_sub_fields(res);
 }

@@ -40,6 +40,13 @@ struct raw_job {
 	uint8_t *edc_failed;		/* per stream sector: its last read
 					 * failed its EDC/ECC */
 	int64_t shift;			/* audio bytes to move back: 4 x offset */
+	/* --subchannel (rawsub.c): OUT.sub, 96 bytes a stream sector */
+	bool pw;			/* P-W read along with every sector */
+	int sub_fd;			/* OUT.sub, locked (the book's), or -1 */
+	char *sub_path;
+	uint8_t *pw_buf;		/* the last raw_read's raw P-W, 96 a sector */
+	uint64_t pw_k;			/* its first stream sector */
+	uint32_t pw_n;			/* and its sectors (0: none kept) */
 };
 
 /* The read hook of the engine (engine.h, struct rescue's read). */
@@ -67,5 +74,21 @@ void raw_text_free(struct cdt_raw_result *res);
  * hashed already (rawdat.c).  0, CDT_ENOMEM or CDT_EIO with dev's message.
  */
 int raw_write_dat(struct raw_job *j, const char *base);
+
+/*
+ * --subchannel (rawsub.c).  raw_sub_check: the drive reads raw P-W, or the
+ * run is refused before anything is made (CDT_EUSAGE, the message set).
+ * raw_sub_open: OUT.sub beside the sheet made (or opened on a resume, where
+ * it must exist, as it must not without --subchannel), locked, sized, in
+ * the book.  raw_sub_put: stream sectors [k, k + n) of the last raw_read
+ * into it, channel by channel.  raw_sub_count: each track's Q CRC errors
+ * and zeroed records, read back from OUT.sub after the run (so a resumed
+ * run counts what its file holds).  raw_sub_free: what they allocated.
+ */
+int raw_sub_check(struct raw_job *j);
+int raw_sub_open(struct raw_job *j, const char *base);
+int raw_sub_put(struct raw_job *j, uint64_t k, uint32_t n);
+int raw_sub_count(struct raw_job *j);
+void raw_sub_free(struct raw_job *j);
 
 #endif

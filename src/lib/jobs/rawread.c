@@ -14,6 +14,7 @@
 #include "core/cmds.h"
 #include "jobs/rawjob.h"
 #include "cd/sector.h"
+#include "cd/subq.h"
 #include "engine/reader.h"
 #include "mmc/subchan.h"
 
@@ -53,6 +54,9 @@ int raw_read(void *ctx, uint64_t k, uint32_t n, uint8_t *buf,
 	uint32_t done = 0;
 	double ms = 0;
 
+	/* --subchannel: the span's P-W kept for the sink (rawsub.c) */
+	j->pw_k = k;
+	j->pw_n = j->pw_buf && n <= j->chunk ? n : 0;
 	while (done < n) {
 		const struct raw_file *f = raw_plan_find(&j->plan, k + done);
 		uint64_t left = f ? f->stream + f->n - (k + done) : 0;
@@ -61,6 +65,7 @@ int raw_read(void *ctx, uint64_t k, uint32_t n, uint8_t *buf,
 
 		if (!f)
 			return CDT_EUSAGE;
+		j->reader.pw_out = j->pw_n ? j->pw_buf + (size_t)done * CD_PW_LEN : NULL;
 		rc = read_piece(j, f, k + done, piece, buf + (size_t)done * CD_RAW, rr);
 		if (rc)
 			return rc;

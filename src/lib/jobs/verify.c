@@ -29,6 +29,7 @@
 #include "jobs/job.h"
 #include "book/skip.h"
 #include "jobs/verifycue.h"
+#include "jobs/verifysub.h"
 
 struct verify_job {
 	struct cdt_dev *dev;
@@ -551,6 +552,7 @@ static void verify_free(struct cdt_verify_result *res)
 	res->n_diffs = 0;
 	skip_result_free(&res->skipped, &res->n_skipped, &res->skipped_blocks);
 	tracks_free(res);
+	cue_sub_result_free(res);
 }
 
 static const struct cdt_verify_opts verify_defaults = {
@@ -579,6 +581,8 @@ int cdt_verify(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 		skip_result_free(&full.skipped, &full.n_skipped, &full.skipped_blocks);
 	if (!CDT_HAS(res, n_tracks))
 		tracks_free(&full);
+	if (!CDT_HAS(res, sub_length_differs))
+		cue_sub_result_free(&full);
 	return rc;
 }
 
@@ -594,4 +598,6 @@ void cdt_verify_result_free(struct cdt_verify_result *res)
 		skip_result_free(&res->skipped, &res->n_skipped, &res->skipped_blocks);
 	if (CDT_HAS(res, n_tracks))
 		tracks_free(res);
+	if (CDT_HAS(res, sub_length_differs))
+		cue_sub_result_free(res);
 }

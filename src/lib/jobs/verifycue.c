@@ -33,6 +33,7 @@
 #include "engine/reader.h"
 #include "jobs/job.h"
 #include "jobs/verifycue.h"
+#include "jobs/verifysub.h"
 #include "cd/cue.h"
 #include "cd/sector.h"
 
@@ -71,6 +72,7 @@ struct cue_job {
 	const struct cue_track *t;
 	struct cdt_cue_track *ct;
 	int64_t first_lba;	/* its FILE's sector 0 on the disc */
+	struct cue_sub sub;	/* OUT.sub beside the sheet, where there is one */
 };
 
 /* The sheet's text, read whole; 0 or CDT_EUSAGE with the message set. */
@@ -214,6 +216,8 @@ static int read_raw(void *ctx, uint64_t lba, uint32_t n, uint8_t *buf,
 {
 	struct cue_job *j = ctx;
 
+	/* the P-W of a step's sectors at their place in it (verifysub.h) */
+	j->reader.pw_out = lba >= j->sink.base ? cue_sub_disc(&j->sub, lba - j->sink.base, n) : NULL;
 	return reader_read_raw(&j->reader, (int64_t)lba - (int64_t)j->bias, n, buf, rr);
 }
 
@@ -258,6 +262,7 @@ static int cue_step(void *ctx, uint64_t b, uint32_t n, const struct cmp_step *st
 	uint64_t off = ((uint64_t)cue_extent_start(t) + at) * ss;
 	size_t got;
 	uint32_t i;
+	bool main_diff, sub_diff;
 	int rc = compare_pread(j->fds[t->file], j->file, (size_t)n * ss, off, &got);
 
 	if (rc)
@@ -275,10 +280,15 @@ static int cue_step(void *ctx, uint64_t b, uint32_t n, const struct cmp_step *st
 		j->res->sum.blocks_read++;
 		if (ss != CD_RAW)
 			d += MODE1_USER;
-		if (!memcmp(d, j->file + (size_t)i * ss, ss))
+		main_diff = memcmp(d, j->file + (size_t)i * ss, ss) != 0;
+		rc = cue_sub_compare(&j->sub, (size_t)(t - j->sheet.tracks), at + i, i, lba + i,
+				     j->res, &sub_diff);
+		if (rc)
+			return rc;
+		if (!main_diff && !sub_diff)
 			continue;
 		/* -v's hex diff: the disc's first differing sector */
-		if (!j->res->have_diff && lba + i >= 0 && j->opts->diff)
+		if (main_diff && !j->res->have_diff && lba + i >= 0 && j->opts->diff)
 			j->opts->diff(j->opts->diff_ctx, (uint64_t)(lba + i), d,
 				      j->file + (size_t)i * ss, ss);
 		note_diff(j, ct, lba + i, at + i);
@@ -378,7 +388,7 @@ static void judge(struct cue_job *j)
 		}
 	}
 	extra_disc_tracks(j);
-	r->verdict = r->have_diff || r->diff_blocks ? CDT_VERIFY_DIFFERENT :
+	r->verdict = r->have_diff || r->diff_blocks || r->sub_length_differs ? CDT_VERIFY_DIFFERENT :
 		     unread ? CDT_VERIFY_UNREADABLE : CDT_VERIFY_IDENTICAL;
 	r->complete = true;
 }
@@ -425,6 +435,24 @@ static int walk_start(struct cue_job *j)
 	return rc;
 }
 
+/*
+ * Every FILE holds its tracks' sectors (before anything is read), and
+ * OUT.sub's records are those sectors one after another.
+ */
+static int check_files(struct cue_job *j)
+{
+	uint64_t *n = calloc(j->sheet.n_tracks ? j->sheet.n_tracks : 1, sizeof(*n));
+	unsigned int i;
+	int rc = n ? 0 : CDT_ENOMEM;
+
+	for (i = 0; !rc && i < j->sheet.n_tracks; i++)
+		rc = file_sectors(j, i, &n[i]);
+	if (!rc)
+		rc = cue_sub_layout(&j->sub, n, j->sheet.n_tracks, j->res);
+	free(n);
+	return rc;
+}
+
 static int run(struct cue_job *j)
 {
 	struct cdt_verify_result *r = j->res;
@@ -437,7 +465,10 @@ static int run(struct cue_job *j)
 		return rc;
 	j->extent = r->sum.probe->extent_blocks;
 	j->c2 = r->sum.probe->raw.c2;
-	rc = reader_init_raw(&j->reader, j->dev, j->c2);
+	rc = cue_sub_open(&j->sub, j->dev, j->path, r->sum.probe->raw.subpw, CHUNK,
+			  j->sheet.n_tracks, r);
+	if (!rc)
+		rc = reader_init_raw_pw(&j->reader, j->dev, j->c2, j->sub.checked);
 	if (rc)
 		return rc;
 	r->extent_blocks = j->extent;
@@ -445,13 +476,9 @@ static int run(struct cue_job *j)
 	if (!r->tracks)
 		return CDT_ENOMEM;
 	r->n_tracks = j->sheet.n_tracks;
-	for (i = 0; i < j->sheet.n_tracks; i++) {
-		uint64_t n;
-
-		rc = file_sectors(j, i, &n);
-		if (rc)
-			return rc;
-	}
+	rc = check_files(j);
+	if (rc)
+		return rc;
 	rc = walk_start(j);
 	for (i = 0; i < j->sheet.n_tracks && !rc; i++)
 		rc = one_track(j, i);
@@ -493,6 +520,7 @@ int rescue_verify_cue(struct cdt_dev *dev, const struct cdt_verify_opts *opts,
 	cue_free(&j->sheet);
 	probe_findings_free(&j->found);
 	reader_fini(&j->reader);
+	cue_sub_close(&j->sub);
 	res->sum.bad = j->bad.v;
 	res->sum.n_bad = j->bad.n;
 	cdt_get_stats(dev, &res->sum.stats);
