@@ -1,6 +1,7 @@
 #!/bin/sh
 # The set-up promise (README, Set up): `make deps` installs what building and
-# the quick start need and no test tool; `make test-deps` adds the test tools
+# the quick start need (jq and ddrescuelog for its session) and no other
+# test tool; `make test-deps` adds the test tools
 # and leaves no service enabled or running on the host (the iSCSI tests start
 # their own tgtd on 127.0.0.1).  Run after .ci/run's install, this checks the
 # machine the tests run on.
@@ -16,12 +17,21 @@ build=$(pkgs_of BUILD_PKGS)
 tests=$(pkgs_of TEST_PKGS)
 if [ -n "$build" ] && [ -n "$tests" ]; then ok "install-deps.sh names both sets"; else
 	not_ok "install-deps.sh names both sets" "build: $build" "test: $tests"; fi
-for p in libcmocka-dev tgt open-iscsi qemu-system-x86 valgrind clang gddrescue tmux; do
+for p in libcmocka-dev tgt open-iscsi qemu-system-x86 valgrind clang tmux; do
 	if echo "$build" | grep -qx "$p"; then not_ok "make deps does not install $p (a test tool)"
 	else ok "make deps does not install $p (a test tool)"; fi
 	if echo "$tests" | grep -qx "$p"; then ok "make test-deps installs $p"
 	else not_ok "make test-deps installs $p"; fi
 done
+
+# issue 35: the quick start's example session runs jq and GNU ddrescue's
+# ddrescuelog, so make deps installs them (gddrescue stays a test tool too)
+for p in jq gddrescue; do
+	if echo "$build" | grep -qx "$p"; then ok "make deps installs $p (README's session runs it)"
+	else not_ok "make deps installs $p (README's session runs it)"; fi
+done
+if echo "$tests" | grep -qx gddrescue; then ok "make test-deps installs gddrescue"
+else not_ok "make test-deps installs gddrescue"; fi
 
 sh "$DEPS" bogus >"$T/out" 2>"$T/err"
 RC=$?
