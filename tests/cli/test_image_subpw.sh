@@ -5,7 +5,7 @@
 # the disc's layout apart from the C code (P in pauses, Q from the layout,
 # R-W zeros; zeros for a sector left unreadable); the JSON's Q CRC and
 # zeroed counts; resumes (a bad area read later, SIGKILL) and OUT.sub kept
-# consistent with the map; a drive without raw P-W (subpw=refuse).
+# consistent with the map; a drive without raw P-W (subchannel=q).
 . "$(dirname "$0")/lib.sh"
 
 MODEL="$ROOT/tests/raw/model.py"
@@ -103,16 +103,16 @@ expect_json "resume: sectors were finished before" '.resumed and .finished_befor
 subs "resume after SIGKILL: OUT.sub is the model's" audio "$T/o/k.sub"
 
 # --- a drive without raw P-W; usage ----------------------------------------------------
-run image --raw --subchannel "sim:$T/mixed.cue,subpw=refuse" "$T/o/np.cue"
-expect_rc "subpw=refuse: --subchannel refused -> 2" 2
+run image --raw --subchannel "sim:$T/mixed.cue,subchannel=q" "$T/o/np.cue"
+expect_rc "subchannel=q: --subchannel refused -> 2" 2
 expect_grep "says the drive gives no raw P-W" "$T/err" 'does not return the raw P-W subchannel'
 if ls "$T/o" | grep -q '^np'; then not_ok "refused: nothing left behind"; else
 	ok "refused: nothing left behind"; fi
-run probe --json "sim:$T/mixed.cue,subpw=refuse"
-expect_json "subpw=refuse: probe says no raw P-W, formatted Q kept" \
+run probe --json "sim:$T/mixed.cue,subchannel=q"
+expect_json "subchannel=q: probe says no raw P-W, formatted Q kept" \
 	'[.raw.subchannel_pw, .raw.subchannel_q] | tostring' '[false,true]'
-run image --raw --json "sim:$T/mixed.cue,subpw=refuse,trackinfo=pregap" "$T/o/np.cue"
-expect_rc "subpw=refuse without --subchannel: images -> 0" 0
+run image --raw --json "sim:$T/mixed.cue,subchannel=q,trackinfo=pregap" "$T/o/np.cue"
+expect_rc "subchannel=q without --subchannel: images -> 0" 0
 run image --subchannel "sim:$T/iso.cue" "$T/o/x.iso"
 expect_rc "--subchannel without --raw: -> 2" 2
 expect_grep "says it needs --raw" "$T/err" 'subchannel is part of a raw image: it needs --raw'

@@ -83,10 +83,10 @@ expect_rc "OUT.sub a record short: different -> 1" 1
 expect_json "length_differs" '.subchannel.length_differs' true
 cp "$T/keep.sub" "$T/o/mixed.sub"
 put "$T/o/mixed.sub" $((300 * 96 + 3)) 001
-run verify --cue "$T/o/mixed.cue" --json "sim:$T/mixed.cue,trackinfo=pregap,subpw=refuse"
+run verify --cue "$T/o/mixed.cue" --json "sim:$T/mixed.cue,trackinfo=pregap,subchannel=q"
 expect_rc "a drive without raw P-W: OUT.sub not compared -> 0" 0
 expect_json "checked false" '.subchannel.checked' false
-run verify --cue "$T/o/mixed.cue" "sim:$T/mixed.cue,trackinfo=pregap,subpw=refuse"
+run verify --cue "$T/o/mixed.cue" "sim:$T/mixed.cue,trackinfo=pregap,subchannel=q"
 expect_grep "text says it was not compared" "$T/out" '^subchannel: .*mixed.sub not compared: the drive gives no raw P-W$'
 rm "$T/o/mixed.sub"
 run verify --cue "$T/o/mixed.cue" --json "sim:$T/mixed.cue,trackinfo=pregap"

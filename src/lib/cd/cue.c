@@ -332,9 +332,10 @@ static int do_isrc(struct cue_state *st, const struct cue_line *l)
 
 /*
  * A CD-TEXT line (cue.h): the disc's before any TRACK, else the last
- * track's; an unquoted text's words joined by one blank, an empty one
- * read past (as before, when these lines were ignored).  A later line for
- * the same field stands.
+ * track's; an unquoted text's words joined by one blank (the first five:
+ * split() keeps MAX_WORDS; CDRWIN quotes a text of several words), an
+ * empty one read past (as before, when these lines were ignored).  A
+ * later line for the same field stands.
  */
 static int do_text(struct cue_state *st, const struct cue_line *l, unsigned int field)
 {

@@ -45,7 +45,10 @@ unsigned int mmc_cdb_read_capacity16(uint8_t *cdb, uint32_t alloc);
 unsigned int mmc_cdb_read10(uint8_t *cdb, uint32_t lba, uint16_t nblocks);
 unsigned int mmc_cdb_read12(uint8_t *cdb, uint32_t lba, uint32_t nblocks);
 unsigned int mmc_cdb_read16(uint8_t *cdb, uint64_t lba, uint32_t nblocks);
-/* format 0 (TOC) or 1 (session info); msf selects M:S:F addresses */
+/*
+ * format 0 (TOC), 1 (session info), 2 (full TOC) or 5 (CD-TEXT, whose
+ * packs cd/cdtext.h reads); msf selects M:S:F addresses
+ */
 unsigned int mmc_cdb_read_toc(uint8_t *cdb, uint8_t format, bool msf,
 			      uint8_t track, uint16_t alloc);
 unsigned int mmc_cdb_get_configuration(uint8_t *cdb, uint8_t rt,
