@@ -39,16 +39,29 @@ static int set_value(libewf_handle_t *h, const char *id, const char *value,
 	return 0;
 }
 
-/* The header values: the examiner's and the acquiring tool's. */
-static int set_values(libewf_handle_t *h, const struct ewf_meta *m, char *err, size_t errlen)
+/*
+ * The header values: the examiner's, the acquiring tool's and the
+ * drive's.  libewf writes model and serial_number into header2's "md" and
+ * "sn" fields (EnCase 5 and later; ewfinfo prints them as Model and
+ * Serial number).  The acquiry date goes in as Unix time, the form of
+ * header2's dates (its "m" beside the "u" libewf writes itself), so it
+ * means the same instant in every time zone.
+ */
+static int set_values(libewf_handle_t *h, const struct ewf_meta *m,
+		      const struct ewf_acquiry *a, char *err, size_t errlen)
 {
+	char when[24] = "";
 	const char *ids[] = { "case_number", "evidence_number", "examiner_name",
 			      "description", "notes", "acquiry_software",
-			      "acquiry_software_version", "acquiry_operating_system" };
+			      "acquiry_software_version", "acquiry_operating_system",
+			      "model", "serial_number", "acquiry_date" };
 	const char *vals[] = { m->case_number, m->evidence_number, m->examiner,
-			       m->description, m->notes, "cdtail", CDT_VERSION, "Linux" };
+			       m->description, m->notes, "cdtail", CDT_VERSION, "Linux",
+			       a->model, a->serial, when };
 	size_t i;
 
+	if (a->started > 0)
+		snprintf(when, sizeof(when), "%lld", (long long)a->started);
 	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
 		if (set_value(h, ids[i], vals[i], err, errlen))
 			return -1;
@@ -57,29 +70,36 @@ static int set_values(libewf_handle_t *h, const struct ewf_meta *m, char *err, s
 
 /*
  * The media as ewfacquire describes an optical disc: EnCase 6, optical,
- * physical (the whole disc, not a partition), deflate at its fast level
- * with empty-block compression (unwritten areas and zero-filled bad blocks
- * cost almost nothing).
+ * physical (the whole disc, not a partition), deflate at the level asked
+ * (ewfacquire -c: none, empty-block, fast, best; fast by default, with
+ * empty-block compression: unwritten areas and zero-filled bad blocks
+ * cost almost nothing), segment files of the size asked (ewfacquire -S).
  */
-static int set_media(libewf_handle_t *h, uint64_t size, uint32_t sector,
-		     char *err, size_t errlen)
+static int set_media(libewf_handle_t *h, const struct ewf_layout *lay, char *err, size_t errlen)
 {
+	static const int8_t levels[] = {
+		[EWF_FAST] = LIBEWF_COMPRESSION_FAST, [EWF_NONE] = LIBEWF_COMPRESSION_NONE,
+		[EWF_EMPTY_BLOCK] = LIBEWF_COMPRESSION_NONE, [EWF_BEST] = LIBEWF_COMPRESSION_BEST,
+	};
+	uint8_t flags = lay->level == EWF_NONE ? 0 : LIBEWF_COMPRESS_FLAG_USE_EMPTY_BLOCK_COMPRESSION;
 	libewf_error_t *le = NULL;
 
 	if (libewf_handle_set_format(h, LIBEWF_FORMAT_ENCASE6, &le) != 1 ||
 	    libewf_handle_set_media_type(h, LIBEWF_MEDIA_TYPE_OPTICAL, &le) != 1 ||
 	    libewf_handle_set_media_flags(h, LIBEWF_MEDIA_FLAG_PHYSICAL, &le) != 1 ||
-	    libewf_handle_set_bytes_per_sector(h, sector, &le) != 1 ||
-	    libewf_handle_set_media_size(h, size, &le) != 1 ||
-	    libewf_handle_set_compression_values(h, LIBEWF_COMPRESSION_FAST,
-						 LIBEWF_COMPRESS_FLAG_USE_EMPTY_BLOCK_COMPRESSION,
-						 &le) != 1)
+	    libewf_handle_set_bytes_per_sector(h, lay->sector_size, &le) != 1 ||
+	    libewf_handle_set_media_size(h, lay->media_size, &le) != 1 ||
+	    libewf_handle_set_compression_values(h, levels[lay->level], flags, &le) != 1)
 		return ewf_fail(&le, "cannot describe the media", err, errlen);
+	if (lay->segment_size &&
+	    libewf_handle_set_maximum_segment_size(h, lay->segment_size, &le) != 1)
+		return ewf_fail(&le, "cannot set the segment size", err, errlen);
 	return 0;
 }
 
-struct ewf_out *ewf_create(const char *base, uint64_t media_size, uint32_t sector_size,
-			   const struct ewf_meta *meta, char *err, size_t errlen)
+struct ewf_out *ewf_create(const char *base, const struct ewf_layout *lay,
+			   const struct ewf_meta *meta, const struct ewf_acquiry *acq,
+			   char *err, size_t errlen)
 {
 	struct ewf_out *e = calloc(1, sizeof(*e));
 	libewf_error_t *le = NULL;
@@ -98,8 +118,7 @@ struct ewf_out *ewf_create(const char *base, uint64_t media_size, uint32_t secto
 		ewf_fail(&le, "cannot create the EWF files", err, errlen);
 		goto fail;
 	}
-	if (set_media(e->h, media_size, sector_size, err, errlen) ||
-	    set_values(e->h, meta, err, errlen))
+	if (set_media(e->h, lay, err, errlen) || set_values(e->h, meta, acq, err, errlen))
 		goto fail;
 	return e;
 fail:
@@ -113,6 +132,20 @@ int ewf_write(struct ewf_out *e, const void *buf, size_t len, char *err, size_t 
 
 	if (libewf_handle_write_buffer(e->h, buf, len, &le) != (ssize_t)len)
 		return ewf_fail(&le, "cannot write the EWF files", err, errlen);
+	return 0;
+}
+
+/*
+ * libewf 20140813 keeps sessions and (audio) tracks in one session
+ * section; a data disc's image has sessions only, as ewfacquire -m optical
+ * writes them.
+ */
+int ewf_session(struct ewf_out *e, uint64_t sector, uint64_t sectors, char *err, size_t errlen)
+{
+	libewf_error_t *le = NULL;
+
+	if (libewf_handle_append_session(e->h, sector, sectors, &le) != 1)
+		return ewf_fail(&le, "cannot record a session", err, errlen);
 	return 0;
 }
 
