@@ -296,6 +296,42 @@ static int add_bad(struct export_result *r, uint64_t lba, uint64_t blocks)
 }
 
 /*
+ * The map covers IMAGE, block by block, and is finished; with --unchecked
+ * what is not is a finding.  0 or the exit status.
+ */
+static int map_fits(const struct export_args *a, struct export_result *r,
+		    const struct cdt_mapview *v)
+{
+	uint64_t unfinished = v->area_bytes[CDT_AREA_NONTRIED] +
+			      v->area_bytes[CDT_AREA_NONTRIMMED] + v->area_bytes[CDT_AREA_NONSCRAPED];
+	int rc;
+
+	if (v->bytes != r->bytes && !a->unchecked)
+		return cli_usage(CMD, "%s covers %llu bytes but %s holds %llu: not its map? "
+				 "(or add --unchecked to export it anyway)", r->chk.map,
+				 (unsigned long long)v->bytes, a->image, (unsigned long long)r->bytes);
+	if (v->bytes != r->bytes) {
+		rc = chk_finding(&r->chk, "%s covers %llu bytes but %s holds %llu (its bad "
+				 "areas inside the image kept)", r->chk.map,
+				 (unsigned long long)v->bytes, a->image, (unsigned long long)r->bytes);
+		if (rc)
+			return rc;
+	}
+	if (v->blocks_per_cell > 1)
+		return cli_usage(CMD, "%s is too large to map block by block (over %llu blocks)",
+				 r->chk.map, (unsigned long long)EXPORT_MAX_CELLS);
+	if (!unfinished)
+		return 0;
+	if (!a->unchecked)
+		return cli_usage(CMD, "%s says %llu bytes of %s were never read: finish the "
+				 "image first (run cdtail image with that map again), or add "
+				 "--unchecked to export it anyway", r->chk.map,
+				 (unsigned long long)unfinished, a->image);
+	return chk_finding(&r->chk, "%s says %llu bytes of %s were never read (acquiry "
+			   "errors here)", r->chk.map, (unsigned long long)unfinished, a->image);
+}
+
+/*
  * A finished map of IMAGE: its bad areas, block by block exact.  With
  * --unchecked an unfinished map's never-read areas are acquiry errors too:
  * IMAGE holds zeros there, not the disc.
@@ -305,7 +341,6 @@ static int map_bad_areas(const struct export_args *a, struct export_result *r)
 	struct cdt_mapview_opts o = { .size = sizeof(o), .max_cells = EXPORT_MAX_CELLS,
 				      .block_size = BLOCK };
 	struct cdt_mapview v = CDT_INIT(v);
-	uint64_t unfinished;
 	char err[1024];
 	size_t k;
 	int rc;
@@ -315,28 +350,12 @@ static int map_bad_areas(const struct export_args *a, struct export_result *r)
 		cli_err("%s: %s", CMD, err);
 		return rc == CDT_ENOMEM || rc == CDT_EIO ? EX_DEVICE_ERR : EX_USAGE_ERR;
 	}
-	unfinished = v.area_bytes[CDT_AREA_NONTRIED] + v.area_bytes[CDT_AREA_NONTRIMMED] +
-		     v.area_bytes[CDT_AREA_NONSCRAPED];
-	rc = 0;
-	if (v.bytes != r->bytes)
-		rc = cli_usage(CMD, "%s covers %llu bytes but %s holds %llu: not its map?",
-			       r->chk.map, (unsigned long long)v.bytes, a->image,
-			       (unsigned long long)r->bytes);
-	else if (v.blocks_per_cell > 1)
-		rc = cli_usage(CMD, "%s is too large to map block by block (over %llu blocks)",
-			       r->chk.map, (unsigned long long)EXPORT_MAX_CELLS);
-	else if (unfinished && !a->unchecked)
-		rc = cli_usage(CMD, "%s says %llu bytes of %s were never read: finish the "
-			       "image first (run cdtail image with that map again), or add "
-			       "--unchecked to export it anyway", r->chk.map,
-			       (unsigned long long)unfinished, a->image);
-	else if (unfinished)
-		rc = chk_finding(&r->chk, "%s says %llu bytes of %s were never read (acquiry "
-				 "errors here)", r->chk.map, (unsigned long long)unfinished, a->image);
+	rc = map_fits(a, r, &v);
 	for (k = 0; !rc && k < v.n_runs; k++)
-		if (v.runs[k].area >= CDT_AREA_NONTRIED &&
+		if (v.runs[k].area >= CDT_AREA_NONTRIED && v.runs[k].lba < r->bytes / BLOCK &&
 		    (v.runs[k].area == CDT_AREA_BAD || a->unchecked) &&
-		    add_bad(r, v.runs[k].lba, v.runs[k].blocks)) {
+		    add_bad(r, v.runs[k].lba, v.runs[k].lba + v.runs[k].blocks > r->bytes / BLOCK ?
+			    r->bytes / BLOCK - v.runs[k].lba : v.runs[k].blocks)) {
 			cli_err("%s: out of memory", CMD);
 			rc = EX_DEVICE_ERR;
 		}
@@ -387,35 +406,34 @@ out:
 }
 
 /*
- * The record's sessions, each the span of its data tracks in IMAGE
- * (ewfinfo's Sessions), else one session of the whole media, as
- * ewfacquire -m optical writes for a disc it has no TOC of.
+ * The record's sessions (ewfinfo's Sessions), as ewfacquire -m optical
+ * writes them: libewf 20140813 keeps only where each session starts and
+ * reads back a session section only when they tile the media (a gap
+ * between them makes a file it cannot open, found by trying), so the
+ * first starts at 0, each later one at its first data track, and each
+ * runs to the next: the gap between sessions is its session's lead-out.
+ * Without tracks in the record: one session of the whole image.
  */
 static int add_sessions(struct ewf_out *e, const struct export_result *r, char *err, size_t errlen)
 {
 	const struct acq_record *rec = &r->chk.rec;
-	uint64_t blocks = r->bytes / BLOCK;
-	unsigned int s, i, added = 0;
+	uint64_t blocks = r->bytes / BLOCK, start[100] = { 0 };
+	unsigned int s, i, n = 1;
 
-	for (s = 1; s <= 99; s++) {
-		uint64_t first = UINT64_MAX, end = 0;
+	for (s = 2; s <= 99; s++) {
+		uint64_t first = UINT64_MAX;
 
-		for (i = 0; i < rec->n_tracks; i++) {
-			const struct acq_track *t = &rec->tracks[i];
-			uint64_t t_end = t->blocks > blocks - t->start ? blocks : t->start + t->blocks;
-
-			if (t->session != s || t->start >= blocks)
-				continue;
-			first = t->start < first ? t->start : first;
-			end = t_end > end ? t_end : end;
-		}
-		if (first >= end)
-			continue;
-		if (ewf_session(e, first, end - first, err, errlen))
-			return -1;
-		added++;
+		for (i = 0; i < rec->n_tracks; i++)
+			if (rec->tracks[i].session == s && rec->tracks[i].start < first)
+				first = rec->tracks[i].start;
+		if (first < blocks && first > start[n - 1])
+			start[n++] = first;
 	}
-	return added ? 0 : ewf_session(e, 0, blocks, err, errlen);
+	for (i = 0; i < n; i++)
+		if (ewf_session(e, start[i], (i + 1 < n ? start[i + 1] : blocks) - start[i],
+				err, errlen))
+			return -1;
+	return 0;
 }
 
 /* "VENDOR PRODUCT REVISION" of the record's drive, the words it has. */
@@ -624,9 +642,11 @@ static int export_image(struct export_args *a, int fd, struct export_result *r)
 	r->chk.unchecked = a->unchecked;
 	rc = check_segments(a, r->bytes);
 	if (!rc)
-		rc = chk_before(&r->chk, fd, a->log, a->map);
+		rc = chk_record(&r->chk, a->log, a->map);
 	if (!rc && r->chk.map)
 		rc = map_bad_areas(a, r);
+	if (!rc)
+		rc = chk_identity(&r->chk, fd);
 	if (!rc)
 		rc = remove_segments(a, existing_segments(a), true);
 	if (rc)

@@ -34,12 +34,15 @@ struct export_check {
 };
 
 /*
- * Find and read the record and the map (log_opt, map_opt: the paths given,
- * or NULL), and check IMAGE (open as fd) against them: the record's
- * verdict, its extent, the map's identity blocks.  0 to go on (findings
- * kept with unchecked), else the exit status after printing why.
+ * Find and read the record and find the map (log_opt, map_opt: the paths
+ * given, or NULL), and check IMAGE against the record: its verdict, its
+ * extent.  0 to go on (findings kept with unchecked), else the exit
+ * status after printing why.
  */
-int chk_before(struct export_check *c, int fd, const char *log_opt, const char *map_opt);
+int chk_record(struct export_check *c, const char *log_opt, const char *map_opt);
+
+/* Every identity block of the map against IMAGE's (open as fd): the disc's SHA-256.  As chk_record. */
+int chk_identity(struct export_check *c, int fd);
 
 /* A finding of the caller's own check (export_check.h's rule); 0 or the exit status. */
 int chk_finding(struct export_check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
