@@ -363,7 +363,22 @@ static int map_bad_areas(const struct export_args *a, struct export_result *r)
 	return rc;
 }
 
-/* IMAGE into the EWF writer, digesting it on the way. */
+static void hex(const uint8_t *b, size_t n, char *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+}
+
+static void digests_hex(struct export_result *r)
+{
+	hex(r->md5, sizeof(r->md5), r->md5_hex);
+	hex(r->sha1, sizeof(r->sha1), r->sha1_hex);
+	hex(r->sha256, sizeof(r->sha256), r->sha256_hex);
+}
+
+/* IMAGE into the EWF writer (e NULL: nowhere), digesting it on the way. */
 static int copy_image(const struct export_args *a, int fd, struct ewf_out *e,
 		      struct export_result *r, char *err, size_t errlen)
 {
@@ -386,7 +401,7 @@ static int copy_image(const struct export_args *a, int fd, struct ewf_out *e,
 				 n ? strerror(errno) : "it shrank while being read");
 			goto out;
 		}
-		if (ewf_write(e, buf, (size_t)n, err, errlen))
+		if (e && ewf_write(e, buf, (size_t)n, err, errlen))
 			goto out;
 		EVP_DigestUpdate(md5, buf, (size_t)n);
 		EVP_DigestUpdate(sha1, buf, (size_t)n);
@@ -495,6 +510,7 @@ static int write_ewf(const struct export_args *a, int fd, struct export_result *
 			goto fail;
 	if (copy_image(a, fd, e, r, err, sizeof(err)))
 		goto fail;
+	digests_hex(r);
 	rc = ewf_finish(e, r->md5, r->sha1, err, sizeof(err));
 	e = NULL;	/* released either way */
 	if (rc)
@@ -509,14 +525,6 @@ fail:
 	cli_err("%s: %s: %s", CMD, a->ewf, err);
 	return EX_DEVICE_ERR;
 }
-static void hex(const uint8_t *b, size_t n, char *out)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", b[i]);
-}
-
 static json_object *meta_json(const struct export_args *a, const struct export_result *r)
 {
 	struct ewf_meta m = case_meta(a, &r->chk.rec, a->meta.notes ? a->meta.notes :
@@ -621,6 +629,19 @@ static void report(const struct export_args *a, const struct export_result *r)
 	printf("  md5  %s\n  sha1 %s\n  sha256 %s\n", r->md5_hex, r->sha1_hex, r->sha256_hex);
 }
 
+/* A read of IMAGE for its digests alone, checked against the record's. */
+static int digest_first(const struct export_args *a, int fd, struct export_result *r)
+{
+	char err[1024];
+
+	if (copy_image(a, fd, NULL, r, err, sizeof(err))) {
+		cli_err("%s: %s", CMD, err);
+		return EX_DEVICE_ERR;
+	}
+	digests_hex(r);
+	return chk_digests(&r->chk, r->md5_hex, r->sha1_hex, r->sha256_hex);
+}
+
 /* EWF numbers its segments .E01 to .E99 here (MAX_SEGMENTS walked): a size that needs more is refused */
 static int check_segments(const struct export_args *a, uint64_t bytes)
 {
@@ -652,12 +673,15 @@ static int export_image(struct export_args *a, int fd, struct export_result *r)
 	if (rc)
 		return rc;
 	r->started = chk_started(&r->chk);
+	/* --unchecked: the digests first, so the notes can say they differ */
+	if (a->unchecked && r->chk.have_record) {
+		rc = digest_first(a, fd, r);
+		if (rc)
+			return rc;
+	}
 	rc = write_ewf(a, fd, r);
-	if (rc)
+	if (rc || a->unchecked)
 		return rc;
-	hex(r->md5, sizeof(r->md5), r->md5_hex);
-	hex(r->sha1, sizeof(r->sha1), r->sha1_hex);
-	hex(r->sha256, sizeof(r->sha256), r->sha256_hex);
 	rc = chk_digests(&r->chk, r->md5_hex, r->sha1_hex, r->sha256_hex);
 	if (rc)
 		remove_segments(a, existing_segments(a), false);

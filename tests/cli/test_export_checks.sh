@@ -162,6 +162,12 @@ cd .. && rm -rf c && mkdir c && cp d.iso d.iso.log d.map c/ && cd c || exit 1
 grep -q "identity block 5 " d.map && not_ok "block 5 is no identity block"
 printf 'X' | dd of=d.iso bs=1 seek=$((5 * 2048 + 7)) conv=notrunc 2>/dev/null
 refused "a digest that differs" "the MD5 of d\.iso as export read it, [0-9a-f]{32}, differs from its record's" d.iso
+run export --unchecked --ewf u.E01 d.iso
+expect_rc "--unchecked exports the changed image" 0
+ewfinfo u.E01 >i 2>&1
+expect_grep "--unchecked: the notes name the digest that differs" i "Notes:.*unchecked: the MD5 of d\.iso as export read it, [0-9a-f]{32}, differs from its record's"
+ewfverify -q u.E01 >v 2>&1
+expect_grep "--unchecked: the MD5 stored is the image's as it is" v "MD5 hash stored in file:[[:space:]]+$(md5sum <d.iso | cut -c1-32)$"
 cd ..
 
 # --- segments and compression ----------------------------------------------------
