@@ -113,6 +113,7 @@ struct text_state {
 	int top;				/* the deepest open object */
 	json_object *arr;			/* the array taking "- " lines at arr_depth */
 	int arr_depth;
+	json_object *last;			/* the last scalar: a line that is no key goes on with it */
 	json_object *pending_in;		/* "key:" with nothing after: what follows decides */
 	char pending_key[64];
 	int pending_depth;
@@ -145,11 +146,41 @@ static int settle_pending(struct text_state *st, int d, bool dash)
 	return 0;
 }
 
-static int text_line(struct text_state *st, const char *s, size_t n)
+/*
+ * A line that is neither a key nor an element goes on with the scalar
+ * before it (acqlog.c writes a value as it is: notes given on several
+ * lines stay several lines).  A key inside such a value still reads as a
+ * key, and a key twice refuses the entry: it never overrides.
+ */
+static int go_on(struct text_state *st, const char *s, size_t n)
 {
-	size_t sp = 0, k;
+	const char *was;
+	char *both;
+	size_t w;
+
+	if (!st->last || !json_object_is_type(st->last, json_type_string))
+		return -1;
+	was = json_object_get_string(st->last);
+	w = (size_t)json_object_get_string_len(st->last);
+	both = malloc(w + 1 + n + 1);
+	if (!both)
+		return -1;
+	memcpy(both, was, w);
+	both[w] = '\n';
+	memcpy(both + w + 1, s, n);
+	both[w + 1 + n] = '\0';
+	json_object_set_string_len(st->last, both, (int)(w + 1 + n));
+	free(both);
+	return 0;
+}
+
+static int text_line(struct text_state *st, const char *line, size_t len)
+{
+	const char *s = line;
+	size_t sp = 0, k, n = len;
 	json_object *in;
 	char key[64];
+	bool dash;
 	int d;
 
 	while (sp < n && s[sp] == ' ')
@@ -157,22 +188,23 @@ static int text_line(struct text_state *st, const char *s, size_t n)
 	if (sp == n)
 		return 0;
 	if (sp % 2)
-		return -1;
+		return go_on(st, line, len);
 	d = (int)(sp / 2);
 	s += sp;
 	n -= sp;
-	if (settle_pending(st, d, n >= 1 && s[0] == '-'))
+	dash = n >= 2 && s[0] == '-' && s[1] == ' ';
+	if (settle_pending(st, d, dash))
 		return -1;
-	if (s[0] == '-') {
-		if (!st->arr || d != st->arr_depth || n < 2 || s[1] != ' ')
-			return -1;
+	if (dash && st->arr && d == st->arr_depth) {
+		st->last = NULL;
 		json_object_array_add(st->arr, text_element(s + 2, n - 2));
 		return 0;
 	}
-	st->arr = NULL;
 	k = key_len(s, n);
-	if (d > st->top || !k || k >= sizeof(key) || k >= n || s[k] != ':')
-		return -1;
+	if (d > st->top || !k || k >= sizeof(key) || k >= n || s[k] != ':' ||
+	    (k + 1 < n && s[k + 1] != ' '))
+		return go_on(st, line, len);
+	st->arr = NULL;
 	st->top = d;
 	in = st->obj[d];
 	memcpy(key, s, k);
@@ -180,14 +212,14 @@ static int text_line(struct text_state *st, const char *s, size_t n)
 	if (json_object_object_get_ex(in, key, NULL))
 		return -2;	/* one key twice: which would be the record? */
 	if (k + 1 == n) {
+		st->last = NULL;
 		st->pending_in = in;
 		memcpy(st->pending_key, key, k + 1);
 		st->pending_depth = d;
 		return 0;
 	}
-	if (s[k + 1] != ' ')
-		return -1;
-	json_object_object_add(in, key, text_scalar(s + k + 2, n - k - 2));
+	st->last = text_scalar(s + k + 2, n - k - 2);
+	json_object_object_add(in, key, st->last);
 	return 0;
 }
 
@@ -241,17 +273,13 @@ static const char *last_line_with(const char *buf, const char *end, const char *
 	return NULL;
 }
 
-static json_object *json_entry(const char *buf, const char *end, char *err, size_t errlen)
+/* The JSON line at q, up to end. */
+static json_object *json_entry(const char *q, const char *end, char *err, size_t errlen)
 {
-	const char *q = last_line_with(buf, end, "{"), *nl;
+	const char *nl = memchr(q, '\n', (size_t)(end - q));
 	struct json_tokener *tok;
 	json_object *o;
 
-	if (!q) {
-		fail(err, errlen, "no entry in it");
-		return NULL;
-	}
-	nl = memchr(q, '\n', (size_t)(end - q));
 	tok = json_tokener_new();
 	if (!tok) {
 		fail(err, errlen, "out of memory");
@@ -392,7 +420,11 @@ static int take_record(json_object *o, struct acq_record *r, char *err, size_t e
 {
 	json_object *drive = get(o, "drive"), *medium = get(o, "medium");
 	uint64_t bs = 0;
+	char flag[8] = "";
 
+	take_str(o, "run", r->run, sizeof(r->run));
+	take_str(o, "interrupted", flag, sizeof(flag));
+	r->interrupted = !strcmp(flag, "true");
 	take_str(o, "verdict", r->verdict, sizeof(r->verdict));
 	take_str(o, "started", r->started, sizeof(r->started));
 	take_str(o, "tool", r->tool, sizeof(r->tool));
@@ -412,6 +444,12 @@ static int take_record(json_object *o, struct acq_record *r, char *err, size_t e
 	r->has_reported = take_count(medium, "reported_blocks", &r->reported_blocks);
 	r->has_true = take_count(medium, "true_blocks", &r->true_blocks);
 	r->has_extent = take_count(o, "extent_blocks", &r->extent_blocks);
+	/* tail's entry gives the copy's size after it, in bytes */
+	if (!r->has_extent && take_count(o, "image_bytes_after", &bs) &&
+	    !(bs % (r->block_size ? r->block_size : 2048))) {
+		r->extent_blocks = bs / (r->block_size ? r->block_size : 2048);
+		r->has_extent = true;
+	}
 	take_count(o, "bad_blocks", &r->bad_blocks);
 	take_tracks(get(o, "tracks"), r);
 	take_case(o, r);
@@ -420,10 +458,34 @@ static int take_record(json_object *o, struct acq_record *r, char *err, size_t e
 	return take_digests(o, r, err, errlen);
 }
 
+/*
+ * The entry whose line opens at q, up to stop: a JSON line, or the text
+ * lines after a "==== " line.
+ */
+static json_object *one_entry(bool json, const char *q, const char *stop, char *err, size_t errlen)
+{
+	const char *nl;
+
+	if (json)
+		return json_entry(q, stop, err, errlen);
+	nl = memchr(q, '\n', (size_t)(stop - q));
+	return text_entry(nl ? nl + 1 : stop, stop, err, errlen);
+}
+
+/* A verify run reads the disc and changes no image: the entry before it is the image's. */
+static bool is_verify(json_object *o)
+{
+	json_object *run = get(o, "run");
+
+	return run && json_object_is_type(run, json_type_string) &&
+	       !strcmp(json_object_get_string(run), "verify");
+}
+
 int acq_parse(const char *buf, size_t len, struct acq_record *r, char *err, size_t errlen)
 {
-	const char *end = buf + len, *p = buf, *q;
+	const char *end = buf + len, *p = buf, *q, *stop;
 	json_object *o;
+	bool json;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -431,17 +493,19 @@ int acq_parse(const char *buf, size_t len, struct acq_record *r, char *err, size
 		p++;
 	if (p == end)
 		return fail(err, errlen, "it is empty");
-	if (*p == '{') {
-		o = json_entry(p, end, err, errlen);
-	} else {
-		q = last_line_with(p, end, "==== ");
+	json = *p == '{';
+	for (stop = end;; stop = q) {
+		q = last_line_with(p, stop, json ? "{" : "==== ");
 		if (!q)
-			return fail(err, errlen, "no \"==== \" line opens an entry");
-		q = memchr(q, '\n', (size_t)(end - q));
-		o = text_entry(q ? q + 1 : end, end, err, errlen);
+			return fail(err, errlen, stop == end ? "no entry in it" :
+				    "it holds verify runs only");
+		o = one_entry(json, q, stop, err, errlen);
+		if (!o)
+			return -1;
+		if (!is_verify(o))
+			break;
+		json_object_put(o);
 	}
-	if (!o)
-		return -1;
 	rc = take_record(o, r, err, errlen);
 	json_object_put(o);
 	return rc;

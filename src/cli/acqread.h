@@ -2,7 +2,8 @@
 /*
  * What export checks an image against, read back: the acquisition log
  * acqlog.c writes (its last entry: entries are appended a run each, so
- * the last says what the image is now), in either of its forms, one JSON
+ * the last says what the image is now; a verify run's entry changes no
+ * image and is passed over), in either of its forms, one JSON
  * object a line or the indented "key: value" text built from the same
  * object; and the identity lines of a cdtail map (the SHA-256 of fixed
  * blocks, book/identity.h), which the CLI reads from the map's text
@@ -27,7 +28,9 @@ struct acq_track {
 
 /* "" where the entry does not say; counts with their own has_ flag. */
 struct acq_record {
+	char run[32];		/* "image", "tail", ...; "" in an older log (image's) */
 	char verdict[32];
+	bool interrupted;	/* "interrupted": true, whatever the verdict says */
 	char started[40];	/* "2026-12-07T17:14:38Z", maybe ".123" before Z */
 	char tool[ACQ_TEXT], command[ACQ_LONG], device[ACQ_TEXT], map[ACQ_LONG];
 	char vendor[ACQ_TEXT], product[ACQ_TEXT], revision[ACQ_TEXT], serial[ACQ_TEXT];

@@ -102,11 +102,24 @@ static void find_map(struct export_check *c, const char *map_opt)
 		c->map = c->map_buf;
 }
 
-/* cmd_image.c's verdicts: a finished run is "complete" or "unreadable" (its bad areas mapped) */
+/*
+ * cmd_image.c's verdicts: a finished run is "complete" or "unreadable"
+ * (its bad areas mapped); cmd_tail.c's: the copy is whole once tail
+ * "appended" the hidden tail or found "nothing-to-add".
+ */
 static int check_verdict(struct export_check *c)
 {
 	const char *v = c->rec.verdict;
 
+	if (c->rec.interrupted)
+		v = "interrupted";
+	if (!strcmp(c->rec.run, "tail") && strcmp(v, "interrupted")) {
+		if (!strcmp(v, "appended") || !strcmp(v, "nothing-to-add"))
+			return 0;
+		return chk_finding(c, "%s says cdtail tail's verdict %s: %s is not known to "
+				   "be the whole disc; run cdtail tail again (or image the disc), "
+				   UNCHECKED_HINT, c->log, v, c->image);
+	}
 	if (!strcmp(v, "complete") || !strcmp(v, "unreadable"))
 		return 0;
 	if (!strcmp(v, "interrupted"))

@@ -100,6 +100,36 @@ expect_json "json record: its verdict" .verdict unreadable
 ewfinfo j.E01 >i 2>&1
 ewf_field "ewfinfo: the JSON record's serial number" i "Serial number" SN-JSON
 
+# --- the record as later runs write it: milliseconds, notes on several lines,
+# a verify run after the image's, a tail run's entry, "interrupted": true ----
+sed 's/^\(started: .*\)Z$/\1.250Z/' d.iso.log >ms.log
+printf 'notes: first line\nsecond line\n' >>ms.log
+run export --ewf ms.E01 --log ms.log d.iso
+expect_rc "a start with milliseconds and notes on two lines" 0
+ewfinfo ms.E01 >i 2>&1
+ewf_field "ewfinfo: the start, its milliseconds aside" i "Acquisition date" "$(ewf_date "$started")"
+expect_grep "ewfinfo: the record's notes, on one line" i "Notes:[[:space:]]+first line second line; cdtail "
+{ cat d.iso.log; printf '==== cdtail acquisition log: one run ====\nrun: verify\nverdict: identical\n\n'; } >vfy.log
+run export --ewf vfy.E01 --log vfy.log d.iso
+expect_rc "a verify run's entry after the image's is passed over" 0
+{ cat d.iso.log; printf '==== cdtail acquisition log: one run ====\nrun: verify\nverdict: identical\n'; } |
+	sed 's/^verdict: unreadable$/verdict: interrupted/' >vfy2.log
+refused "the entry before a verify run is the image's" "says its run was interrupted" --log vfy2.log d.iso
+tailrec() {
+	printf '==== cdtail acquisition log: one run ====\nrun: tail\nimage_bytes_before: 409600\n'
+	printf 'image_bytes_after: %s\ndigests:\n  md5: %s\n  sha256: %s\nverdict: %s\n' "$1" \
+		"$(md5sum <d.iso | cut -c1-32)" "$(sha256sum <d.iso | cut -c1-64)" "$2"
+}
+tailrec 614400 appended >tail.log
+run export --ewf tl.E01 --log tail.log d.iso
+expect_rc "a tail run that appended: exported" 0
+tailrec 614400 data-mismatch >tail.log
+refused "a tail run that did not finish" "says cdtail tail's verdict data-mismatch" --log tail.log d.iso
+tailrec 409600 appended >tail.log
+refused "a tail run of another size" "d\.iso is 300 blocks but its record tail\.log says 200" --log tail.log d.iso
+{ cat d.iso.log; echo "interrupted: true"; } >intr.log
+refused "interrupted: true" "says its run was interrupted" --log intr.log d.iso
+
 # --- no record ---------------------------------------------------------------
 cp d.iso norec.iso
 refused "no record" "norec\.iso has no acquisition record \(no norec\.iso\.log beside it\)" norec.iso
