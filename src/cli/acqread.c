@@ -344,11 +344,15 @@ static int take_digests(json_object *o, struct acq_record *r, char *err, size_t 
 	const char *keys[] = { "md5", "sha1", "sha256" };
 	char *dst[] = { r->md5, r->sha1, r->sha256 };
 	size_t lens[] = { 32, 40, 64 }, i;
+	char asked[16] = "";
 
 	if (json_object_object_get_ex(o, "digests", NULL) && !d)
 		r->digests_none = true;		/* the text form's "digests: none" */
 	if (d && json_object_is_type(d, json_type_string))
 		r->digests_none = !strcmp(json_object_get_string(d), "none");
+	take_str(o, "digests_asked", asked, sizeof(asked));
+	if (!strcmp(asked, "none"))
+		r->digests_none = true;		/* the run was asked for none */
 	for (i = 0; i < 3; i++) {
 		char v[80] = "";
 

@@ -602,7 +602,9 @@ static void print_checks(const struct export_result *r)
 			printf("  unchecked: %s\n", c->findings[i]);
 		return;
 	}
-	printf("  checked against %s: verdict %s, extent, digests", c->log, c->rec.verdict);
+	printf("  checked against %s: verdict %s, extent, %s", c->log, c->rec.verdict,
+	       c->rec.md5[0] || c->rec.sha1[0] || c->rec.sha256[0] ? "digests" :
+	       "no digests recorded");
 	if (c->map)
 		printf("; %s: %u identity block%s equal", c->map, c->id_blocks,
 		       c->id_blocks == 1 ? "" : "s");

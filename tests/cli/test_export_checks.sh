@@ -127,6 +127,11 @@ tailrec 614400 data-mismatch >tail.log
 refused "a tail run that did not finish" "says cdtail tail's verdict data-mismatch" --log tail.log d.iso
 tailrec 409600 appended >tail.log
 refused "a tail run of another size" "d\.iso is 300 blocks but its record tail\.log says 200" --log tail.log d.iso
+# a run asked for no digests: nothing to compare, and the output says so
+run image -q --digest none --log nd.log --map nd.map "sim:$D,bad=20-24:100-100" nd.iso
+run export --ewf nd.E01 --log nd.log --map nd.map nd.iso
+expect_rc "a record without digests: exported" 0
+expect_grep "the output says the record has no digests" "$T/out" "extent, no digests recorded"
 { cat d.iso.log; echo "interrupted: true"; } >intr.log
 refused "interrupted: true" "says its run was interrupted" --log intr.log d.iso
 
