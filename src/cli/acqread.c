@@ -404,6 +404,32 @@ static void take_tracks(json_object *a, struct acq_record *r)
 	}
 }
 
+/* The bad areas the run recorded ({start, blocks}), for an image without its map. */
+static int take_bad(json_object *a, struct acq_record *r)
+{
+	size_t i, n;
+
+	if (!a || !json_object_is_type(a, json_type_array))
+		return 0;
+	n = json_object_array_length(a);
+	if (!n)
+		return 0;
+	r->bad = calloc(n, sizeof(*r->bad));
+	if (!r->bad)
+		return -1;
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct acq_area *b = &r->bad[r->n_bad];
+
+		if (take_count(e, "start", &b->start) && take_count(e, "blocks", &b->blocks) &&
+		    b->blocks && b->start <= UINT64_MAX - b->blocks)
+			r->n_bad++;
+		else
+			r->bad_unread = true;
+	}
+	return 0;
+}
+
 /* The case fields at the entry's top, or in a "case" object (the record's choice). */
 static void take_case(json_object *o, struct acq_record *r)
 {
@@ -456,6 +482,8 @@ static int take_record(json_object *o, struct acq_record *r, char *err, size_t e
 	}
 	take_count(o, "bad_blocks", &r->bad_blocks);
 	take_tracks(get(o, "tracks"), r);
+	if (take_bad(get(o, "bad_areas"), r))
+		return fail(err, errlen, "out of memory");
 	take_case(o, r);
 	if (!r->verdict[0])
 		return fail(err, errlen, "its last entry has no verdict");
@@ -512,7 +540,16 @@ int acq_parse(const char *buf, size_t len, struct acq_record *r, char *err, size
 	}
 	rc = take_record(o, r, err, errlen);
 	json_object_put(o);
+	if (rc)
+		acq_free(r);
 	return rc;
+}
+
+void acq_free(struct acq_record *r)
+{
+	free(r->bad);
+	r->bad = NULL;
+	r->n_bad = 0;
 }
 
 /* The whole file at path in *buf (NUL after it); -1 with errno. */

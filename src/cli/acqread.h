@@ -26,6 +26,10 @@ struct acq_track {
 	uint64_t start, blocks;
 };
 
+struct acq_area {
+	uint64_t start, blocks;
+};
+
 /* "" where the entry does not say; counts with their own has_ flag. */
 struct acq_record {
 	char run[32];		/* "image", "tail", ...; "" in an older log (image's) */
@@ -45,14 +49,18 @@ struct acq_record {
 	char description[ACQ_LONG], notes[ACQ_LONG];
 	unsigned int n_tracks;
 	struct acq_track tracks[ACQ_MAX_TRACKS];
+	struct acq_area *bad;	/* the run's bad areas, n_bad (acq_free) */
+	size_t n_bad;
+	bool bad_unread;	/* an area the parser could not read */
 };
 
 /*
- * The last entry of a log held in buf[0, len).  0 with *r filled, or -1
- * with err saying what is wrong (no entry, not JSON, a line that is not
- * "key: value", a key twice in one entry).
+ * The last entry of a log held in buf[0, len).  0 with *r filled (release
+ * it with acq_free), or -1 with err saying what is wrong (no entry, not
+ * JSON, a line that is not "key: value", a key twice in one entry).
  */
 int acq_parse(const char *buf, size_t len, struct acq_record *r, char *err, size_t errlen);
+void acq_free(struct acq_record *r);
 
 /* The same over the file at path; -1 with err (errno kept when it cannot be read). */
 int acq_read(const char *path, struct acq_record *r, char *err, size_t errlen);

@@ -378,6 +378,30 @@ static void digests_hex(struct export_result *r)
 	hex(r->sha256, sizeof(r->sha256), r->sha256_hex);
 }
 
+/*
+ * Without a map, the bad areas the record lists (a run without --map):
+ * zeros in IMAGE all the same, so acquiry errors all the same.
+ */
+static int record_bad_areas(struct export_result *r)
+{
+	const struct acq_record *rec = &r->chk.rec;
+	uint64_t blocks = r->bytes / BLOCK;
+	size_t k;
+
+	for (k = 0; k < rec->n_bad; k++) {
+		const struct acq_area *b = &rec->bad[k];
+
+		if (b->start >= blocks)
+			continue;
+		if (add_bad(r, b->start, b->blocks > blocks - b->start ? blocks - b->start :
+			    b->blocks)) {
+			cli_err("%s: out of memory", CMD);
+			return EX_DEVICE_ERR;
+		}
+	}
+	return 0;
+}
+
 /* IMAGE into the EWF writer (e NULL: nowhere), digesting it on the way. */
 static int copy_image(const struct export_args *a, int fd, struct ewf_out *e,
 		      struct export_result *r, char *err, size_t errlen)
@@ -668,6 +692,8 @@ static int export_image(struct export_args *a, int fd, struct export_result *r)
 		rc = chk_record(&r->chk, a->log, a->map);
 	if (!rc && r->chk.map)
 		rc = map_bad_areas(a, r);
+	else if (!rc)
+		rc = record_bad_areas(r);
 	if (!rc)
 		rc = chk_identity(&r->chk, fd);
 	if (!rc)
@@ -718,6 +744,7 @@ static int export_run(int argc, char **argv)
 	if (!rc)
 		report(&a, r);
 	free(r->bad);
+	acq_free(&r->chk.rec);
 	free(r);
 	return rc;
 }

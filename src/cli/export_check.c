@@ -76,30 +76,36 @@ static int find_record(struct export_check *c, const char *log_opt)
  * The map: --map, else the one the record's run used (as it named it, or
  * beside IMAGE when the run was elsewhere), else IMAGE.map beside IMAGE.
  */
-static void find_map(struct export_check *c, const char *map_opt)
+static int find_map(struct export_check *c, const char *map_opt)
 {
 	const char *slash = strrchr(c->image, '/'), *name;
 
 	c->map = map_opt;
 	if (c->map)
-		return;
+		return 0;
 	if (c->have_record && c->rec.map[0]) {
 		if (exists(c->rec.map)) {
 			c->map = c->rec.map;
-			return;
+			return 0;
 		}
 		name = strrchr(c->rec.map, '/') ? strrchr(c->rec.map, '/') + 1 : c->rec.map;
 		snprintf(c->map_buf, sizeof(c->map_buf), "%.*s%s",
 			 slash ? (int)(slash + 1 - c->image) : 0, c->image, name);
-		if (exists(c->map_buf))
+		if (exists(c->map_buf)) {
 			c->map = c->map_buf;
-		return;
+			return 0;
+		}
+		/* its identity and its exact bad areas are what export checks and seals */
+		return chk_finding(c, "%s names the map %s, which is not there (nor beside %s): "
+				   "give it with --map MAPFILE, " UNCHECKED_HINT, c->log,
+				   c->rec.map, c->image);
 	}
 	if (c->have_record)
-		return;		/* the run used no map: a map beside is another run's */
+		return 0;	/* the run used no map: a map beside is another run's */
 	snprintf(c->map_buf, sizeof(c->map_buf), "%s.map", c->image);
 	if (exists(c->map_buf))
 		c->map = c->map_buf;
+	return 0;
 }
 
 /*
@@ -242,7 +248,11 @@ int chk_record(struct export_check *c, const char *log_opt, const char *map_opt)
 		rc = check_verdict(c);
 	if (!rc && c->have_record)
 		rc = check_extent(c);
-	find_map(c, map_opt);
+	if (!rc)
+		rc = find_map(c, map_opt);
+	if (!rc && !c->map && c->have_record && c->rec.bad_unread)
+		rc = chk_finding(c, "%s lists a bad area it does not give in full: give %s's map "
+				 "with --map, " UNCHECKED_HINT, c->log, c->image);
 	return rc;
 }
 

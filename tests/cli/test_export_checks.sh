@@ -135,6 +135,23 @@ expect_grep "the output says the record has no digests" "$T/out" "extent, no dig
 { cat d.iso.log; echo "interrupted: true"; } >intr.log
 refused "interrupted: true" "says its run was interrupted" --log intr.log d.iso
 
+# --- a run without a map: the record's bad areas are the acquiry errors ------
+run image -q "sim:$D,bad=20-24:100-100" nm.iso
+run export --json --ewf nm.E01 nm.iso
+expect_rc "an image made without a map exports" 0
+expect_json "json: no map" .map null
+expect_json "json: the record's bad areas as acquiry errors" \
+	'[.acquiry_errors[] | "\(.start)+\(.blocks)"] | join(" ")' "20+5 100+1"
+ewfinfo nm.E01 >i 2>&1
+expect_grep "ewfinfo: the record's bad area" i "at sector\(s\): 20 - 24 number: 5$"
+# a record whose map is gone: its identity and bad areas are what export seals
+mkdir gone && cp d.iso d.iso.log gone/
+(cd gone && "$CDTAIL" export --ewf g.E01 d.iso >../out 2>../err)
+RC=$?
+expect_rc "the record's map is gone: exit 2" 2
+expect_grep "it says which map and how to give it" err "names the map d\.map, which is not there \(nor beside d\.iso\): give it with --map MAPFILE"
+[ -e gone/g.E01 ] && not_ok "the record's map is gone: no EWF file" || ok "the record's map is gone: no EWF file"
+
 # --- no record ---------------------------------------------------------------
 cp d.iso norec.iso
 refused "no record" "norec\.iso has no acquisition record \(no norec\.iso\.log beside it\)" norec.iso

@@ -32,6 +32,8 @@ static void check_hex(const char *s, size_t size, size_t want)
 
 static void check_record(const struct acq_record *r)
 {
+	size_t i;
+
 	if (!r->verdict[0] || r->n_tracks > ACQ_MAX_TRACKS)
 		__builtin_trap();
 	check_str(r->verdict, sizeof(r->verdict));
@@ -43,8 +45,11 @@ static void check_record(const struct acq_record *r)
 	check_hex(r->md5, sizeof(r->md5), 32);
 	check_hex(r->sha1, sizeof(r->sha1), 40);
 	check_hex(r->sha256, sizeof(r->sha256), 64);
-	if (r->block_size > 65536)
+	if (r->block_size > 65536 || (r->n_bad && !r->bad))
 		__builtin_trap();
+	for (i = 0; i < r->n_bad; i++)
+		if (!r->bad[i].blocks || r->bad[i].start > UINT64_MAX - r->bad[i].blocks)
+			__builtin_trap();
 }
 
 static void check_identity(const struct acq_identity *id)
@@ -77,6 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 	} else {
 		check_record(r);
+		acq_free(r);
 	}
 	free(r);
 	err[0] = '\0';
