@@ -364,6 +364,8 @@ static int take_digests(json_object *o, struct acq_record *r, char *err, size_t 
 				    keys[i], (unsigned int)lens[i]);
 		memcpy(dst[i], v, lens[i] + 1);
 	}
+	if (d && !r->md5[0] && !r->sha1[0] && !r->sha256[0])
+		r->digests_none = true;		/* every digest null: none computed */
 	return 0;
 }
 

@@ -523,7 +523,7 @@ static int write_ewf(const struct export_args *a, int fd, struct export_result *
 		goto fail;
 	}
 	drive_model(rec, model, sizeof(model));
-	chk_notes(&r->chk, user_notes, notes, NOTES_MAX);
+	chk_notes(&r->chk, user_notes, r->sha256_hex, notes, NOTES_MAX);
 	meta = case_meta(a, rec, notes);
 	acq.started = r->started;
 	e = ewf_create(a->base, &lay, &meta, &acq, err, sizeof(err));
@@ -701,8 +701,12 @@ static int export_image(struct export_args *a, int fd, struct export_result *r)
 	if (rc)
 		return rc;
 	r->started = chk_started(&r->chk);
-	/* --unchecked: the digests first, so the notes can say they differ */
-	if (a->unchecked && r->chk.have_record) {
+	/*
+	 * The digests first where the notes, written before the data, need
+	 * them: with --unchecked to say they differ, and wherever the record
+	 * holds no SHA-256 (no record, --digest none) to hold the image's.
+	 */
+	if ((a->unchecked && r->chk.have_record) || !r->chk.rec.sha256[0]) {
 		rc = digest_first(a, fd, r);
 		if (rc)
 			return rc;

@@ -302,10 +302,8 @@ static size_t record_notes(const struct export_check *c, char *out, size_t len, 
 {
 	const struct acq_record *r = &c->rec;
 
-	if (r->sha256[0])
-		u = put(out, len, u, "; sha256 %s", r->sha256);
-	else if (r->digests_none)
-		u = put(out, len, u, "; no digests recorded");
+	if (r->digests_none)
+		u = put(out, len, u, "; the run recorded no digests");
 	u = put(out, len, u, "; verdict %s, %llu bad blocks; medium %s, %llu blocks (reported "
 		"%llu, true %llu, end %s)", r->verdict, (unsigned long long)r->bad_blocks,
 		r->profile[0] ? r->profile : "?", (unsigned long long)r->extent_blocks,
@@ -330,7 +328,8 @@ static void cut_utf8(char *out, size_t max)
 	out[max] = '\0';
 }
 
-void chk_notes(const struct export_check *c, const char *user_notes, char *out, size_t len)
+void chk_notes(const struct export_check *c, const char *user_notes, const char *sha256,
+	       char *out, size_t len)
 {
 	size_t u = 0;
 	unsigned int i;
@@ -344,6 +343,10 @@ void chk_notes(const struct export_check *c, const char *user_notes, char *out, 
 	else
 		u = put(out, len, u, ": checked against %s%s%s", base_name(c->log),
 			c->map ? " and " : "", c->map ? base_name(c->map) : "");
+	if (!sha256 || !*sha256)
+		sha256 = c->rec.sha256;
+	if (*sha256)
+		u = put(out, len, u, "; sha256 %s", sha256);
 	if (c->have_record)
 		u = record_notes(c, out, len, u);
 	for (i = 0; i < c->n_findings; i++)

@@ -132,6 +132,8 @@ run image -q --digest none --log nd.log --map nd.map "sim:$D,bad=20-24:100-100" 
 run export --ewf nd.E01 --log nd.log --map nd.map nd.iso
 expect_rc "a record without digests: exported" 0
 expect_grep "the output says the record has no digests" "$T/out" "extent, no digests recorded"
+ewfinfo nd.E01 >i 2>&1
+expect_grep "without a recorded SHA-256 the notes hold the image's" i "Notes:.* sha256 $(sha256sum <nd.iso | cut -c1-64); the run recorded no digests"
 { cat d.iso.log; echo "interrupted: true"; } >intr.log
 refused "interrupted: true" "says its run was interrupted" --log intr.log d.iso
 
@@ -167,7 +169,7 @@ expect_rc "--unchecked exports an image without a record" 0
 expect_grep "--unchecked: the output says so" "$T/out" "^  UNCHECKED \(--unchecked\)"
 expect_grep "--unchecked: and why" "$T/out" "^  unchecked: norec\.iso has no acquisition record"
 ewfinfo n.E01 >i 2>&1
-expect_grep "--unchecked: the notes say so" i "Notes:.*--unchecked: NOT checked against its record; unchecked: norec\.iso has no acquisition record"
+expect_grep "--unchecked: the notes say so" i "Notes:.*--unchecked: NOT checked against its record; sha256 $(sha256sum <norec.iso | cut -c1-64); unchecked: norec\.iso has no acquisition record"
 
 # --- verdicts that are not a finished run --------------------------------------
 for v in incomplete window-limited failed; do
