@@ -3,7 +3,8 @@
  * cdtail export --ewf OUT.E01 IMAGE [--map MAP] [--log LOG]: a finished
  * 2048-byte image as an EWF (EnCase 6) file with the case metadata, the
  * acquisition its record tells (when it began, the drive, the medium, its
- * sessions), its MD5 and SHA-1, and the map's bad areas as acquiry errors,
+ * sessions), its MD5 and SHA-1 (SHA-256 in the notes, and with --xhash
+ * in a section of its own), and the map's bad areas as acquiry errors,
  * as forensic examiners keep evidence (ewfacquire, Guymager and FTK Imager
  * write the same).  It seals only what it checked: the image against its
  * record and map (export_check.h), unless --unchecked says otherwise.
@@ -31,7 +32,7 @@
 enum {
 	OPT_EWF = 0x1701, OPT_MAP, OPT_FORCE, OPT_CASE, OPT_EVIDENCE,
 	OPT_EXAMINER, OPT_DESCRIPTION, OPT_NOTES, OPT_LOG, OPT_UNCHECKED,
-	OPT_SEGMENT_SIZE, OPT_COMPRESSION,
+	OPT_SEGMENT_SIZE, OPT_COMPRESSION, OPT_XHASH,
 };
 #define MIN_SEGMENT (1ull << 20)	/* ewfacquire -S's least: 1.0 MiB */
 #define NOTES_MAX 8192
@@ -44,7 +45,7 @@ struct export_args {
 	struct cli_common co;
 	const char *ewf, *map, *log, *image;
 	char base[4096];	/* OUT less ".E01": libewf appends the segment's */
-	bool force, unchecked;
+	bool force, unchecked, xhash;
 	uint64_t segment_size;	/* 0: libewf's 1.4 GiB */
 	enum ewf_level level;
 	struct ewf_meta meta;
@@ -72,6 +73,8 @@ static const struct cli_opt export_opts[] = {
 	  "ewfacquire -S (a count, or with K, M, G, T: KiB...; at least 1M; default 1.4 GiB)" },
 	{ "compression", OPT_COMPRESSION, "LEVEL", "as ewfacquire -c: none, empty-block, fast "
 	  "(the default) or best, or deflate:LEVEL" },
+	{ "xhash", OPT_XHASH, NULL, "also store the SHA-256 in an xhash section (ewfverify -d "
+	  "sha256 checks it; Debian 12's ewfverify fails on it without -d sha256)" },
 	{ "force", OPT_FORCE, NULL, "replace existing EWF files" },
 	{ "case-number", OPT_CASE, "TEXT", "the case number to record" },
 	{ "evidence-number", OPT_EVIDENCE, "TEXT", "the evidence number to record" },
@@ -147,6 +150,9 @@ static int export_opt(void *ctx, int key, const char *arg)
 		return cli_opt_file(CMD, "log", arg, &a->log);
 	case OPT_UNCHECKED:
 		a->unchecked = true;
+		return 0;
+	case OPT_XHASH:
+		a->xhash = true;
 		return 0;
 	case OPT_SEGMENT_SIZE:
 		if (parse_segment_size(arg, &a->segment_size))
@@ -505,6 +511,21 @@ static struct ewf_meta case_meta(const struct export_args *a, const struct acq_r
 	return m;
 }
 
+/* The SHA-256 into the last segment of the finished set (ewf.h). */
+static int add_sha256(const struct export_args *a, const struct export_result *r,
+		      char *err, size_t errlen)
+{
+	uint64_t set = existing_segments(a);
+	char name[4200];
+
+	if (!set) {
+		snprintf(err, errlen, "no segment file written");
+		return -1;
+	}
+	snprintf(name, sizeof(name), "%s.E%02u", a->base, 64 - __builtin_clzll(set));
+	return ewf_add_sha256(name, r->sha256_hex, err, errlen);
+}
+
 static int write_ewf(const struct export_args *a, int fd, struct export_result *r)
 {
 	const struct acq_record *rec = &r->chk.rec;
@@ -537,7 +558,7 @@ static int write_ewf(const struct export_args *a, int fd, struct export_result *
 	digests_hex(r);
 	rc = ewf_finish(e, r->md5, r->sha1, err, sizeof(err));
 	e = NULL;	/* released either way */
-	if (rc)
+	if (rc || (a->xhash && add_sha256(a, r, err, sizeof(err))))
 		goto fail;
 	free(notes);
 	r->segments = (unsigned int)__builtin_popcountll(existing_segments(a));

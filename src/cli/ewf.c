@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* An EWF writer over libewf (ewf.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <libewf.h>
 #include "cdtail.h"
 #include "ewf.h"
@@ -190,4 +194,143 @@ void ewf_abandon(struct ewf_out *e)
 	libewf_handle_close(e->h, NULL);
 	libewf_handle_free(&e->h, NULL);
 	free(e);
+}
+
+/*
+ * The section descriptor of the EWF format (libyal's "Expert Witness
+ * Compression Format (EWF)" specification, "Section descriptor"): a type
+ * of 16 bytes, the next section's offset and this section's size (64-bit
+ * little-endian), 40 bytes of padding and the Adler-32 of the 72 bytes
+ * before it.  Every segment file's first descriptor follows the 13-byte
+ * file header; the last segment's chain ends in "done", whose next is
+ * itself.
+ */
+#define SECTION 76
+#define FILE_HEADER 13
+#define MAX_SECTIONS 100000
+
+static uint32_t adler32(uint32_t a, const uint8_t *p, size_t n)
+{
+	uint32_t lo = a & 0xffff, hi = a >> 16;
+
+	while (n--) {
+		lo = (lo + *p++) % 65521;
+		hi = (hi + lo) % 65521;
+	}
+	return hi << 16 | lo;
+}
+
+static void put_le(uint8_t *p, uint64_t v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void descriptor(uint8_t *d, const char *type, uint64_t next, uint64_t size)
+{
+	memset(d, 0, SECTION);
+	memcpy(d, type, strlen(type));
+	put_le(d + 16, next, 8);
+	put_le(d + 24, size, 8);
+	put_le(d + 72, adler32(1, d, 72), 4);
+}
+
+/*
+ * The offset of the "done" section of the segment open as fd, walking the
+ * chain from the file header; -1 when the chain leaves the file, loops or
+ * has no end.
+ */
+static int64_t find_done(int fd, uint64_t file_size)
+{
+	uint64_t pos = FILE_HEADER, next;
+	uint8_t d[SECTION];
+	unsigned int n;
+
+	for (n = 0; n < MAX_SECTIONS && pos + SECTION <= file_size; n++) {
+		if (pread(fd, d, SECTION, (off_t)pos) != SECTION ||
+		    get_le32(d + 72) != adler32(1, d, 72))
+			return -1;
+		if (!memcmp(d, "done\0", 5))
+			return (int64_t)pos;
+		next = get_le64(d + 16);
+		if (next <= pos || next > file_size)
+			return -1;
+		pos = next;
+	}
+	return -1;
+}
+
+/*
+ * zlib's format (RFC 1950) around one stored DEFLATE block (RFC 1951,
+ * 3.2.4): the XML is short and needs no compressing, and the writer no
+ * zlib of its own.
+ */
+static size_t zlib_stored(const uint8_t *in, size_t n, uint8_t *out)
+{
+	uint32_t a = adler32(1, in, n);
+
+	out[0] = 0x78;
+	out[1] = 0x01;		/* 0x7801 % 31 == 0: the header check */
+	out[2] = 0x01;		/* the final block, stored */
+	put_le(out + 3, n, 2);
+	put_le(out + 5, ~n & 0xffff, 2);
+	memcpy(out + 7, in, n);
+	out[7 + n] = (uint8_t)(a >> 24);
+	out[8 + n] = (uint8_t)(a >> 16);
+	out[9 + n] = (uint8_t)(a >> 8);
+	out[10 + n] = (uint8_t)a;
+	return n + 11;
+}
+
+int ewf_add_sha256(const char *last_segment, const char *sha256, char *err, size_t errlen)
+{
+	uint8_t xml[256], block[SECTION + 300 + SECTION];
+	int fd = open(last_segment, O_RDWR | O_CLOEXEC);
+	size_t xn, zn;
+	struct stat st;
+	int64_t done;
+	int rc = -1;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", last_segment, strerror(errno));
+		return -1;
+	}
+	/* the xhash section's XML as libewf writes it for EWF-X (the same specification) */
+	xn = (size_t)snprintf((char *)xml, sizeof(xml), "\xef\xbb\xbf<?xml version=\"1.0\" "
+			      "encoding=\"UTF-8\"?>\n<xhash>\n\t<SHA256>%.64s</SHA256>\n"
+			      "</xhash>\n\n", sha256);
+	done = fstat(fd, &st) ? -1 : find_done(fd, (uint64_t)st.st_size);
+	if (done < 0) {
+		snprintf(err, errlen, "%s: no end of its sections found", last_segment);
+		goto out;
+	}
+	zn = zlib_stored(xml, xn, block + SECTION);
+	descriptor(block, "xhash", (uint64_t)done + SECTION + zn, SECTION + zn);
+	descriptor(block + SECTION + zn, "done", (uint64_t)done + SECTION + zn, 0);
+	if (pwrite(fd, block, 2 * SECTION + zn, (off_t)done) != (ssize_t)(2 * SECTION + zn) ||
+	    fsync(fd)) {
+		snprintf(err, errlen, "cannot write %s: %s", last_segment, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	close(fd);
+	return rc;
 }

@@ -57,4 +57,16 @@ int ewf_finish(struct ewf_out *e, const uint8_t md5[16], const uint8_t sha1[20],
 /* Release without finishing (after an error). */
 void ewf_abandon(struct ewf_out *e);
 
+/*
+ * libewf 20140813 writes no SHA-256 into an EnCase 6 file; its readers
+ * (ewfverify, ewfinfo) take one from an "xhash" section, the section
+ * libewf's own EWF-X format keeps its digests in.  Insert one before the
+ * "done" section of the finished set's last segment; 0, or -1 with err.
+ * Only when asked (export --xhash): Debian 12's ewfverify without
+ * -d sha256 fails on any file holding a SHA-256 (its buffer for the
+ * digests it prints holds a SHA-1; ewfacquire -f ewfx's files fail the
+ * same, tried), and a plain ewfverify is what an examiner runs first.
+ */
+int ewf_add_sha256(const char *last_segment, const char *sha256, char *err, size_t errlen);
+
 #endif

@@ -59,8 +59,8 @@ int chk_digests(struct export_check *c, const char *md5, const char *sha1, const
  * The E01's notes: the examiner's notes, what was checked or, with
  * --unchecked, that it was not and why, the SHA-256 (sha256: the image's
  * as export read it, or NULL: the record's, which export then checks;
- * libewf 20140813 stores MD5 and SHA-1 only in EnCase 6 files), the
- * verdict, the medium and its size sources; cut at CHK_NOTES_MAX bytes.
+ * for readers that know no xhash section, ewf.h), the verdict, the
+ * medium and its size sources; cut at CHK_NOTES_MAX bytes.
  */
 void chk_notes(const struct export_check *c, const char *user_notes, const char *sha256,
 	       char *out, size_t len);

@@ -69,6 +69,7 @@ ewfverify -q -d sha1,sha256 d.E01 >v 2>&1
 expect_grep "ewfverify -d sha1,sha256: SUCCESS" v "ewfverify: SUCCESS"
 expect_grep "ewfverify: MD5 stored is the image's" v "MD5 hash stored in file:[[:space:]]+$(md5sum <d.iso | cut -c1-32)$"
 expect_grep "ewfverify: SHA-1 stored is the image's" v "SHA1 hash stored in file:[[:space:]]+$(sha1sum <d.iso | cut -c1-40)$"
+expect_grep "ewfverify: no SHA-256 stored without --xhash" v "SHA256 hash stored in file:[[:space:]]+N/A$"
 sha=$(sed -n 's/^SHA256 hash calculated over data:[[:space:]]*//p' v)
 if [ "$sha" = "$(sha256sum <d.iso | cut -c1-64)" ] && grep -q "Notes:.* sha256 $sha" i; then
 	ok "ewfverify: the SHA-256 it computes is the one in the notes"
@@ -78,6 +79,19 @@ fi
 ewfexport -q -t back -f raw -u d.E01 >/dev/null 2>&1
 cmp -s back.raw d.iso && ok "ewfexport gives IMAGE back byte for byte" ||
 	not_ok "ewfexport gives IMAGE back byte for byte" "$(ls -l back.raw d.iso 2>&1)"
+# --xhash: the SHA-256 stored where libewf's readers take it from
+run export --ewf x.E01 --xhash d.iso
+expect_rc "--xhash exports" 0
+ewfverify -q -d sha1,sha256 x.E01 >v 2>&1
+expect_grep "--xhash: ewfverify -d sha1,sha256: SUCCESS" v "ewfverify: SUCCESS"
+expect_grep "--xhash: ewfverify: SHA-256 stored is the image's" v "SHA256 hash stored in file:[[:space:]]+$(sha256sum <d.iso | cut -c1-64)$"
+expect_grep "--xhash: ewfverify: SHA-1 stored is the image's" v "SHA1 hash stored in file:[[:space:]]+$(sha1sum <d.iso | cut -c1-40)$"
+ewfinfo x.E01 >i2 2>&1
+expect_grep "--xhash: ewfinfo: the SHA-256 among the digests" i2 "SHA256:[[:space:]]+$(sha256sum <d.iso | cut -c1-64)$"
+rm -f back.raw
+ewfexport -q -t back -f raw -u x.E01 >/dev/null 2>&1
+cmp -s back.raw d.iso && ok "--xhash: ewfexport gives IMAGE back byte for byte" ||
+	not_ok "--xhash: ewfexport gives IMAGE back byte for byte"
 run export --ewf t.E01 d.iso
 expect_grep "text: the checks" "$T/out" "^  checked against d\.iso\.log: verdict unreadable, extent, digests; d\.map: [0-9]+ identity blocks equal$"
 expect_grep "text: the sha256" "$T/out" "^  sha256 $(sha256sum <d.iso | cut -c1-64)$"
@@ -227,13 +241,14 @@ cd ..
 # --- segments and compression ----------------------------------------------------
 mkimage m.img 2048
 run image -q --map m.map "sim:$T/m.img" m.iso
-run export --json --ewf m.E01 --segment-size 1M --compression none m.iso
+run export --json --ewf m.E01 --segment-size 1M --compression none --xhash m.iso
 expect_rc "--segment-size 1M --compression none" 0
 n=$(ls m.E0* | wc -l)
 [ "$n" -ge 4 ] && ok "4 MiB in segments of 1 MiB: $n segment files" || not_ok "several segment files" "$n: $(ls m.E0*)"
 expect_json "json: the segments counted" .segments "$n"
 ewfverify -q -d sha1,sha256 m.E01 >v 2>&1
 expect_grep "ewfverify of the segments: SUCCESS" v "ewfverify: SUCCESS"
+expect_grep "ewfverify of the segments: the SHA-256 stored" v "SHA256 hash stored in file:[[:space:]]+$(sha256sum <m.iso | cut -c1-64)$"
 ewfinfo m.E01 >i 2>&1
 expect_grep "ewfinfo: no compression" i "Compression level:[[:space:]]+no compression"
 rm -f back.raw
