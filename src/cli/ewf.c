@@ -30,17 +30,35 @@ static int ewf_fail(libewf_error_t **le, const char *what, char *err, size_t err
 	return -1;
 }
 
+/*
+ * A header section is lines of tab-separated fields: a value with a tab or
+ * a line break in it (notes given on two lines) would shift every field
+ * after it, and ewfinfo then shows none; they become blanks.
+ */
 static int set_value(libewf_handle_t *h, const char *id, const char *value,
 		     char *err, size_t errlen)
 {
 	libewf_error_t *le = NULL;
+	char *flat;
+	size_t i, n;
+	int rc = 0;
 
 	if (!value || !*value)
 		return 0;
+	n = strlen(value);
+	flat = strdup(value);
+	if (!flat) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (flat[i] == '\t' || flat[i] == '\n' || flat[i] == '\r')
+			flat[i] = ' ';
 	if (libewf_handle_set_utf8_header_value(h, (const uint8_t *)id, strlen(id),
-						(const uint8_t *)value, strlen(value), &le) != 1)
-		return ewf_fail(&le, id, err, errlen);
-	return 0;
+						(const uint8_t *)flat, n, &le) != 1)
+		rc = ewf_fail(&le, id, err, errlen);
+	free(flat);
+	return rc;
 }
 
 /*

@@ -65,6 +65,10 @@ expect_grep "ewfinfo: one session" i "^[[:space:]]*total number: 1$"
 expect_grep "ewfinfo: the session is the data track" i "at sector\(s\): 0 - 299 number: 300$"
 expect_grep "ewfinfo: the bad areas stay acquiry errors" i "at sector\(s\): 20 - 24 number: 5$"
 ewf_field "ewfinfo: the case number given" i "Case number" C-1
+run export --ewf tab.E01 --description "$(printf 'two\nlines\tand a tab')" d.iso
+ewfinfo tab.E01 >i2 2>&1
+ewf_field "a description with a line break and a tab: blanks in their place" i2 Description "two lines and a tab"
+ewf_field "and the fields after it keep their place" i2 Model "CDTAIL EMULATED DRIVE 1.0"
 ewfverify -q -d sha1,sha256 d.E01 >v 2>&1
 expect_grep "ewfverify -d sha1,sha256: SUCCESS" v "ewfverify: SUCCESS"
 expect_grep "ewfverify: MD5 stored is the image's" v "MD5 hash stored in file:[[:space:]]+$(md5sum <d.iso | cut -c1-32)$"
