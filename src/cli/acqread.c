@@ -462,6 +462,7 @@ static int take_record(json_object *o, struct acq_record *r, char *err, size_t e
 	take_str(o, "tool", r->tool, sizeof(r->tool));
 	take_str(o, "command", r->command, sizeof(r->command));
 	take_str(o, "device", r->device, sizeof(r->device));
+	take_str(o, "out", r->out, sizeof(r->out));
 	take_str(o, "map", r->map, sizeof(r->map));
 	take_str(drive, "vendor", r->vendor, sizeof(r->vendor));
 	take_str(drive, "product", r->product, sizeof(r->product));

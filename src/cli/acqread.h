@@ -36,7 +36,7 @@ struct acq_record {
 	char verdict[32];
 	bool interrupted;	/* "interrupted": true, whatever the verdict says */
 	char started[40];	/* "2026-12-07T17:14:38Z", maybe ".123" before Z */
-	char tool[ACQ_TEXT], command[ACQ_LONG], device[ACQ_TEXT], map[ACQ_LONG];
+	char tool[ACQ_TEXT], command[ACQ_LONG], device[ACQ_TEXT], out[ACQ_LONG], map[ACQ_LONG];
 	char vendor[ACQ_TEXT], product[ACQ_TEXT], revision[ACQ_TEXT], serial[ACQ_TEXT];
 	char profile[ACQ_TEXT], filesystem[ACQ_TEXT], end[ACQ_TEXT];
 	char sizes[ACQ_LONG];	/* "read_capacity=N toc_leadout=N ..." as logged */

@@ -73,8 +73,24 @@ static int find_record(struct export_check *c, const char *log_opt)
 }
 
 /*
- * The map: --map, else the one the record's run used (as it named it, or
- * beside IMAGE when the run was elsewhere), else IMAGE.map beside IMAGE.
+ * A map path the record gives relative to the run's directory, from here:
+ * where the record's OUT names IMAGE ("case/d.iso" of "/mnt/case/d.iso"),
+ * the run was in what comes before it ("/mnt/").  0 when that cannot be told.
+ */
+static int from_run_dir(const struct export_check *c, char *out, size_t len)
+{
+	size_t ni = strlen(c->image), no = strlen(c->rec.out);
+
+	if (c->rec.map[0] == '/' || c->rec.out[0] == '/' || !no || no > ni ||
+	    strcmp(c->image + ni - no, c->rec.out) || (ni > no && c->image[ni - no - 1] != '/'))
+		return 0;
+	return snprintf(out, len, "%.*s%s", (int)(ni - no), c->image, c->rec.map) < (int)len;
+}
+
+/*
+ * The map: --map, else the one the record's run used (as it named it,
+ * from the run's directory, or by its name beside IMAGE), else IMAGE.map
+ * beside IMAGE.
  */
 static int find_map(struct export_check *c, const char *map_opt)
 {
@@ -84,6 +100,10 @@ static int find_map(struct export_check *c, const char *map_opt)
 	if (c->map)
 		return 0;
 	if (c->have_record && c->rec.map[0]) {
+		if (from_run_dir(c, c->map_buf, sizeof(c->map_buf)) && exists(c->map_buf)) {
+			c->map = c->map_buf;
+			return 0;
+		}
 		if (exists(c->rec.map)) {
 			c->map = c->rec.map;
 			return 0;

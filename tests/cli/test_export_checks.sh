@@ -164,6 +164,14 @@ expect_json "json: the record's bad areas as acquiry errors" \
 	'[.acquiry_errors[] | "\(.start)+\(.blocks)"] | join(" ")' "20+5 100+1"
 ewfinfo nm.E01 >i 2>&1
 expect_grep "ewfinfo: the record's bad area" i "at sector\(s\): 20 - 24 number: 5$"
+# the record's map found from elsewhere: the run was in the directory before OUT
+mkdir -p far/case case
+(cd far && "$CDTAIL" image -q --map case/k.map "sim:$D,bad=20-24:100-100" case/k.iso >/dev/null 2>&1)
+# a decoy where the record's relative path leads from here
+printf 'not a map\n' >case/k.map
+run export --json --ewf far.E01 far/case/k.iso
+expect_rc "a run made elsewhere: exported from here" 0
+expect_json "its map found from the run's directory" .map far/case/k.map
 # a record whose map is gone: its identity and bad areas are what export seals
 mkdir gone && cp d.iso d.iso.log gone/
 (cd gone && "$CDTAIL" export --ewf g.E01 d.iso >../out 2>../err)
