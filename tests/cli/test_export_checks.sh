@@ -226,6 +226,12 @@ expect_json "--unchecked: the never-read area is an acquiry error" \
 	"[.acquiry_errors[] | \"\(.start)+\(.blocks)\"] | index(\"$never\") != null" true
 ewfinfo u.E01 >i 2>&1
 expect_grep "--unchecked: the notes name the interrupted run" i "Notes:.*unchecked: b\.iso\.log says its run was interrupted"
+# the remedy the refusal names: resume the run, then export
+run image -q --map b.map "sim:$T/big.img" b.iso
+expect_rc "the resumed run finishes" 0
+run export --ewf rs.E01 b.iso
+expect_rc "the resumed image exports" 0
+expect_grep "checked against the resumed run's entry" "$T/out" "checked against b\.iso\.log: verdict complete"
 
 # --- the image changed since: size, an identity block, a digest -----------------
 mkdir c && cp d.iso d.iso.log d.map c/ && cd c || exit 1
