@@ -190,6 +190,9 @@ printf 'hello\n' >junk.log
 refused "a record that is not a log" "junk\.log is not an acquisition log cdtail wrote" --log junk.log d.iso
 { cat d.iso.log; echo "verdict: complete"; } >twice.log
 refused "a record that says its verdict twice" "says a key twice" --log twice.log d.iso
+run export --json --ewf r.E01 norec.iso
+expect_json "json: a refusal is the error object, status 2" .error.status 2
+expect_json "json: its message names the reason" '.error.message | test("no acquisition record")' true
 run export --unchecked --ewf n.E01 norec.iso
 expect_rc "--unchecked exports an image without a record" 0
 expect_grep "--unchecked: the output says so" "$T/out" "^  UNCHECKED \(--unchecked\)"
