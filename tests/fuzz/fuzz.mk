@@ -22,6 +22,8 @@ ifeq ($(wildcard src/lib/book/mapfile.h),)
 FUZZ_ALL := $(filter-out fuzz_mapfile,$(FUZZ_ALL))
 endif
 FUZZ_TARGETS ?= $(FUZZ_ALL)
+# a target of a CLI parser: its source and the libraries it needs
+FUZZ_CLI_fuzz_acqread = src/cli/acqread.c $(shell pkg-config --libs json-c)
 
 FUZZ_DIR = $(B)/fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -56,12 +58,14 @@ $(FUZZ_DIR)/rg/libcdtail.a: $(FUZZ_RG_OBJ)
 $(FUZZ_DIR)/lf/bin/%: tests/fuzz/%.c $(FUZZ_HELPERS) $(FUZZ_DIR)/lf/libcdtail.a $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LF_CFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ \
-		$< $(FUZZ_HELPERS) $(FUZZ_DIR)/lf/libcdtail.a $(LDLIBS_LIB)
+		$< $(FUZZ_HELPERS) $(FUZZ_DIR)/lf/libcdtail.a $(LDLIBS_LIB) $(FUZZ_CLI_$*)
 
 $(FUZZ_DIR)/rg/bin/%: tests/fuzz/%.c tests/fuzz/driver.c $(FUZZ_HELPERS) $(FUZZ_DIR)/rg/libcdtail.a $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(FUZZ_RG_CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/driver.c \
-		$(FUZZ_HELPERS) $(FUZZ_DIR)/rg/libcdtail.a $(LDLIBS_LIB)
+		$(FUZZ_HELPERS) $(FUZZ_DIR)/rg/libcdtail.a $(LDLIBS_LIB) $(FUZZ_CLI_$*)
+
+$(FUZZ_DIR)/lf/bin/fuzz_acqread $(FUZZ_DIR)/rg/bin/fuzz_acqread: src/cli/acqread.c src/cli/acqread.h
 
 fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/lf/bin/%)
 
