@@ -13,11 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <openssl/evp.h>
 #include "acqlog.h"
 #include "readui.h"
-
-#define HASH_CHUNK (1u << 20)
 
 /* An existing log keeps the form its first entry has. */
 static bool log_is_json(const char *path, bool want_json)
@@ -146,60 +143,55 @@ static json_object *reads_json(const struct cdt_image_opts *io, const struct cdt
 	return o;
 }
 
-static void hex(const unsigned char *b, unsigned int n, char *out)
+/* A digest's hex, or null where it was not computed. */
+static json_object *hex_or_null(const char *h)
 {
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", b[i]);
+	return h[0] ? json_object_new_string(h) : NULL;
 }
 
-/* MD5 and SHA-256 of OUT's bytes [off, off + len); NULL if OUT cannot be read. */
-static json_object *file_digests(int fd, uint64_t off, uint64_t len)
+/* The digests asked for: sha1 only when it was (the default pair has none). */
+static json_object *digests_json(const char *md5, const char *sha256, const char *sha1,
+				 bool want_sha1)
 {
-	EVP_MD_CTX *m = EVP_MD_CTX_new(), *s = EVP_MD_CTX_new();
-	unsigned char *buf = malloc(HASH_CHUNK), dm[EVP_MAX_MD_SIZE], ds[EVP_MAX_MD_SIZE];
-	char hm[2 * EVP_MAX_MD_SIZE + 1], hs[2 * EVP_MAX_MD_SIZE + 1];
-	unsigned int nm = 0, ns = 0;
-	json_object *o = NULL;
-	ssize_t n;
+	json_object *o = json_object_new_object();
 
-	if (!m || !s || !buf || !EVP_DigestInit_ex(m, EVP_md5(), NULL) ||
-	    !EVP_DigestInit_ex(s, EVP_sha256(), NULL))
-		goto out;
-	while (len) {
-		n = pread(fd, buf, len < HASH_CHUNK ? (size_t)len : HASH_CHUNK, (off_t)off);
-		if (n <= 0)
-			goto out;
-		EVP_DigestUpdate(m, buf, (size_t)n);
-		EVP_DigestUpdate(s, buf, (size_t)n);
-		off += (uint64_t)n;
-		len -= (uint64_t)n;
-	}
-	EVP_DigestFinal_ex(m, dm, &nm);
-	EVP_DigestFinal_ex(s, ds, &ns);
-	hex(dm, nm, hm);
-	hex(ds, ns, hs);
-	o = json_object_new_object();
-	json_object_object_add(o, "md5", json_object_new_string(hm));
-	json_object_object_add(o, "sha256", json_object_new_string(hs));
-out:
-	EVP_MD_CTX_free(m);
-	EVP_MD_CTX_free(s);
-	free(buf);
+	json_object_object_add(o, "md5", hex_or_null(md5));
+	json_object_object_add(o, "sha256", hex_or_null(sha256));
+	if (want_sha1)
+		json_object_object_add(o, "sha1", hex_or_null(sha1));
 	return o;
 }
 
-/* Each data track of the extent with the digests of its blocks in OUT. */
-static json_object *tracks_json(struct cdt_dev *dev, const char *out, const struct cdt_image_result *r)
+/*
+ * Each data track of the extent with its digests: the library computed
+ * them from the same stream of blocks as the image's (never OUT read
+ * again here).  Without digests, or on a failure, the tracks are listed
+ * with null digests.
+ */
+static json_object *tracks_json(struct cdt_dev *dev, const struct acqlog_run *run)
 {
-	struct cdt_layout *lay = cdt_dev_layout(dev);
-	uint32_t bs = r->sum.block_size;
+	const struct cdt_image_result *r = run->res;
+	bool sha1 = run->io->digests != CDT_HASH_NONE && (run->io->digests & CDT_HASH_SHA1);
+	struct cdt_layout *lay;
 	json_object *a = json_object_new_array();
-	int fd = open(out, O_RDONLY | O_CLOEXEC);
 	size_t i;
 
-	for (i = 0; lay && fd >= 0 && i < lay->n_tracks; i++) {
+	if (r->n_track_digests) {
+		for (i = 0; i < r->n_track_digests; i++) {
+			const struct cdt_track_digests *t = &r->track_digests[i];
+			json_object *e = json_object_new_object();
+
+			json_object_object_add(e, "number", json_object_new_int((int)t->number));
+			json_object_object_add(e, "session", json_object_new_int((int)t->session));
+			json_object_object_add(e, "start", json_object_new_int64((int64_t)t->start));
+			json_object_object_add(e, "blocks", json_object_new_int64((int64_t)t->blocks));
+			json_object_object_add(e, "digests", digests_json(t->md5, t->sha256, t->sha1, sha1));
+			json_object_array_add(a, e);
+		}
+		return a;
+	}
+	lay = cdt_dev_layout(dev);
+	for (i = 0; lay && i < lay->n_tracks; i++) {
 		const struct cdt_track *t = &lay->tracks[i];
 		uint64_t end = t->start + t->blocks;
 		json_object *e;
@@ -213,24 +205,19 @@ static json_object *tracks_json(struct cdt_dev *dev, const char *out, const stru
 		json_object_object_add(e, "session", json_object_new_int((int)t->session));
 		json_object_object_add(e, "start", json_object_new_int64((int64_t)t->start));
 		json_object_object_add(e, "blocks", json_object_new_int64((int64_t)(end - t->start)));
-		json_object_object_add(e, "digests", file_digests(fd, t->start * bs,
-								   (end - t->start) * bs));
+		json_object_object_add(e, "digests", digests_json("", "", "", sha1));
 		json_object_array_add(a, e);
 	}
-	if (fd >= 0)
-		close(fd);
 	cdt_layout_free(lay);
 	return a;
 }
 
-static json_object *image_digests(const struct cdt_image_result *r)
+static json_object *image_digests(const struct acqlog_run *run)
 {
-	json_object *o = json_object_new_object();
-	const struct cdt_digests *d = &r->sum.digests;
+	const struct cdt_image_result *r = run->res;
+	bool sha1 = run->io->digests != CDT_HASH_NONE && (run->io->digests & CDT_HASH_SHA1);
 
-	json_object_object_add(o, "md5", d->md5[0] ? json_object_new_string(d->md5) : NULL);
-	json_object_object_add(o, "sha256", d->sha256[0] ? json_object_new_string(d->sha256) : NULL);
-	return o;
+	return digests_json(r->sum.digests.md5, r->sum.digests.sha256, r->sha1, sha1);
 }
 
 static void add_result(json_object *o, struct cdt_dev *dev, const struct acqlog_run *run)
@@ -245,10 +232,10 @@ static void add_result(json_object *o, struct cdt_dev *dev, const struct acqlog_
 	json_object_object_add(o, "bad_areas", ranges_json(r->sum.bad, r->sum.n_bad));
 	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
 	json_object_object_add(o, "skipped", rui_json_skipped(r->skipped, r->n_skipped));
-	json_object_object_add(o, "digests", image_digests(r));
+	json_object_object_add(o, "digests", image_digests(run));
 	/* a track's digests mean something only once the run is over */
 	json_object_object_add(o, "tracks", run->error ? json_object_new_array() :
-			       tracks_json(dev, run->out, r));
+			       tracks_json(dev, run));
 }
 
 static json_object *entry(const struct acqlog *l, struct cdt_dev *dev, const struct acqlog_run *run)

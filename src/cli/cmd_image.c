@@ -36,8 +36,8 @@ struct image_cli {
 };
 
 /*
- * --digest: "none", or md5 and/or sha256 separated by a comma, each at
- * most once.  0 with the CDT_HASH_* bits in *out, or -1.
+ * --digest: "none", or md5, sha256 and/or sha1 separated by a comma, each
+ * at most once.  0 with the CDT_HASH_* bits in *out, or -1.
  */
 static int parse_digests(const char *arg, unsigned int *out)
 {
@@ -55,6 +55,8 @@ static int parse_digests(const char *arg, unsigned int *out)
 			bit = CDT_HASH_MD5;
 		else if (n == 6 && !strncmp(p, "sha256", 6))
 			bit = CDT_HASH_SHA256;
+		else if (n == 4 && !strncmp(p, "sha1", 4))
+			bit = CDT_HASH_SHA1;
 		else
 			return -1;
 		if (bits & bit)
@@ -105,7 +107,7 @@ static int image_opt(void *ctx, int key, const char *arg)
 	case OPT_DIGEST:
 		c->digest_set = true;
 		if (parse_digests(arg, &c->io.digests))
-			return cli_usage("image", "--digest wants md5,sha256, sha256, md5 or none, not '%s'",
+			return cli_usage("image", "--digest wants md5, sha256 and/or sha1 (a comma between), or none, not '%s'",
 					 arg);
 		return 0;
 	}
@@ -241,6 +243,10 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 			       json_object_new_int64((int64_t)r->map_grown_from) : NULL);
 	json_object_object_add(o, "digest_source",
 			       src[r->digest_source] ? json_object_new_string(src[r->digest_source]) : NULL);
+	/* SHA-1 only when asked for: the default pair has none */
+	if (io->digests != CDT_HASH_NONE && (io->digests & CDT_HASH_SHA1))
+		json_object_object_add(o, "sha1", r->sha1[0] ? json_object_new_string(r->sha1) : NULL);
+	json_object_object_add(o, "digest_read_back", json_object_new_int64((int64_t)r->digest_read_back));
 	json_object_object_add(o, "skipped", rui_json_skipped(r->skipped, r->n_skipped));
 	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
 	json_object_object_add(o, "form2_blocks",
@@ -299,6 +305,8 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 		       const struct cdt_image_result *r, bool virt)
 {
 	rui_print_summary(addr, &r->sum, virt);
+	if (r->sha1[0])
+		printf("sha1:      %s\n", r->sha1);
 	printf("image:     %s, %llu blocks (%llu bytes)\n", out,
 	       (unsigned long long)r->extent_blocks,
 	       (unsigned long long)r->extent_blocks * r->sum.block_size);
@@ -407,6 +415,8 @@ static int run(int argc, char **argv)
 			print_json(addr, out, &c.io, &res, cdt_is_virtual_time(dev), false);
 		else if (c.ui.co.quiet) {
 			rui_print_digests(&res.sum);
+			if (res.sha1[0])
+				printf("sha1:      %s\n", res.sha1);
 			printf("verdict:   %s\n", verdict_name(&res));
 		}
 		else
@@ -429,7 +439,7 @@ static const struct cli_opt image_opts[] = {
 	{ "map", OPT_MAP, "MAPFILE", "keep progress in a GNU ddrescue mapfile; run again to resume" },
 	{ "force", OPT_FORCE, NULL, "overwrite an existing OUT (without its map)" },
 	{ "map-interval", OPT_MAP_INTERVAL, "MS", "save the map at least every MS ms (default 5000)" },
-	{ "digest", OPT_DIGEST, "LIST", "md5,sha256 (default), sha256, md5 or none: digests of OUT" },
+	{ "digest", OPT_DIGEST, "LIST", "md5,sha256 (default), any of md5, sha256, sha1, or none: digests of OUT and its tracks" },
 	{ "formatted", OPT_FORMATTED, "HOW", CLI_FORMATTED_HELP },
 	{ "svg", OPT_SVG, "FILE", "draw the map as SVG into FILE at the end (as cdtail map --svg)" },
 	{ "svg-every", OPT_SVG_EVERY, NULL, "with --svg: redraw FILE at each map save, to watch in a browser" },
