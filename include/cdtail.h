@@ -791,6 +791,10 @@ struct cdt_tail_result {
 	struct cdt_skip *skipped;	/* n_skipped areas not read: not data */
 	size_t n_skipped;
 	uint64_t skipped_blocks;	/* their blocks, never in bad_blocks */
+	struct cdt_digests digests_before;	/* APPENDED: IMAGE's MD5 and
+					 * SHA-256 before it was extended
+					 * (sum.digests: after), from the
+					 * same one read of its old bytes */
 };
 
 /*
