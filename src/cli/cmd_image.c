@@ -522,8 +522,8 @@ const struct cli_cmd cli_cmd_image = {
 		 "audio and Mode 2 included, each data sector's EDC/ECC checked.\n",
 	.exits = "Exit: 0 every block read, 4 finished with unreadable blocks, 5 the\n"
 		 "end search stopped at the --max-extra window (the map records it: run\n"
-		 "again with a larger --max-extra), 2 usage error, 3 device error,\n"
-		 "130/143 interrupted (the map is saved).\n",
+		 "again with a larger --max-extra), 1 --verify-after found a difference,\n"
+		 "2 usage error, 3 device error, 130/143 interrupted (the map is saved).\n",
 	.opts = image_opts,
 	.min_operands = 2,
 	.max_operands = 2,

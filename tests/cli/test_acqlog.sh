@@ -224,6 +224,26 @@ expect_grep "--verify-after: the text line" "$T/out" "^verified:  identical: the
 run image -q --raw --verify-after "sim:$D" r.cue
 expect_rc "--verify-after with --raw: usage error" 2
 
+# --- image --raw: OUT.cue.log, the track files' digests ---------------------
+printf 'FILE "disc.img" BINARY\n  TRACK 01 MODE1/2048\n    INDEX 01 00:00:00\n' >raw.cue
+run image --raw -q --examiner R --dfxml r.xml "sim:$T/raw.cue" r.cue
+expect_rc "image --raw: exit 0" 0
+if [ -s r.cue.log ]; then ok "image --raw writes OUT.cue.log"; else not_ok "image --raw writes OUT.cue.log"; fi
+expect_grep "raw: the run" r.cue.log "^run: image --raw$"
+expect_grep "raw: the examiner" r.cue.log "^examiner: R$"
+expect_grep "raw: the track file's digests" r.cue.log "^  - number=1 session=1 mode=mode1 file=r.bin start=0 sectors=400 bad_sectors=0 edc_errors=0 crc32=[0-9a-f]{8} md5=$(md5sum <r.bin | cut -c1-32) sha1=$(sha1sum <r.bin | cut -c1-40)$"
+if python3 - r.xml r.bin <<'PY' >rx.out 2>&1; then ok "raw: the DFXML's track file run"; else not_ok "raw: the DFXML's track file run" "$(cat rx.out)"; fi
+import hashlib, sys, xml.etree.ElementTree as ET
+NS = "{http://www.forensicswiki.org/wiki/Category:Digital_Forensics_XML}"
+b = open(sys.argv[2], "rb").read()
+runs = ET.parse(sys.argv[1]).getroot().findall(NS + "diskimageobject/" + NS + "byte_runs/" + NS + "byte_run")
+assert len(runs) == 1 and int(runs[0].get("len")) == len(b), runs
+d = {h.get("type"): h.text for h in runs[0].findall(NS + "hashdigest")}
+assert d == {"md5": hashlib.md5(b).hexdigest(), "sha1": hashlib.sha1(b).hexdigest()}, d
+PY
+run image --raw -q --no-log "sim:$T/raw.cue" r2.cue
+if [ -e r2.cue.log ]; then not_ok "image --raw --no-log: no record"; else ok "image --raw --no-log: no record"; fi
+
 # --- tail: the copy's digests before and after ------------------------------
 head -c $((395 * 2048)) "$D" >t.img
 truncate -s $((395 * 2048)) t.img
