@@ -721,7 +721,9 @@ struct cdt_raw_track {
 	uint64_t edc_errors;		/* of them: data sectors that arrived
 					 * GOOD but whose EDC/ECC failed */
 	bool hashed;			/* the three below are set: the run
-					 * finished and the file was read back */
+					 * finished; computed from the bytes as
+					 * written (what waited behind a failed
+					 * read, or an earlier run's, read back) */
 	uint32_t crc32;			/* the file's, as redump.org's DATs */
 	char md5[33];			/* lowercase hex */
 	char sha1[41];

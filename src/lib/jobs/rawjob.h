@@ -16,6 +16,7 @@
 #include "cdtail.h"
 #include "book/book.h"
 #include "engine/reader.h"
+#include "jobs/rawhash.h"
 #include "jobs/rawplan.h"
 #include "probe/probe.h"
 
@@ -40,6 +41,7 @@ struct raw_job {
 	uint8_t *edc_failed;		/* per stream sector: its last read
 					 * failed its EDC/ECC */
 	int64_t shift;			/* audio bytes to move back: 4 x offset */
+	struct rawhash *hash;		/* the files' checksums as written, or NULL */
 };
 
 /* The read hook of the engine (engine.h, struct rescue's read). */
