@@ -668,6 +668,10 @@ struct cdt_image_result {
 					 * and what this one wrote after a
 					 * failed read until the end; 0 when
 					 * every byte was hashed as written */
+	bool end_pending;		/* the run stopped before its end search
+					 * (the data comes first on a disc whose
+					 * sizes agree): sum.probe's true_blocks
+					 * is only what was read, not an end */
 };
 
 /*

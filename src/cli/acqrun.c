@@ -47,14 +47,15 @@ static json_object *sizes_json(const struct cdt_probe_result *p)
 }
 
 /*
- * The medium.  A true end of 0 is a search that never ran (a run stopped
- * during the data-first copy, or before the probe ended): "not searched",
- * its size null, rather than a made-up end.
+ * The medium.  A search that never ran (a run stopped during the
+ * data-first copy, cdt_image_result.end_pending, or before the probe
+ * ended: a true end of 0) is "not searched", its size null, rather than
+ * an end made of what was read.
  */
-static json_object *medium_json(const struct cdt_probe_result *p)
+static json_object *medium_json(const struct cdt_probe_result *p, bool pending)
 {
 	json_object *o = json_object_new_object();
-	bool searched = p->true_blocks > 0;
+	bool searched = p->true_blocks > 0 && !pending;
 	uint32_t bs = p->sizes.block_size;
 
 	json_object_object_add(o, "profile", json_object_new_string(cdt_profile_name(p->sizes.profile)));
@@ -324,7 +325,7 @@ void acqrun_add(json_object *o, struct cdt_dev *dev, const struct acqlog_run *ru
 	const struct cdt_probe_result *p = rui_probe(run->sum);
 
 	json_object_object_add(o, "drive", drive_json(dev, &p->inq));
-	json_object_object_add(o, "medium", medium_json(p));
+	json_object_object_add(o, "medium", medium_json(p, run->image && run->image->end_pending));
 	if (run->image)
 		add_image(o, dev, run);
 	else if (run->raw)

@@ -874,6 +874,8 @@ static int image(struct cdt_dev *dev, const char *out_path,
 	if (rc && !res->sum.blocks_read)
 		res->removed = book_remove_created(&j.book);
 	res->map_saved = book_map_saved(&j.book);
+	/* a data-first run stopped before its search: no end was found */
+	res->end_pending = j.data_first && j.book.rec.id.pending;
 	rc = book_close(&j.book, rc);
 	probe_findings_free(&j.found);
 	free(j.buf);
