@@ -172,6 +172,17 @@ assert r.find(CT + "drive/" + CT + "vendor").text == rec["drive"]["vendor"]
 assert r.find(CT + "verdict").text == "unreadable"
 PY
 
+# two data tracks: the second's digests (a range not from byte 0) are its blocks'
+run image -q --log m.log --json "sim:$D,layout=data:200+data:200" m.iso
+expect_rc "two data tracks: exit 0" 0
+for k in 0 1; do
+	want=$(dd if=m.iso bs=2048 skip=$((k * 200)) count=200 2>/dev/null | sha256sum | cut -c1-64)
+	wmd5=$(dd if=m.iso bs=2048 skip=$((k * 200)) count=200 2>/dev/null | md5sum | cut -c1-32)
+	if [ "$(jq -r ".tracks[$k] | [.start, .blocks, .digests.sha256, .digests.md5] | map(tostring) | join(\" \")" m.log)" = "$((k * 200)) 200 $want $wmd5" ]; then
+		ok "two data tracks: track $((k + 1))'s digests"; else
+		not_ok "two data tracks: track $((k + 1))'s digests" "$(jq -c ".tracks[$k]" m.log)"; fi
+done
+
 # --- --digest none: the record says none, and nothing is hashed ------------
 run image -q --digest none --log n.log --json "sim:$D" nd.iso
 expect_rc "--digest none: exit 0" 0
@@ -259,6 +270,21 @@ expect_grep "tail: the digest before" t.img.log "^  sha256: $before_sha$"
 expect_grep "tail: the digest after" t.img.log "^  sha256: $(sha256sum <t.img | cut -c1-64)$"
 expect_grep "tail: the bytes before" t.img.log "^image_bytes_before: $((390 * 2048))$"
 expect_grep "tail: the bytes after" t.img.log "^image_bytes_after: $(stat -c %s t.img)$"
+# the same record as DFXML: the copy before and after as byte runs
+cp t.img t2.img
+truncate -s $((390 * 2048)) t2.img
+run tail -q --no-log --dfxml t2.xml "sim:$D,hide=10" t2.img
+if python3 - t2.xml t2.img "$before_sha" <<'PY' >tx.out 2>&1; then ok "tail --dfxml: the copy before and after"; else not_ok "tail --dfxml: the copy before and after" "$(cat tx.out)"; fi
+import hashlib, sys, xml.etree.ElementTree as ET
+NS = "{http://www.forensicswiki.org/wiki/Category:Digital_Forensics_XML}"
+CT = "{urn:cdtail:acquisition}"
+runs = ET.parse(sys.argv[1]).getroot().findall(NS + "diskimageobject/" + NS + "byte_runs/" + NS + "byte_run")
+d = {r.get(CT + "object"): (int(r.get("len")), {h.get("type"): h.text for h in r}) for r in runs}
+img = open(sys.argv[2], "rb").read()
+assert d["image-before"] == (390 * 2048, d["image-before"][1]) and d["image-before"][1]["sha256"] == sys.argv[3], d
+assert d["image"][0] == len(img) and d["image"][1]["sha256"] == hashlib.sha256(img).hexdigest(), d
+PY
+if [ -e t2.img.log ]; then not_ok "tail --no-log --dfxml: no log"; else ok "tail --no-log --dfxml: no log"; fi
 run tail -q --no-log "sim:$D" t.img
 n=$(grep -c '^==== cdtail acquisition log' t.img.log)
 if [ "$n" -eq 1 ]; then ok "tail --no-log appends nothing"; else not_ok "tail --no-log appends nothing" "$n entries"; fi
