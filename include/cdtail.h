@@ -703,14 +703,17 @@ struct cdt_read_summary {
 /* ---- image ------------------------------------------------------------ */
 
 /*
- * Which digests cdt_image() computes: CDT_HASH_MD5 and/or CDT_HASH_SHA256,
- * or CDT_HASH_NONE alone for no digest at all (no hashing thread runs and
- * OUT is never read back).  0 is the default, both.  A digest not computed
- * is "" in the result; any other combination is CDT_EUSAGE.
+ * Which digests cdt_image() computes: CDT_HASH_MD5, CDT_HASH_SHA256 and/or
+ * CDT_HASH_SHA1, or CDT_HASH_NONE alone for no digest at all (no hashing
+ * thread runs and OUT is never read back).  0 is the default, MD5 and
+ * SHA-256 (CDT_HASH_ALL, the default pair: it does not include SHA-1).  A
+ * digest not computed is "" in the result; any other combination is
+ * CDT_EUSAGE.
  */
 #define CDT_HASH_MD5		0x1u
 #define CDT_HASH_SHA256		0x2u
 #define CDT_HASH_ALL		(CDT_HASH_MD5 | CDT_HASH_SHA256)
+#define CDT_HASH_SHA1		0x4u
 #define CDT_HASH_NONE		0x100u
 
 /*
@@ -740,7 +743,23 @@ enum cdt_digest_source {
 	CDT_DIGEST_NONE = 0,		/* not computed (interrupted, or
 					 * CDT_HASH_NONE asked for none) */
 	CDT_DIGEST_STREAM,		/* while reading, in order */
-	CDT_DIGEST_FILE,		/* re-read from OUT at the end */
+	CDT_DIGEST_FILE,		/* some or all of OUT read back
+					 * (digest_read_back says how much) */
+};
+
+/*
+ * The digests of one data track's blocks in OUT, [start, start + blocks),
+ * computed from the same stream as the image's (cdt_image_result).  A
+ * digest not asked for is "".  An element of an array: it never grows.
+ */
+struct cdt_track_digests {
+	unsigned int number;		/* the track, 1..99 */
+	unsigned int session;
+	uint64_t start;			/* first LBA */
+	uint64_t blocks;		/* in OUT: the TOC's length, cut at the extent */
+	char md5[33];			/* lower-case hex, or "" */
+	char sha256[65];
+	char sha1[41];
 };
 
 struct cdt_image_result {
@@ -775,6 +794,19 @@ struct cdt_image_result {
 					 * (or the map it read was this disc's
 					 * and stands as read); false without
 					 * MAPFILE, removed, or a failed save */
+	char sha1[41];			/* with CDT_HASH_SHA1: OUT's SHA-1 (hex;
+					 * sum.digests holds MD5 and SHA-256) */
+	struct cdt_track_digests *track_digests;	/* each data track's */
+	size_t n_track_digests;		/* 0 without digests or on a failure */
+	uint64_t digest_read_back;	/* bytes of OUT read back for the
+					 * digests: what earlier runs wrote,
+					 * and what this one wrote after a
+					 * failed read until the end; 0 when
+					 * every byte was hashed as written */
+	bool end_pending;		/* the run stopped before its end search
+					 * (the data comes first on a disc whose
+					 * sizes agree): sum.probe's true_blocks
+					 * is only what was read, not an end */
 };
 
 /*
@@ -831,7 +863,9 @@ struct cdt_raw_track {
 	uint64_t edc_errors;		/* of them: data sectors that arrived
 					 * GOOD but whose EDC/ECC failed */
 	bool hashed;			/* the three below are set: the run
-					 * finished and the file was read back */
+					 * finished; computed from the bytes as
+					 * written (what waited behind a failed
+					 * read, or an earlier run's, read back) */
 	uint32_t crc32;			/* the file's, as redump.org's DATs */
 	char md5[33];			/* lowercase hex */
 	char sha1[41];
@@ -909,6 +943,10 @@ struct cdt_tail_result {
 	struct cdt_skip *skipped;	/* n_skipped areas not read: not data */
 	size_t n_skipped;
 	uint64_t skipped_blocks;	/* their blocks, never in bad_blocks */
+	struct cdt_digests digests_before;	/* APPENDED: IMAGE's MD5 and
+					 * SHA-256 before it was extended
+					 * (sum.digests: after), from the
+					 * same one read of its old bytes */
 };
 
 /*

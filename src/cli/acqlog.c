@@ -1,23 +1,48 @@
 // SPDX-License-Identifier: MIT
 /*
- * The acquisition log (acqlog.h).  One entry is built as a JSON object and
- * written either as one line of JSON or as indented "key: value" text from
- * that same object, so the two forms never say different things.  Entries
- * are appended: the log of an image resumed three times tells all three
- * runs, as an examiner's notes would.
+ * The acquisition record (acqlog.h).  One entry is built as a JSON object
+ * and written either as one line of JSON or as indented "key: value" text
+ * from that same object, and with --dfxml as DFXML from it too, so the
+ * forms never say different things.  Entries are appended: the log of an
+ * image resumed three times tells all three runs, as an examiner's notes
+ * would.  What each kind of run adds is acqrun.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <openssl/evp.h>
+#include <sys/utsname.h>
 #include "acqlog.h"
-#include "readui.h"
+#include "acqrun.h"
+#include "dfxml.h"
 
-#define HASH_CHUNK (1u << 20)
+int acqlog_opt(struct acqlog_opts *o, const char *cmd, int key, const char *arg)
+{
+	const char **text[] = { &o->case_number, &o->evidence_number, &o->examiner,
+				&o->description, &o->notes };
+
+	switch (key) {
+	case ACQ_K_LOG:
+		return cli_opt_file(cmd, "log", arg, &o->log_path);
+	case ACQ_K_NO_LOG:
+		o->no_log = true;
+		return 0;
+	case ACQ_K_DFXML:
+		return cli_opt_file(cmd, "dfxml", arg, &o->dfxml);
+	case ACQ_K_CASE:
+	case ACQ_K_EVIDENCE:
+	case ACQ_K_EXAMINER:
+	case ACQ_K_DESCRIPTION:
+	case ACQ_K_NOTES:
+		*text[key - ACQ_K_CASE] = arg;
+		return 0;
+	}
+	return 1;
+}
 
 /* An existing log keeps the form its first entry has. */
 static bool log_is_json(const char *path, bool want_json)
@@ -33,26 +58,76 @@ static bool log_is_json(const char *path, bool want_json)
 	return c ? c == '{' : want_json;
 }
 
-void acqlog_begin(struct acqlog *l, const char *out, const char *explicit_path,
-		  bool no_log, bool json, int argc, char **argv)
+void acqlog_begin(struct acqlog *l, const char *cmd, const struct acqlog_opts *o,
+		  const char *default_path, bool json, int argc, char **argv)
 {
 	memset(l, 0, sizeof(*l));
-	if (!no_log)
-		snprintf(l->path, sizeof(l->path), "%s%s", explicit_path ? explicit_path : out,
-			 explicit_path ? "" : ".log");
+	l->cmd = cmd;
+	l->opts = o;
+	if (!o->no_log && (o->log_path || default_path))
+		snprintf(l->path, sizeof(l->path), "%s", o->log_path ? o->log_path : default_path);
 	l->json = l->path[0] && log_is_json(l->path, json);
 	l->argc = argc;
 	l->argv = argv;
 	clock_gettime(CLOCK_REALTIME, &l->start);
 }
 
+int acqlog_check(const struct acqlog *l, const char *const *others)
+{
+	const char *cmd = l->cmd[0] == 'i' ? "image" : l->cmd;
+	size_t i;
+	int rc;
+
+	if (l->opts->no_log && l->opts->log_path)
+		return cli_usage(cmd, "--log and --no-log together");
+	for (i = 0; others[i]; i++) {
+		if (l->path[0] && !strcmp(others[i], l->path))
+			return cli_usage(cmd, "the log %s is also %s: name another with --log",
+					 l->path, others[i]);
+		if (l->opts->dfxml && !strcmp(others[i], l->opts->dfxml))
+			return cli_usage(cmd, "the --dfxml FILE %s is also %s", l->opts->dfxml,
+					 others[i]);
+	}
+	if (l->opts->dfxml && l->path[0] && !strcmp(l->opts->dfxml, l->path))
+		return cli_usage(cmd, "the --dfxml FILE %s is also the log", l->opts->dfxml);
+	rc = l->path[0] ? cli_check_new_file(cmd, "the log", l->path) : 0;
+	if (!rc && l->opts->dfxml)
+		rc = cli_check_new_file(cmd, "the --dfxml FILE", l->opts->dfxml);
+	return rc;
+}
+
+static void watch_progress(void *ctx, const struct cdt_progress *p)
+{
+	struct acqlog_passes *w = ctx;
+	unsigned int ph = (unsigned int)p->phase;
+
+	if (ph < sizeof(w->max_pass) / sizeof(w->max_pass[0])) {
+		w->seen |= 1u << ph;
+		if (p->pass > w->max_pass[ph])
+			w->max_pass[ph] = p->pass;
+	}
+	if (w->inner)
+		w->inner(w->inner_ctx, p);
+}
+
+void acqlog_watch(struct acqlog *l, struct cdt_read_opts *rd)
+{
+	l->passes.inner = rd->progress;
+	l->passes.inner_ctx = rd->progress_ctx;
+	rd->progress = watch_progress;
+	rd->progress_ctx = &l->passes;
+}
+
+/* ISO 8601 in UTC to the millisecond: 2026-12-07T17:14:38.123Z */
 static json_object *iso_time(const struct timespec *t)
 {
-	char buf[32];
+	char buf[40], ms[24];
 	struct tm tm;
 
 	gmtime_r(&t->tv_sec, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(ms, sizeof(ms), ".%03ldZ", t->tv_nsec / 1000000);
+	strcat(buf, ms);
 	return json_object_new_string(buf);
 }
 
@@ -72,203 +147,124 @@ static json_object *command_line(const struct acqlog *l)
 	return json_object_new_string(buf);
 }
 
-static json_object *drive_json(struct cdt_dev *dev, const struct cdt_inquiry *inq)
+/* uname(2): the host, its OS and kernel, as Guymager's .info lists them. */
+static json_object *host_json(void)
 {
 	json_object *o = json_object_new_object();
-	char serial[64];
+	struct utsname u;
 
-	json_object_object_add(o, "vendor", json_object_new_string(inq->vendor));
-	json_object_object_add(o, "product", json_object_new_string(inq->product));
-	json_object_object_add(o, "revision", json_object_new_string(inq->revision));
-	/* asked last, so the run's own command counts are what they were */
-	json_object_object_add(o, "serial", dev && !cdt_unit_serial(dev, serial, sizeof(serial)) &&
-				serial[0] ? json_object_new_string(serial) : NULL);
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	json_object_object_add(o, "name", u.nodename[0] ? json_object_new_string(u.nodename) : NULL);
+	json_object_object_add(o, "os", u.sysname[0] ? json_object_new_string(u.sysname) : NULL);
+	json_object_object_add(o, "kernel", u.release[0] ? json_object_new_string(u.release) : NULL);
+	json_object_object_add(o, "kernel_version", u.version[0] ?
+			       json_object_new_string(u.version) : NULL);
+	json_object_object_add(o, "machine", u.machine[0] ? json_object_new_string(u.machine) : NULL);
 	return o;
 }
 
-static json_object *sizes_json(const struct cdt_probe_result *p)
+static json_object *user_json(void)
 {
-	const struct cdt_sizes *s = &p->sizes;
 	json_object *o = json_object_new_object();
+	struct passwd *pw = getpwuid(geteuid());
 
-	json_object_object_add(o, "read_capacity", cli_json_count(s->read_capacity));
-	json_object_object_add(o, "toc_leadout", cli_json_count(s->toc_leadout));
-	json_object_object_add(o, "track_end", cli_json_count(s->track_end));
-	json_object_object_add(o, "disc_leadout", cli_json_count(s->disc_leadout));
-	json_object_object_add(o, "filesystem", cli_json_count(s->filesystem));
-	json_object_object_add(o, "kernel", cli_json_count(s->kernel));
+	json_object_object_add(o, "name", pw && pw->pw_name ? json_object_new_string(pw->pw_name) :
+			       NULL);
+	json_object_object_add(o, "uid", json_object_new_int64((int64_t)geteuid()));
 	return o;
 }
 
-static json_object *medium_json(const struct cdt_probe_result *p)
+static json_object *text_or_null(const char *s)
 {
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "profile", json_object_new_string(cdt_profile_name(p->sizes.profile)));
-	json_object_object_add(o, "block_size", json_object_new_int((int)p->sizes.block_size));
-	json_object_object_add(o, "filesystem", p->sizes.fs_type[0] ?
-			       json_object_new_string(p->sizes.fs_type) : NULL);
-	json_object_object_add(o, "reported_blocks", json_object_new_int64((int64_t)p->reported_blocks));
-	json_object_object_add(o, "true_blocks", json_object_new_int64((int64_t)p->true_blocks));
-	json_object_object_add(o, "end", json_object_new_string(cdt_verdict_name(p->verdict)));
-	json_object_object_add(o, "sizes", sizes_json(p));
-	return o;
+	return s ? json_object_new_string(s) : NULL;
 }
 
-static json_object *ranges_json(const struct cdt_range *r, size_t n)
+static void add_case(json_object *o, const struct acqlog_opts *c)
+{
+	json_object_object_add(o, "case_number", text_or_null(c->case_number));
+	json_object_object_add(o, "evidence_number", text_or_null(c->evidence_number));
+	json_object_object_add(o, "examiner", text_or_null(c->examiner));
+	json_object_object_add(o, "description", text_or_null(c->description));
+	json_object_object_add(o, "notes", text_or_null(c->notes));
+}
+
+static double ms_between(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) / 1e6;
+}
+
+/* The phases the run entered, each with its passes (retry passes counted). */
+static json_object *passes_json(const struct acqlog_passes *p)
 {
 	json_object *a = json_object_new_array();
-	size_t i;
+	unsigned int ph;
 
-	for (i = 0; i < n; i++) {
-		json_object *e = json_object_new_object();
-
-		json_object_object_add(e, "start", json_object_new_int64((int64_t)r[i].first));
-		json_object_object_add(e, "blocks", json_object_new_int64((int64_t)(r[i].last - r[i].first + 1)));
-		json_object_array_add(a, e);
-	}
-	return a;
-}
-
-static json_object *reads_json(const struct cdt_image_opts *io, const struct cdt_image_result *r)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "commands", json_object_new_int64((int64_t)r->sum.stats.commands));
-	json_object_object_add(o, "reads", json_object_new_int64((int64_t)r->sum.stats.reads));
-	json_object_object_add(o, "failed_reads", json_object_new_int64((int64_t)r->sum.stats.failed_reads));
-	json_object_object_add(o, "blocks_read", json_object_new_int64((int64_t)r->sum.blocks_read));
-	json_object_object_add(o, "resumed", json_object_new_boolean(r->resumed));
-	json_object_object_add(o, "finished_before", json_object_new_int64((int64_t)r->finished_before));
-	/* cdt_read_opts: < 0 is the default, the learning retry plan */
-	json_object_object_add(o, "retries", io->rd.retries < 0 ? json_object_new_string("plan") :
-			       json_object_new_int(io->rd.retries));
-	return o;
-}
-
-static void hex(const unsigned char *b, unsigned int n, char *out)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", b[i]);
-}
-
-/* MD5 and SHA-256 of OUT's bytes [off, off + len); NULL if OUT cannot be read. */
-static json_object *file_digests(int fd, uint64_t off, uint64_t len)
-{
-	EVP_MD_CTX *m = EVP_MD_CTX_new(), *s = EVP_MD_CTX_new();
-	unsigned char *buf = malloc(HASH_CHUNK), dm[EVP_MAX_MD_SIZE], ds[EVP_MAX_MD_SIZE];
-	char hm[2 * EVP_MAX_MD_SIZE + 1], hs[2 * EVP_MAX_MD_SIZE + 1];
-	unsigned int nm = 0, ns = 0;
-	json_object *o = NULL;
-	ssize_t n;
-
-	if (!m || !s || !buf || !EVP_DigestInit_ex(m, EVP_md5(), NULL) ||
-	    !EVP_DigestInit_ex(s, EVP_sha256(), NULL))
-		goto out;
-	while (len) {
-		n = pread(fd, buf, len < HASH_CHUNK ? (size_t)len : HASH_CHUNK, (off_t)off);
-		if (n <= 0)
-			goto out;
-		EVP_DigestUpdate(m, buf, (size_t)n);
-		EVP_DigestUpdate(s, buf, (size_t)n);
-		off += (uint64_t)n;
-		len -= (uint64_t)n;
-	}
-	EVP_DigestFinal_ex(m, dm, &nm);
-	EVP_DigestFinal_ex(s, ds, &ns);
-	hex(dm, nm, hm);
-	hex(ds, ns, hs);
-	o = json_object_new_object();
-	json_object_object_add(o, "md5", json_object_new_string(hm));
-	json_object_object_add(o, "sha256", json_object_new_string(hs));
-out:
-	EVP_MD_CTX_free(m);
-	EVP_MD_CTX_free(s);
-	free(buf);
-	return o;
-}
-
-/* Each data track of the extent with the digests of its blocks in OUT. */
-static json_object *tracks_json(struct cdt_dev *dev, const char *out, const struct cdt_image_result *r)
-{
-	struct cdt_layout *lay = cdt_dev_layout(dev);
-	uint32_t bs = r->sum.block_size;
-	json_object *a = json_object_new_array();
-	int fd = open(out, O_RDONLY | O_CLOEXEC);
-	size_t i;
-
-	for (i = 0; lay && fd >= 0 && i < lay->n_tracks; i++) {
-		const struct cdt_track *t = &lay->tracks[i];
-		uint64_t end = t->start + t->blocks;
+	for (ph = 0; ph < sizeof(p->max_pass) / sizeof(p->max_pass[0]); ph++) {
 		json_object *e;
 
-		if (t->mode != CDT_TRACK_DATA || t->start >= r->extent_blocks)
+		if (!(p->seen & (1u << ph)))
 			continue;
-		if (end > r->extent_blocks)
-			end = r->extent_blocks;
 		e = json_object_new_object();
-		json_object_object_add(e, "number", json_object_new_int((int)t->number));
-		json_object_object_add(e, "session", json_object_new_int((int)t->session));
-		json_object_object_add(e, "start", json_object_new_int64((int64_t)t->start));
-		json_object_object_add(e, "blocks", json_object_new_int64((int64_t)(end - t->start)));
-		json_object_object_add(e, "digests", file_digests(fd, t->start * bs,
-								   (end - t->start) * bs));
+		json_object_object_add(e, "phase", json_object_new_string(
+					       cdt_phase_name((enum cdt_phase)ph)));
+		json_object_object_add(e, "passes", json_object_new_int(
+					       (int)(p->max_pass[ph] ? p->max_pass[ph] : 1)));
 		json_object_array_add(a, e);
 	}
-	if (fd >= 0)
-		close(fd);
-	cdt_layout_free(lay);
 	return a;
 }
 
-static json_object *image_digests(const struct cdt_image_result *r)
+/* A number with the digits that mean something, as JSON shows it. */
+static json_object *fixed(double v, int digits)
 {
-	json_object *o = json_object_new_object();
-	const struct cdt_digests *d = &r->sum.digests;
+	char buf[64];
 
-	json_object_object_add(o, "md5", d->md5[0] ? json_object_new_string(d->md5) : NULL);
-	json_object_object_add(o, "sha256", d->sha256[0] ? json_object_new_string(d->sha256) : NULL);
-	return o;
+	snprintf(buf, sizeof(buf), "%.*f", digits, v);
+	return json_object_new_double_s(v, buf);
 }
 
-static void add_result(json_object *o, struct cdt_dev *dev, const struct acqlog_run *run)
+/* Bytes read, the run's time and the rate (MB: 10^6 bytes), as ewfacquire's summary gives them. */
+static void add_throughput(json_object *o, const struct acqlog_run *run, double ms)
 {
-	const struct cdt_image_result *r = run->res;
+	uint64_t bytes = run->sum ? run->sum->blocks_read * run->sum->block_size : 0;
 
-	json_object_object_add(o, "drive", drive_json(dev, &rui_probe(&r->sum)->inq));
-	json_object_object_add(o, "medium", medium_json(rui_probe(&r->sum)));
-	json_object_object_add(o, "extent_blocks", json_object_new_int64((int64_t)r->extent_blocks));
-	json_object_object_add(o, "reads", reads_json(run->io, r));
-	json_object_object_add(o, "bad_blocks", json_object_new_int64((int64_t)r->sum.bad_blocks));
-	json_object_object_add(o, "bad_areas", ranges_json(r->sum.bad, r->sum.n_bad));
-	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
-	json_object_object_add(o, "skipped", rui_json_skipped(r->skipped, r->n_skipped));
-	json_object_object_add(o, "digests", image_digests(r));
-	/* a track's digests mean something only once the run is over */
-	json_object_object_add(o, "tracks", run->error ? json_object_new_array() :
-			       tracks_json(dev, run->out, r));
+	json_object_object_add(o, "elapsed_s", fixed(ms / 1e3, 3));
+	json_object_object_add(o, "bytes_read", json_object_new_int64((int64_t)bytes));
+	json_object_object_add(o, "throughput_mb_s", ms > 0 ?
+			       fixed((double)bytes / 1e6 / (ms / 1e3), 2) : NULL);
 }
 
 static json_object *entry(const struct acqlog *l, struct cdt_dev *dev, const struct acqlog_run *run)
 {
 	json_object *o = json_object_new_object();
 	struct timespec end;
+	const char *err = run->error;
 
 	clock_gettime(CLOCK_REALTIME, &end);
 	json_object_object_add(o, "tool", json_object_new_string("cdtail " CDT_VERSION));
 	json_object_object_add(o, "library", json_object_new_string(cdt_version()));
+	json_object_object_add(o, "run", json_object_new_string(l->cmd));
 	json_object_object_add(o, "command", command_line(l));
+	json_object_object_add(o, "host", host_json());
+	json_object_object_add(o, "user", user_json());
+	add_case(o, l->opts);
 	json_object_object_add(o, "started", iso_time(&l->start));
 	json_object_object_add(o, "ended", iso_time(&end));
+	add_throughput(o, run, ms_between(&l->start, &end));
 	json_object_object_add(o, "device", json_object_new_string(run->addr));
-	json_object_object_add(o, "out", json_object_new_string(run->out));
-	json_object_object_add(o, "map", run->io->map_path ?
-			       json_object_new_string(run->io->map_path) : NULL);
-	if (run->res)
-		add_result(o, dev, run);
-	json_object_object_add(o, "error", run->error ? json_object_new_string(run->error) : NULL);
+	json_object_object_add(o, "out", run->out ? json_object_new_string(run->out) : NULL);
+	json_object_object_add(o, "map", text_or_null(run->map_path));
+	if (run->sum)
+		acqrun_add(o, dev, run);
+	json_object_object_add(o, "passes", passes_json(&l->passes));
+	if (run->after)
+		json_object_object_add(o, "verification", acqrun_verification(run->after));
+	/* an interrupted run's message is the library's, or says what stopped it */
+	if (run->interrupted && (!err || !err[0]))
+		err = "interrupted by a signal before the run ended";
+	json_object_object_add(o, "error", err && err[0] ? json_object_new_string(err) : NULL);
+	json_object_object_add(o, "interrupted", json_object_new_boolean(run->interrupted));
 	json_object_object_add(o, "verdict", json_object_new_string(run->verdict));
 	json_object_object_add(o, "status", json_object_new_int(run->status));
 	return o;
@@ -348,12 +344,15 @@ static int append(const struct acqlog *l, json_object *o)
 int acqlog_write(const struct acqlog *l, struct cdt_dev *dev, const struct acqlog_run *run)
 {
 	json_object *o;
-	int rc;
+	int rc = 0;
 
-	if (!l->path[0])
+	if (!l->path[0] && !l->opts->dfxml)
 		return 0;
 	o = entry(l, dev, run);
-	rc = append(l, o);
+	if (l->path[0])
+		rc = append(l, o);
+	if (l->opts->dfxml && dfxml_write(l->opts->dfxml, o))
+		rc = -1;
 	json_object_put(o);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include "acqlog.h"
+#include "acqrun.h"
 #include "imageraw.h"
 #include "mapdraw.h"
 #include "readui.h"
@@ -17,8 +18,7 @@
 #define OPT_SVG 0x1205
 #define OPT_SVG_EVERY 0x1206
 #define OPT_FORMATTED 0x1207
-#define OPT_LOG 0x1220
-#define OPT_NO_LOG 0x1221
+#define OPT_VERIFY_AFTER 0x1222
 #define OPT_RAW 0x1230
 #define OPT_OFFSET 0x1231
 #define OPT_SUBCHANNEL 0x1232
@@ -29,17 +29,19 @@ struct image_cli {
 	struct cdt_image_opts io;
 	char comment[512];
 	struct mapdraw_watch svg;	/* --svg, --svg-every */
-	const char *log_path;		/* --log FILE; NULL: OUT.log */
-	bool no_log;			/* --no-log */
+	struct acqlog_opts lo;		/* --log, --no-log, --dfxml, case fields */
 	struct acqlog log;
+	bool verify_after;		/* --verify-after */
+	struct cdt_verify_result vres;	/* its result */
+	struct acqlog_verify after;
 	bool raw;			/* --raw: BIN/CUE (imageraw.c) */
 	bool digest_set, formatted_set;	/* options --raw refuses */
 	struct cdt_raw_opts ro;		/* --offset */
 };
 
 /*
- * --digest: "none", or md5 and/or sha256 separated by a comma, each at
- * most once.  0 with the CDT_HASH_* bits in *out, or -1.
+ * --digest: "none", or md5, sha256 and/or sha1 separated by a comma, each
+ * at most once.  0 with the CDT_HASH_* bits in *out, or -1.
  */
 static int parse_digests(const char *arg, unsigned int *out)
 {
@@ -57,6 +59,8 @@ static int parse_digests(const char *arg, unsigned int *out)
 			bit = CDT_HASH_MD5;
 		else if (n == 6 && !strncmp(p, "sha256", 6))
 			bit = CDT_HASH_SHA256;
+		else if (n == 4 && !strncmp(p, "sha1", 4))
+			bit = CDT_HASH_SHA1;
 		else
 			return -1;
 		if (bits & bit)
@@ -94,10 +98,8 @@ static int image_opt(void *ctx, int key, const char *arg)
 	case OPT_FORMATTED:
 		c->formatted_set = true;
 		return cli_opt_formatted("image", arg, &c->io.formatted);
-	case OPT_LOG:
-		return cli_opt_file("image", "log", arg, &c->log_path);
-	case OPT_NO_LOG:
-		c->no_log = true;
+	case OPT_VERIFY_AFTER:
+		c->verify_after = true;
 		return 0;
 	case OPT_RAW:
 		c->raw = true;
@@ -113,11 +115,12 @@ static int image_opt(void *ctx, int key, const char *arg)
 	case OPT_DIGEST:
 		c->digest_set = true;
 		if (parse_digests(arg, &c->io.digests))
-			return cli_usage("image", "--digest wants md5,sha256, sha256, md5 or none, not '%s'",
+			return cli_usage("image", "--digest wants md5, sha256 and/or sha1 (a comma between), or none, not '%s'",
 					 arg);
 		return 0;
 	}
-	return rui_opt(&c->ui, key, arg);
+	rc = acqlog_opt(&c->lo, "image", key, arg);
+	return rc == 1 ? rui_opt(&c->ui, key, arg) : rc;
 }
 
 /* --svg draws the map file: it needs one, and a new FILE unless resuming. */
@@ -137,20 +140,25 @@ static int check_svg(struct image_cli *c)
 	return cli_check_new_file("image", "the --svg FILE", c->svg.svg);
 }
 
-/* The acquisition log: never OUT, the map or the SVG (it is appended to). */
+/*
+ * The acquisition record: OUT.log (with --raw OUT.cue.log), never OUT,
+ * the map or the SVG (it is appended to); the DFXML file likewise.
+ */
 static int check_log(struct image_cli *c, const char *out, int argc, char **argv)
 {
-	const char *others[] = { out, c->io.map_path, c->svg.svg };
-	size_t i;
+	const char *others[4] = { out };
+	char def[4096];
+	size_t n = 1;
 
-	if (c->no_log && c->log_path)
-		return cli_usage("image", "--log and --no-log together");
-	acqlog_begin(&c->log, out, c->log_path, c->no_log, c->ui.co.json, argc, argv);
-	for (i = 0; c->log.path[0] && i < sizeof(others) / sizeof(others[0]); i++)
-		if (others[i] && !strcmp(others[i], c->log.path))
-			return cli_usage("image", "the log %s is also %s: name another with --log",
-					 c->log.path, others[i]);
-	return c->log.path[0] ? cli_check_new_file("image", "the log", c->log.path) : 0;
+	if (c->io.map_path)
+		others[n++] = c->io.map_path;
+	if (c->svg.svg)
+		others[n++] = c->svg.svg;
+	others[n] = NULL;
+	snprintf(def, sizeof(def), "%s.log", out);
+	acqlog_begin(&c->log, c->raw ? "image --raw" : "image", &c->lo, def, c->ui.co.json,
+		     argc, argv);
+	return acqlog_check(&c->log, others);
 }
 
 /*
@@ -174,10 +182,13 @@ static const char *verdict_name(const struct cdt_image_result *r)
  * run's status, 3 when the log could not be written.
  */
 static int write_log(struct image_cli *c, struct cdt_dev *dev, const char *addr,
-		     const char *out, const struct cdt_image_result *res, int err, int status)
+		     const char *out, const struct cdt_image_result *res, int err, int status,
+		     const struct acqlog_verify *after)
 {
 	struct acqlog_run run = {
-		.addr = addr, .out = out, .io = &c->io, .res = res, .status = status,
+		.addr = addr, .out = out, .map_path = c->io.map_path, .rd = &c->io.rd,
+		.digests = c->io.digests, .sum = &res->sum, .image = res, .after = after,
+		.status = status, .interrupted = err == CDT_EINTR,
 		.verdict = err == CDT_EINTR ? "interrupted" : err ? "failed" :
 			   verdict_name(res),
 		.error = err ? cdt_errmsg(dev) : NULL,
@@ -201,8 +212,8 @@ static int check_raw(struct image_cli *c, const char *out)
 				 c->ro.subchannel ? "--subchannel" : "--single-file");
 	if (!c->raw)
 		return c->ro.offset_set ? cli_usage("image", "--offset corrects audio: it needs --raw") : 0;
-	if (c->digest_set || c->formatted_set || c->svg.svg || c->svg.every || c->log_path)
-		return cli_usage("image", "--raw takes --map, --force, --map-interval, --offset, --subchannel and --single-file; not --digest, --formatted, --svg or --log");
+	if (c->digest_set || c->formatted_set || c->svg.svg || c->svg.every || c->verify_after)
+		return cli_usage("image", "--raw takes --map, --force, --map-interval, --offset, --subchannel, --single-file and the record's options; not --digest, --formatted, --svg or --verify-after");
 	if (n < 5 || strcasecmp(out + n - 4, ".cue"))
 		return cli_usage("image", "with --raw OUT is the CUE sheet: a name ending in .cue, not '%s'", out);
 	return 0;
@@ -224,7 +235,7 @@ static int parse(struct image_cli *c, struct cli_args *a, int argc, char **argv)
 		rc = cli_check_new_file("image", "MAPFILE", c->io.map_path);
 	if (!rc && (c->svg.svg || c->svg.every))
 		rc = check_svg(c);
-	if (!rc && !c->raw)
+	if (!rc)
 		rc = check_log(c, a->op[1], argc, argv);
 	return rc;
 }
@@ -235,7 +246,8 @@ static int parse(struct image_cli *c, struct cli_args *a, int argc, char **argv)
  * done so far and where the map is.
  */
 static void print_json(const char *addr, const char *out, const struct cdt_image_opts *io,
-		       const struct cdt_image_result *r, bool virt, bool interrupted)
+		       const struct cdt_image_result *r, bool virt, bool interrupted,
+		       const struct acqlog_verify *after)
 {
 	static const char *const src[] = { NULL, "stream", "file" };
 	json_object *o = json_object_new_object(), *notes;
@@ -252,6 +264,10 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 			       json_object_new_int64((int64_t)r->map_grown_from) : NULL);
 	json_object_object_add(o, "digest_source",
 			       src[r->digest_source] ? json_object_new_string(src[r->digest_source]) : NULL);
+	/* SHA-1 only when asked for: the default pair has none */
+	if (io->digests != CDT_HASH_NONE && (io->digests & CDT_HASH_SHA1))
+		json_object_object_add(o, "sha1", r->sha1[0] ? json_object_new_string(r->sha1) : NULL);
+	json_object_object_add(o, "digest_read_back", json_object_new_int64((int64_t)r->digest_read_back));
 	json_object_object_add(o, "skipped", rui_json_skipped(r->skipped, r->n_skipped));
 	json_object_object_add(o, "skipped_blocks", json_object_new_int64((int64_t)r->skipped_blocks));
 	json_object_object_add(o, "form2_blocks",
@@ -262,6 +278,8 @@ static void print_json(const char *addr, const char *out, const struct cdt_image
 	cli_json_fs_past_end(o, notes, rui_probe(&r->sum));
 	cli_json_agreed_end(o, notes, rui_probe(&r->sum));
 	json_object_object_add(o, "notes", notes);
+	if (after)
+		json_object_object_add(o, "verification", acqrun_verification(after));
 	json_object_object_add(o, "verdict", json_object_new_string(interrupted ? "interrupted" :
 								    verdict_name(r)));
 	if (interrupted)
@@ -316,6 +334,8 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 	char text[4400];
 
 	rui_print_summary(addr, &r->sum, virt);
+	if (r->sha1[0])
+		printf("sha1:      %s\n", r->sha1);
 	printf("image:     %s, %llu blocks (%llu bytes)\n", out,
 	       (unsigned long long)r->extent_blocks,
 	       (unsigned long long)r->extent_blocks * r->sum.block_size);
@@ -363,6 +383,64 @@ static void warn_no_holes(const struct cdt_image_result *res, const char *out)
 		fprintf(stderr, "cdtail: image: warning: %s is on a filesystem without sparse files (holes; vfat and exFAT have none): it takes its whole size on disk from the start, zeros where nothing was read yet\n",
 			out);
 }
+/*
+ * --verify-after: the disc read again and compared with OUT block by
+ * block (verify's job: cdt_verify with image_path OUT), the same read
+ * options and --formatted, so the record can say a second read gave what
+ * the image holds.  Its exit status when it does not: 1 a difference,
+ * 3 it failed, 130/143 interrupted; 0 otherwise.
+ */
+static int verify_after(struct image_cli *c, struct cdt_dev *dev, const char *out)
+{
+	struct cdt_verify_opts vo = CDT_INIT(vo);
+
+	c->vres = (struct cdt_verify_result)CDT_INIT(c->vres);
+	vo.rd = c->io.rd;
+	vo.image_path = out;
+	vo.formatted = c->io.formatted;
+	c->after.ran = true;
+	c->after.res = &c->vres;
+	c->after.rc = cdt_verify(dev, &vo, &c->vres);
+	c->after.error = c->after.rc ? cdt_errmsg(dev) : NULL;
+	if (c->after.rc == CDT_EINTR)
+		return rui_interrupted_status();
+	if (c->after.rc)
+		return EX_DEVICE_ERR;
+	return c->vres.verdict == CDT_VERIFY_DIFFERENT ? EX_DIFFERENT : 0;
+}
+
+/* A finished image: the verification pass if asked, the report, the status. */
+static int finished(struct image_cli *c, struct cdt_dev *dev, const char *addr,
+		    const char *out, const struct cdt_image_result *res)
+{
+	int rc = rui_window_status(&res->sum, c->io.rd.max_extra,
+				   res->sum.bad_blocks ||
+				   rui_withheld_blocks(res->skipped, res->n_skipped) ?
+				   EX_UNREADABLE : EX_SAME);
+	int vrc = c->verify_after ? verify_after(c, dev, out) : 0;
+
+	rui_end_line(&c->ui);
+	warn_no_holes(res, out);
+	if (c->ui.co.json) {
+		print_json(addr, out, &c->io, res, cdt_is_virtual_time(dev), false,
+			   c->verify_after ? &c->after : NULL);
+	} else if (c->ui.co.quiet) {
+		rui_print_digests(&res->sum);
+		if (res->sha1[0])
+			printf("sha1:      %s\n", res->sha1);
+		printf("verdict:   %s\n", verdict_name(res));
+	} else {
+		print_text(addr, out, &c->io, res, cdt_is_virtual_time(dev));
+	}
+	if (c->verify_after && !c->ui.co.json)
+		printf("verified:  %s: the disc read again and compared with OUT\n",
+		       acqrun_verify_result(&c->after));
+	if (c->after.rc && c->after.rc != CDT_EINTR)
+		cli_err("--verify-after: %s", c->after.error && c->after.error[0] ?
+			c->after.error : cdt_strerror(c->after.rc));
+	return vrc ? vrc : rc;
+}
+
 static int run(int argc, char **argv)
 {
 	struct cli_args a;
@@ -393,11 +471,12 @@ static int run(int argc, char **argv)
 		c.ro.map_comment = c.io.map_comment;
 		c.ro.force = c.io.force;
 		c.ro.map_interval_ms = c.io.map_interval_ms;
-		rc = image_raw_run(&c.ui, dev, addr, out, &c.ro);
+		rc = image_raw_run(&c.ui, dev, addr, out, &c.ro, &c.log);
 		cdt_close(dev);
 		return rc;
 	}
 	c.io.rd = c.ui.rd;
+	acqlog_watch(&c.log, &c.io.rd);
 	if (c.svg.svg)
 		mapdraw_watch(&c.svg, &c.io.rd);
 	rc = cdt_image(dev, out, &c.io, &res);
@@ -408,7 +487,7 @@ static int run(int argc, char **argv)
 		rc = rui_fail(&c.ui, dev, "image", rc);
 		warn_no_holes(&res, out);
 		if (err == CDT_EINTR && c.ui.co.json)
-			print_json(addr, out, &c.io, &res, cdt_is_virtual_time(dev), true);
+			print_json(addr, out, &c.io, &res, cdt_is_virtual_time(dev), true, NULL);
 		if (res.removed)
 			cli_err("nothing was read: %s%s%s removed", out,
 				c.io.map_path ? " and " : "", c.io.map_path ? c.io.map_path : "");
@@ -420,26 +499,14 @@ static int run(int argc, char **argv)
 			cli_err("%s is incomplete: it holds %" PRIu64 " of %" PRIu64
 				" blocks (no --map: a new run starts over)", out,
 				res.out_blocks, res.extent_blocks);
-		rc = write_log(&c, dev, addr, out, &res, err, rc);
+		rc = write_log(&c, dev, addr, out, &res, err, rc, NULL);
 	} else {
-		rui_end_line(&c.ui);
-		warn_no_holes(&res, out);
-		if (c.ui.co.json)
-			print_json(addr, out, &c.io, &res, cdt_is_virtual_time(dev), false);
-		else if (c.ui.co.quiet) {
-			rui_print_digests(&res.sum);
-			printf("verdict:   %s\n", verdict_name(&res));
-		}
-		else
-			print_text(addr, out, &c.io, &res, cdt_is_virtual_time(dev));
-		rc = rui_window_status(&res.sum, c.io.rd.max_extra,
-				       res.sum.bad_blocks ||
-				       rui_withheld_blocks(res.skipped, res.n_skipped) ?
-				       EX_UNREADABLE : EX_SAME);
+		rc = finished(&c, dev, addr, out, &res);
 		/* the image is good, but an output file asked for is not */
-		if (svg_rc)
+		if (svg_rc && rc < EX_DEVICE_ERR)
 			rc = EX_DEVICE_ERR;
-		rc = write_log(&c, dev, addr, out, &res, 0, rc);
+		rc = write_log(&c, dev, addr, out, &res, 0, rc, c.verify_after ? &c.after : NULL);
+		cdt_verify_result_free(&c.vres);
 	}
 	cdt_image_result_free(&res);
 	cdt_close(dev);
@@ -450,12 +517,14 @@ static const struct cli_opt image_opts[] = {
 	{ "map", OPT_MAP, "MAPFILE", "keep progress in a GNU ddrescue mapfile; run again to resume" },
 	{ "force", OPT_FORCE, NULL, "overwrite an existing OUT (without its map)" },
 	{ "map-interval", OPT_MAP_INTERVAL, "MS", "save the map at least every MS ms (default 5000)" },
-	{ "digest", OPT_DIGEST, "LIST", "md5,sha256 (default), sha256, md5 or none: digests of OUT" },
+	{ "digest", OPT_DIGEST, "LIST", "md5,sha256 (default), any of md5, sha256, sha1, or none: digests of OUT and its tracks" },
 	{ "formatted", OPT_FORMATTED, "HOW", CLI_FORMATTED_HELP },
 	{ "svg", OPT_SVG, "FILE", "draw the map as SVG into FILE at the end (as cdtail map --svg)" },
 	{ "svg-every", OPT_SVG_EVERY, NULL, "with --svg: redraw FILE at each map save, to watch in a browser" },
-	{ "log", OPT_LOG, "FILE", "append the acquisition log to FILE (default: OUT.log)" },
-	{ "no-log", OPT_NO_LOG, NULL, "write no acquisition log" },
+	{ "log", ACQ_K_LOG, "FILE", "append the acquisition record to FILE (default: OUT.log)" },
+	{ "no-log", ACQ_K_NO_LOG, NULL, "write no acquisition record" },
+	ACQLOG_OPTS_CASE,
+	{ "verify-after", OPT_VERIFY_AFTER, NULL, "read the disc again after the run and compare it with OUT" },
 	{ "raw", OPT_RAW, NULL, "every sector raw (2352 bytes, READ CD): OUT.cue and a BIN file per track" },
 	{ "offset", OPT_OFFSET, "SAMPLES", "with --raw: the drive's read offset; audio shifted by whole samples" },
 	{ "subchannel", OPT_SUBCHANNEL, NULL, "with --raw: also OUT.sub, the P-W subchannel of every sector (CloneCD's layout)" },
@@ -476,8 +545,8 @@ const struct cli_cmd cli_cmd_image = {
 		 "audio and Mode 2 included, each data sector's EDC/ECC checked.\n",
 	.exits = "Exit: 0 every block read, 4 finished with unreadable blocks, 5 the\n"
 		 "end search stopped at the --max-extra window (the map records it: run\n"
-		 "again with a larger --max-extra), 2 usage error, 3 device error,\n"
-		 "130/143 interrupted (the map is saved).\n",
+		 "again with a larger --max-extra), 1 --verify-after found a difference,\n"
+		 "2 usage error, 3 device error, 130/143 interrupted (the map is saved).\n",
 	.opts = image_opts,
 	.min_operands = 2,
 	.max_operands = 2,

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "acqlog.h"
 #include "readui.h"
 
 static const char *const basis_names[] = {
@@ -164,9 +165,51 @@ static int status_for(const struct cdt_tail_result *r)
 	}
 }
 
+struct tail_cli {
+	struct rui ui;
+	struct acqlog_opts lo;	/* --log, --no-log, --dfxml, case fields */
+	struct acqlog log;
+};
+
 static int tail_opt(void *ctx, int key, const char *arg)
 {
-	return rui_opt(ctx, key, arg);
+	struct tail_cli *c = ctx;
+	int rc = acqlog_opt(&c->lo, "tail", key, arg);
+
+	return rc == 1 ? rui_opt(&c->ui, key, arg) : rc;
+}
+
+/*
+ * tail changes an examiner's copy: its record goes to IMAGE.log (or --log
+ * FILE) whenever it got as far as the probe, with IMAGE's digests before
+ * and after it was extended.  3 when the record cannot be written.
+ */
+static int write_log(struct tail_cli *c, struct cdt_dev *dev, const char *addr, const char *image,
+		     const struct cdt_tail_result *res, int err, int status)
+{
+	struct acqlog_run run = {
+		.addr = addr, .out = image, .rd = &c->ui.rd, .sum = &res->sum, .tail = res,
+		.status = status, .interrupted = err == CDT_EINTR,
+		.verdict = err == CDT_EINTR ? "interrupted" : err ? "failed" :
+			   verdict_names[res->verdict],
+		.error = err ? cdt_errmsg(dev) : NULL,
+	};
+
+	if (status == EX_USAGE_ERR || !res->sum.probe)
+		return status;
+	if (acqlog_write(&c->log, dev, &run) && status != EX_DEVICE_ERR && status < 128)
+		return EX_DEVICE_ERR;
+	return status;
+}
+
+static int check_log(struct tail_cli *c, const char *image, int argc, char **argv)
+{
+	const char *others[] = { image, NULL };
+	char def[4096];
+
+	snprintf(def, sizeof(def), "%s.log", image);
+	acqlog_begin(&c->log, "tail", &c->lo, def, c->ui.co.json, argc, argv);
+	return acqlog_check(&c->log, others);
 }
 
 static int run(int argc, char **argv)
@@ -174,46 +217,55 @@ static int run(int argc, char **argv)
 	struct cdt_tail_result res = CDT_INIT(res);
 	struct cli_args a;
 	struct cdt_dev *dev;
-	struct rui ui;
-	int rc;
+	struct tail_cli c;
+	int rc, err;
 
-	rui_init(&ui, "tail");
-	rc = cli_parse(&cli_cmd_tail, argc, argv, &ui.co, tail_opt, &ui, &a);
+	memset(&c, 0, sizeof(c));
+	rui_init(&c.ui, "tail");
+	rc = cli_parse(&cli_cmd_tail, argc, argv, &c.ui.co, tail_opt, &c, &a);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? 0 : rc;
 	rc = cli_check_file("tail", "IMAGE", a.op[1]);
+	if (!rc)
+		rc = check_log(&c, a.op[1], argc, argv);
 	if (rc)
 		return rc;
-	rc = cli_open(a.op[0], &ui.co, &dev);
+	rc = cli_open(a.op[0], &c.ui.co, &dev);
 	if (rc)
 		return rc;
-	ui.stop_hint = "Ctrl-C stops; the image keeps its old length";
-	rui_start(&ui, dev);
-	rc = cdt_tail(dev, a.op[1], &ui.rd, &res);
+	c.ui.stop_hint = "Ctrl-C stops; the image keeps its old length";
+	rui_start(&c.ui, dev);
+	acqlog_watch(&c.log, &c.ui.rd);
+	err = rc = cdt_tail(dev, a.op[1], &c.ui.rd, &res);
 	if (rc) {
-		int err = rc;
-
-		rc = rui_fail(&ui, dev, "tail", rc);
-		if (err == CDT_EINTR && ui.co.json)
+		rc = rui_fail(&c.ui, dev, "tail", rc);
+		if (err == CDT_EINTR && c.ui.co.json)
 			print_json(a.op[0], a.op[1], &res, cdt_is_virtual_time(dev), true);
 	} else {
-		rui_end_line(&ui);
-		if (ui.co.json)
+		rui_end_line(&c.ui);
+		if (c.ui.co.json)
 			print_json(a.op[0], a.op[1], &res, cdt_is_virtual_time(dev), false);
-		else if (ui.co.quiet) {
+		else if (c.ui.co.quiet) {
 			rui_print_digests(&res.sum);
 			printf("verdict:   %s\n", verdict_names[res.verdict]);
 		}
 		else
 			print_text(a.op[0], a.op[1], &res, cdt_is_virtual_time(dev));
-		rc = rui_window_status(&res.sum, ui.rd.max_extra, status_for(&res));
+		rc = rui_window_status(&res.sum, c.ui.rd.max_extra, status_for(&res));
 	}
+	rc = write_log(&c, dev, a.op[0], a.op[1], &res, err, rc);
 	cdt_tail_result_free(&res);
 	cdt_close(dev);
 	return rc;
 }
 
-static const struct cli_opt tail_opts[] = { RUI_OPTS, CLI_OPTS_COMMON };
+static const struct cli_opt tail_opts[] = {
+	{ "log", ACQ_K_LOG, "FILE", "append the run's record to FILE (default: IMAGE.log)" },
+	{ "no-log", ACQ_K_NO_LOG, NULL, "write no record" },
+	ACQLOG_OPTS_CASE,
+	RUI_OPTS,
+	CLI_OPTS_COMMON
+};
 
 const struct cli_cmd cli_cmd_tail = {
 	.name = "tail",

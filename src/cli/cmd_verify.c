@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "acqlog.h"
 #include "readui.h"
 #include "sumfile.h"
 
@@ -68,6 +69,8 @@ struct verify_cli {
 	const char *sha256_file, *md5_file, *name;
 	char entry[SUM_NAME_MAX];	/* the checksum file's entry used */
 	bool cue_paths;		/* --cue-paths given */
+	struct acqlog_opts lo;	/* --log FILE, --dfxml, case fields */
+	struct acqlog log;
 };
 
 /*
@@ -192,6 +195,7 @@ static int parse_length(const char *arg, struct cdt_verify_opts *vo)
 static int verify_opt(void *ctx, int key, const char *arg)
 {
 	struct verify_cli *c = ctx;
+	int rc;
 
 	switch (key) {
 	case OPT_IMAGE:
@@ -234,7 +238,43 @@ static int verify_opt(void *ctx, int key, const char *arg)
 	case OPT_FORMATTED:
 		return cli_opt_formatted("verify", arg, &c->vo.formatted);
 	}
-	return rui_opt(&c->ui, key, arg);
+	rc = key == ACQ_K_NO_LOG ? 1 : acqlog_opt(&c->lo, "verify", key, arg);
+	return rc == 1 ? rui_opt(&c->ui, key, arg) : rc;
+}
+
+/* verify changes nothing: its record is written only where --log says. */
+static int check_log(struct verify_cli *c, int argc, char **argv)
+{
+	const char *others[4];
+	size_t n = 0;
+
+	if (c->vo.image_path)
+		others[n++] = c->vo.image_path;
+	if (c->vo.cue_path)
+		others[n++] = c->vo.cue_path;
+	others[n] = NULL;
+	acqlog_begin(&c->log, "verify", &c->lo, NULL, c->ui.co.json, argc, argv);
+	return acqlog_check(&c->log, others);
+}
+
+/* The record of a run that got as far as the probe; 3 when it could not be written. */
+static int write_log(struct verify_cli *c, struct cdt_dev *dev, const char *addr,
+		     const struct cdt_verify_result *res, int err, int status)
+{
+	struct acqlog_run run = {
+		.addr = addr, .out = c->vo.image_path ? c->vo.image_path : c->vo.cue_path,
+		.rd = &c->vo.rd, .sum = &res->sum, .verify = res, .status = status,
+		.interrupted = err == CDT_EINTR,
+		.verdict = err == CDT_EINTR ? "interrupted" : err ? "failed" :
+			   verdict_names[res->verdict],
+		.error = err ? cdt_errmsg(dev) : NULL,
+	};
+
+	if (status == EX_USAGE_ERR || !res->sum.probe)
+		return status;
+	if (acqlog_write(&c->log, dev, &run) && status != EX_DEVICE_ERR && status < 128)
+		return EX_DEVICE_ERR;
+	return status;
 }
 
 static int parse(struct verify_cli *c, struct cli_args *a, int argc, char **argv)
@@ -261,6 +301,8 @@ static int parse(struct verify_cli *c, struct cli_args *a, int argc, char **argv
 		rc = digest_file(c, "md5-file", c->md5_file, 32, c->md5);
 		c->vo.md5 = c->md5;
 	}
+	if (!rc)
+		rc = check_log(c, argc, argv);
 	return rc;
 }
 
@@ -624,7 +666,7 @@ static int run(int argc, char **argv)
 	struct verify_cli c;
 	struct cli_args a;
 	struct cdt_dev *dev;
-	int rc;
+	int rc, err;
 
 	memset(&c, 0, sizeof(c));
 	c.vo.size = sizeof(c.vo);
@@ -638,9 +680,10 @@ static int run(int argc, char **argv)
 	c.ui.stop_hint = "Ctrl-C stops";
 	rui_start(&c.ui, dev);
 	c.vo.rd = c.ui.rd;
+	acqlog_watch(&c.log, &c.vo.rd);
 	if (c.ui.co.verbose)
 		c.vo.diff = hex_diff;
-	rc = cdt_verify(dev, &c.vo, &res);
+	err = rc = cdt_verify(dev, &c.vo, &res);
 	if (rc) {
 		int err = rc;
 
@@ -657,6 +700,7 @@ static int run(int argc, char **argv)
 			print_text(&c, a.op[0], &res, cdt_is_virtual_time(dev));
 		rc = rui_window_status(&res.sum, c.ui.rd.max_extra, verdict_status[res.verdict]);
 	}
+	rc = write_log(&c, dev, a.op[0], &res, err, rc);
 	cdt_verify_result_free(&res);
 	cdt_close(dev);
 	return rc;
@@ -677,6 +721,8 @@ static const struct cli_opt verify_opts[] = {
 	  "(without it: the only one)" },
 	{ "all", OPT_ALL, NULL, "with --image, read on past differences and list them all" },
 	{ "formatted", OPT_FORMATTED, "HOW", CLI_FORMATTED_HELP },
+	{ "log", ACQ_K_LOG, "FILE", "append the run's record to FILE (verify writes none without it)" },
+	ACQLOG_OPTS_CASE,
 	RUI_OPTS_VERIFY,
 	CLI_OPTS_COMMON
 };

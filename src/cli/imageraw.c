@@ -224,15 +224,39 @@ static int failed(struct rui *ui, struct cdt_dev *dev, const char *addr, const c
 	return rc;
 }
 
+/*
+ * The record of a run that left its files (one that removed them, or
+ * never made them, leaves none); 3 when it could not be written.
+ */
+static int write_log(struct acqlog *log, struct cdt_dev *dev, const char *addr, const char *out,
+		     const struct cdt_raw_opts *ro, const struct cdt_raw_result *res, int err,
+		     int status)
+{
+	struct acqlog_run run = {
+		.addr = addr, .out = out, .map_path = ro->map_path, .rd = &ro->rd,
+		.sum = &res->sum, .raw = res, .status = status,
+		.interrupted = err == CDT_EINTR,
+		.verdict = err == CDT_EINTR ? "interrupted" : err ? "failed" : verdict(res),
+		.error = err ? cdt_errmsg(dev) : NULL,
+	};
+
+	if (res->removed || status == EX_USAGE_ERR || !res->sum.probe)
+		return status;
+	if (acqlog_write(log, dev, &run) && status != EX_DEVICE_ERR && status < 128)
+		return EX_DEVICE_ERR;
+	return status;
+}
+
 int image_raw_run(struct rui *ui, struct cdt_dev *dev, const char *addr,
-		  const char *out, struct cdt_raw_opts *ro)
+		  const char *out, struct cdt_raw_opts *ro, struct acqlog *log)
 {
 	struct cdt_raw_result res = CDT_INIT(res);
 	struct cdt_layout *l;
-	int rc;
+	int rc, err;
 
 	ro->rd = ui->rd;
-	rc = cdt_image_raw(dev, out, ro, &res);
+	acqlog_watch(log, &ro->rd);
+	err = rc = cdt_image_raw(dev, out, ro, &res);
 	l = rc ? NULL : cdt_dev_layout(dev);	/* the run's: its pregaps, its marks */
 	if (rc) {
 		rc = failed(ui, dev, addr, out, ro, &res, rc);
@@ -249,6 +273,7 @@ int image_raw_run(struct rui *ui, struct cdt_dev *dev, const char *addr,
 		rc = rui_window_status(&res.sum, ro->rd.max_extra,
 				       res.sum.bad_blocks ? EX_UNREADABLE : EX_SAME);
 	}
+	rc = write_log(log, dev, addr, out, ro, &res, err, rc);
 	cdt_raw_result_free(&res);
 	cdt_layout_free(l);
 	return rc;

@@ -88,7 +88,15 @@ rm -f "$T/o"
 run image --json "sim:$IMG,cost=0/0" "$T/o"
 expect_json "no --digest: md5" .md5 "$IMG_MD5"
 expect_json "no --digest: sha256" .sha256 "$IMG_SHA"
-for d in "" sha1 MD5 md5, ,sha256 md5,,sha256 md5,md5 none,md5 sha256,none "md5 sha256"; do
+# sha1 may be asked (issue 34), beside the others
+rm -f "$T/o"
+run image --json --digest sha1,md5 "sim:$IMG,cost=0/0" "$T/o"
+expect_rc "--digest sha1,md5 -> 0" 0
+expect_json "--digest sha1,md5: sha1" .sha1 "$(sha1sum <"$IMG" | cut -c1-40)"
+expect_json "--digest sha1,md5: md5" .md5 "$IMG_MD5"
+expect_json "--digest sha1,md5: no sha256" .sha256 null
+expect_json "--digest sha1,md5: nothing read back" .digest_read_back 0
+for d in "" sha MD5 md5, ,sha256 md5,,sha256 md5,md5 none,md5 sha256,none "md5 sha256"; do
 	rm -f "$T/o"
 	run image --digest "$d" "sim:$IMG,cost=0/0" "$T/o"
 	expect_rc "--digest '$d' -> 2" 2

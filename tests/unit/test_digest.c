@@ -4,8 +4,9 @@
  * vectors, inputs several times the ring's size split into odd-sized
  * updates (so slots wrap, fill partly and make the caller wait), many tiny
  * updates, every way of freeing a context, dg_file, and each choice of
- * digests (one, both, none: only the chosen workers run); each result is
- * checked against a one-shot EVP_Digest of the same bytes.
+ * digests (one, both, none: only the chosen workers run), and ranges of
+ * the stream (a disc's tracks) with SHA-1; each result is checked against
+ * a one-shot EVP_Digest of the same bytes.
  */
 #include <dirent.h>
 #include <stdarg.h>
@@ -386,6 +387,91 @@ static void test_file_choices(void **state)
 	free(buf);
 }
 
+static void hex_one(const EVP_MD *md, const uint8_t *buf, size_t n, char *out)
+{
+	uint8_t bin[EVP_MAX_MD_SIZE];
+	unsigned int len;
+
+	assert_int_equal(EVP_Digest(buf, n, bin, &len, md, NULL), 1);
+	dg_hex(bin, len, out);
+}
+
+/*
+ * Ranges from 0 (a copy of the stream's state), inside, across slots and
+ * ending with the stream, one past its end (never finished), fed in odd
+ * pieces: each range's MD5, SHA-256 and SHA-1 are its bytes' one-shot
+ * digests; the stream's own are the whole input's.
+ */
+static void test_ranges(void **state)
+{
+	static const struct dg_range r[] = {
+		{ 0, 2048 * 350 },		/* the first track: from 0 */
+		{ 2048 * 400, 2048 * 1500 },	/* crosses several slots */
+		{ 7, 8 },			/* one byte */
+		{ 1000000, BIG },		/* ends with the stream */
+		{ 0, BIG },			/* the whole stream */
+		{ 5000, BIG + 1 },		/* past the end: never finished */
+	};
+	static const size_t odd[] = { 4093, 1, 262145, 7, 1000003 };
+	uint8_t *buf = pattern(BIG, 11);
+	struct dg d = { 0 };
+	struct dg_sums got, want;
+	size_t i, off = 0, k = 0;
+
+	(void)state;
+	assert_int_equal(dg_init(&d, CDT_HASH_MD5 | CDT_HASH_SHA256 | CDT_HASH_SHA1), 0);
+	assert_int_equal(dg_ranges(&d, r, sizeof(r) / sizeof(r[0])), 0);
+	while (off < BIG) {
+		size_t n = odd[k++ % (sizeof(odd) / sizeof(odd[0]))];
+
+		if (n > BIG - off)
+			n = BIG - off;
+		assert_int_equal(dg_update(&d, buf + off, n), 0);
+		off += n;
+	}
+	/* ranges are fixed before the first byte */
+	assert_int_not_equal(dg_ranges(&d, r, 1), 0);
+	assert_int_equal(dg_final_sums(&d, &got), 0);
+	hex_one(EVP_sha1(), buf, BIG, want.sha1);
+	assert_string_equal(got.sha1, want.sha1);
+	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		bool done = dg_range_sums(&d, i, &got);
+
+		if (r[i].end > BIG) {
+			assert_false(done);
+			continue;
+		}
+		assert_true(done);
+		hex_one(EVP_md5(), buf + r[i].start, r[i].end - r[i].start, want.md5);
+		hex_one(EVP_sha256(), buf + r[i].start, r[i].end - r[i].start, want.sha256);
+		hex_one(EVP_sha1(), buf + r[i].start, r[i].end - r[i].start, want.sha1);
+		assert_string_equal(got.md5, want.md5);
+		assert_string_equal(got.sha256, want.sha256);
+		assert_string_equal(got.sha1, want.sha1);
+	}
+	assert_false(dg_range_sums(&d, i, &got));
+	dg_free(&d);
+
+	/* one digest asked for: the others are "" in every range */
+	assert_int_equal(dg_init(&d, CDT_HASH_SHA1), 0);
+	assert_int_equal(dg_ranges(&d, r, 2), 0);
+	assert_int_equal(dg_update(&d, buf, BIG), 0);
+	assert_int_equal(dg_final_sums(&d, &got), 0);
+	assert_string_equal(got.md5, "");
+	assert_true(dg_range_sums(&d, 1, &got));
+	assert_string_equal(got.md5, "");
+	assert_string_equal(got.sha256, "");
+	hex_one(EVP_sha1(), buf + r[1].start, r[1].end - r[1].start, want.sha1);
+	assert_string_equal(got.sha1, want.sha1);
+	dg_free(&d);
+	/* none: ranges are accepted and nothing is computed */
+	assert_int_equal(dg_init(&d, 0), 0);
+	assert_int_equal(dg_ranges(&d, r, 2), 0);
+	assert_int_equal(dg_final_sums(&d, &got), 0);
+	dg_free(&d);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_choices),
 		cmocka_unit_test(test_file_choices),
+		cmocka_unit_test(test_ranges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,6 +37,8 @@ static void check_out(struct th_disc *f, uint64_t first_bad, uint64_t last_bad,
 	th_expect_image(f->out, f->data, BS, nblocks, first_bad, last_bad);
 }
 
+static void hex_of(const EVP_MD *md, const uint8_t *buf, size_t n, char *out);
+
 static void test_image_whole_and_hidden(void **state)
 {
 	struct th_disc *f = *state;
@@ -49,9 +51,27 @@ static void test_image_whole_and_hidden(void **state)
 	assert_int_equal(r.sum.probe->true_blocks, BLOCKS);
 	assert_int_equal(r.sum.bad_blocks, 0);
 	assert_int_equal(r.digest_source, CDT_DIGEST_STREAM);
+	assert_int_equal(r.digest_read_back, 0);
 	assert_int_equal(strlen(r.sum.digests.sha256), 64);
+	assert_string_equal(r.sha1, "");
+	/* the data track's digests, from the same stream: its blocks' */
+	assert_int_equal(r.n_track_digests, 1);
+	{
+		const struct cdt_track_digests *t = &r.track_digests[0];
+		char want[65];
+
+		assert_int_equal(t->number, 1);
+		assert_int_equal(t->start, 0);
+		assert_true(t->blocks > 0 && t->blocks <= BLOCKS);
+		hex_of(EVP_sha256(), f->data, (size_t)t->blocks * BS, want);
+		assert_string_equal(t->sha256, want);
+		hex_of(EVP_md5(), f->data, (size_t)t->blocks * BS, want);
+		assert_string_equal(t->md5, want);
+		assert_string_equal(t->sha1, "");
+	}
 	check_out(f, UINT64_MAX, 0, BLOCKS);
 	cdt_image_result_free(&r);
+	assert_null(r.track_digests);
 	/* a second run must not overwrite OUT */
 	assert_int_equal(cdt_image(dev, f->out, &o, &r), CDT_EUSAGE);
 	cdt_image_result_free(&r);
@@ -148,7 +168,7 @@ static void test_image_digest_choice(void **state)
 		{ CDT_HASH_SHA256, CDT_HASH_SHA256 },
 		{ CDT_HASH_NONE, 0 },
 	};
-	static const unsigned int bad[] = { 0x4, CDT_HASH_NONE | CDT_HASH_MD5,
+	static const unsigned int bad[] = { 0x8, CDT_HASH_NONE | CDT_HASH_MD5,
 					    CDT_HASH_ALL | 0x80 };
 	struct th_disc *f = *state;
 	struct cdt_image_opts o = { .size = sizeof(o), .rd.retries = -1, .force = true };
@@ -196,6 +216,8 @@ static void test_image_digest_resume(void **state)
 	assert_int_equal(cdt_image(dev, f->out, &o, &r), 0);
 	assert_int_equal(r.sum.bad_blocks, 10);
 	assert_int_equal(r.digest_source, CDT_DIGEST_FILE);
+	/* hashed as written up to the failure; only what follows it read back */
+	assert_int_equal(r.digest_read_back, (uint64_t)(BLOCKS - 40) * BS);
 	check_digests(&r.sum.digests, CDT_HASH_SHA256, holed, (size_t)BLOCKS * BS);
 	cdt_image_result_free(&r);
 	/* resumed on the same damage, without digests: OUT is not read back */
@@ -214,6 +236,8 @@ static void test_image_digest_resume(void **state)
 	assert_true(r.resumed);
 	assert_int_equal(r.sum.blocks_read, 10);
 	assert_int_equal(r.digest_source, CDT_DIGEST_FILE);
+	/* only what the earlier runs wrote is read back, not the 10 blocks of this one */
+	assert_int_equal(r.digest_read_back, (uint64_t)(BLOCKS - 10) * BS);
 	check_digests(&r.sum.digests, CDT_HASH_SHA256, f->data, (size_t)BLOCKS * BS);
 	check_out(f, UINT64_MAX, 0, BLOCKS);
 	cdt_image_result_free(&r);

@@ -35,15 +35,29 @@
 #define DG_SLOTS 8
 #define DG_SLOT_BYTES (256u << 10)
 
-enum { W_MD5, W_SHA, W_N };
+enum { W_MD5, W_SHA, W_SHA1, W_N };
 
 /* The CDT_HASH_* bit of each worker. */
-static const unsigned int w_bit[W_N] = { CDT_HASH_MD5, CDT_HASH_SHA256 };
+static const unsigned int w_bit[W_N] = { CDT_HASH_MD5, CDT_HASH_SHA256, CDT_HASH_SHA1 };
+
+static const EVP_MD *w_md(int i)
+{
+	return i == W_MD5 ? EVP_md5() : i == W_SHA ? EVP_sha256() : EVP_sha1();
+}
+
+/* One range's digest in one worker (dg_ranges). */
+struct dg_rstate {
+	EVP_MD_CTX *ctx;	/* a range from 0 has none: the stream's copied */
+	uint8_t bin[EVP_MAX_MD_SIZE];
+	unsigned int n;		/* bytes in bin; 0: not finished */
+};
 
 struct dg_worker {
 	struct dg_pipe *p;
 	EVP_MD_CTX *ctx;
 	uint64_t tail;		/* slots hashed; under p->lock */
+	uint64_t pos;		/* bytes hashed; the worker's own */
+	struct dg_rstate *r;	/* p->n_ranges of them, or NULL */
 	pthread_t tid;
 	bool started;		/* the caller's thread only */
 };
@@ -63,9 +77,70 @@ struct dg_pipe {
 	uint8_t *cur;		/* the slot being filled, or NULL */
 	size_t fill;		/* bytes in cur */
 	bool finished;		/* dg_final() ran: workers joined */
-	unsigned int which;	/* CDT_HASH_MD5 | CDT_HASH_SHA256 bits, or 0 */
+	unsigned int which;	/* CDT_HASH_MD5 | SHA256 | SHA1 bits, or 0 */
+	uint64_t fed;		/* bytes given to dg_update() */
+	struct dg_range *ranges;	/* n_ranges, fixed before the first byte */
+	size_t n_ranges;
 	struct dg_worker w[W_N];
 };
+
+/* Finish range i in w: a range from 0 from a copy of the stream's state. */
+static int finish_range(struct dg_worker *w, size_t i)
+{
+	struct dg_range *g = &w->p->ranges[i];
+	struct dg_rstate *st = &w->r[i];
+	EVP_MD_CTX *c = st->ctx;
+	int ok;
+
+	if (!g->start) {
+		c = EVP_MD_CTX_new();
+		if (!c || !EVP_MD_CTX_copy_ex(c, w->ctx)) {
+			EVP_MD_CTX_free(c);
+			return 0;
+		}
+	}
+	ok = EVP_DigestFinal_ex(c, st->bin, &st->n);
+	if (!g->start)
+		EVP_MD_CTX_free(c);
+	return ok;
+}
+
+/*
+ * len bytes of the stream at w->pos: into the stream's digest and every
+ * range they fall in, cut where a range starts or ends so that a range
+ * ends exactly on its last byte.
+ */
+static int hash_span(struct dg_worker *w, const uint8_t *buf, size_t len)
+{
+	struct dg_range *g = w->p->ranges;
+	size_t n = w->p->n_ranges, i;
+	uint64_t a = w->pos, b = a + len;
+
+	if (!n)
+		return EVP_DigestUpdate(w->ctx, buf, len) ? (w->pos = b, 1) : 0;
+	while (a < b) {
+		uint64_t cut = b;
+
+		for (i = 0; i < n; i++) {
+			if (g[i].start > a && g[i].start < cut)
+				cut = g[i].start;
+			if (g[i].end > a && g[i].end < cut)
+				cut = g[i].end;
+		}
+		if (!EVP_DigestUpdate(w->ctx, buf + (a - w->pos), (size_t)(cut - a)))
+			return 0;
+		for (i = 0; i < n; i++)
+			if (g[i].start && g[i].start <= a && a < g[i].end &&
+			    !EVP_DigestUpdate(w->r[i].ctx, buf + (a - w->pos), (size_t)(cut - a)))
+				return 0;
+		for (i = 0; i < n; i++)
+			if (g[i].end == cut && !finish_range(w, i))
+				return 0;
+		a = cut;
+	}
+	w->pos = b;
+	return 1;
+}
 
 static void *worker(void *arg)
 {
@@ -86,8 +161,7 @@ static void *worker(void *arg)
 		slot = (unsigned int)(w->tail % DG_SLOTS);
 		len = p->len[slot];
 		pthread_mutex_unlock(&p->lock);
-		ok = EVP_DigestUpdate(w->ctx, p->ring + (size_t)slot * DG_SLOT_BYTES,
-				      len);
+		ok = hash_span(w, p->ring + (size_t)slot * DG_SLOT_BYTES, len);
 		pthread_mutex_lock(&p->lock);
 		if (!ok) {
 			/* wake the caller if it waits on our slot, then go */
@@ -128,7 +202,7 @@ static void stop_workers(struct dg_pipe *p, bool abort)
  */
 static int start_workers(struct dg_pipe *p)
 {
-	static const char *const name[W_N] = { "cdt-md5", "cdt-sha256" };
+	static const char *const name[W_N] = { "cdt-md5", "cdt-sha256", "cdt-sha1" };
 	sigset_t all, old;
 	int i, rc = 0;
 
@@ -150,7 +224,6 @@ static int start_workers(struct dg_pipe *p)
 
 int dg_init(struct dg *d, unsigned int which)
 {
-	const EVP_MD *md[W_N] = { EVP_md5(), EVP_sha256() };
 	struct dg_pipe *p = calloc(1, sizeof(*p));
 	int i;
 
@@ -161,7 +234,7 @@ int dg_init(struct dg *d, unsigned int which)
 	p->lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	p->data = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
 	p->space = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
-	p->which = which & CDT_HASH_ALL;
+	p->which = which & DG_HASH_ANY;
 	if (!p->which)
 		return 0;	/* nothing to hash: no ring, no thread */
 	p->ring = malloc((size_t)DG_SLOTS * DG_SLOT_BYTES);
@@ -172,7 +245,7 @@ int dg_init(struct dg *d, unsigned int which)
 			continue;
 		p->w[i].p = p;
 		p->w[i].ctx = EVP_MD_CTX_new();
-		if (!p->w[i].ctx || !EVP_DigestInit_ex(p->w[i].ctx, md[i], NULL))
+		if (!p->w[i].ctx || !EVP_DigestInit_ex(p->w[i].ctx, w_md(i), NULL))
 			goto fail;
 	}
 	if (start_workers(p))
@@ -181,6 +254,43 @@ int dg_init(struct dg *d, unsigned int which)
 fail:
 	dg_free(d);
 	return CDT_ENOMEM;
+}
+
+/*
+ * The workers already wait: they look at the ranges only for a slot
+ * published after this (publish() takes the lock they take).
+ */
+int dg_ranges(struct dg *d, const struct dg_range *r, size_t n)
+{
+	struct dg_pipe *p = d->p;
+	size_t i;
+	int w;
+
+	if (!p || p->finished || p->fed || p->n_ranges)
+		return CDT_ENOMEM;
+	if (!p->which || !n)
+		return 0;
+	p->ranges = calloc(n, sizeof(*r));
+	if (!p->ranges)
+		return CDT_ENOMEM;
+	memcpy(p->ranges, r, n * sizeof(*r));
+	p->n_ranges = n;
+	for (w = 0; w < W_N; w++) {
+		if (!(p->which & w_bit[w]))
+			continue;
+		p->w[w].r = calloc(n, sizeof(*p->w[w].r));
+		if (!p->w[w].r)
+			return CDT_ENOMEM;
+		for (i = 0; i < n; i++) {
+			if (!r[i].start)
+				continue;
+			p->w[w].r[i].ctx = EVP_MD_CTX_new();
+			if (!p->w[w].r[i].ctx ||
+			    !EVP_DigestInit_ex(p->w[w].r[i].ctx, w_md(w), NULL))
+				return CDT_ENOMEM;
+		}
+	}
+	return 0;
 }
 
 /* Take the next slot once every running worker is done with it. */
@@ -235,6 +345,7 @@ int dg_update(struct dg *d, const void *buf, size_t len)
 		return CDT_ENOMEM;
 	if (!p->which)
 		return 0;
+	p->fed += len;
 	while (len) {
 		size_t n;
 
@@ -283,12 +394,24 @@ void dg_hex(const uint8_t *bin, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
-int dg_final(struct dg *d, struct cdt_digests *out)
+/* The worker's digest into hex (n bytes of binary, 2n + 1 of text). */
+static int final_hex(EVP_MD_CTX *c, size_t want, char *out)
 {
-	struct dg_pipe *p = d->p;
 	uint8_t md[EVP_MAX_MD_SIZE];
 	unsigned int n;
 
+	if (!EVP_DigestFinal_ex(c, md, &n) || n != want)
+		return CDT_ENOMEM;
+	dg_hex(md, n, out);
+	return 0;
+}
+
+int dg_final_sums(struct dg *d, struct dg_sums *out)
+{
+	struct dg_pipe *p = d->p;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
 	if (!p || p->finished)
 		return CDT_ENOMEM;
 	if (p->cur && p->fill)
@@ -296,21 +419,49 @@ int dg_final(struct dg *d, struct cdt_digests *out)
 	stop_workers(p, false);
 	/* the joins order the workers' last updates before these finals */
 	p->finished = true;
-	out->md5[0] = '\0';
-	out->sha256[0] = '\0';
 	if (p->failed)
 		return CDT_ENOMEM;
-	if (p->which & CDT_HASH_MD5) {
-		if (!EVP_DigestFinal_ex(p->w[W_MD5].ctx, md, &n) || n != 16)
-			return CDT_ENOMEM;
-		dg_hex(md, n, out->md5);
+	if (p->which & CDT_HASH_MD5)
+		rc = final_hex(p->w[W_MD5].ctx, 16, out->md5);
+	if (!rc && (p->which & CDT_HASH_SHA256))
+		rc = final_hex(p->w[W_SHA].ctx, 32, out->sha256);
+	if (!rc && (p->which & CDT_HASH_SHA1))
+		rc = final_hex(p->w[W_SHA1].ctx, 20, out->sha1);
+	return rc;
+}
+
+int dg_final(struct dg *d, struct cdt_digests *out)
+{
+	struct dg_sums s;
+	int rc = dg_final_sums(d, &s);
+
+	memcpy(out->md5, s.md5, sizeof(out->md5));
+	memcpy(out->sha256, s.sha256, sizeof(out->sha256));
+	return rc;
+}
+
+bool dg_range_sums(const struct dg *d, size_t i, struct dg_sums *out)
+{
+	const struct dg_pipe *p = d->p;
+	const struct dg_rstate *st;
+	bool all = true;
+	int w;
+
+	memset(out, 0, sizeof(*out));
+	if (!p || !p->finished || i >= p->n_ranges)
+		return false;
+	for (w = 0; w < W_N; w++) {
+		char *hex = w == W_MD5 ? out->md5 : w == W_SHA ? out->sha256 : out->sha1;
+
+		if (!(p->which & w_bit[w]))
+			continue;
+		st = &p->w[w].r[i];
+		if (st->n)
+			dg_hex(st->bin, st->n, hex);
+		else
+			all = false;
 	}
-	if (p->which & CDT_HASH_SHA256) {
-		if (!EVP_DigestFinal_ex(p->w[W_SHA].ctx, md, &n) || n != 32)
-			return CDT_ENOMEM;
-		dg_hex(md, n, out->sha256);
-	}
-	return 0;
+	return all;
 }
 
 void dg_free(struct dg *d)
@@ -321,8 +472,15 @@ void dg_free(struct dg *d)
 	if (!p)
 		return;
 	stop_workers(p, true);
-	for (i = 0; i < W_N; i++)
+	for (i = 0; i < W_N; i++) {
+		size_t k;
+
+		for (k = 0; p->w[i].r && k < p->n_ranges; k++)
+			EVP_MD_CTX_free(p->w[i].r[k].ctx);
+		free(p->w[i].r);
 		EVP_MD_CTX_free(p->w[i].ctx);
+	}
+	free(p->ranges);
 	pthread_cond_destroy(&p->space);
 	pthread_cond_destroy(&p->data);
 	pthread_mutex_destroy(&p->lock);
@@ -368,7 +526,7 @@ int dg_file(int fd, uint64_t len, uint8_t *buf, size_t buf_len,
 	struct dg d;
 	int rc;
 
-	if (!(which & CDT_HASH_ALL)) {
+	if (!(which & DG_HASH_ANY)) {
 		/* nothing to compute: not worth reading the file for */
 		out->md5[0] = '\0';
 		out->sha256[0] = '\0';

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * MD5 and SHA-256 side by side, through OpenSSL's EVP interface.
+ * MD5, SHA-256 and SHA-1 side by side, through OpenSSL's EVP interface,
+ * of a stream and of byte ranges of it (a disc's tracks).
  *
  * Each digest asked for runs on a worker thread of its own, so that they
  * overlap with the caller's reading and with each other: dg_update() only
@@ -13,24 +14,49 @@
 #ifndef CDT_DIGEST_H
 #define CDT_DIGEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "cdtail.h"
 
+/* Every digest a stream can compute. */
+#define DG_HASH_ANY (CDT_HASH_MD5 | CDT_HASH_SHA256 | CDT_HASH_SHA1)
+
 struct dg_pipe;
+
+/* Lower-case hex; "" where not computed. */
+struct dg_sums {
+	char md5[33];
+	char sha256[65];
+	char sha1[41];
+};
+
+/* Bytes [start, end) of the stream, digested on their own too. */
+struct dg_range {
+	uint64_t start, end;
+};
 
 struct dg {
 	struct dg_pipe *p;	/* NULL: never initialised or already freed */
 };
 
 /*
- * Start the digests in which: CDT_HASH_MD5 and/or CDT_HASH_SHA256 (other
- * bits are ignored).  Here 0 means none, not the default: then no thread
+ * Start the digests in which: CDT_HASH_MD5, CDT_HASH_SHA256 and/or
+ * CDT_HASH_SHA1 (other bits are ignored).  Here 0 means none, not the default: then no thread
  * starts, dg_update() only checks its state and dg_final() gives "" for
  * both.  0 or CDT_ENOMEM; on failure d is left freed (dg_free() is then a
  * no-op).
  */
 int dg_init(struct dg *d, unsigned int which);
+/*
+ * Before the first byte: n ranges of the stream (a disc's tracks) whose
+ * digests dg_range_sums() gives after dg_final(), computed by the same
+ * workers from the same bytes, so the stream is read once.  A range from
+ * byte 0 costs nothing but a copy of the stream's state at its end; any
+ * other range one more digest of its bytes.  0 or CDT_ENOMEM (then only
+ * dg_free() is useful).
+ */
+int dg_ranges(struct dg *d, const struct dg_range *r, size_t n);
 /*
  * Queue len bytes for the digests; may wait while the ring is full.
  * Fails (CDT_ENOMEM) if a digest failed earlier or after dg_final().
@@ -43,6 +69,13 @@ int dg_zeros(struct dg *d, uint64_t len);
  * a digest not computed is "".  d stays allocated until dg_free().
  */
 int dg_final(struct dg *d, struct cdt_digests *out);
+/* dg_final() with SHA-1 too. */
+int dg_final_sums(struct dg *d, struct dg_sums *out);
+/*
+ * After dg_final(): range i's digests; false (and "" for those missing)
+ * when the stream ended before the range did.
+ */
+bool dg_range_sums(const struct dg *d, size_t i, struct dg_sums *out);
 /*
  * Stop the workers (discarding anything still queued), join them and free
  * everything.  Safe on every path: after dg_final(), without it, after a

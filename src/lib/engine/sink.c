@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "core/device.h"
@@ -45,13 +46,76 @@ static void stream_skipped(struct file_sink *s)
 	}
 }
 
+#define CATCH_UP_BYTES (1u << 20)
+
+int file_sink_catch_up(struct file_sink *s, uint64_t to)
+{
+	uint8_t *buf;
+	int rc = 0;
+
+	if (!s->stream || s->stream_broken)
+		return 0;
+	stream_skipped(s);
+	if (s->stream_pos >= to)
+		return 0;
+	buf = malloc(CATCH_UP_BYTES);
+	if (!buf)
+		return CDT_ENOMEM;
+	while (!rc && s->stream_pos < to && !s->stream_broken) {
+		uint64_t want = to - s->stream_pos;
+		ssize_t got;
+
+		got = pread(s->fd, buf, want < CATCH_UP_BYTES ? (size_t)want : CATCH_UP_BYTES,
+			    (off_t)s->stream_pos);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (!got)
+				errno = EIO;	/* OUT shorter than its extent */
+			rc = CDT_EIO;
+			break;
+		}
+		rc = dg_update(s->stream, buf, (size_t)got);
+		s->stream_pos += (uint64_t)got;
+		s->read_back += (uint64_t)got;
+		stream_skipped(s);
+	}
+	free(buf);
+	if (rc == CDT_ENOMEM)
+		s->stream_broken = true;
+	return rc;
+}
+
+/* Every byte of OUT in [from, to) finished in the map: nothing changes it again. */
+static bool settled(const struct file_sink *s, uint64_t from, uint64_t to)
+{
+	uint64_t start, len;
+
+	while (s->book && from < to) {
+		if (!map_find(&s->book->map, MAP_FINISHED, from, &start, &len) || start > from)
+			return false;
+		from = start + len;
+	}
+	return from >= to;
+}
+
 static void feed_stream(struct file_sink *s, const uint8_t *buf, uint64_t off, size_t len)
 {
 	if (!s->stream || s->stream_broken)
 		return;
 	stream_skipped(s);
-	/* only an unbroken run of good reads from 0 gives the digest */
-	if (off != s->stream_pos || dg_update(s->stream, buf, len)) {
+	/* finished blocks before this one: read back once, then in order again */
+	if (off > s->stream_pos && settled(s, s->stream_pos, off) &&
+	    file_sink_catch_up(s, off))
+		return;		/* tried again at the end */
+	if (off < s->stream_pos) {
+		/* a block hashed already is written again */
+		s->stream_broken = true;
+		return;
+	}
+	if (off > s->stream_pos)
+		return;		/* behind a block not settled yet: hashed later */
+	if (dg_update(s->stream, buf, len)) {
 		s->stream_broken = true;
 		return;
 	}
@@ -80,14 +144,15 @@ static int sink_put(void *ctx, uint64_t lba, uint32_t n, const uint8_t *buf)
 	return s->book ? id_note(&s->book->rec.id, lba, n, buf) : 0;
 }
 
-/* A failed read: the stream can no longer be the whole disc in order. */
+/*
+ * A failed read: the stream waits at it (feed_stream) until a retry
+ * reads it or the run ends and OUT's zeros there are final.
+ */
 static void sink_failed(void *ctx, uint64_t lba, uint32_t n)
 {
-	struct file_sink *s = ctx;
-
+	(void)ctx;
 	(void)lba;
 	(void)n;
-	s->stream_broken = true;
 }
 
 /* The map book's save order: OUT synced, then the map replaced. */

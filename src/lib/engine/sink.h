@@ -41,11 +41,25 @@ struct file_sink {
 
 	/* kept by the sink */
 	uint64_t stream_pos;		/* bytes hashed into stream */
-	bool stream_broken;
+	uint64_t read_back;		/* of them, bytes read back from OUT */
+	bool stream_broken;		/* a block below stream_pos was written
+					 * again: the stream is not OUT */
 };
 
 /* r's sink: s. */
 void file_sink_attach(struct file_sink *s, struct rescue *r);
+
+/*
+ * The stream follows OUT's bytes in order from 0.  A block written past
+ * stream_pos waits (it is hashed later) while the blocks before it may
+ * still change (a failed read the later passes retry); blocks the map
+ * marks finished below it (an earlier run's, or this run's behind a
+ * failed read since retried) are read back from OUT then, once each.
+ * file_sink_catch_up() ends it: OUT's bytes [stream_pos, to) read back as
+ * they are, when nothing will change them any more.  0, or CDT_EIO
+ * (errno set) when OUT cannot be read, CDT_ENOMEM when a digest failed.
+ */
+int file_sink_catch_up(struct file_sink *s, uint64_t to);
 
 /* pwrite all of it; 0 or CDT_EIO with errno set (ENOSPC: a write took nothing). */
 int rescue_pwrite(int fd, const void *buf, size_t len, uint64_t off);

@@ -421,25 +421,6 @@ static int prepare(struct image_job *j)
 	return rc;
 }
 
-static int finish_digests(struct image_job *j, struct rescue *r)
-{
-	struct cdt_image_result *res = j->res;
-	int rc;
-
-	if (!j->digests)
-		return 0;	/* digest_source stays CDT_DIGEST_NONE */
-	if (j->out.stream && !j->out.stream_broken && j->out.stream_pos == j->extent_bytes) {
-		res->digest_source = CDT_DIGEST_STREAM;
-		return dg_final(j->out.stream, &res->sum.digests);
-	}
-	res->digest_source = CDT_DIGEST_FILE;
-	rc = dg_file(j->fd, j->extent_bytes, r->buf, (size_t)r->chunk * r->bs,
-		     r->rd, j->digests, &res->sum.digests);
-	if (rc == CDT_EIO)
-		cdt_dev_seterr(j->dev, "cannot read back %s to hash it", j->out_path);
-	return rc;
-}
-
 /* Blocks [from, to) of OUT made zeros (they are skipped now). */
 static int zero_out(struct image_job *j, struct rescue *r, uint64_t from, uint64_t to)
 {
@@ -760,13 +741,13 @@ static int run_job(struct image_job *j)
 		rescue_fini(&r);
 		return rc;
 	}
-	/* a fresh map is all untried but what is skipped: reading it in
-	 * order gives the digest */
-	if (j->digests && map_count(&j->book.map, MAP_NONTRIED) +
-	    j->book.rec.skip.blocks * bs == j->extent_bytes &&
-	    !dg_init(&stream, j->digests))
+	/* the image's digests and its tracks', from the blocks as written */
+	if (j->digests) {
+		rc = image_stream_init(j, &stream);
 		j->out.stream = &stream;
-	rc = rescue_save(&r);
+	}
+	if (!rc)
+		rc = rescue_save(&r);
 	if (!rc)
 		rc = j->data_first ? copy_then_search(j, &r) : rescue_copy(&r, 0, UINT64_MAX);
 	if (!rc)
@@ -778,7 +759,12 @@ static int run_job(struct image_job *j)
 	if (!rc)
 		rc = rc2;
 	if (!rc)
-		rc = finish_digests(j, &r);
+		rc = image_finish_digests(j);
+	if (rc) {
+		free(res->track_digests);
+		res->track_digests = NULL;
+		res->n_track_digests = 0;
+	}
 	if (j->out.stream)
 		dg_free(j->out.stream);
 	rescue_fini(&r);
@@ -786,14 +772,14 @@ static int run_job(struct image_job *j)
 	return rc;
 }
 
-/* opts->digests as CDT_HASH_MD5/SHA256 bits (0: none); false if invalid. */
+/* opts->digests as CDT_HASH_MD5/SHA256/SHA1 bits (0: none); false if invalid. */
 static bool digest_bits(unsigned int want, unsigned int *bits)
 {
 	if (!want)
 		*bits = CDT_HASH_ALL;
 	else if (want == CDT_HASH_NONE)
 		*bits = 0;
-	else if (want & ~CDT_HASH_ALL)
+	else if (want & ~DG_HASH_ANY)
 		return false;
 	else
 		*bits = want;
@@ -869,7 +855,7 @@ static int image(struct cdt_dev *dev, const char *out_path,
 	j.book.read_ctx = &j.cooked;
 
 	if (!digest_bits(opts->digests, &j.digests)) {
-		cdt_dev_seterr(dev, "digests 0x%x: not a choice of CDT_HASH_MD5, CDT_HASH_SHA256 or CDT_HASH_NONE",
+		cdt_dev_seterr(dev, "digests 0x%x: not a choice of CDT_HASH_MD5, CDT_HASH_SHA256, CDT_HASH_SHA1 or CDT_HASH_NONE",
 			       opts->digests);
 		return CDT_EUSAGE;
 	}
@@ -892,6 +878,8 @@ static int image(struct cdt_dev *dev, const char *out_path,
 	if (rc && !res->sum.blocks_read)
 		res->removed = book_remove_created(&j.book);
 	res->map_saved = book_map_saved(&j.book);
+	/* a data-first run stopped before its search: no end was found */
+	res->end_pending = j.data_first && j.book.rec.id.pending;
 	rc = book_close(&j.book, rc);
 	probe_findings_free(&j.found);
 	free(j.buf);
@@ -922,6 +910,8 @@ int cdt_image(struct cdt_dev *dev, const char *out_path,
 		rescue_summary_free(&full.sum);
 	if (!res || !CDT_HAS(res, n_skipped))
 		free(full.skipped);
+	if (!res || !CDT_HAS(res, n_track_digests))
+		free(full.track_digests);
 	return rc;
 }
 
@@ -931,4 +921,9 @@ void cdt_image_result_free(struct cdt_image_result *res)
 		rescue_summary_free(&res->sum);
 	if (res && CDT_HAS(res, n_skipped))
 		skip_result_free(&res->skipped, &res->n_skipped, &res->skipped_blocks);
+	if (res && CDT_HAS(res, n_track_digests)) {
+		free(res->track_digests);
+		res->track_digests = NULL;
+		res->n_track_digests = 0;
+	}
 }

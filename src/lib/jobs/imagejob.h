@@ -39,6 +39,15 @@ struct image_job {
 	uint32_t bs;
 };
 
+/*
+ * imagedigest.c: the stream of the digests asked for (j->digests), a
+ * range for each data track of the layout inside the extent, the result's
+ * track_digests allocated for them; then, after the passes, what the
+ * stream lacks read back from OUT and the results filled.  0 or a CDT_E*.
+ */
+int image_stream_init(struct image_job *j, struct dg *d);
+int image_finish_digests(struct image_job *j);
+
 /* "MAPFILE/OUT is in use by another run": the message and CDT_EBUSY. */
 int image_busy(struct image_job *j, const char *what, const char *path);
 

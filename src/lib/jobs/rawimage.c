@@ -249,6 +249,8 @@ static int put_bytes(struct raw_job *j, size_t fi, int64_t at, const uint8_t *p,
 	part = at + len > size ? size - at : len;
 	if (!rc)
 		rc = rescue_pwrite(j->fds[fi], p, (size_t)part, file_base(j, fi) + (uint64_t)at);
+	if (!rc && j->hash)
+		rc = rawhash_put(j->hash, fi, (uint64_t)at, p, (uint64_t)part, &j->book.map);
 	if (!rc && part < len && joined(j, fi))
 		rc = put_bytes(j, fi + 1, at + part - size, p + part, len - part);
 	return rc;
@@ -261,10 +263,16 @@ static int put_piece(struct raw_job *j, const struct raw_file *f, uint64_t k,
 	uint64_t i = k - f->stream;
 
 	memset(j->edc_failed + k, 0, n);
+	int rc;
+
 	if (f->t->mode == CDT_TRACK_AUDIO && j->shift)
 		return put_bytes(j, fi, (int64_t)(i * CD_RAW) - j->shift, buf,
 				 (int64_t)n * CD_RAW);
-	return rescue_pwrite(j->fds[fi], buf, (size_t)n * CD_RAW, file_base(j, fi) + i * CD_RAW);
+	rc = rescue_pwrite(j->fds[fi], buf, (size_t)n * CD_RAW, file_base(j, fi) + i * CD_RAW);
+	/* the checksums from the bytes as written (rawhash.h) */
+	if (!rc && j->hash)
+		rc = rawhash_put(j->hash, fi, i * CD_RAW, buf, (uint64_t)n * CD_RAW, &j->book.map);
+	return rc;
 }
 
 static int raw_put(void *ctx, uint64_t k, uint32_t n, const uint8_t *buf)
@@ -571,128 +579,6 @@ static int fill_tracks(struct raw_job *j)
 	return rc;
 }
 
-typedef int (*span_fn)(void *ctx, const uint8_t *buf, size_t n);
-
-/* Bytes [off, off + size) of file i, read back in chunks into fn. */
-static int read_span(struct raw_job *j, size_t i, uint64_t off, uint64_t size,
-		     span_fn fn, void *ctx)
-{
-	size_t cap = (size_t)j->chunk * CD_RAW;
-	uint8_t *buf = malloc(cap);
-	uint64_t at;
-	int rc = buf ? 0 : CDT_ENOMEM;
-
-	for (at = 0; !rc && at < size; at += cap) {
-		size_t n = size - at < cap ? (size_t)(size - at) : cap;
-		ssize_t got = pread(j->fds[i], buf, n, (off_t)(file_base(j, i) + off + at));
-
-		if (got < 0) {
-			rc = file_error(j, j->paths[i]);
-		} else if ((size_t)got != n) {
-			/* no errno: the file is shorter than it was written */
-			cdt_dev_seterr(j->dev, "%s: unexpected end of file at byte %" PRIu64,
-				       j->paths[i], off + at + (uint64_t)got);
-			rc = CDT_EIO;
-		} else {
-			rc = fn(ctx, buf, n);
-		}
-	}
-	free(buf);
-	return rc;
-}
-
-static int feed_trackhash(void *ctx, const uint8_t *buf, size_t n)
-{
-	return trackhash_update(ctx, buf, n);
-}
-
-static int feed_arip(void *ctx, const uint8_t *buf, size_t n)
-{
-	arip_update(ctx, buf, n);
-	return 0;
-}
-
-/* File i read back into its track's checksums (trackhash.h). */
-static int hash_file(struct raw_job *j, size_t i, struct cdt_raw_track *t)
-{
-	struct trackhash h = { 0 };
-	struct th_sums sums;
-	int rc = trackhash_init(&h);
-
-	if (!rc)
-		rc = read_span(j, i, 0, j->plan.f[i].n * CD_RAW, feed_trackhash, &h);
-	if (!rc)
-		rc = trackhash_final(&h, &sums);
-	trackhash_free(&h);
-	if (rc)
-		return rc;
-	t->hashed = true;
-	t->crc32 = sums.crc32;
-	memcpy(t->md5, sums.md5, sizeof(t->md5));
-	memcpy(t->sha1, sums.sha1, sizeof(t->sha1));
-	return 0;
-}
-
-static bool file_audio(const struct raw_job *j, size_t i)
-{
-	return j->plan.f[i].t->mode == CDT_TRACK_AUDIO;
-}
-
-/*
- * The pregap sectors at the start of file i + 1 that AccurateRip counts
- * in track i: its tracks run from one TOC start (index 01) to the next,
- * within a session (the next session's file starts after a lead-out).
- */
-static uint64_t next_pregap(const struct raw_job *j, size_t i)
-{
-	if (i + 1 >= j->plan.n ||
-	    j->plan.f[i + 1].t->session != j->plan.f[i].t->session)
-		return 0;
-	return j->plan.f[i + 1].pregap;
-}
-
-/*
- * Audio file i's AccurateRip v1/v2 CRCs (trackhash.h): from its index 01
- * to the next track's, first and last among the disc's audio tracks as
- * the skips of the algorithm want them.
- */
-static int arip_file(struct raw_job *j, size_t i, bool first, bool last,
-		     struct cdt_raw_track *t)
-{
-	const struct raw_file *f = &j->plan.f[i];
-	uint64_t own = f->n - f->pregap, more = next_pregap(j, i);
-	struct arip a;
-	int rc;
-
-	arip_init(&a, (own + more) * AR_SAMPLES_PER_SECTOR, first, last);
-	rc = read_span(j, i, f->pregap * CD_RAW, own * CD_RAW, feed_arip, &a);
-	if (!rc && more)
-		rc = read_span(j, i + 1, 0, more * CD_RAW, feed_arip, &a);
-	if (rc)
-		return rc;
-	t->accuraterip = true;
-	t->arip_v1 = arip_v1(&a);
-	t->arip_v2 = arip_v2(&a);
-	return 0;
-}
-
-/* Every audio track's AccurateRip CRCs. */
-static int arip_tracks(struct raw_job *j)
-{
-	size_t i, first = j->plan.n, last = 0;
-	int rc = 0;
-
-	for (i = 0; i < j->plan.n; i++)
-		if (file_audio(j, i)) {
-			first = first < i ? first : i;
-			last = i;
-		}
-	for (i = first; !rc && i <= last && i < j->plan.n; i++)
-		if (file_audio(j, i))
-			rc = arip_file(j, i, i == first, i == last, &j->res->tracks[i]);
-	return rc;
-}
-
 /* OUT.hash's line for an audio track, after the DAT's lines. */
 static int arip_line(FILE *f, const struct cdt_raw_track *t)
 {
@@ -729,10 +615,14 @@ static int write_hashes(struct raw_job *j)
 	size_t i;
 	int rc = base ? 0 : CDT_ENOMEM;
 
-	for (i = 0; !rc && i < j->plan.n; i++)
-		rc = hash_file(j, i, &j->res->tracks[i]);
+	/* what the stream still lacks read back once (rawhash.h) */
 	if (!rc)
-		rc = arip_tracks(j);
+		rc = j->hash ? rawhash_finish(j->hash, j->res->tracks) : CDT_ENOMEM;
+	if (rc == CDT_EIO && j->hash->err_short)
+		cdt_dev_seterr(j->dev, "%s: unexpected end of file at byte %" PRIu64,
+			       j->paths[j->hash->err_file], j->hash->err_at);
+	else if (rc == CDT_EIO)
+		rc = file_error(j, j->paths[j->hash->err_file]);
 	if (!rc) {
 		snprintf(path, sizeof(path), "%s.hash", base);
 		f = fopen(path, "w");
@@ -779,6 +669,7 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 {
 	struct raw_job j = { .dev = dev, .cue_path = cue_path, .opts = opts,
 			     .res = res, .sub_fd = -1 };
+	struct rawhash hash = { 0 };
 	double t0 = rescue_now_ms();
 	int rc, rc2;
 
@@ -789,7 +680,11 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 
 	rc = start(&j);
 	if (!rc)
+		rc = rawhash_init(&hash, &j.plan, j.fds, j.shift, opts->single_file);
+	if (!rc) {
+		j.hash = &hash;
 		rc = run_engine(&j);
+	}
 	rc2 = j.plan.n && j.paths && j.book.map.n ? fill_tracks(&j) : 0;
 	if (!rc2 && res->tracks)
 		rc2 = raw_sub_count(&j);
@@ -803,6 +698,7 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 	if (rc && rc != CDT_EBUSY && !res->sum.blocks_read)
 		res->removed = book_remove_created(&j.book);
 	res->map_saved = book_map_saved(&j.book);
+	rawhash_free(&hash);
 	rc = close_files(&j, rc);
 	raw_plan_free(&j.plan);
 	reader_fini(&j.reader);

@@ -16,6 +16,7 @@
 #include "cdtail.h"
 #include "book/book.h"
 #include "engine/reader.h"
+#include "jobs/rawhash.h"
 #include "jobs/rawplan.h"
 #include "probe/probe.h"
 
@@ -47,6 +48,7 @@ struct raw_job {
 	uint8_t *pw_buf;		/* the last raw_read's raw P-W, 96 a sector */
 	uint64_t pw_k;			/* its first stream sector */
 	uint32_t pw_n;			/* and its sectors (0: none kept) */
+	struct rawhash *hash;		/* the files' checksums as written, or NULL */
 };
 
 /* The read hook of the engine (engine.h, struct rescue's read). */

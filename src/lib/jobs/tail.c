@@ -40,6 +40,8 @@ struct tail_job {
 	struct skip_plan skip;	/* never read */
 	uint64_t window;	/* the first LBA of the compared window */
 	char *note;		/* IMAGE.cdtail-tail: the length before appending */
+	struct dg after;	/* IMAGE's digests as extended: its old whole
+				 * blocks, then the blocks as appended */
 };
 
 /* Which size the image's length matches, if any. */
@@ -162,6 +164,44 @@ static int compare_tail(struct tail_job *j, uint64_t len)
 	return rc;
 }
 
+/*
+ * IMAGE's len bytes as they were, read once: all of them into before (the
+ * copy's digests before it changes) and its whole blocks into j->after,
+ * which the appended blocks then continue (a partial last block is read
+ * again whole from the disc).
+ */
+static int hash_old(struct tail_job *j, uint64_t len, uint64_t whole)
+{
+	size_t cap = (size_t)j->chunk * j->bs;
+	struct dg before = { 0 };
+	uint64_t done = 0;
+	int rc = dg_init(&before, CDT_HASH_ALL);
+
+	if (!rc)
+		rc = dg_init(&j->after, CDT_HASH_ALL);
+	while (!rc && done < len) {
+		size_t want = len - done < cap ? (size_t)(len - done) : cap;
+		ssize_t got = pread(j->fd, j->disc, want, (off_t)done);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			cdt_dev_seterr(j->dev, "cannot read %s to hash it", j->path);
+			rc = CDT_EIO;
+			break;
+		}
+		rc = dg_update(&before, j->disc, (size_t)got);
+		if (!rc && done < whole)
+			rc = dg_update(&j->after, j->disc, whole - done < (uint64_t)got ?
+				       (size_t)(whole - done) : (size_t)got);
+		done += (uint64_t)got;
+	}
+	if (!rc)
+		rc = dg_final(&before, &j->res->digests_before);
+	dg_free(&before);
+	return rc;
+}
+
 static int append(struct tail_job *j, uint64_t start)
 {
 	struct cdt_tail_result *res = j->res;
@@ -177,10 +217,11 @@ static int append(struct tail_job *j, uint64_t start)
 		.retries = j->rd ? j->rd->retries : -1,
 		.t0 = rescue_now_ms(),
 	};
-	/* no map file, no digest stream, no identity: only IMAGE's bytes */
+	/* no map file, no identity: IMAGE's bytes, the digests as they go */
 	struct file_sink out = { .dev = j->dev, .fd = j->fd, .bs = j->bs,
 				 .skip = &j->skip, .wrong_mode = list_wrong_mode,
-				 .job = j };
+				 .job = j, .stream = &j->after,
+				 .stream_pos = start * j->bs };
 	int rc;
 
 	file_sink_attach(&out, &r);
@@ -198,6 +239,11 @@ static int append(struct tail_job *j, uint64_t start)
 		rc = CDT_EIO;
 	if (!rc && fdatasync(j->fd))
 		rc = CDT_EIO;
+	/* what waited behind a failed read: read back now that it is final */
+	if (!rc)
+		rc = file_sink_catch_up(&out, extent * j->bs);
+	if (!rc && (out.stream_broken || out.stream_pos != extent * j->bs))
+		rc = CDT_ENOMEM;
 	if (rc == CDT_EIO && !cdt_errmsg(j->dev)[0])
 		cdt_dev_seterr(j->dev, "cannot write %s: %s", j->path, strerror(errno));
 	if (!rc)
@@ -283,6 +329,8 @@ static int append_noted(struct tail_job *j, uint64_t len)
 	/* what a killed run appended goes: its bad blocks may hold its bytes */
 	if (!rc && ftruncate(j->fd, (off_t)len))
 		rc = CDT_EIO;
+	if (!rc)
+		rc = hash_old(j, len, len / j->bs * j->bs);
 	return rc ? rc : append(j, len / j->bs);
 }
 
@@ -317,10 +365,13 @@ static int run(struct tail_job *j)
 		return rc ? rc : copy_skipped(j);
 	/* a partial last block is read again whole: completed, not repeated */
 	start = len / j->bs;
-	if (res->basis == CDT_TAIL_COMPLETE || start >= res->sum.probe->extent_blocks)
+	if (res->basis == CDT_TAIL_COMPLETE || start >= res->sum.probe->extent_blocks) {
 		res->verdict = CDT_TAIL_NOTHING_TO_ADD;
-	else
+		/* IMAGE stays as it is: its digests, before and after alike */
+		rc = hash_old(j, len, len);
+	} else {
 		rc = append_noted(j, len);
+	}
 	if (rc) {
 		/* leave IMAGE as it was, so the command can simply be run again */
 		if (ftruncate(j->fd, (off_t)len))
@@ -335,11 +386,8 @@ static int run(struct tail_job *j)
 	rc = copy_skipped(j);
 	if (rc)
 		return rc;
-	rc = dg_file(j->fd, res->final_bytes, j->disc, (size_t)j->chunk * j->bs,
-		     j->rd, CDT_HASH_ALL, &res->sum.digests);
-	if (rc == CDT_EIO)
-		cdt_dev_seterr(j->dev, "cannot read back %s to hash it", j->path);
-	return rc;
+	/* the old bytes and the appended ones, each hashed once (append) */
+	return dg_final(&j->after, &res->sum.digests);
 }
 
 static int tail(struct cdt_dev *dev, const char *image_path,
@@ -372,6 +420,7 @@ static int tail(struct cdt_dev *dev, const char *image_path,
 	if (!rc)
 		rc = run(&j);
 	free(j.note);
+	dg_free(&j.after);
 	compare_release(j.fd, j.disc, j.file);
 	skip_free(&j.skip);
 	cdt_get_stats(dev, &res->sum.stats);

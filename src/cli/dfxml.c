@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+/*
+ * --dfxml FILE: the acquisition record (acqlog.c's entry) as Digital
+ * Forensics XML, the form fiwalk and the BitCurator tools read and write.
+ *
+ * Element names, order and attributes follow the DFXML schema
+ * (github.com/dfxml-working-group/dfxml_schema, dfxml.xsd, commit
+ * a80a861): <dfxml version> holds <metadata> (Dublin Core), <creator>
+ * (<program>, <version>, <build_environment> with <compiler> and
+ * <library name version>, <execution_environment> with os_sysname,
+ * os_release, os_version, host, arch, command_line, uid, username,
+ * start_time), <source> (<image_filename>: the input, here the device),
+ * and a <diskimageobject> whose <byte_runs> hold one <byte_run
+ * file_offset len> per digested run of OUT (the image, each track) with
+ * its <hashdigest type="md5|sha1|sha256">, and the bad areas as byte runs
+ * with fill="0" (OUT holds zeros there); then <sector_size> and <error>.
+ * What the schema has no element for (drive, medium, case fields, the
+ * verdict) goes, whole, in the cdtail namespace as the schema allows
+ * (xs:any namespace="##other" first in diskimageobject, anyAttribute on
+ * byte_run).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <openssl/opensslv.h>
+#include "dfxml.h"
+
+#define DFXML_NS "http://www.forensicswiki.org/wiki/Category:Digital_Forensics_XML"
+#define CDTAIL_NS "urn:cdtail:acquisition"
+
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '<')
+			fputs("&lt;", f);
+		else if (c == '>')
+			fputs("&gt;", f);
+		else if (c == '&')
+			fputs("&amp;", f);
+		else if (c == '"')
+			fputs("&quot;", f);
+		else if (c < 0x20 && c != '\t' && c != '\n')
+			fputc('?', f);	/* not allowed in XML 1.0 */
+		else
+			fputc(c, f);
+	}
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static const char *str(json_object *o, const char *key)
+{
+	json_object *v = get(o, key);
+
+	return v ? json_object_get_string(v) : NULL;
+}
+
+/* <name>text</name> at depth, only when there is a text. */
+static void elem(FILE *f, int depth, const char *name, const char *text)
+{
+	if (!text)
+		return;
+	fprintf(f, "%*s<%s>", 2 * depth, "", name);
+	esc(f, text);
+	fprintf(f, "</%s>\n", name);
+}
+
+static void metadata(FILE *f, json_object *o)
+{
+	fputs("  <metadata>\n    <dc:type>Disk Image</dc:type>\n", f);
+	elem(f, 2, "dc:identifier", str(o, "evidence_number"));
+	elem(f, 2, "dc:creator", str(o, "examiner"));
+	elem(f, 2, "dc:description", str(o, "description"));
+	fputs("  </metadata>\n", f);
+}
+
+static void creator(FILE *f, json_object *o)
+{
+	json_object *host = get(o, "host"), *user = get(o, "user");
+
+	fputs("  <creator>\n    <program>cdtail</program>\n", f);
+	elem(f, 2, "version", CDT_VERSION);
+	fputs("    <build_environment>\n", f);
+#ifdef __VERSION__
+	elem(f, 3, "compiler", "GCC-compatible " __VERSION__);
+#endif
+	fprintf(f, "      <library name=\"libcdtail\" version=\"%s\"/>\n", CDT_VERSION);
+	fputs("      <library name=\"openssl\" version=\"", f);
+	esc(f, OPENSSL_VERSION_TEXT);
+	fprintf(f, "\"/>\n      <library name=\"json-c\" version=\"%s\"/>\n", JSON_C_VERSION);
+	fputs("    </build_environment>\n    <execution_environment>\n", f);
+	elem(f, 3, "os_sysname", str(host, "os"));
+	elem(f, 3, "os_release", str(host, "kernel"));
+	elem(f, 3, "os_version", str(host, "kernel_version"));
+	elem(f, 3, "host", str(host, "name"));
+	elem(f, 3, "arch", str(host, "machine"));
+	elem(f, 3, "command_line", str(o, "command"));
+	elem(f, 3, "uid", str(user, "uid"));
+	elem(f, 3, "username", str(user, "name"));
+	elem(f, 3, "start_time", str(o, "started"));
+	fputs("    </execution_environment>\n", f);
+	/* the library as it ran (the one above is the one built against) */
+	fputs("    <library name=\"libcdtail\" version=\"", f);
+	esc(f, cdt_version());
+	fputs("\"/>\n  </creator>\n", f);
+}
+
+/* The JSON value v as XML in the cdtail namespace: keys are element names. */
+static void record(FILE *f, int depth, const char *name, json_object *v)
+{
+	if (!v)
+		return;
+	fprintf(f, "%*s<cdtail:%s>", 2 * depth, "", name);
+	if (json_object_is_type(v, json_type_object)) {
+		fputc('\n', f);
+		json_object_object_foreach(v, k, sub)
+			record(f, depth + 1, k, sub);
+		fprintf(f, "%*s", 2 * depth, "");
+	} else if (json_object_is_type(v, json_type_array)) {
+		size_t i, n = json_object_array_length(v);
+
+		fputc('\n', f);
+		for (i = 0; i < n; i++)
+			record(f, depth + 1, "item", json_object_array_get_idx(v, i));
+		fprintf(f, "%*s", 2 * depth, "");
+	} else {
+		esc(f, json_object_get_string(v));
+	}
+	fprintf(f, "</cdtail:%s>\n", name);
+}
+
+/* The digests of d present as <hashdigest> children. */
+static void hashdigests(FILE *f, json_object *d)
+{
+	static const char *const types[] = { "md5", "sha1", "sha256" };
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		const char *h = str(d, types[i]);
+
+		if (h)
+			fprintf(f, "        <hashdigest type=\"%s\">%s</hashdigest>\n", types[i], h);
+	}
+}
+
+static void byte_run(FILE *f, int64_t off, int64_t len, const char *what, json_object *digests,
+		     const char *extra)
+{
+	fprintf(f, "      <byte_run file_offset=\"%lld\" len=\"%lld\" cdtail:object=\"%s\"%s",
+		(long long)off, (long long)len, what, extra ? extra : "");
+	if (!digests || !json_object_is_type(digests, json_type_object)) {
+		fputs("/>\n", f);
+		return;
+	}
+	fputs(">\n", f);
+	hashdigests(f, digests);
+	fputs("      </byte_run>\n", f);
+}
+
+static int64_t num(json_object *o, const char *key)
+{
+	json_object *v = get(o, key);
+
+	return v ? json_object_get_int64(v) : 0;
+}
+
+/* The image, its tracks (a raw track is its own file), its bad areas. */
+static void byte_runs(FILE *f, json_object *o, int64_t bs)
+{
+	json_object *tracks = get(o, "tracks"), *bad = get(o, "bad_areas");
+	bool raw = get(o, "audio_checked") != NULL;
+	int64_t out = get(o, "out_bytes") ? num(o, "out_bytes") : num(o, "image_bytes_after");
+	size_t i;
+	char extra[64];
+
+	fputs("    <byte_runs>\n", f);
+	if (get(o, "digests_before"))
+		byte_run(f, 0, num(o, "image_bytes_before"), "image-before", get(o, "digests_before"),
+			 NULL);
+	if (!raw)
+		byte_run(f, 0, out, "image", get(o, "digests"), NULL);
+	for (i = 0; tracks && i < json_object_array_length(tracks); i++) {
+		json_object *t = json_object_array_get_idx(tracks, i);
+
+		snprintf(extra, sizeof(extra), " cdtail:track=\"%lld\"", (long long)num(t, "number"));
+		if (raw)
+			byte_run(f, 0, num(t, "sectors") * 2352, "track-file", get(t, "digests"), extra);
+		else
+			byte_run(f, num(t, "start") * bs, num(t, "blocks") * bs, "track",
+				 get(t, "digests"), extra);
+	}
+	for (i = 0; bad && i < json_object_array_length(bad); i++) {
+		json_object *b = json_object_array_get_idx(bad, i);
+
+		/* OUT holds zeros where a block could not be read */
+		byte_run(f, num(b, "start") * bs, num(b, "blocks") * bs, "bad-area", NULL,
+			 " fill=\"0\"");
+	}
+	fputs("    </byte_runs>\n", f);
+}
+
+static void diskimage(FILE *f, json_object *o)
+{
+	json_object *medium = get(o, "medium");
+	int64_t bs = get(o, "audio_checked") ? 2352 : num(medium, "block_size");
+
+	fputs("  <diskimageobject>\n", f);
+	record(f, 2, "record", o);
+	byte_runs(f, o, bs ? bs : 2048);
+	if (bs)
+		fprintf(f, "    <sector_size>%lld</sector_size>\n", (long long)bs);
+	elem(f, 2, "error", str(o, "error"));
+	fputs("  </diskimageobject>\n", f);
+}
+
+int dfxml_write(const char *path, json_object *o)
+{
+	FILE *f = fopen(path, "we");
+
+	if (!f) {
+		cli_err("cannot write the DFXML file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fputs("<dfxml xmlns=\"" DFXML_NS "\"\n       xmlns:dc=\"http://purl.org/dc/elements/1.1/\"\n"
+	      "       xmlns:cdtail=\"" CDTAIL_NS "\"\n       version=\"1.2.0\">\n", f);
+	metadata(f, o);
+	creator(f, o);
+	fputs("  <source>\n", f);
+	elem(f, 2, "image_filename", str(o, "device"));
+	fputs("  </source>\n", f);
+	diskimage(f, o);
+	fputs("</dfxml>\n", f);
+	if (ferror(f) | fclose(f)) {
+		cli_err("cannot write the DFXML file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
