@@ -101,8 +101,9 @@ expect_grep "text: the checks" "$T/out" "^  checked against d\.iso\.log: verdict
 expect_grep "text: the sha256" "$T/out" "^  sha256 $(sha256sum <d.iso | cut -c1-64)$"
 
 # --- the drive's serial number and case fields from the record (both forms) -
-sed 's/^  serial: none$/  serial: SN-4711/' d.iso.log >serial.log
-printf 'case_number: K-9\nexaminer: Rec Orded\n' >>serial.log
+# the record holds every case field ("none" where not given): set two
+sed -e 's/^  serial: none$/  serial: SN-4711/' -e 's/^case_number: none$/case_number: K-9/' \
+	-e 's/^examiner: none$/examiner: Rec Orded/' d.iso.log >serial.log
 run export --ewf s.E01 --log serial.log --examiner "Given Here" d.iso
 expect_rc "--log names the record" 0
 ewfinfo s.E01 >i 2>&1
@@ -120,8 +121,8 @@ ewf_field "ewfinfo: the JSON record's serial number" i "Serial number" SN-JSON
 
 # --- the record as later runs write it: milliseconds, notes on several lines,
 # a verify run after the image's, a tail run's entry, "interrupted": true ----
-sed 's/^\(started: .*\)Z$/\1.250Z/' d.iso.log >ms.log
-printf 'notes: first line\nsecond line\n' >>ms.log
+sed -e 's/^\(started: [^.]*\)\(\.[0-9]*\)\{0,1\}Z$/\1.250Z/' \
+	-e 's/^notes: none$/notes: first line\nsecond line/' d.iso.log >ms.log
 run export --ewf ms.E01 --log ms.log d.iso
 expect_rc "a start with milliseconds and notes on two lines" 0
 ewfinfo ms.E01 >i 2>&1
@@ -152,7 +153,8 @@ expect_rc "a record without digests: exported" 0
 expect_grep "the output says the record has no digests" "$T/out" "extent, no digests recorded"
 ewfinfo nd.E01 >i 2>&1
 expect_grep "without a recorded SHA-256 the notes hold the image's" i "Notes:.* sha256 $(sha256sum <nd.iso | cut -c1-64); the run recorded no digests"
-{ cat d.iso.log; echo "interrupted: true"; } >intr.log
+# a record that says interrupted whatever its verdict (the record writes the key on every run)
+sed 's/^interrupted: false$/interrupted: true/' d.iso.log >intr.log
 refused "interrupted: true" "says its run was interrupted" --log intr.log d.iso
 
 # --- a run without a map: the record's bad areas are the acquiry errors ------
