@@ -674,8 +674,8 @@ static void report(const struct export_args *a, const struct export_result *r)
 		printf("  %llu blocks of 2048 bytes; %zu bad area%s (%llu blocks) recorded as "
 		       "acquiry errors\n", (unsigned long long)(r->bytes / BLOCK), r->n_bad,
 		       r->n_bad == 1 ? "" : "s", (unsigned long long)bad_blocks);
+		print_checks(r);
 	}
-	print_checks(r);
 	printf("  md5  %s\n  sha1 %s\n  sha256 %s\n", r->md5_hex, r->sha1_hex, r->sha256_hex);
 }
 
