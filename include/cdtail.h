@@ -419,7 +419,8 @@ struct cdt_skip {
 
 /* How a layout's pregaps and index marks were found (issue 33). */
 enum cdt_qmarks {
-	CDT_QMARKS_NONE = 0,		/* not searched: not a CD, no raw reads */
+	CDT_QMARKS_NONE = 0,		/* not searched: not a CD, no raw reads
+					 * (or made-up ones) */
 	CDT_QMARKS_FOUND,		/* from Q, every track */
 	CDT_QMARKS_NO_Q,		/* the drive gives no Q (formatted or in
 					 * P-W): the other answers' pregaps only,
