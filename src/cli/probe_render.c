@@ -370,13 +370,46 @@ static const char *next_reason(const struct cdt_probe_result *r)
 	return NULL;
 }
 
-static void print_next(const char *addr, const struct cdt_probe_result *r)
+/*
+ * Audio tracks or Mode 2 Form 2 sectors (a CD-Extra, an audio CD, a Video
+ * CD): a 2048-byte image would hold zeros for them, so the raw image is
+ * what to make (issue 35, 7).  Its first sector's header tells a Form 2
+ * track (or a formless Mode 2 one: neither gives READ(10) its sectors).
+ */
+static bool wants_raw(const struct cdt_layout *l)
+{
+	size_t i;
+
+	for (i = 0; l && i < l->n_tracks; i++)
+		if (l->tracks[i].mode == CDT_TRACK_AUDIO ||
+		    l->tracks[i].sector_mode == CDT_SECTOR_MODE2_FORM2 ||
+		    l->tracks[i].sector_mode == CDT_SECTOR_MODE2)
+			return true;
+	return false;
+}
+
+static void print_next(const char *addr, const struct cdt_probe_result *r,
+		       const struct cdt_layout *l)
 {
 	const char *why = next_reason(r);
 
 	if (r->notes & CDT_NOTE_NO_READABLE) {
 		cli_wrap(stdout, (size_t)printf("next:      "), 11,
 			 "nothing reads: clean the disc or try another drive, then probe again");
+		return;
+	}
+	if (wants_raw(l)) {
+		cli_wrap(stdout, (size_t)printf("next:      "), 11, r->raw.sectors ?
+			 "the disc holds audio or Mode 2 sectors, which a 2048-byte image lacks"
+			 " (zeros there): image every track raw (2352-byte sectors, BIN/CUE),"
+			 " to its true end:" :
+			 "the disc holds audio or Mode 2 sectors, which a 2048-byte image lacks"
+			 " (zeros there), and this drive reads no raw sectors (READ CD): image"
+			 " every track raw in a drive that does (or here the data only):");
+		printf("           cdtail image --raw --map disc.map %s disc.cue\n",
+		       r->raw.sectors ? addr : "NEWDEV");
+		if (!r->raw.sectors)
+			printf("           cdtail image --map disc.map %s disc.iso\n", addr);
 		return;
 	}
 	if (!why)
@@ -447,7 +480,7 @@ void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool vir
 	print_counted_notes(r);
 	cli_print_fs_past_end(r, "the files stored there are not on the disc, and no copy"
 			      " of it holds them");
-	print_next(addr, r);
+	print_next(addr, r, l);
 	printf("verdict:   %s\n", cdt_verdict_name(r->verdict));
 }
 
