@@ -465,6 +465,13 @@ struct cdt_probe_result {
 					 * at the end of true_blocks, else 0 */
 	uint64_t unconfirmed_blocks;	/* CDT_NOTE_UNCONFIRMED_TAIL: filler
 					 * blocks past true_blocks, else 0 */
+	/*
+	 * Since 0.3: the search stopped at the --max-extra window below the
+	 * filesystem's size, and its last block was read once: 1 it read
+	 * (the files are on the disc; the end lies past the window), 0 it
+	 * did not; -1 not tried.
+	 */
+	int fs_end_read;
 };
 
 int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,

@@ -205,6 +205,12 @@ double cli_now_ms(void);
  * early: the files stored there are not on the disc), 0 when it fits.
  */
 uint64_t cli_fs_past_end(const struct cdt_probe_result *p);
+/*
+ * The search stopped at the --max-extra window below the filesystem's
+ * size, and the filesystem's last block read (cdt_probe_result's
+ * fs_end_read): its files are on the disc.
+ */
+bool cli_fs_end_read(const struct cdt_probe_result *p);
 /* Note filesystem-past-end: into notes (JSON) and o's count key, if any. */
 void cli_json_fs_past_end(json_object *o, json_object *notes, const struct cdt_probe_result *p);
 /* Notes damaged-tail and unconfirmed-tail with their counts (issue 23). */

@@ -84,6 +84,9 @@ static int run(int argc, char **argv)
 		cli_probe_text(a.op[0], &res, cdt_is_virtual_time(dev), layout);
 	cdt_layout_free(layout);
 	cdt_close(dev);
+	/* the window decided the end: the disc may hold more (issue 35, 6) */
+	if (res.notes & CDT_NOTE_WINDOW_LIMIT)
+		return EX_WINDOW;
 	return cli_verdict_status(res.verdict);
 }
 
@@ -103,7 +106,8 @@ const struct cli_cmd cli_cmd_probe = {
 		 "the host at once, one thread each, a line (JSON Lines with --json) per\n"
 		 "drive as soon as it is done.\n",
 	.exits = "Exit: 0 the reported length is true, 10 hidden tail found, 11 the disc\n"
-		 "holds less than reported, 2 usage error, 3 device error, 130/143\n"
+		 "holds less than reported, 5 the search stopped at the --max-extra window\n"
+		 "(the disc may hold more), 2 usage error, 3 device error, 130/143\n"
 		 "interrupted.  --all: 10 when\n"
 		 "any drive hid a tail, else 11 when any was short, else 3 when any failed\n"
 		 "(or none was found), else 0; drives without a medium count as none.\n",

@@ -231,6 +231,12 @@ static bool fs_fits(const struct source_row *row, const struct cdt_probe_result 
 	       (uint64_t)row->blocks < r->true_blocks;
 }
 
+/* Past a window-limited end, its last block read: not wrong, unmeasured. */
+static bool fs_read_past(const struct source_row *row, const struct cdt_probe_result *r)
+{
+	return !strcmp(row->key, "filesystem") && cli_fs_end_read(r);
+}
+
 static json_object *json_sources(const struct cdt_probe_result *r,
 				 json_object **wrong)
 {
@@ -242,7 +248,7 @@ static json_object *json_sources(const struct cdt_probe_result *r,
 	for (i = 0; i < n; i++) {
 		json_object_object_add(o, rows[i].key, cli_json_count(rows[i].blocks));
 		if (rows[i].blocks >= 0 && (uint64_t)rows[i].blocks != r->true_blocks &&
-		    !fs_fits(&rows[i], r))
+		    !fs_fits(&rows[i], r) && !fs_read_past(&rows[i], r))
 			json_object_array_add(*wrong, json_object_new_string(rows[i].key));
 	}
 	return o;
@@ -343,6 +349,9 @@ static void print_source(const struct source_row *row, const struct cdt_probe_re
 	if (fs_fits(row, r))
 		printf("  %-18s %12lld  fits (%lld blocks after it)\n", row->label,
 		       (long long)row->blocks, (long long)-diff);
+	else if (fs_read_past(row, r))
+		printf("  %-18s %12lld  its last block reads (past the window)\n", row->label,
+		       (long long)row->blocks);
 	else if (!diff)
 		printf("  %-18s %12lld  right\n", row->label, (long long)row->blocks);
 	else
@@ -409,7 +418,7 @@ static void print_next(const char *addr, const struct cdt_probe_result *r,
 		printf("           cdtail image --raw --map disc.map %s disc.cue\n",
 		       r->raw.sectors ? addr : "NEWDEV");
 		if (!r->raw.sectors)
-			printf("           cdtail image --map disc.map %s disc.iso\n", addr);
+			printf("           cdtail image %s disc.iso\n", addr);
 		return;
 	}
 	if (!why)

@@ -46,7 +46,7 @@ mkimage "$T/x.img" $((3000 + 11400 + 600))
 run probe "sim:$T/x.img,layout=audio:3000/data:600"
 expect_grep "no READ CD: says so" "$T/out" 'this drive reads no raw sectors \(READ CD\)'
 expect_grep "no READ CD: the raw image in NEWDEV" "$T/out" '^ +cdtail image --raw --map disc.map NEWDEV disc.cue$'
-expect_grep "no READ CD: and the data here" "$T/out" "^ +cdtail image --map disc.map sim:$T/x.img,layout=audio:3000/data:600 disc.iso\$"
+expect_grep "no READ CD: and the data here" "$T/out" "^ +cdtail image sim:$T/x.img,layout=audio:3000/data:600 disc.iso\$"
 run image "sim:$T/x.img,layout=audio:3000/data:600,cost=0/0" "$T/o/x.iso"
 expect_grep "image, no READ CD: next: another drive" "$T/out" '^next: +this drive reads no raw sectors \(READ CD\): image every$'
 expect_grep "image, no READ CD: NEWDEV" "$T/out" "^ +cdtail image --raw --map $T/o/x.raw.map NEWDEV $T/o/x.cue\$"
