@@ -56,7 +56,8 @@ struct cli_opt {
 	"no progress screen; the text report keeps only its result lines (the " \
 	"verdict, digests)" }
 #define CLI_OPT_VERBOSE { "verbose", 'v', NULL, \
-	"every SCSI command decoded on stderr; -vv adds its CDB and sense bytes" }
+	"every SCSI command on stderr as sg3_utils' -v words it; -vv adds the sense " \
+	"bytes and the transfer, -vvv the data-in bytes" }
 #define CLI_OPT_TIMEOUT { "timeout", CLI_K_TIMEOUT, "SECONDS", \
 	"bound every SCSI command, 1 to 3600 (default 30)" }
 #define CLI_OPT_MAX_EXTRA { "max-extra", CLI_K_MAX_EXTRA, "BLOCKS", \
