@@ -596,6 +596,13 @@ struct cdt_probe_result {
 	int64_t recorded_start, recorded_size, recorded_last;
 	int64_t next_writable;
 	int64_t recorded_end;
+	/*
+	 * Since 0.3: the search stopped at the --max-extra window below the
+	 * filesystem's size, and its last block was read once: 1 it read
+	 * (the files are on the disc; the end lies past the window), 0 it
+	 * did not; -1 not tried.
+	 */
+	int fs_end_read;
 };
 
 int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,
