@@ -188,18 +188,13 @@ static int write_log(struct image_cli *c, struct cdt_dev *dev, const char *addr,
 	struct acqlog_run run = {
 		.addr = addr, .out = out, .map_path = c->io.map_path, .rd = &c->io.rd,
 		.digests = c->io.digests, .sum = &res->sum, .image = res, .after = after,
-		.status = status, .interrupted = err == CDT_EINTR,
-		.verdict = err == CDT_EINTR ? "interrupted" : err ? "failed" :
-			   verdict_name(res),
-		.error = err ? cdt_errmsg(dev) : NULL,
+		.status = status,
 	};
 	struct stat st;
 
 	if (res->removed || status == EX_USAGE_ERR || stat(out, &st))
 		return status;
-	if (acqlog_write(&c->log, dev, &run) && status != EX_DEVICE_ERR && status < 128)
-		return EX_DEVICE_ERR;
-	return status;
+	return acqlog_finish(&c->log, dev, &run, err, verdict_name(res));
 }
 
 /* --raw writes OUT.cue and its BIN files: the options of a 2048-byte OUT do not apply. */

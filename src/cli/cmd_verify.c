@@ -264,17 +264,11 @@ static int write_log(struct verify_cli *c, struct cdt_dev *dev, const char *addr
 	struct acqlog_run run = {
 		.addr = addr, .out = c->vo.image_path ? c->vo.image_path : c->vo.cue_path,
 		.rd = &c->vo.rd, .sum = &res->sum, .verify = res, .status = status,
-		.interrupted = err == CDT_EINTR,
-		.verdict = err == CDT_EINTR ? "interrupted" : err ? "failed" :
-			   verdict_names[res->verdict],
-		.error = err ? cdt_errmsg(dev) : NULL,
 	};
 
 	if (status == EX_USAGE_ERR || !res->sum.probe)
 		return status;
-	if (acqlog_write(&c->log, dev, &run) && status != EX_DEVICE_ERR && status < 128)
-		return EX_DEVICE_ERR;
-	return status;
+	return acqlog_finish(&c->log, dev, &run, err, verdict_names[res->verdict]);
 }
 
 static int parse(struct verify_cli *c, struct cli_args *a, int argc, char **argv)
