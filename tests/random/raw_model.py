@@ -24,7 +24,7 @@ sometimes (readsub=refuse): the written sheet has CATALOG first and each
 ISRC inside its track before the INDEX lines, JSON catalog/isrc the same,
 exactly where the drive gives them.
 Pregaps and index marks from Q (issue 33): a later session's first track
-with a pregap too, INDEX 02.. marks on undamaged discs, a drive giving
+with its 2-second pregap (the sheet's blocks, the rest the drive's), INDEX 02.. marks on undamaged discs, a drive giving
 formatted Q, raw P-W, both or no subchannel (subchannel=): with Q every
 file splits where the source's tracks do on either drive, the sheet's
 INDEX lines and the JSON indexes are the source's, the Q reads few; with
