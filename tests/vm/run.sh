@@ -116,21 +116,24 @@ ISO_SHA=$(sha256sum "$W/test.iso" | cut -d' ' -f1)"
 		esac
 		;;
 	dvd)
-		# QEMU's ide-cd calls a medium of more than CD_MAX_SECTORS (80
-		# minutes: 360,000 blocks) a DVD-ROM and answers READ DVD
-		# STRUCTURE for it (hw/ide/atapi.c media_is_dvd); a DVD-5's
-		# 2,295,104 blocks on ide.0, the largest "CD" (360,000) on ide.1
+		# QEMU calls a medium of more than CD_MAX_SECTORS (80 minutes:
+		# 360,000 blocks) a DVD-ROM and answers READ DVD STRUCTURE for it
+		# (hw/ide/atapi.c and hw/scsi/scsi-disk.c, media_is_dvd): a
+		# DVD-5's 2,295,104 blocks on ide-cd (ide.0) and on scsi-cd
+		# (virtio-scsi), the largest "CD" (360,000) on ide-cd (ide.1)
 		[ -f "$W/test.iso" ] || return 1
 		grow_iso "$W/test.iso" "$W/dvd.img" 2295104 || return 1
 		grow_iso "$W/test.iso" "$W/cdmax.img" 360000 || return 1
 		SCRIPT=dvd.sh
-		MODS="$BASE_MODS libata ata_piix"
+		MODS="$BASE_MODS libata ata_piix $VIRTIO_MODS"
 		ENV="DVD_BLOCKS=2295104
 CD_BLOCKS=360000"
 		QARGS="-drive if=none,id=dvd,file=$W/dvd.img,media=cdrom,format=raw,readonly=on
 -device ide-cd,drive=dvd,bus=ide.0
 -drive if=none,id=cd,file=$W/cdmax.img,media=cdrom,format=raw,readonly=on
--device ide-cd,drive=cd,bus=ide.1"
+-device ide-cd,drive=cd,bus=ide.1
+-drive if=none,id=sdvd,file=$W/dvd.img,media=cdrom,format=raw,readonly=on
+-device virtio-scsi-pci,id=hba -device scsi-cd,drive=sdvd,bus=hba.0"
 		;;
 	scsi-debug)
 		SCRIPT=scsi_debug.sh
