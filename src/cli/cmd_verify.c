@@ -427,6 +427,15 @@ static void print_lengths(const struct cdt_verify_result *r)
  * object with "interrupted": true and verdict "interrupted", as image
  * does: what was compared so far.
  */
+/*
+ * The filesystem fits: within the true end, or its last block read past a
+ * window-limited end (issue 35, 6: its files are on the disc).
+ */
+static bool fs_fits(const struct cdt_verify_result *r)
+{
+	return r->fs_fits > 0 || cli_fs_end_read(rui_probe(&r->sum));
+}
+
 static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 		       const struct cdt_verify_result *r, bool virt, bool interrupted)
 {
@@ -463,7 +472,7 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	/* the shared filesystem object, and whether it fits within the true end */
 	if (json_object_object_get_ex(o, "filesystem", &fs))
 		json_object_object_add(fs, "fits", r->fs_fits < 0 ? NULL :
-				       json_object_new_boolean(r->fs_fits));
+				       json_object_new_boolean(fs_fits(r)));
 	json_object_object_add(o, "lengths_tried", vo->image_path || vo->cue_path ? NULL :
 			       lengths_json(r));
 	json_object_object_add(o, "matched_blocks", vo->image_path || vo->cue_path ||
@@ -495,8 +504,9 @@ static void print_fs(const struct cdt_verify_result *r)
 		return;
 	}
 	printf("filesystem: %s declares %lld blocks: %s\n", s->fs_type,
-	       (long long)s->filesystem,
-	       r->fs_fits ? "fits within the true end" : "does NOT fit within the true end");
+	       (long long)s->filesystem, cli_fs_end_read(rui_probe(&r->sum)) ?
+	       "its last block reads, past the window" : fs_fits(r) ?
+	       "fits within the true end" : "does NOT fit within the true end");
 }
 
 /* Where the first difference is, and why: a block, or where a length ends. */

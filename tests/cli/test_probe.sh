@@ -258,6 +258,15 @@ expect_json "no window: end_read null" .filesystem.end_read null
 run image --json --max-extra 8 "sim:$T/c.img,hide=100" "$T/c.iso"
 expect_rc "image, window of 8: exit 5" 5
 expect_json "image, window of 8: no filesystem-past-end" '.notes | index("filesystem-past-end")' null
+run verify --json --max-extra 8 --image "$T/c.iso" "sim:$T/c.img,hide=100"
+expect_rc "verify, window of 8: exit 5" 5
+expect_json "verify, window of 8: the filesystem fits (its end read)" \
+	'[.filesystem.fits, .filesystem.end_read] | map(tostring) | join(" ")' "true true"
+run verify --max-extra 8 --image "$T/c.iso" "sim:$T/c.img,hide=100"
+expect_grep "verify text, window of 8: the filesystem's end read" "$T/out" \
+	'^filesystem: iso9660 declares 290 blocks: its last block reads, past the window$'
+run verify --json --max-extra 8 --image "$T/c.iso" "sim:$T/s.img,hide=50"
+expect_json "verify, filesystem past the disc: does not fit" .filesystem.fits false
 # a MEDIUM run from inside the reported length across the window: the same
 # answer whatever failures cost (exit 5 once imaged)
 for cost in 50/1 50/8000; do
