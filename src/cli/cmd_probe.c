@@ -172,8 +172,9 @@ const struct cli_cmd cli_cmd_probe = {
 		 "holds less than reported, 4 no block reads, 5 the search stopped at the\n"
 		 "--max-extra window (the disc may hold more), 2 usage error, 3 device\n"
 		 "error, 130/143 interrupted.  --all: 10 when any drive hid a tail, else\n"
-		 "11 when any was short, else 4 when any read nothing, else 3 when any\n"
-		 "failed (or none was found), else 0; drives without a medium count as\n"
+		 "11 when any was short, else 5 when any stopped at the window, else 4\n"
+		 "when any read nothing, else 3 when any failed (or none was found), else\n"
+		 "0; each drive counts as its own probe exits, one without a medium as\n"
 		 "none.\n",
 	.opts = probe_opts,
 	.min_operands = 0,

@@ -352,33 +352,34 @@ static void print_json_line(const struct job *j)
 	cli_json_out(o);
 }
 
+/* A drive's status as its own probe would exit: the window first (cmd_probe.c). */
+static int drive_status(const struct job *j)
+{
+	if (j->res.notes & CDT_NOTE_WINDOW_LIMIT)
+		return EX_WINDOW;
+	return cli_verdict_status(j->res.verdict);
+}
+
 /*
- * The rule: 10 any hid a tail, else 11 any short, else 4 any disc read
- * nothing, else 3 any failed, else 0.
+ * The rule: 10 any hid a tail, else 11 any short, else 5 any stopped at
+ * the window, else 4 any disc read nothing, else 3 any failed, else 0.
  */
 static int overall(const struct job *jobs, size_t n)
 {
-	bool hidden = false, shorter = false, unreadable = false, failed = false;
-	size_t i;
+	static const int order[] = { EX_HIDDEN_TAIL, EX_SHORT, EX_WINDOW, EX_UNREADABLE };
+	bool seen[sizeof(order) / sizeof(order[0])] = { false }, failed = false;
+	size_t i, k;
 
 	for (i = 0; i < n; i++) {
 		if (jobs[i].no_medium)
 			continue;
-		if (jobs[i].err)
-			failed = true;
-		else if (cli_verdict_status(jobs[i].res.verdict) == EX_HIDDEN_TAIL)
-			hidden = true;
-		else if (cli_verdict_status(jobs[i].res.verdict) == EX_SHORT)
-			shorter = true;
-		else if (cli_verdict_status(jobs[i].res.verdict) == EX_UNREADABLE)
-			unreadable = true;
+		failed |= jobs[i].err != 0;
+		for (k = 0; !jobs[i].err && k < sizeof(order) / sizeof(order[0]); k++)
+			seen[k] |= drive_status(&jobs[i]) == order[k];
 	}
-	if (hidden)
-		return EX_HIDDEN_TAIL;
-	if (shorter)
-		return EX_SHORT;
-	if (unreadable)
-		return EX_UNREADABLE;
+	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		if (seen[k])
+			return order[k];
 	return failed ? EX_DEVICE_ERR : EX_SAME;
 }
 

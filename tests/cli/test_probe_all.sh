@@ -99,6 +99,18 @@ expect_rc "--all DEV DEV: one short -> 11" 11
 expect_grep "--all DEV...: the table names the DEV" "$T/out" "^sim:.*extra=5,cost=0/0 +CD-ROM +$((N + 5)) +$N +-5 +short "
 run probe --all "$OK" "$GONE"
 expect_rc "--all DEV DEV: one failed -> 3" 3
+# a drive counts as its own probe exits: 5 where the window decided its end
+# data past the filesystem (not zeros: a zero tail is no confirmed data)
+{ cat "$ISO"; head -c $(((1000 - N) * 2048)) /dev/urandom; } >"$T/big.iso"
+WIN="sim:$T/big.iso,hide=100,cost=0/0"
+run probe --max-extra 8 "$WIN"
+expect_rc "--max-extra 8 DEV hiding 100: its own probe -> 5" 5
+run probe --all --max-extra 8 "$OK" "$WIN"
+expect_rc "--all: one stopped at the window, none hid -> 5" 5
+run probe --all --max-extra 8 "$WIN" "$HID"
+expect_rc "--all: a tail found beats one stopped at the window -> 10" 10
+run probe --all --max-extra 8 "$WIN" "$GONE"
+expect_rc "--all: one stopped at the window beats a failure -> 5" 5
 expect_grep "--all DEV...: the failure's message" "$T/out" "^/nonexistent/sr9 .* error .*nonexistent"
 
 # a fixture tree whose drives name emulated ones (fixtures/sysfs/rack-sim:
