@@ -139,6 +139,18 @@ expect_grep "and stderr says so" "$T/err" "mine\.txt is not a record cdtail writ
 run export --ewf m2.E01 --log d.iso d.iso
 expect_rc "--log IMAGE: usage error" 2
 
+# --- a run asked for no digests: exported, nothing to compare, as the page says
+run image -q --digest none --map nd.map "sim:$D,bad=20-24:100-100" nd.iso
+run export --ewf nd.E01 nd.iso
+expect_rc "--digest none's record: exported without --unchecked" 0
+expect_grep "--digest none: the output says so" "$T/out" "extent, no digests recorded"
+last nd.iso.log >e
+expect_grep "--digest none: export's own sha256" e "^  sha256: $(sha256sum <nd.iso | cut -c1-64)$"
+expect_grep "--digest none: md5 not recorded" e "^  md5: not recorded$"
+expect_grep "--digest none: sha256 not recorded" e "^  sha256: not recorded$"
+expect_no_grep "--digest none: no digests check claimed" e "^  - digests"
+expect_grep "--digest none: checked otherwise" e "^unchecked: false$"
+
 # --- a JSON record takes a JSON line ------------------------------------------
 run image -q --json --log j.log --map j.map "sim:$D,bad=20-24:100-100" j.iso
 for e in j1 j2; do
