@@ -854,6 +854,7 @@ const struct cli_cmd cli_cmd_export = {
 		 "and its map (--map, the record's, or IMAGE.map): a run that did not\n"
 		 "finish, a size, an identity block or a digest that differs is\n"
 		 "refused, and so is an image without a record, unless --unchecked.\n"
+		 "export appends its own entry to that record (--no-log: none).\n"
 		 "ewfverify checks the result and ewfexport gives IMAGE back.\n",
 	.exits = "Exit: 0 exported, 2 usage error (also: IMAGE fails a check against\n"
 		 "its record or map, has no record, is raw BIN/CUE, the map is another\n"
