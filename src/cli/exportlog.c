@@ -17,21 +17,37 @@
 #define BLOCK 2048u
 #define HEAD "==== cdtail acquisition log"
 
+/* The entry can be appended at path: the file is writable, or its directory is where it is not. */
+static bool can_append(const char *path)
+{
+	char dir[4096];
+	char *slash;
+
+	if (!access(path, F_OK))
+		return !access(path, W_OK);
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return !access(".", W_OK | X_OK);
+	slash[slash == dir] = '\0';
+	return !access(dir, W_OK | X_OK);
+}
+
 int exportlog_begin(struct acqlog *l, struct acqlog_opts *o, const char *image,
 		    const char *log_opt, bool json, int argc, char **argv,
 		    const char *const *others)
 {
 	char def[4096];
-	int rc;
 
 	snprintf(def, sizeof(def), "%s.log", image);
 	o->log_path = o->no_log ? NULL : log_opt;
 	acqlog_begin(l, CMD, o, def, json, argc, argv);
-	rc = acqlog_check(l, others);
-	if (!rc && l->path[0] && access(l->path, F_OK) == 0 && access(l->path, W_OK))
-		rc = cli_usage(CMD, "cannot append the export's entry to the record %s: %s; add "
-			       "--no-log to export without one", l->path, strerror(errno));
-	return rc;
+	/* evidence is often on a read-only mount: name both ways out */
+	if (l->path[0] && !can_append(l->path))
+		return cli_usage(CMD, "cannot append the export's entry to the record %s: %s; give "
+				 "a writable copy of it with --log FILE, or add --no-log", l->path,
+				 strerror(errno));
+	return acqlog_check(l, others);
 }
 
 /*

@@ -151,6 +151,34 @@ expect_grep "--digest none: sha256 not recorded" e "^  sha256: not recorded$"
 expect_no_grep "--digest none: no digests check claimed" e "^  - digests"
 expect_grep "--digest none: checked otherwise" e "^unchecked: false$"
 
+# --- a record on a read-only place: refused with both ways out -------------
+# (as another user where the test runs as root: root writes anywhere)
+as=""
+if [ "$(id -u)" = 0 ]; then
+	command -v setpriv >/dev/null 2>&1 && as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+fi
+if [ "$(id -u)" = 0 ] && [ -z "$as" ]; then
+	not_ok "a read-only record: setpriv (util-linux) runs the test as another user"
+else
+	mkdir ro wr && cp d.iso d.iso.log d.map ro/ && chmod 755 ro && chmod 644 ro/* &&
+		chmod 777 wr && chmod 755 "$T"
+	[ -n "$as" ] && chmod 555 ro
+	ro_run() { $as "$CDTAIL" "$@" >"$T/out" 2>"$T/err"; RC=$?; }
+	ro_run export --ewf wr/a.E01 ro/d.iso
+	expect_rc "a record that cannot take the entry: usage error" 2
+	expect_grep "a read-only record: says why and both ways out" "$T/err" \
+		"cannot append the export's entry to the record ro/d\.iso\.log: .*; give a writable copy of it with --log FILE, or add --no-log"
+	if ls wr/a.E0* >/dev/null 2>&1; then not_ok "a read-only record: no EWF file written"; else
+		ok "a read-only record: no EWF file written"; fi
+	ro_run export -q --no-log --ewf wr/a.E01 ro/d.iso
+	expect_rc "a read-only record, --no-log: exported" 0
+	cp ro/d.iso.log wr/rec.log && chmod 666 wr/rec.log
+	ro_run export -q --force --log wr/rec.log --map ro/d.map --ewf wr/a.E01 ro/d.iso
+	expect_rc "a writable copy as --log: exported" 0
+	if [ "$(entries wr/rec.log)" -eq "$(($(entries ro/d.iso.log) + 1))" ]; then
+		ok "a writable copy as --log: the entry in it"; else not_ok "a writable copy as --log: the entry in it"; fi
+fi
+
 # --- a JSON record takes a JSON line ------------------------------------------
 run image -q --json --log j.log --map j.map "sim:$D,bad=20-24:100-100" j.iso
 for e in j1 j2; do
