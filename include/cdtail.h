@@ -419,7 +419,8 @@ struct cdt_skip {
 
 /* How a layout's pregaps and index marks were found (issue 33). */
 enum cdt_qmarks {
-	CDT_QMARKS_NONE = 0,		/* not searched: not a CD, no raw reads */
+	CDT_QMARKS_NONE = 0,		/* not searched: not a CD, no raw reads
+					 * (or made-up ones) */
 	CDT_QMARKS_FOUND,		/* from Q, every track */
 	CDT_QMARKS_NO_Q,		/* the drive gives no Q (formatted or in
 					 * P-W): the other answers' pregaps only,
@@ -595,6 +596,13 @@ struct cdt_probe_result {
 	int64_t recorded_start, recorded_size, recorded_last;
 	int64_t next_writable;
 	int64_t recorded_end;
+	/*
+	 * Since 0.3: the search stopped at the --max-extra window below the
+	 * filesystem's size, and its last block was read once: 1 it read
+	 * (the files are on the disc; the end lies past the window), 0 it
+	 * did not; -1 not tried.
+	 */
+	int fs_end_read;
 };
 
 int cdt_probe(struct cdt_dev *dev, const struct cdt_probe_opts *opts,

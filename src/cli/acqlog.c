@@ -360,3 +360,14 @@ int acqlog_write(const struct acqlog *l, struct cdt_dev *dev, const struct acqlo
 	json_object_put(o);
 	return rc;
 }
+
+int acqlog_finish(const struct acqlog *l, struct cdt_dev *dev, struct acqlog_run *run,
+		  int err, const char *done_verdict)
+{
+	run->interrupted = err == CDT_EINTR;
+	run->verdict = err == CDT_EINTR ? "interrupted" : err ? "failed" : done_verdict;
+	run->error = err ? cdt_errmsg(dev) : NULL;
+	if (acqlog_write(l, dev, run) && run->status != EX_DEVICE_ERR && run->status < 128)
+		return EX_DEVICE_ERR;
+	return run->status;
+}

@@ -76,4 +76,13 @@ void acqlog_watch(struct acqlog *l, struct cdt_read_opts *rd);
  */
 int acqlog_write(const struct acqlog *l, struct cdt_dev *dev, const struct acqlog_run *run);
 
+/*
+ * The run's outcome into run (err: the job's return; its verdict
+ * "interrupted", "failed", or done_verdict; dev's message as the error),
+ * then acqlog_write().  Returns the run's status (run->status), or 3 when
+ * the record could not be written and the run had not failed already.
+ */
+int acqlog_finish(const struct acqlog *l, struct cdt_dev *dev, struct acqlog_run *run,
+		  int err, const char *done_verdict);
+
 #endif

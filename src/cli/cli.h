@@ -60,7 +60,8 @@ struct cli_opt {
 	"no progress screen; the text report keeps only its result lines (the " \
 	"verdict, digests)" }
 #define CLI_OPT_VERBOSE { "verbose", 'v', NULL, \
-	"every SCSI command decoded on stderr; -vv adds its CDB and sense bytes" }
+	"every SCSI command on stderr as sg3_utils' -v words it; -vv adds the sense " \
+	"bytes and the transfer, -vvv the data-in bytes" }
 #define CLI_OPT_TIMEOUT { "timeout", CLI_K_TIMEOUT, "SECONDS", \
 	"bound every SCSI command, 1 to 3600 (default " CLI_STR(CLI_TIMEOUT_DEFAULT_S) ")" }
 #define CLI_OPT_MAX_EXTRA { "max-extra", CLI_K_MAX_EXTRA, "BLOCKS", \
@@ -219,6 +220,12 @@ double cli_now_ms(void);
  * early: the files stored there are not on the disc), 0 when it fits.
  */
 uint64_t cli_fs_past_end(const struct cdt_probe_result *p);
+/*
+ * The search stopped at the --max-extra window below the filesystem's
+ * size, and the filesystem's last block read (cdt_probe_result's
+ * fs_end_read): its files are on the disc.
+ */
+bool cli_fs_end_read(const struct cdt_probe_result *p);
 /* Note filesystem-past-end: into notes (JSON) and o's count key, if any. */
 void cli_json_fs_past_end(json_object *o, json_object *notes, const struct cdt_probe_result *p);
 /* Notes damaged-tail and unconfirmed-tail with their counts (issue 23). */

@@ -690,17 +690,15 @@ static void report(const struct export_args *a, const struct export_result *r)
 	}
 	for (k = 0; k < r->n_bad; k++)
 		bad_blocks += r->bad[k].blocks;
-	/* -q: the result lines alone (the MD5 and SHA-1 the E01 holds), as -q keeps them in every command */
-	if (a->co.quiet) {
-		printf("  md5  %s\n  sha1 %s\n", r->md5_hex, r->sha1_hex);
-		return;
+	/* -q: the result lines alone, as -q keeps them in every command */
+	if (!a->co.quiet) {
+		printf("export: %s -> %s (%u segment%s)\n", a->image, a->ewf, r->segments,
+		       r->segments == 1 ? "" : "s");
+		printf("  %llu blocks of 2048 bytes; %zu bad area%s (%llu blocks) recorded as "
+		       "acquiry errors\n", (unsigned long long)(r->bytes / BLOCK), r->n_bad,
+		       r->n_bad == 1 ? "" : "s", (unsigned long long)bad_blocks);
+		print_checks(r);
 	}
-	printf("export: %s -> %s (%u segment%s)\n", a->image, a->ewf, r->segments,
-	       r->segments == 1 ? "" : "s");
-	printf("  %llu blocks of 2048 bytes; %zu bad area%s (%llu blocks) recorded as "
-	       "acquiry errors\n", (unsigned long long)(r->bytes / BLOCK), r->n_bad,
-	       r->n_bad == 1 ? "" : "s", (unsigned long long)bad_blocks);
-	print_checks(r);
 	printf("  md5  %s\n  sha1 %s\n  sha256 %s\n", r->md5_hex, r->sha1_hex, r->sha256_hex);
 }
 

@@ -188,18 +188,13 @@ static int write_log(struct image_cli *c, struct cdt_dev *dev, const char *addr,
 	struct acqlog_run run = {
 		.addr = addr, .out = out, .map_path = c->io.map_path, .rd = &c->io.rd,
 		.digests = c->io.digests, .sum = &res->sum, .image = res, .after = after,
-		.status = status, .interrupted = err == CDT_EINTR,
-		.verdict = err == CDT_EINTR ? "interrupted" : err ? "failed" :
-			   verdict_name(res),
-		.error = err ? cdt_errmsg(dev) : NULL,
+		.status = status,
 	};
 	struct stat st;
 
 	if (res->removed || status == EX_USAGE_ERR || stat(out, &st))
 		return status;
-	if (acqlog_write(&c->log, dev, &run) && status != EX_DEVICE_ERR && status < 128)
-		return EX_DEVICE_ERR;
-	return status;
+	return acqlog_finish(&c->log, dev, &run, err, verdict_name(res));
 }
 
 /* --raw writes OUT.cue and its BIN files: the options of a 2048-byte OUT do not apply. */
@@ -314,6 +309,52 @@ static void print_next(const char *addr, const char *out, const struct cdt_image
 	       "           cdtail image --map %s NEWDEV %s\n", io->map_path, out);
 }
 
+/* The skipped areas' blocks of one kind (audio). */
+static uint64_t skipped_of(const struct cdt_image_result *r, enum cdt_skip_why why)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < r->n_skipped; i++)
+		if (r->skipped[i].why == why)
+			n += r->skipped[i].blocks;
+	return n;
+}
+
+/*
+ * Audio tracks and Mode 2 Form 2 sectors are not 2048-byte data: OUT
+ * holds zeros for them (a CD-Extra's or an audio CD's image is mostly
+ * zeros, yet complete).  What OUT lacks, and the raw image that has it
+ * (issue 35, 7): OUT's name with .cue for its extension.
+ */
+static void print_raw_next(const char *addr, const char *out, const struct cdt_image_result *r)
+{
+	uint64_t audio = skipped_of(r, CDT_SKIP_AUDIO);
+	uint64_t form2 = rui_form2_blocks(r->skipped, r->n_skipped);
+	const char *slash = strrchr(out, '/'), *dot = strrchr(out, '.');
+	int base = dot && dot > (slash ? slash : out) ? (int)(dot - out) : (int)strlen(out);
+	char text[4400];
+
+	if (!audio && !form2)
+		return;
+	if (audio && form2)
+		snprintf(text, sizeof(text), "%s lacks the audio tracks' %llu blocks and %llu Mode"
+			 " 2 Form 2 blocks (zeros in it): a 2048-byte image holds data sectors only",
+			 out, (unsigned long long)audio, (unsigned long long)form2);
+	else
+		snprintf(text, sizeof(text), "%s lacks %s %llu blocks (zeros in it): a 2048-byte"
+			 " image holds data sectors only", out, audio ? "the audio tracks'" :
+			 "its Mode 2 Form 2 sectors,", (unsigned long long)(audio + form2));
+	cli_wrap(stdout, (size_t)printf("note:      "), 11, text);
+	if (!rui_probe(&r->sum)->raw.sectors)
+		printf("next:      this drive reads no raw sectors (READ CD): image every\n"
+		       "           track raw (2352-byte sectors, BIN/CUE) in a drive that does:\n");
+	else
+		printf("next:      image every track raw (2352-byte sectors, BIN/CUE):\n");
+	printf("           cdtail image --raw --map %.*s.raw.map %s %.*s.cue\n", base, out,
+	       rui_probe(&r->sum)->raw.sectors ? addr : "NEWDEV", base, out);
+}
+
 /* A map without identity grown to the true end (a GNU ddrescue map of /dev/sr0). */
 static void print_grown(const struct cdt_image_result *r)
 {
@@ -356,6 +397,7 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 	cli_print_fs_past_end(rui_probe(&r->sum), "the files stored past the disc's end are lost:"
 			      " OUT holds what the disc holds, and no drive reads more");
 	print_next(addr, out, io, r);
+	print_raw_next(addr, out, r);
 	printf("verdict:   %s\n", verdict_name(r));
 }
 

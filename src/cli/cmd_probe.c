@@ -139,6 +139,9 @@ static int run(int argc, char **argv)
 	cdt_cd_text_free(&text);
 	cdt_layout_free(layout);
 	cdt_close(dev);
+	/* the window decided the end: the disc may hold more (issue 35, 6) */
+	if (res.notes & CDT_NOTE_WINDOW_LIMIT)
+		return EX_WINDOW;
 	return cli_verdict_status(res.verdict);
 }
 
@@ -166,7 +169,8 @@ const struct cli_cmd cli_cmd_probe = {
 		 "one thread each, a line (JSON Lines with --json) per drive as soon as\n"
 		 "it is done.\n",
 	.exits = "Exit: 0 the reported length is true, 10 hidden tail found, 11 the disc\n"
-		 "holds less than reported, 4 no block reads, 2 usage error, 3 device\n"
+		 "holds less than reported, 4 no block reads, 5 the search stopped at the\n"
+		 "--max-extra window (the disc may hold more), 2 usage error, 3 device\n"
 		 "error, 130/143 interrupted.  --all: 10 when any drive hid a tail, else\n"
 		 "11 when any was short, else 4 when any read nothing, else 3 when any\n"
 		 "failed (or none was found), else 0; drives without a medium count as\n"

@@ -189,17 +189,12 @@ static int write_log(struct tail_cli *c, struct cdt_dev *dev, const char *addr, 
 {
 	struct acqlog_run run = {
 		.addr = addr, .out = image, .rd = &c->ui.rd, .sum = &res->sum, .tail = res,
-		.status = status, .interrupted = err == CDT_EINTR,
-		.verdict = err == CDT_EINTR ? "interrupted" : err ? "failed" :
-			   verdict_names[res->verdict],
-		.error = err ? cdt_errmsg(dev) : NULL,
+		.status = status,
 	};
 
 	if (status == EX_USAGE_ERR || !res->sum.probe)
 		return status;
-	if (acqlog_write(&c->log, dev, &run) && status != EX_DEVICE_ERR && status < 128)
-		return EX_DEVICE_ERR;
-	return status;
+	return acqlog_finish(&c->log, dev, &run, err, verdict_names[res->verdict]);
 }
 
 static int check_log(struct tail_cli *c, const char *image, int argc, char **argv)

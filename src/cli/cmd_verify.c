@@ -264,17 +264,11 @@ static int write_log(struct verify_cli *c, struct cdt_dev *dev, const char *addr
 	struct acqlog_run run = {
 		.addr = addr, .out = c->vo.image_path ? c->vo.image_path : c->vo.cue_path,
 		.rd = &c->vo.rd, .sum = &res->sum, .verify = res, .status = status,
-		.interrupted = err == CDT_EINTR,
-		.verdict = err == CDT_EINTR ? "interrupted" : err ? "failed" :
-			   verdict_names[res->verdict],
-		.error = err ? cdt_errmsg(dev) : NULL,
 	};
 
 	if (status == EX_USAGE_ERR || !res->sum.probe)
 		return status;
-	if (acqlog_write(&c->log, dev, &run) && status != EX_DEVICE_ERR && status < 128)
-		return EX_DEVICE_ERR;
-	return status;
+	return acqlog_finish(&c->log, dev, &run, err, verdict_names[res->verdict]);
 }
 
 static int parse(struct verify_cli *c, struct cli_args *a, int argc, char **argv)
@@ -433,6 +427,15 @@ static void print_lengths(const struct cdt_verify_result *r)
  * object with "interrupted": true and verdict "interrupted", as image
  * does: what was compared so far.
  */
+/*
+ * The filesystem fits: within the true end, or its last block read past a
+ * window-limited end (issue 35, 6: its files are on the disc).
+ */
+static bool fs_fits(const struct cdt_verify_result *r)
+{
+	return r->fs_fits > 0 || cli_fs_end_read(rui_probe(&r->sum));
+}
+
 static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 		       const struct cdt_verify_result *r, bool virt, bool interrupted)
 {
@@ -469,7 +472,7 @@ static void print_json(const char *addr, const struct cdt_verify_opts *vo,
 	/* the shared filesystem object, and whether it fits within the true end */
 	if (json_object_object_get_ex(o, "filesystem", &fs))
 		json_object_object_add(fs, "fits", r->fs_fits < 0 ? NULL :
-				       json_object_new_boolean(r->fs_fits));
+				       json_object_new_boolean(fs_fits(r)));
 	json_object_object_add(o, "lengths_tried", vo->image_path || vo->cue_path ? NULL :
 			       lengths_json(r));
 	json_object_object_add(o, "matched_blocks", vo->image_path || vo->cue_path ||
@@ -501,8 +504,9 @@ static void print_fs(const struct cdt_verify_result *r)
 		return;
 	}
 	printf("filesystem: %s declares %lld blocks: %s\n", s->fs_type,
-	       (long long)s->filesystem,
-	       r->fs_fits ? "fits within the true end" : "does NOT fit within the true end");
+	       (long long)s->filesystem, cli_fs_end_read(rui_probe(&r->sum)) ?
+	       "its last block reads, past the window" : fs_fits(r) ?
+	       "fits within the true end" : "does NOT fit within the true end");
 }
 
 /* Where the first difference is, and why: a block, or where a length ends. */

@@ -334,10 +334,18 @@ double cli_now_ms(void)
 	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
+bool cli_fs_end_read(const struct cdt_probe_result *p)
+{
+	return CDT_HAS(p, fs_end_read) && p->fs_end_read == 1;
+}
+
 uint64_t cli_fs_past_end(const struct cdt_probe_result *p)
 {
 	int64_t fs = p->sizes.filesystem;
 
+	/* its last block read past a window-limited end: the files are there */
+	if (cli_fs_end_read(p))
+		return 0;
 	return fs > 0 && (uint64_t)fs > p->true_blocks ? (uint64_t)fs - p->true_blocks : 0;
 }
 
@@ -367,6 +375,14 @@ void cli_print_fs_past_end(const struct cdt_probe_result *p, const char *lost)
 	char text[400];
 	uint64_t past = cli_fs_past_end(p);
 
+	if (cli_fs_end_read(p)) {
+		snprintf(text, sizeof(text), "the %s declares %lld blocks and its last block"
+			 " reads: its files are on the disc, whose true end lies past the search"
+			 " window (a larger --max-extra finds it)", p->sizes.fs_type,
+			 (long long)p->sizes.filesystem);
+		cli_wrap(stdout, (size_t)printf("note:      "), 11, text);
+		return;
+	}
 	if (!past)
 		return;
 	snprintf(text, sizeof(text), "filesystem-past-end: the %s declares %" PRIu64 " block%s"

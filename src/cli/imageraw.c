@@ -235,16 +235,11 @@ static int write_log(struct acqlog *log, struct cdt_dev *dev, const char *addr, 
 	struct acqlog_run run = {
 		.addr = addr, .out = out, .map_path = ro->map_path, .rd = &ro->rd,
 		.sum = &res->sum, .raw = res, .status = status,
-		.interrupted = err == CDT_EINTR,
-		.verdict = err == CDT_EINTR ? "interrupted" : err ? "failed" : verdict(res),
-		.error = err ? cdt_errmsg(dev) : NULL,
 	};
 
 	if (res->removed || status == EX_USAGE_ERR || !res->sum.probe)
 		return status;
-	if (acqlog_write(log, dev, &run) && status != EX_DEVICE_ERR && status < 128)
-		return EX_DEVICE_ERR;
-	return status;
+	return acqlog_finish(log, dev, &run, err, verdict(res));
 }
 
 int image_raw_run(struct rui *ui, struct cdt_dev *dev, const char *addr,

@@ -24,12 +24,16 @@ json_object *cli_json_ms(double ms)
 	return json_object_new_double_s(v, text);
 }
 
-static json_object *json_filesystem(const struct cdt_sizes *s)
+static json_object *json_filesystem(const struct cdt_probe_result *p)
 {
+	const struct cdt_sizes *s = &p->sizes;
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "type", s->fs_type[0] ? json_object_new_string(s->fs_type) : NULL);
 	json_object_object_add(o, "blocks", cli_json_count(s->filesystem));
+	/* read once where the window ended the search below it: null if not */
+	json_object_object_add(o, "end_read", !CDT_HAS(p, fs_end_read) || p->fs_end_read < 0 ?
+			       NULL : json_object_new_boolean(p->fs_end_read));
 	return o;
 }
 
@@ -44,7 +48,7 @@ void cli_json_disc(json_object *o, const char *addr, const struct cdt_probe_resu
 	json_object_object_add(o, "hidden_blocks", json_object_new_int64(p->hidden_blocks));
 	json_object_object_add(o, "hidden_512", json_object_new_int64(p->hidden_blocks * (int64_t)bs / 512));
 	json_object_object_add(o, "extent_blocks", json_object_new_int64((int64_t)p->extent_blocks));
-	json_object_object_add(o, "filesystem", json_filesystem(&p->sizes));
+	json_object_object_add(o, "filesystem", json_filesystem(p));
 	json_object_object_add(o, "search_reads", json_object_new_int64((int64_t)p->reads));
 	json_object_object_add(o, "search_failed_reads", json_object_new_int64((int64_t)p->failed_reads));
 	json_object_object_add(o, "search_ms", cli_json_ms(p->search_ms));

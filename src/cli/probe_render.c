@@ -253,6 +253,12 @@ static bool fs_fits(const struct source_row *row, const struct cdt_probe_result 
 	       (uint64_t)row->blocks < r->true_blocks;
 }
 
+/* Past a window-limited end, its last block read: not wrong, unmeasured. */
+static bool fs_read_past(const struct source_row *row, const struct cdt_probe_result *r)
+{
+	return !strcmp(row->key, "filesystem") && cli_fs_end_read(r);
+}
+
 static json_object *json_sources(const struct cdt_probe_result *r,
 				 json_object **wrong)
 {
@@ -264,7 +270,7 @@ static json_object *json_sources(const struct cdt_probe_result *r,
 	for (i = 0; i < n; i++) {
 		json_object_object_add(o, rows[i].key, cli_json_count(rows[i].blocks));
 		if (rows[i].blocks >= 0 && (uint64_t)rows[i].blocks != r->true_blocks &&
-		    !fs_fits(&rows[i], r))
+		    !fs_fits(&rows[i], r) && !fs_read_past(&rows[i], r))
 			json_object_array_add(*wrong, json_object_new_string(rows[i].key));
 	}
 	return o;
@@ -516,6 +522,9 @@ static void print_source(const struct source_row *row, const struct cdt_probe_re
 	if (fs_fits(row, r))
 		printf("  %-18s %12lld  fits (%lld blocks after it)\n", row->label,
 		       (long long)row->blocks, (long long)-diff);
+	else if (fs_read_past(row, r))
+		printf("  %-18s %12lld  its last block reads (past the window)\n", row->label,
+		       (long long)row->blocks);
 	else if (!diff)
 		printf("  %-18s %12lld  right\n", row->label, (long long)row->blocks);
 	else
@@ -543,13 +552,46 @@ static const char *next_reason(const struct cdt_probe_result *r)
 	return NULL;
 }
 
-static void print_next(const char *addr, const struct cdt_probe_result *r)
+/*
+ * Audio tracks or Mode 2 Form 2 sectors (a CD-Extra, an audio CD, a Video
+ * CD): a 2048-byte image would hold zeros for them, so the raw image is
+ * what to make (issue 35, 7).  Its first sector's header tells a Form 2
+ * track (or a formless Mode 2 one: neither gives READ(10) its sectors).
+ */
+static bool wants_raw(const struct cdt_layout *l)
+{
+	size_t i;
+
+	for (i = 0; l && i < l->n_tracks; i++)
+		if (l->tracks[i].mode == CDT_TRACK_AUDIO ||
+		    l->tracks[i].sector_mode == CDT_SECTOR_MODE2_FORM2 ||
+		    l->tracks[i].sector_mode == CDT_SECTOR_MODE2)
+			return true;
+	return false;
+}
+
+static void print_next(const char *addr, const struct cdt_probe_result *r,
+		       const struct cdt_layout *l)
 {
 	const char *why = next_reason(r);
 
 	if (r->notes & CDT_NOTE_NO_READABLE) {
 		cli_wrap(stdout, (size_t)printf("next:      "), 11,
 			 "nothing reads: clean the disc or try another drive, then probe again");
+		return;
+	}
+	if (wants_raw(l)) {
+		cli_wrap(stdout, (size_t)printf("next:      "), 11, r->raw.sectors ?
+			 "the disc holds audio or Mode 2 sectors, which a 2048-byte image lacks"
+			 " (zeros there): image every track raw (2352-byte sectors, BIN/CUE),"
+			 " to its true end:" :
+			 "the disc holds audio or Mode 2 sectors, which a 2048-byte image lacks"
+			 " (zeros there), and this drive reads no raw sectors (READ CD): image"
+			 " every track raw in a drive that does (or here the data only):");
+		printf("           cdtail image --raw --map disc.map %s disc.cue\n",
+		       r->raw.sectors ? addr : "NEWDEV");
+		if (!r->raw.sectors)
+			printf("           cdtail image %s disc.iso\n", addr);
 		return;
 	}
 	if (!why)
@@ -625,7 +667,7 @@ void cli_probe_text(const char *addr, const struct cdt_probe_result *r, bool vir
 	print_open_capacity(r);
 	cli_print_fs_past_end(r, "the files stored there are not on the disc, and no copy"
 			      " of it holds them");
-	print_next(addr, r);
+	print_next(addr, r, l);
 	printf("verdict:   %s\n", cdt_verdict_name(r->verdict));
 }
 

@@ -304,18 +304,21 @@ void rui_print_protected(const struct cdt_skip *v, size_t n, const char *lacks)
 void rui_print_form2(const struct cdt_skip *v, size_t n, const char *lacks)
 {
 	uint64_t blocks = rui_form2_blocks(v, n);
+	char text[4600];
 	size_t i;
 
 	if (!blocks)
 		return;
 	for (i = 0; i < n && v[i].why != CDT_SKIP_FORM2; i++)
 		;
-	printf("form2:     %" PRIu64 " block%s from LBA %" PRIu64 " answer 05/64/00 (ILLEGAL MODE FOR\n"
-	       "           THIS TRACK) inside a data track: Mode 2 Form 2 sectors (Video CD,\n"
-	       "           CD-i, XA audio or video) that READ(10) cannot give as 2048-byte\n"
-	       "           data, not damage; %s. A raw reader (READ CD,\n"
-	       "           2352-byte sectors: redumper, cdrdao) reads them\n",
-	       blocks, blocks == 1 ? "" : "s", v[i].start, lacks);
+	/* lacks may name a long path: wrapped, never past 80 columns */
+	snprintf(text, sizeof(text), "%" PRIu64 " block%s from LBA %" PRIu64 " answer 05/64/00"
+		 " (ILLEGAL MODE FOR THIS TRACK) inside a data track: Mode 2 Form 2 sectors"
+		 " (Video CD, CD-i, XA audio or video) that READ(10) cannot give as 2048-byte"
+		 " data, not damage; %s. A raw reader (READ CD, 2352-byte sectors: cdtail"
+		 " image --raw, redumper, cdrdao) reads them", blocks, blocks == 1 ? "" : "s",
+		 v[i].start, lacks);
+	cli_wrap(stdout, (size_t)printf("form2:     "), 11, text);
 }
 
 void rui_print_lost(const struct cdt_read_summary *s, const char *label, const char *holds)

@@ -104,7 +104,7 @@ expect_grep "text: the checks" "$T/out" "^  checked against d\.iso\.log: verdict
 expect_grep "text: the sha256" "$T/out" "^  sha256 $(sha256sum <d.iso | cut -c1-64)$"
 
 # --- the drive's serial number and case fields from the record (both forms) -
-# (the record has every case field, "none" where not given: given here instead)
+# the record holds every case field ("none" where not given): set two
 sed -e 's/^  serial: none$/  serial: SN-4711/' -e 's/^case_number: none$/case_number: K-9/' \
 	-e 's/^examiner: none$/examiner: Rec Orded/' acq.log >serial.log
 run export --ewf s.E01 --log serial.log --examiner "Given Here" d.iso
@@ -124,8 +124,8 @@ ewf_field "ewfinfo: the JSON record's serial number" i "Serial number" SN-JSON
 
 # --- the record as later runs write it: milliseconds, notes on several lines,
 # a verify run after the image's, a tail run's entry, "interrupted": true ----
-sed -e 's/^\(started: .*\)Z$/\1.250Z/' -e 's/^notes: none$/notes: first line\
-second line/' acq.log >ms.log
+sed -e 's/^\(started: [^.]*\)\(\.[0-9]*\)\{0,1\}Z$/\1.250Z/' \
+	-e 's/^notes: none$/notes: first line\nsecond line/' acq.log >ms.log
 run export --ewf ms.E01 --log ms.log d.iso
 expect_rc "a start with milliseconds and notes on two lines" 0
 ewfinfo ms.E01 >i 2>&1
@@ -156,6 +156,7 @@ expect_rc "a record without digests: exported" 0
 expect_grep "the output says the record has no digests" "$T/out" "extent, no digests recorded"
 ewfinfo nd.E01 >i 2>&1
 expect_grep "without a recorded SHA-256 the notes hold the image's" i "Notes:.* sha256 $(sha256sum <nd.iso | cut -c1-64); the run recorded no digests"
+# a record that says interrupted whatever its verdict (the record writes the key on every run)
 sed 's/^interrupted: false$/interrupted: true/' acq.log >intr.log
 refused "interrupted: true" "says its run was interrupted" --log intr.log d.iso
 

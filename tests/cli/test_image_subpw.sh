@@ -34,11 +34,24 @@ for k in mixed cdextra vcd audio iso multi; do
 done
 expect_json "multi: a sector of OUT.sub for each stored sector" \
 	"$(stat -c %s "$T/o/multi.sub") / 96" "$(jq .stream_sectors "$T/out")"
+run image --raw --subchannel "sim:$T/audio.cue,trackinfo=pregap" "$T/o/text.cue"
+expect_grep "text: the subchannel line" "$T/out" \
+	"^subchannel: $T/o/text.sub, Q CRC errors 0, 0 records zeros \\(not read\\)\$"
 run image --raw --json "sim:$T/iso.cue,trackinfo=pregap" "$T/o/nosub.cue"
 expect_json "without --subchannel: no OUT.sub, null" .subchannel null
 expect_json "without --subchannel: no per-track counts" '.tracks[0] | has("q_crc_errors")' false
 if [ -e "$T/o/nosub.sub" ]; then not_ok "without --subchannel: no OUT.sub file"; else
 	ok "without --subchannel: no OUT.sub file"; fi
+
+# --- the drive's largest transfer: 2352 + 294 + 96 bytes a sector, 23 in 64 KiB ----------
+run image --raw --subchannel --chunk 27 --json \
+	"sim:$T/mixed.cue,trackinfo=pregap,maxxfer=65536,trace=$T/mx.tr" "$T/o/mx.cue"
+expect_rc "maxxfer=65536, --chunk 27: -> 0" 0
+subs "maxxfer: OUT.sub the model's" mixed "$T/o/mx.sub"
+big=$(awk '$1 == "be" { split($3, b, "="); if (b[2] + 0 > 23) n++ } END { print n + 0 }' "$T/mx.tr")
+most=$(awk '$1 == "be" { split($3, b, "="); if (b[2] + 0 > m) m = b[2] + 0 } END { print m + 0 }' "$T/mx.tr")
+if [ "$big" = 0 ] && [ "$most" = 23 ]; then ok "no READ CD over 23 sectors, some of 23"; else
+	not_ok "no READ CD over 23 sectors, some of 23" "$big over, the most $most"; fi
 
 # --- unreadable sectors: zeros, counted, no Q made up ---------------------------------
 run image --raw --subchannel --json "sim:$T/bad.cue,trackinfo=pregap" "$T/o/bad.cue"

@@ -77,7 +77,8 @@ expect_rc "map -q --svg -> 0" 0
 if [ -s "$T/out" ]; then not_ok "map -q --svg: nothing on stdout" "$(cat "$T/out")"; else ok "map -q --svg: nothing on stdout"; fi
 run export -q --ewf "$T/e.E01" "$T/d.iso"
 expect_rc "export -q -> 0" 0
-if [ "$(grep -c . "$T/out")" = 2 ] && grep -q '^  md5 ' "$T/out" && grep -q '^  sha1 ' "$T/out"; then
+if [ "$(grep -c . "$T/out")" = 3 ] && grep -q '^  md5 ' "$T/out" && grep -q '^  sha1 ' "$T/out" &&
+	grep -q '^  sha256 ' "$T/out"; then
 	ok "export -q: the digest lines alone"; else not_ok "export -q: the digest lines alone" "$(cat "$T/out")"; fi
 
 # did you mean: an option within a typo of one the command takes

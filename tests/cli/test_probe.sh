@@ -141,7 +141,8 @@ expect_json "block=512, a volume of 1000 sectors on 800: 4000 blocks, past the e
 run probe --json "sim:$RND,hide=20000"
 expect_rc "hide larger than the image -> 2" 2
 run probe --json --max-extra 100 "sim:$RND,hide=2500"
-expect_rc "window limit -> 10" 10
+# issue 35, 6: the window decided the end: exit 5 (was 10), as image's
+expect_rc "window limit -> 5" 5
 expect_json "window limit noted" '.notes | index("window-limit") != null' true
 expect_json "window limit: stops at reported+100" .true_blocks 600
 
@@ -225,12 +226,47 @@ mkimage "$T/c.img" 300
 pvd "$T/c.img" 16 290
 rm -f "$T/c.tr"
 run probe --json --max-extra 8 "sim:$T/c.img,hide=100,trace=$T/c.tr"
-expect_rc "window of 8 inside a hidden tail of 100 -> 10" 10
+expect_rc "window of 8 inside a hidden tail of 100 -> 5 (issue 35, 6)" 5
 expect_json "window of 8: true_blocks is the window's edge" .true_blocks 208
 expect_json "window of 8: extent_blocks" .extent_blocks 208
 expect_json "window of 8: window_limit" .window_limit true
-if [ -z "$(reads_in "$T/c.tr" 208 4294967296)" ]; then ok "window of 8: no read at or past LBA 208"
-else not_ok "window of 8: no read at or past LBA 208" "$(reads_in "$T/c.tr" 208 4294967296 | head -3)"; fi
+# issue 35, 6: the one read past the window is the filesystem's last block,
+# which settles it: the files are on the disc, no filesystem-past-end
+if [ "$(reads_in "$T/c.tr" 208 4294967296)" = "28 lba=289 blocks=1 sense=00/00/00" ]; then
+	ok "window of 8: no read at or past LBA 208 but the filesystem's last block"
+else not_ok "window of 8: no read at or past LBA 208 but the filesystem's last block" \
+	"$(reads_in "$T/c.tr" 208 4294967296 | head -3)"; fi
+expect_json "window of 8: the filesystem's end read, not past the end" \
+	'[.filesystem.end_read, (.notes | index("filesystem-past-end")), .filesystem_past_end_blocks, (.wrong_sources | index("filesystem"))] | map(tostring) | join(" ")' \
+	"true null 0 null"
+run probe --max-extra 8 "sim:$T/c.img,hide=100"
+expect_rc "window of 8, text: exit 5" 5
+expect_grep "window of 8, text: the filesystem row" "$T/out" '^  filesystem +290  its last block reads \(past the window\)$'
+expect_grep "window of 8, text: the note" "$T/out" '^note: +the iso9660 declares 290 blocks and its last block reads: its files$'
+expect_no_grep "window of 8, text: no filesystem-past-end" "$T/out" 'filesystem-past-end'
+# a filesystem that does declare more than the disc: its last block fails
+mkimage "$T/s.img" 250
+pvd "$T/s.img" 16 290
+run probe --json --max-extra 8 "sim:$T/s.img,hide=50"
+expect_rc "window of 8, filesystem past the disc's end: exit 5" 5
+expect_json "window of 8, filesystem past the end: its end read fails, noted" \
+	'[.filesystem.end_read, (.notes | index("filesystem-past-end") != null)] | map(tostring) | join(" ")' "false true"
+# no window: the end found, the filesystem judged against it, no extra read
+run probe --json "sim:$T/s.img,hide=50"
+expect_json "no window: end_read null" .filesystem.end_read null
+# image of the window-limited disc: exit 5, and its filesystem end read too
+run image --json --max-extra 8 "sim:$T/c.img,hide=100" "$T/c.iso"
+expect_rc "image, window of 8: exit 5" 5
+expect_json "image, window of 8: no filesystem-past-end" '.notes | index("filesystem-past-end")' null
+run verify --json --max-extra 8 --image "$T/c.iso" "sim:$T/c.img,hide=100"
+expect_rc "verify, window of 8: exit 5" 5
+expect_json "verify, window of 8: the filesystem fits (its end read)" \
+	'[.filesystem.fits, .filesystem.end_read] | map(tostring) | join(" ")' "true true"
+run verify --max-extra 8 --image "$T/c.iso" "sim:$T/c.img,hide=100"
+expect_grep "verify text, window of 8: the filesystem's end read" "$T/out" \
+	'^filesystem: iso9660 declares 290 blocks: its last block reads, past the window$'
+run verify --json --max-extra 8 --image "$T/c.iso" "sim:$T/s.img,hide=50"
+expect_json "verify, filesystem past the disc: does not fit" .filesystem.fits false
 # a MEDIUM run from inside the reported length across the window: the same
 # answer whatever failures cost (exit 5 once imaged)
 for cost in 50/1 50/8000; do

@@ -31,6 +31,17 @@ for k in mixed cdextra; do
 	expect_json "$k: no P-W difference in any track" '[.tracks[] | .sub_diff_sectors] | add' 0
 done
 
+# a --single-file image: the same records, one FILE
+mkdir "$T/sf"
+run image --raw --single-file --subchannel --json "sim:$T/cdextra.cue,trackinfo=pregap" "$T/sf/x.cue"
+run verify --cue "$T/sf/x.cue" --json "sim:$T/cdextra.cue,trackinfo=pregap"
+expect_rc "single-file sheet with OUT.sub: identical -> 0" 0
+put "$T/sf/x.sub" $((400 * 96 + 1)) 001
+run verify --cue "$T/sf/x.cue" --json "sim:$T/cdextra.cue,trackinfo=pregap"
+expect_json "single-file: a changed P byte in track 2 at its LBA" \
+	'[.verdict, (.tracks[] | [.sub_diff_sectors, .sub_first_diff_lba])] | tostring' \
+	'["different",[0,null],[1,400],[0,null]]'
+
 # the same OUT.sub built by the model: the disc's P-W is what the model says
 python3 "$SUB" write "$T/mixed.json" "$T/o/mixed.sub"
 run verify --cue "$T/o/mixed.cue" --json "sim:$T/mixed.cue,trackinfo=pregap"

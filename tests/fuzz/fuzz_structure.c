@@ -10,6 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!mmc_parse_dvd_physical(data, size, &p)) {
 		(void)mmc_dvd_data_blocks(&p);
+		(void)mmc_dvd_placed_blocks(&p);
 		(void)mmc_dvd_layer0_blocks(&p);
 		(void)mmc_dvd_category_name(p.category);
 	}

@@ -24,7 +24,7 @@ sometimes (readsub=refuse): the written sheet has CATALOG first and each
 ISRC inside its track before the INDEX lines, JSON catalog/isrc the same,
 exactly where the drive gives them.
 Pregaps and index marks from Q (issue 33): a later session's first track
-with a pregap too, INDEX 02.. marks on undamaged discs, a drive giving
+with its 2-second pregap (the sheet's blocks, the rest the drive's), INDEX 02.. marks on undamaged discs, a drive giving
 formatted Q, raw P-W, both or no subchannel (subchannel=): with Q every
 file splits where the source's tracks do on either drive, the sheet's
 INDEX lines and the JSON indexes are the source's, the Q reads few; with
@@ -42,7 +42,9 @@ Usage: raw_model.py CDTAIL WORKDIR [--seed S] [--cases N] [--only I]
   (--only I: case I alone, its disc left in WORKDIR/w0/c to replay)
 Prints "ok N cases" or one "FAIL ..." line per failing case.
 """
+import hashlib
 import json
+import zlib
 import os
 import random
 import shlex
@@ -439,6 +441,20 @@ def check_json(case, out, zero, layout):
     return why
 
 
+def check_sums(out):
+    """Each track's CRC-32, MD5 and SHA-1 are its file's (issue 34: they
+    come from the bytes as written, not from the file read back)."""
+    why = []
+    for t in out.get("tracks", []):
+        data = open(t["file"], "rb").read()
+        want = ("%08x" % (zlib.crc32(data) & 0xffffffff), hashlib.md5(data).hexdigest(),
+                hashlib.sha1(data).hexdigest())
+        if (t.get("crc32"), t.get("md5"), t.get("sha1")) != want:
+            why.append("track %d's sums %s, want %s" % (t["number"], (t.get("crc32"),
+                       t.get("md5"), t.get("sha1")), want))
+    return why
+
+
 def check(case, work, cdtail, wrapper, seed):
     rng = random.Random(seed * 1000003 + case["idx"])
     draw_case(rng, case["idx"])  # the same draws as when the case was made
@@ -488,6 +504,7 @@ def check(case, work, cdtail, wrapper, seed):
                                                    [len(b) // RAW for b in blobs]))
         if b"".join(got) != b"".join(blobs):
             why.append("the files' bytes differ from the disc's")
+        why += check_sums(out)
         why += check_ids(case, out, open(cue).read())
         why += check_q(case, out, open(cue).read(), layout)
         why += check_sub(case, folder, out, zero)

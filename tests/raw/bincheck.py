@@ -9,7 +9,8 @@ Usage: bincheck.py KIND.json OUT.cue [--offset S] [--zero LBA,...] [--split]
   the first, every sector to its end (the next track's pregap; the last
   track to the disc's end); inter-session gaps in no file.  MODE1/2048
   sources are expanded to raw Mode 1 sectors by model.py; a pregap the
-  sheet did not store (PREGAP) reads as zeros.  --zero: sectors that must
+  sheet did not store (PREGAP, a later session's first track's 2 s)
+  reads as silence or as made sectors of the track's mode.  --zero: sectors that must
   be zeros (bad); --offset: audio runs shifted by S samples of 4 bytes
   (zeros where they would come from outside the run); --split: the files
   must split where the tracks do (else only their concatenation counts).
@@ -40,8 +41,19 @@ def source_sectors(jpath):
             s = data[i * size:(i + 1) * size]
             sec[first + i] = model.mode1(first + i, s) if size == 2048 else s
         for lba in range(t["start"] - t["pregap"], first):
-            sec[lba] = bytes(RAW)
+            sec[lba] = made_sector(t["cue_mode"], lba)
     return d, sec
+
+
+def made_sector(mode, lba):
+    """A pregap block the sheet does not store (PREGAP, a later session's
+    first track's 2 s): silence, or a sector of the track's mode with zero
+    data (a Mode 2 one Form 1 with a zero subheader), as a drive reads it."""
+    if mode == "AUDIO":
+        return bytes(RAW)
+    if mode == "MODE2/2352":
+        return model.mode2(lba, bytes(4), bytes(2048))
+    return model.mode1(lba, bytes(2048))
 
 
 def expected_files(d, sec):

@@ -239,6 +239,9 @@ def place(tracks):
             index1 = 0
         elif session != prev_session:
             index1 = cursor + (11400 if prev_session == 1 else 6900)
+            # a later session's first track has 2 s of pregap at the end of
+            # the gap, the sheet's own and made blocks (issue 33)
+            pregap = 150
         else:
             index1 = cursor + pregap
         blocks = len(sectors) - stored

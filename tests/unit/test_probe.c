@@ -375,6 +375,76 @@ static void test_search_progress(void **state)
 	assert_true(s.past_end > 0);
 }
 
+/* probe with a --max-extra window */
+static struct cdt_probe_result probe_window(const char *addr, uint64_t window)
+{
+	struct cdt_probe_opts po = { .size = sizeof(po), .max_extra = window };
+	struct cdt_probe_result res = CDT_INIT(res);
+	struct cdt_dev *dev;
+	char err[256];
+
+	if (cdt_open(addr, NULL, &dev, err, sizeof(err)))
+		fail_msg("open %s: %s", addr, err);
+	if (cdt_probe(dev, &po, &res))
+		fail_msg("probe %s: %s", addr, cdt_errmsg(dev));
+	cdt_close(dev);
+	return res;
+}
+
+/* blocks random data with an ISO 9660 PVD at 16 declaring size blocks */
+static void write_volume(const char *path, uint64_t blocks, uint32_t size)
+{
+	uint8_t pvd[2 * 2048] = { 0 };
+	FILE *f;
+
+	write_image(path, blocks * 2048);
+	memcpy(pvd, "\x01" "CD001\x01", 7);
+	th_put_le32(pvd + 80, size);
+	th_put_be32(pvd + 84, size);
+	pvd[128] = 0x00;
+	pvd[129] = 0x08;
+	pvd[130] = 0x08;
+	pvd[131] = 0x00;
+	memcpy(pvd + 2048, "\xff" "CD001\x01", 7);
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 16 * 2048, SEEK_SET), 0);
+	assert_int_equal(fwrite(pvd, sizeof(pvd), 1, f), 1);
+	fclose(f);
+}
+
+/*
+ * Issue 35, 6: a window that ends the search below the filesystem's
+ * size reads the filesystem's last block once: a volume of 290 blocks on
+ * 300 reads there, so its files are on the disc; one of 290 on 250 does
+ * not; without a window limit nothing is tried.
+ */
+static void test_fs_end_past_window(void **state)
+{
+	char addr[800], vol[256];
+	struct cdt_probe_result r;
+
+	(void)state;
+	th_path(vol, sizeof(vol), dir, "vol.img");
+	write_volume(vol, 300, 290);
+	snprintf(addr, sizeof(addr), "sim:%s,hide=100", vol);
+	r = probe_window(addr, 8);
+	assert_true(r.notes & CDT_NOTE_WINDOW_LIMIT);
+	assert_int_equal(r.true_blocks, 208);
+	assert_int_equal(r.sizes.filesystem, 290);
+	assert_int_equal(r.fs_end_read, 1);
+	r = probe_window(addr, 0);
+	assert_false(r.notes & CDT_NOTE_WINDOW_LIMIT);
+	assert_int_equal(r.fs_end_read, -1);
+
+	write_volume(vol, 250, 290);
+	snprintf(addr, sizeof(addr), "sim:%s,hide=50", vol);
+	r = probe_window(addr, 8);
+	assert_true(r.notes & CDT_NOTE_WINDOW_LIMIT);
+	assert_int_equal(r.true_blocks, 208);
+	assert_int_equal(r.fs_end_read, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_block512),
 		cmocka_unit_test(test_no_source_predicts),
 		cmocka_unit_test(test_timeout_is_a_failed_block),
+		cmocka_unit_test(test_fs_end_past_window),
 	};
 
 	return cmocka_run_group_tests_name("probe", tests, setup, teardown);

@@ -108,6 +108,56 @@ static void test_dvd_dual_otp(void **state)
 	assert_int_equal(mmc_dvd_data_blocks(&p), -1);
 }
 
+/*
+ * Where LBA 0 sits: at 030000h as ECMA-267 has it, or at PSN 0 as QEMU's
+ * ide-cd numbers the data area of a DVD-sized image; these are its bytes
+ * for 2,295,104 blocks, as the VM test (tests/vm/cases/dvd.sh) read them.
+ */
+static void test_dvd_placed(void **state)
+{
+	static const uint8_t qemu[20] = {
+		0x08, 0x02, 0x00, 0x00, 0x01, 0x0f, 0x01, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x23, 0x05, 0x3f, 0x00, 0x23, 0x05, 0x3f,
+	};
+	struct mmc_dvd_physical p;
+	size_t n;
+
+	(void)state;
+	memset(ans, 0, sizeof(ans));
+	memcpy(ans, qemu, sizeof(qemu));
+	assert_int_equal(mmc_parse_dvd_physical(ans, MMC_DVD_PHYSICAL_LEN, &p), 0);
+	assert_string_equal(mmc_dvd_category_name(p.category), "DVD-ROM");
+	assert_int_equal(p.version, 1);
+	assert_int_equal(p.layers, 1);
+	assert_false(p.otp);
+	assert_int_equal(p.start_psn, 0);
+	assert_int_equal(mmc_dvd_placed_blocks(&p), 2295104);
+	/* the standard start */
+	n = dvd(0, 1, false, 0x30000, 0x30000 + 2295104 - 1, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &p), 0);
+	assert_int_equal(mmc_dvd_placed_blocks(&p), 2295104);
+	/* DVD-RAM's data area starts at 031000h */
+	n = dvd(1, 1, false, 0x31000, 0x31000 + 999, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &p), 0);
+	assert_int_equal(mmc_dvd_placed_blocks(&p), 1000);
+	/* another start below 030000h places nothing */
+	n = dvd(0, 1, false, 0x1000, 0x30000 + 999, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &p), 0);
+	assert_int_equal(mmc_dvd_data_blocks(&p), 0x30000 + 1000 - 0x1000);
+	assert_int_equal(mmc_dvd_placed_blocks(&p), -1);
+	/* an all-zero descriptor is no one-block data area */
+	memset(ans, 0, sizeof(ans));
+	ans[0] = (MMC_DVD_PHYSICAL_LEN - 2) >> 8;
+	ans[1] = (MMC_DVD_PHYSICAL_LEN - 2) & 0xff;
+	assert_int_equal(mmc_parse_dvd_physical(ans, MMC_DVD_PHYSICAL_LEN, &p), 0);
+	assert_int_equal(mmc_dvd_data_blocks(&p), 1);
+	assert_int_equal(mmc_dvd_placed_blocks(&p), -1);
+	/* an end before the start places nothing */
+	n = dvd(0, 1, false, 0x30000, 0x2ffff, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &p), 0);
+	assert_int_equal(mmc_dvd_placed_blocks(&p), -1);
+}
+
 static void test_bd(void **state)
 {
 	struct mmc_bd_disc_info di;
@@ -144,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_cdb),
 		cmocka_unit_test(test_dvd_single),
 		cmocka_unit_test(test_dvd_dual_otp),
+		cmocka_unit_test(test_dvd_placed),
 		cmocka_unit_test(test_bd),
 	};
 

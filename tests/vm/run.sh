@@ -16,7 +16,7 @@ TO=${VM_BOOT_TIMEOUT:-90}
 JOBS=${VM_JOBS:-2}
 . "$VM/lib.sh"
 
-ALL="virtio-cd ide-cd ahci-cd scsi-debug iscsi multipath rack"
+ALL="virtio-cd ide-cd ahci-cd dvd scsi-debug iscsi multipath rack"
 SELFTEST=0
 if [ "${1:-}" = --selftest ]; then
 	# the harness itself: a guest that panics and one that hangs must each
@@ -75,6 +75,21 @@ make_iso() {
 	mv "$1.tmp" "$1"
 }
 
+# The ISO grown to BLOCKS as a sparse file, its PVD's volume space size
+# (both-endian at 32848) set to BLOCKS so the filesystem spans the medium:
+# only the ISO's own blocks take disk space.
+grow_iso() {
+	iso=$1 out=$2 n=$3
+	cp "$iso" "$out" || return 1
+	le=$(printf '\\%03o\\%03o\\%03o\\%03o' $((n & 255)) $((n >> 8 & 255)) \
+		$((n >> 16 & 255)) $((n >> 24 & 255)))
+	be=$(printf '\\%03o\\%03o\\%03o\\%03o' $((n >> 24 & 255)) $((n >> 16 & 255)) \
+		$((n >> 8 & 255)) $((n & 255)))
+	# shellcheck disable=SC2059
+	printf "$le$be" | dd of="$out" bs=1 seek=32848 conv=notrunc 2>/dev/null || return 1
+	truncate -s $((n * 2048)) "$out"
+}
+
 # ---- the cases: CASE -> script, modules, environment, QEMU devices -------
 BASE_MODS="scsi_common scsi_mod cdrom sr_mod sg"
 VIRTIO_MODS="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci virtio_scsi"
@@ -99,6 +114,26 @@ ISO_SHA=$(sha256sum "$W/test.iso" | cut -d' ' -f1)"
 			MODS="$BASE_MODS libata libahci ahci"
 			QARGS="$QARGS -device ahci,id=ahci -device ide-cd,drive=cd,bus=ahci.0" ;;
 		esac
+		;;
+	dvd)
+		# QEMU calls a medium of more than CD_MAX_SECTORS (80 minutes:
+		# 360,000 blocks) a DVD-ROM and answers READ DVD STRUCTURE for it
+		# (hw/ide/atapi.c and hw/scsi/scsi-disk.c, media_is_dvd): a
+		# DVD-5's 2,295,104 blocks on ide-cd (ide.0) and on scsi-cd
+		# (virtio-scsi), the largest "CD" (360,000) on ide-cd (ide.1)
+		[ -f "$W/test.iso" ] || return 1
+		grow_iso "$W/test.iso" "$W/dvd.img" 2295104 || return 1
+		grow_iso "$W/test.iso" "$W/cdmax.img" 360000 || return 1
+		SCRIPT=dvd.sh
+		MODS="$BASE_MODS libata ata_piix $VIRTIO_MODS"
+		ENV="DVD_BLOCKS=2295104
+CD_BLOCKS=360000"
+		QARGS="-drive if=none,id=dvd,file=$W/dvd.img,media=cdrom,format=raw,readonly=on
+-device ide-cd,drive=dvd,bus=ide.0
+-drive if=none,id=cd,file=$W/cdmax.img,media=cdrom,format=raw,readonly=on
+-device ide-cd,drive=cd,bus=ide.1
+-drive if=none,id=sdvd,file=$W/dvd.img,media=cdrom,format=raw,readonly=on
+-device virtio-scsi-pci,id=hba -device scsi-cd,drive=sdvd,bus=hba.0"
 		;;
 	scsi-debug)
 		SCRIPT=scsi_debug.sh
@@ -186,7 +221,7 @@ run_case() {
 }
 
 case " $CASES " in
-*-cd\ * | *\ rack\ *) make_iso "$W/test.iso" || echo "vm: could not make the ISO" ;;
+*-cd\ * | *\ rack\ * | *\ dvd\ *) make_iso "$W/test.iso" || echo "vm: could not make the ISO" ;;
 esac
 
 # Up to $JOBS boots at once (TCG uses one host core per guest CPU).

@@ -7,8 +7,10 @@
  * CD sub-channel selection 001b, MMC-3 6.1.15) is the other order: one
  * byte a symbol, P in bit 7, Q in bit 6, ... W in bit 0.  [CloneCD .sub:
  * the myce.com thread "Decoding and editing CloneCD's .sub and .ccd
- * files" and psx-spx "CDROM Disk Images CCD/IMG/SUB"; redumper cd/
- * subcode.ixx subcode_extract_channel takes a channel out the same way.]
+ * files" and psx-spx "CDROM Disk Images CCD/IMG/SUB"; Aaru's CloneCD
+ * plugin (aaru-dps/Aaru DiscImageChef.DiscImages/CloneCD.cs) notes that
+ * CloneCD stores subchannel de-interleaved; redumper cd/subcode.ixx
+ * subcode_extract_channel takes a channel out the same way.]
  */
 #ifndef CDT_SUBPW_H
 #define CDT_SUBPW_H

@@ -4,7 +4,10 @@
  * C2 pointers when asked, as pieces of at most the device's largest
  * transfer (2352 + 294 bytes a sector with C2: 24 sectors in 64 KiB, not
  * 26), each sector that arrived checked before the caller sees it.
- * Sectors are handed back 2352 bytes each, the pointers left out.
+ * Sectors are handed back 2352 bytes each, the pointers left out; with
+ * pw the raw P-W subchannel comes in the same command (96 bytes after the
+ * pointers, MMC-3 READ CD sub-channel selection 001b) and each good
+ * sector's goes to pw_out.
  */
 #include <stdlib.h>
 #include <string.h>

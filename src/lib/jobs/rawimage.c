@@ -32,10 +32,10 @@
 #include "book/lock.h"
 #include "engine/passes.h"
 #include "jobs/rawjob.h"
-#include "jobs/rawsingle.h"
 #include "engine/sink.h"
 #include "mmc/readcd.h"
 #include "cd/sector.h"
+#include "cd/subq.h"
 #include "cd/trackhash.h"
 
 #define SHEET_MAX (1024 * 1024)	/* CD-TEXT lines too: verify --cue reads as much */
@@ -86,15 +86,6 @@ static int file_error(struct raw_job *j, const char *path)
 	return errno == EEXIST ? CDT_EUSAGE : CDT_EIO;
 }
 
-/*
- * Where track file i's bytes start in the file that holds them: 0, or
- * with --single-file its first stream sector's (OUT.bin holds the stream).
- */
-static uint64_t file_base(const struct raw_job *j, size_t i)
-{
-	return j->opts->single_file ? j->plan.f[i].stream * CD_RAW : 0;
-}
-
 /* Track file i opened (made, on a fresh run), locked, at its size. */
 static int open_bin(struct raw_job *j, size_t i)
 {
@@ -139,24 +130,6 @@ static int open_bin(struct raw_job *j, size_t i)
 	return rc;
 }
 
-/*
- * --single-file: the sheet *text made one-FILE (rawsingle.h), naming
- * OUT.bin; the new length (SHEET_MAX or more: not made).
- */
-static size_t single_sheet(const struct raw_job *j, char **text)
-{
-	char *one = malloc(SHEET_MAX);
-	const char *slash = strrchr(j->paths[0], '/');
-	size_t len;
-
-	if (!one)
-		return SHEET_MAX;
-	len = raw_sheet_single(one, SHEET_MAX, *text, &j->plan, slash ? slash + 1 : j->paths[0]);
-	free(*text);
-	*text = one;
-	return len;
-}
-
 /* The sheet, replaced whole (a new file renamed over it). */
 static int write_sheet(struct raw_job *j)
 {
@@ -179,7 +152,7 @@ static int write_sheet(struct raw_job *j)
 	}
 	len = raw_sheet(text, SHEET_MAX, &j->plan, basename(base), &notes);
 	if (j->opts->single_file && len < SHEET_MAX)
-		len = single_sheet(j, &text);
+		len = raw_single_sheet(j, &text, SHEET_MAX);
 	snprintf(tmp, sizeof(tmp), "%s.cdtail-tmp", j->cue_path);
 	f = len < SHEET_MAX ? fopen(tmp, "w") : NULL;
 	if (f && fwrite(text, 1, len, f) == len && !fflush(f) && !fsync(fileno(f)))
@@ -248,7 +221,7 @@ static int put_bytes(struct raw_job *j, size_t fi, int64_t at, const uint8_t *p,
 		return joined(j, fi) ? put_bytes(j, fi + 1, at - size, p, len) : 0;
 	part = at + len > size ? size - at : len;
 	if (!rc)
-		rc = rescue_pwrite(j->fds[fi], p, (size_t)part, file_base(j, fi) + (uint64_t)at);
+		rc = rescue_pwrite(j->fds[fi], p, (size_t)part, raw_file_base(j, fi) + (uint64_t)at);
 	if (!rc && j->hash)
 		rc = rawhash_put(j->hash, fi, (uint64_t)at, p, (uint64_t)part, &j->book.map);
 	if (!rc && part < len && joined(j, fi))
@@ -268,7 +241,7 @@ static int put_piece(struct raw_job *j, const struct raw_file *f, uint64_t k,
 	if (f->t->mode == CDT_TRACK_AUDIO && j->shift)
 		return put_bytes(j, fi, (int64_t)(i * CD_RAW) - j->shift, buf,
 				 (int64_t)n * CD_RAW);
-	rc = rescue_pwrite(j->fds[fi], buf, (size_t)n * CD_RAW, file_base(j, fi) + i * CD_RAW);
+	rc = rescue_pwrite(j->fds[fi], buf, (size_t)n * CD_RAW, raw_file_base(j, fi) + i * CD_RAW);
 	/* the checksums from the bytes as written (rawhash.h) */
 	if (!rc && j->hash)
 		rc = rawhash_put(j->hash, fi, i * CD_RAW, buf, (uint64_t)n * CD_RAW, &j->book.map);
@@ -389,13 +362,16 @@ static int make_comments(struct raw_job *j)
 	return book_make_comment(&j->book);
 }
 
-/* The chunk: what one READ CD with C2 may carry, in the transport's limit. */
+/*
+ * The chunk: what one READ CD with C2 (and P-W with --subchannel) may
+ * carry, in the transport's limit.
+ */
 static uint32_t raw_chunk(struct raw_job *j)
 {
 	uint32_t want = j->opts->rd.chunk_blocks ? j->opts->rd.chunk_blocks :
 			65536 / CD_RAW;
 	uint64_t max = (uint64_t)cdt_max_read_blocks(j->dev) * cdt_block_size(j->dev) /
-		       (CD_RAW + MMC_C2_LEN);
+		       (CD_RAW + MMC_C2_LEN + (j->opts->subchannel ? CD_PW_LEN : 0));
 
 	if (max && want > max)
 		want = (uint32_t)max;
@@ -587,24 +563,6 @@ static int arip_line(FILE *f, const struct cdt_raw_track *t)
 }
 
 /*
- * The name of track i's line: its file's; with --single-file the name its
- * file has in a multi-file image (redump.org's), its bytes a range of
- * OUT.bin, so the lines are the same as a multi-file run's.
- */
-static void rom_name(const struct raw_job *j, size_t i, const char *base,
-		     char *out, size_t cap)
-{
-	const char *slash = strrchr(j->paths[i], '/');
-
-	if (!j->opts->single_file) {
-		snprintf(out, cap, "%s", slash ? slash + 1 : j->paths[i]);
-		return;
-	}
-	slash = strrchr(base, '/');
-	raw_bin_name(out, cap, slash ? slash + 1 : base, j->plan.f[i].t->number, j->plan.n);
-}
-
-/*
  * Every track's checksums, and OUT.hash beside the sheet: a line per file
  * as redump.org's DATs write a ROM, so it can be compared with the DAT's.
  */
@@ -636,7 +594,7 @@ static int write_hashes(struct raw_job *j)
 
 		memcpy(s.md5, t->md5, sizeof(s.md5));
 		memcpy(s.sha1, t->sha1, sizeof(s.sha1));
-		rom_name(j, i, base, name, sizeof(name));
+		raw_rom_name(j, i, base, name, sizeof(name));
 		trackhash_rom_line(line, sizeof(line), name, &s);
 		if (fprintf(f, "%s\n", line) < 0)
 			rc = file_error(j, path);
@@ -710,15 +668,6 @@ static int image_raw(struct cdt_dev *dev, const char *cue_path,
 	return rc;
 }
 
-static void free_sub_fields(struct cdt_raw_result *res)
-{
-	free(res->sub_file);
-	free(res->q_crc_errors);
-	free(res->sub_zeroed);
-	res->sub_file = NULL;
-	res->q_crc_errors = res->sub_zeroed = NULL;
-}
-
 static const struct cdt_raw_opts raw_defaults = {
 	.size = sizeof(raw_defaults),
 	.rd.retries = -1,
@@ -749,7 +698,7 @@ int cdt_image_raw(struct cdt_dev *dev, const char *cue_path,
 		if (!CDT_HAS(res, cd_text))
 			raw_text_free(&full);
 		if (!CDT_HAS(res, sub_zeroed))
-			free_sub_fields(&full);
+			raw_sub_result_free(&full);
 	}
 	return rc;
 }
@@ -769,5 +718,5 @@ void cdt_raw_result_free(struct cdt_raw_result *res)
 	if (CDT_HAS(res, cd_text))
 		raw_text_free(res);
 	if (CDT_HAS(res, sub_zeroed))
-		free_sub_fields(res);
+		raw_sub_result_free(res);
 }

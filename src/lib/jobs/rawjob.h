@@ -92,5 +92,20 @@ int raw_sub_open(struct raw_job *j, const char *base);
 int raw_sub_put(struct raw_job *j, uint64_t k, uint32_t n);
 int raw_sub_count(struct raw_job *j);
 void raw_sub_free(struct raw_job *j);
+/* A result's subchannel fields freed (cdt_raw_result_free, and a caller
+ * built before them). */
+void raw_sub_result_free(struct cdt_raw_result *res);
+
+/*
+ * --single-file (rawsingle.c).  raw_file_base: where track file i's bytes
+ * start in the file that holds them (0, or in OUT.bin its first stream
+ * sector's).  raw_single_sheet: the sheet *text made one-FILE in a new
+ * buffer of cap bytes, naming OUT.bin (*text replaced); its length (cap
+ * or more: not made).  raw_rom_name: the name of track i's OUT.hash line.
+ */
+uint64_t raw_file_base(const struct raw_job *j, size_t i);
+size_t raw_single_sheet(const struct raw_job *j, char **text, size_t cap);
+void raw_rom_name(const struct raw_job *j, size_t i, const char *base,
+		  char *out, size_t cap);
 
 #endif

@@ -4,11 +4,16 @@
  * bchunk and cuetools read one FILE only; an INDEX time there counts
  * from the start of the FILE, so each track's times move by where its
  * part of OUT.bin starts (75 frames a second, 60 seconds a minute: the
- * CUE sheet's MM:SS:FF).
+ * CUE sheet's MM:SS:FF).  Below the text, what the job (rawjob.h) asks
+ * of --single-file: where each track's bytes lie in OUT.bin, the sheet,
+ * the names of OUT.hash's lines.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "cd/sector.h"
+#include "jobs/rawjob.h"
 #include "jobs/rawsingle.h"
 
 #define FRAMES_A_SECOND 75
@@ -77,4 +82,43 @@ size_t raw_sheet_single(char *out, size_t cap, const char *multi,
 		multi += len + (nl ? 1 : 0);
 	}
 	return n;
+}
+
+/* ---- the job's side (rawjob.h) ------------------------------------------- */
+
+uint64_t raw_file_base(const struct raw_job *j, size_t i)
+{
+	return j->opts->single_file ? j->plan.f[i].stream * CD_RAW : 0;
+}
+
+size_t raw_single_sheet(const struct raw_job *j, char **text, size_t cap)
+{
+	char *one = malloc(cap);
+	const char *slash = strrchr(j->paths[0], '/');
+	size_t len;
+
+	if (!one)
+		return cap;
+	len = raw_sheet_single(one, cap, *text, &j->plan, slash ? slash + 1 : j->paths[0]);
+	free(*text);
+	*text = one;
+	return len;
+}
+
+/*
+ * Track i's line: its file's name; with --single-file the name its file
+ * has in a multi-file image (redump.org's), its bytes a range of OUT.bin,
+ * so the lines are the same as a multi-file run's.
+ */
+void raw_rom_name(const struct raw_job *j, size_t i, const char *base,
+		  char *out, size_t cap)
+{
+	const char *slash = strrchr(j->paths[i], '/');
+
+	if (!j->opts->single_file) {
+		snprintf(out, cap, "%s", slash ? slash + 1 : j->paths[i]);
+		return;
+	}
+	slash = strrchr(base, '/');
+	raw_bin_name(out, cap, slash ? slash + 1 : base, j->plan.f[i].t->number, j->plan.n);
 }

@@ -3,7 +3,9 @@
  * image --raw --single-file (rawsingle.c): the one-FILE sheet, made from
  * the multi-file sheet raw_sheet() writes (rawplan.h), so every line it
  * has (REM, CATALOG, CD-TEXT, FLAGS, ISRC, INDEX nn) stays as it is but
- * for the FILE lines and the INDEX times.  Pure, over the text.
+ * for the FILE lines and the INDEX times.  Pure, over the text; what the
+ * job asks of --single-file besides (OUT.bin's ranges, the sheet, the
+ * names of OUT.hash's lines) rawjob.h declares and rawsingle.c holds too.
  */
 #ifndef CDT_RAWSINGLE_H
 #define CDT_RAWSINGLE_H

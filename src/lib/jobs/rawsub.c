@@ -212,6 +212,15 @@ int raw_sub_count(struct raw_job *j)
 	return rc;
 }
 
+void raw_sub_result_free(struct cdt_raw_result *res)
+{
+	free(res->sub_file);
+	free(res->q_crc_errors);
+	free(res->sub_zeroed);
+	res->sub_file = NULL;
+	res->q_crc_errors = res->sub_zeroed = NULL;
+}
+
 void raw_sub_free(struct raw_job *j)
 {
 	free(j->sub_path);

@@ -78,6 +78,17 @@ int64_t mmc_dvd_data_blocks(const struct mmc_dvd_physical *p)
 	return l0 + (int64_t)(p->end_psn - l1_start) + 1;
 }
 
+int64_t mmc_dvd_placed_blocks(const struct mmc_dvd_physical *p)
+{
+	int64_t blocks = mmc_dvd_data_blocks(p);
+
+	if (blocks <= 0)
+		return -1;
+	if (p->start_psn >= MMC_DVD_FIRST_PSN || (p->start_psn == 0 && p->end_psn > 0))
+		return blocks;
+	return -1;
+}
+
 const char *mmc_dvd_category_name(uint8_t category)
 {
 	/* MMC-5 table 400, book types */

@@ -54,6 +54,15 @@ int mmc_parse_dvd_physical(const uint8_t *buf, size_t len,
  * a parallel dual-layer disc whose second layer has its own descriptor).
  */
 int64_t mmc_dvd_data_blocks(const struct mmc_dvd_physical *p);
+/*
+ * The data area's blocks where LBA 0 can be put at its first PSN, else -1.
+ * ECMA-267 starts a DVD's data area at PSN 030000h (DVD-RAM at 031000h);
+ * QEMU's ATAPI drive numbers the one it makes up from PSN 0 to blocks - 1
+ * (hw/ide/atapi.c ide_dvd_read_structure: "FIXME: 0x30000 per spec?"),
+ * still end - start + 1 blocks.  Any other start below 030000h, or an
+ * all-zero descriptor, places no data area.
+ */
+int64_t mmc_dvd_placed_blocks(const struct mmc_dvd_physical *p);
 /* Blocks of layer 0 on a disc of more than one layer, else -1. */
 int64_t mmc_dvd_layer0_blocks(const struct mmc_dvd_physical *p);
 /* "DVD-ROM", "DVD+R", ... by category, "DVD (category N)" otherwise. */

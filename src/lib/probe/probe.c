@@ -5,6 +5,7 @@
 #include "core/abi.h"
 #include "core/device.h"
 #include "mmc/answer.h"
+#include "probe/fsend.h"
 #include "probe/endboundary.h"
 #include "probe/boundaries.h"
 #include "probe/endsearch.h"
@@ -914,6 +915,8 @@ int probe_end_above(struct cdt_dev *dev, struct probe_findings *pf,
 	}
 	if (!rc)
 		rc = probe_finish(dev, pf, res, &er);
+	if (!rc)
+		rc = probe_fs_end(dev, pf, res);
 	/* the end of one disc beside the sizes of another: never */
 	if (dev->medium_changes != seen) {
 		cdt_dev_seterr(dev, "the medium changed during the end search");

@@ -27,6 +27,7 @@
 #include "probe/findings.h"
 #include "probe/layout.h"
 #include "probe/qindex.h"
+#include "probe/trackmodes.h"
 #include "mmc/readcd.h"
 #include "cd/sector.h"
 
@@ -396,7 +397,8 @@ int probe_q_marks(struct cdt_dev *dev, struct probe_findings *pf)
 	struct qi_dev *d;
 	int rc;
 
-	if (!l || !l->n_tracks || !pf->raw.sectors)
+	/* a drive that makes raw sectors up (QEMU's ide-cd) reads no disc raw */
+	if (!l || !l->n_tracks || !probe_raw_trusted(&pf->raw, l))
 		return 0;
 	if (!pf->raw.subq && !pf->raw.subpw) {
 		l->qmarks = CDT_QMARKS_NO_Q;

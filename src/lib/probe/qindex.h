@@ -41,7 +41,7 @@ struct qi_track {
 };
 
 /* A search's reads are at most this many a track: bounded, whatever Q says. */
-#define QI_READS_MAX 512
+#define QI_READS_MAX 2048
 #define QI_MARKS_MAX 98
 
 struct qi_pregap {
@@ -79,8 +79,9 @@ void qi_find_marks(const struct qi_track *t, qi_read_fn fn, void *ctx,
  * marks it (a session's first track's too; track 1's lies before LBA 0
  * and is not searched), the track before ending where it begins, and its
  * index marks; qmarks, q_reads, q_differs and indexes set.  Only where the
- * drive reads raw sectors (pf->raw): formatted Q where it gives it, else
- * raw P-W (cd_pw_to_q).  0 or CDT_ENOMEM.
+ * drive reads raw sectors that can be trusted (probe_raw_trusted()):
+ * formatted Q where it gives it, else raw P-W (cd_pw_to_q).  0 or
+ * CDT_ENOMEM.
  */
 int probe_q_marks(struct cdt_dev *dev, struct probe_findings *pf);
 

@@ -13,7 +13,8 @@
  * then INDEX 00..01, stored) comes first and its INDEX 01 is where the TOC
  * says it starts.  The first track of a later session starts 11400 blocks
  * after the first session's end, 6900 after a later one's (tracktable.c's
- * gaps), its pregap the last blocks of that gap.
+ * gaps), its pregap the last 150 blocks of that gap (what the sheet gives,
+ * the rest made: issue 33).
  *
  * What real drives answer, and the sources: READ(10) of an audio or Form 2
  * sector 05/64/00 (MMC-5; cdemu; dvdisaster issue 62); a sector whose ECC
@@ -177,6 +178,12 @@ static int place_tracks(struct sim_cue *c, uint64_t *end, const char *sheet,
 				return cue_error(err, errlen, sheet, t->number,
 						 "the first track of a later session has a pregap "
 						 "of more than 150 blocks");
+			/*
+			 * a session's first track has its 2-second pregap at
+			 * the end of the gap whatever the sheet says (Orange
+			 * Book; CONTRACT's gaps): made as a PREGAP's blocks
+			 */
+			pregap = SIM_PREGAP_MAX;
 		} else {
 			ct->index1 = cursor + pregap;
 		}
