@@ -227,7 +227,7 @@ static json_object *fixed(double v, int digits)
 /* Bytes read, the run's time and the rate (MB: 10^6 bytes), as ewfacquire's summary gives them. */
 static void add_throughput(json_object *o, const struct acqlog_run *run, double ms)
 {
-	uint64_t bytes = run->sum ? run->sum->blocks_read * run->sum->block_size : 0;
+	uint64_t bytes = run->sum ? run->sum->blocks_read * run->sum->block_size : run->bytes;
 
 	json_object_object_add(o, "elapsed_s", fixed(ms / 1e3, 3));
 	json_object_object_add(o, "bytes_read", json_object_new_int64((int64_t)bytes));
@@ -252,11 +252,15 @@ static json_object *entry(const struct acqlog *l, struct cdt_dev *dev, const str
 	json_object_object_add(o, "started", iso_time(&l->start));
 	json_object_object_add(o, "ended", iso_time(&end));
 	add_throughput(o, run, ms_between(&l->start, &end));
-	json_object_object_add(o, "device", json_object_new_string(run->addr));
+	json_object_object_add(o, "device", text_or_null(run->addr));
 	json_object_object_add(o, "out", run->out ? json_object_new_string(run->out) : NULL);
 	json_object_object_add(o, "map", text_or_null(run->map_path));
 	if (run->sum)
 		acqrun_add(o, dev, run);
+	if (run->own) {
+		json_object_object_foreach(run->own, k, v)
+			json_object_object_add(o, k, json_object_get(v));
+	}
 	json_object_object_add(o, "passes", passes_json(&l->passes));
 	if (run->after)
 		json_object_object_add(o, "verification", acqrun_verification(run->after));

@@ -507,13 +507,18 @@ static json_object *one_entry(bool json, const char *q, const char *stop, char *
 	return text_entry(nl ? nl + 1 : stop, stop, err, errlen);
 }
 
-/* A verify run reads the disc and changes no image: the entry before it is the image's. */
-static bool is_verify(json_object *o)
+/*
+ * A verify run reads the disc and an export run reads the image: neither
+ * changes it, so the entry before them is the image's (an image exported
+ * twice is checked against its acquisition both times).
+ */
+static bool made_nothing(json_object *o)
 {
 	json_object *run = get(o, "run");
 
 	return run && json_object_is_type(run, json_type_string) &&
-	       !strcmp(json_object_get_string(run), "verify");
+	       (!strcmp(json_object_get_string(run), "verify") ||
+		!strcmp(json_object_get_string(run), "export"));
 }
 
 int acq_parse(const char *buf, size_t len, struct acq_record *r, char *err, size_t errlen)
@@ -533,11 +538,11 @@ int acq_parse(const char *buf, size_t len, struct acq_record *r, char *err, size
 		q = last_line_with(p, stop, json ? "{" : "==== ");
 		if (!q)
 			return fail(err, errlen, stop == end ? "no entry in it" :
-				    "it holds verify runs only");
+				    "it holds verify and export runs only, no run that made the image");
 		o = one_entry(json, q, stop, err, errlen);
 		if (!o)
 			return -1;
-		if (!is_verify(o))
+		if (!made_nothing(o))
 			break;
 		json_object_put(o);
 	}

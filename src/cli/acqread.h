@@ -2,8 +2,8 @@
 /*
  * What export checks an image against, read back: the acquisition log
  * acqlog.c writes (its last entry: entries are appended a run each, so
- * the last says what the image is now; a verify run's entry changes no
- * image and is passed over), in either of its forms, one JSON
+ * the last says what the image is now; a verify or an export run's entry
+ * changes no image and is passed over), in either of its forms, one JSON
  * object a line or the indented "key: value" text built from the same
  * object; and the identity lines of a cdtail map (the SHA-256 of fixed
  * blocks, book/identity.h), which the CLI reads from the map's text

@@ -42,6 +42,9 @@ struct acqlog_run {
 	const char *verdict;
 	bool interrupted;
 	const char *error;			/* the failure's message, or NULL */
+	/* a run without a read summary (export): the bytes it read, its own keys */
+	uint64_t bytes;
+	json_object *own;
 };
 
 #endif

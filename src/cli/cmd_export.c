@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "ewf.h"
 #include "export_check.h"
+#include "exportlog.h"
 
 #define CMD "export"
 #define BLOCK 2048u
@@ -32,7 +33,7 @@
 enum {
 	OPT_EWF = 0x1701, OPT_MAP, OPT_FORCE, OPT_CASE, OPT_EVIDENCE,
 	OPT_EXAMINER, OPT_DESCRIPTION, OPT_NOTES, OPT_LOG, OPT_UNCHECKED,
-	OPT_SEGMENT_SIZE, OPT_COMPRESSION, OPT_XHASH,
+	OPT_SEGMENT_SIZE, OPT_COMPRESSION, OPT_XHASH, OPT_NO_LOG,
 };
 #define MIN_SEGMENT (1ull << 20)	/* ewfacquire -S's least: 1.0 MiB */
 #define NOTES_MAX 8192
@@ -48,7 +49,10 @@ struct export_args {
 	bool force, unchecked, xhash;
 	uint64_t segment_size;	/* 0: libewf's 1.4 GiB */
 	enum ewf_level level;
+	const char *compression;	/* as given, for the record */
 	struct ewf_meta meta;
+	struct acqlog_opts lo;		/* --no-log; the case fields the E01 got */
+	struct acqlog entry;		/* export's entry in IMAGE's record */
 };
 
 struct export_result {
@@ -60,13 +64,17 @@ struct export_result {
 	unsigned int segments;
 	time_t started;		/* the acquisition's, from the record; 0: unsaid */
 	struct export_check chk;
+	bool writing;		/* EWF files begun: the record gets an entry */
+	char error[5200];	/* why writing them failed */
 };
 
 static const struct cli_opt export_opts[] = {
 	{ "ewf", OPT_EWF, "FILE", "write an EWF (EnCase 6) file, FILE ending in .E01" },
 	{ "map", OPT_MAP, "MAPFILE", "IMAGE's map (else the one its record names, or IMAGE.map): "
 	  "its identity blocks are checked, its bad areas become acquiry errors" },
-	{ "log", OPT_LOG, "FILE", "IMAGE's acquisition record (else IMAGE.log beside it)" },
+	{ "log", OPT_LOG, "FILE", "IMAGE's acquisition record (else IMAGE.log beside it); "
+	  "the export's entry is appended to it" },
+	{ "no-log", OPT_NO_LOG, NULL, "append no entry to IMAGE's record" },
 	{ "unchecked", OPT_UNCHECKED, NULL, "export even what fails the checks against the record "
 	  "(or has none); the E01's notes say so" },
 	{ "segment-size", OPT_SEGMENT_SIZE, "SIZE", "bytes a segment file holds at most, as "
@@ -154,12 +162,16 @@ static int export_opt(void *ctx, int key, const char *arg)
 	case OPT_XHASH:
 		a->xhash = true;
 		return 0;
+	case OPT_NO_LOG:
+		a->lo.no_log = true;
+		return 0;
 	case OPT_SEGMENT_SIZE:
 		if (parse_segment_size(arg, &a->segment_size))
 			return cli_usage(CMD, "--segment-size wants bytes of at least 1M (1048576; "
 					 "K, M, G, T are KiB, MiB, GiB, TiB), not '%s'", arg);
 		return 0;
 	case OPT_COMPRESSION:
+		a->compression = arg;
 		return parse_compression(arg, &a->level);
 	case OPT_FORCE:
 		a->force = true;
@@ -207,6 +219,12 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 		rc = cli_check_file(CMD, "IMAGE", a->image);
 	if (!rc)
 		rc = cli_check_new_file(CMD, "EWF file", a->ewf);
+	if (!rc) {
+		const char *others[] = { a->image, a->ewf, a->map ? a->map : a->image, NULL };
+
+		rc = exportlog_begin(&a->entry, &a->lo, a->image, a->log, a->co.json, argc, argv,
+				     others);
+	}
 	return rc;
 }
 
@@ -326,8 +344,11 @@ static int map_fits(const struct export_args *a, struct export_result *r,
 	if (v->blocks_per_cell > 1)
 		return cli_usage(CMD, "%s is too large to map block by block (over %llu blocks)",
 				 r->chk.map, (unsigned long long)EXPORT_MAX_CELLS);
-	if (!unfinished)
+	if (!unfinished) {
+		if (v->bytes == r->bytes)
+			r->chk.passed |= CHK_MAP;
 		return 0;
+	}
 	if (!a->unchecked)
 		return cli_usage(CMD, "%s says %llu bytes of %s were never read: finish the "
 				 "image first (run cdtail image with that map again), or add "
@@ -543,6 +564,7 @@ static int write_ewf(const struct export_args *a, int fd, struct export_result *
 		snprintf(err, sizeof(err), "out of memory");
 		goto fail;
 	}
+	r->writing = true;
 	drive_model(rec, model, sizeof(model));
 	chk_notes(&r->chk, user_notes, r->sha256_hex, notes, NOTES_MAX);
 	meta = case_meta(a, rec, notes);
@@ -568,6 +590,7 @@ fail:
 	free(notes);
 	remove_segments(a, existing_segments(a), false);
 	cli_err("%s: %s: %s", CMD, a->ewf, err);
+	snprintf(r->error, sizeof(r->error), "%s: %s", a->ewf, err);
 	return EX_DEVICE_ERR;
 }
 static json_object *meta_json(const struct export_args *a, const struct export_result *r)
@@ -739,8 +762,44 @@ static int export_image(struct export_args *a, int fd, struct export_result *r)
 	if (rc || a->unchecked)
 		return rc;
 	rc = chk_digests(&r->chk, r->md5_hex, r->sha1_hex, r->sha256_hex);
-	if (rc)
+	if (rc) {
 		remove_segments(a, existing_segments(a), false);
+		r->segments = 0;
+	}
+	return rc;
+}
+
+/*
+ * The export's entry in IMAGE's record, once it began writing EWF files
+ * (a refusal before that changed nothing and is said on stderr alone),
+ * with the case fields the E01 got.  The status, or 3 when the entry
+ * cannot be written.
+ */
+static int record_export(struct export_args *a, struct export_result *r, int rc)
+{
+	const struct acq_record *rec = &r->chk.rec;
+	struct ewf_meta m = case_meta(a, rec, a->meta.notes ? a->meta.notes :
+				      rec->notes[0] ? rec->notes : NULL);
+	struct export_entry e = {
+		.image = a->image, .ewf = a->ewf, .base = a->base, .segments = r->segments,
+		.segment_size = a->segment_size, .compression = a->compression ? a->compression :
+		"fast", .xhash = a->xhash, .bytes = r->bytes, .md5 = r->md5_hex,
+		.sha1 = r->sha1_hex, .sha256 = r->sha256_hex, .n_bad = r->n_bad, .chk = &r->chk,
+	};
+	size_t k;
+
+	if (!r->writing)
+		return rc;
+	for (k = 0; k < r->n_bad; k++)
+		e.bad_blocks += r->bad[k].blocks;
+	a->lo.case_number = m.case_number;
+	a->lo.evidence_number = m.evidence_number;
+	a->lo.examiner = m.examiner;
+	a->lo.description = m.description;
+	a->lo.notes = m.notes;
+	if (exportlog_write(&a->entry, &e, rc, !rc ? "exported" : rc == EX_USAGE_ERR ? "refused" :
+			    "failed", rc == EX_USAGE_ERR ? r->chk.refusal : r->error) && !rc)
+		return EX_DEVICE_ERR;
 	return rc;
 }
 
@@ -771,6 +830,7 @@ static int export_run(int argc, char **argv)
 	close(fd);
 	if (!rc)
 		report(&a, r);
+	rc = record_export(&a, r, rc);
 	free(r->bad);
 	acq_free(&r->chk.rec);
 	free(r);
@@ -792,6 +852,7 @@ const struct cli_cmd cli_cmd_export = {
 		 "and its map (--map, the record's, or IMAGE.map): a run that did not\n"
 		 "finish, a size, an identity block or a digest that differs is\n"
 		 "refused, and so is an image without a record, unless --unchecked.\n"
+		 "export appends its own entry to that record (--no-log: none).\n"
 		 "ewfverify checks the result and ewfexport gives IMAGE back.\n",
 	.exits = "Exit: 0 exported, 2 usage error (also: IMAGE fails a check against\n"
 		 "its record or map, has no record, is raw BIN/CUE, the map is another\n"

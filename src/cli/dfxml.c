@@ -14,6 +14,8 @@
  * file_offset len> per digested run of OUT (the image, each track) with
  * its <hashdigest type="md5|sha1|sha256">, and the bad areas as byte runs
  * with fill="0" (OUT holds zeros there); then <sector_size> and <error>.
+ * A raw run's byte runs lie in its track files: each names its file
+ * (cdtail:file) and its offset is within it.
  * What the schema has no element for (drive, medium, case fields, the
  * verdict) goes, whole, in the cdtail namespace as the schema allows
  * (xs:any namespace="##other" first in diskimageobject, anyAttribute on
@@ -153,11 +155,9 @@ static void hashdigests(FILE *f, json_object *d)
 	}
 }
 
-static void byte_run(FILE *f, int64_t off, int64_t len, const char *what, json_object *digests,
-		     const char *extra)
+/* The rest of a byte run after its opening tag's attributes: its digests, if any. */
+static void run_body(FILE *f, json_object *digests)
 {
-	fprintf(f, "      <byte_run file_offset=\"%lld\" len=\"%lld\" cdtail:object=\"%s\"%s",
-		(long long)off, (long long)len, what, extra ? extra : "");
 	if (!digests || !json_object_is_type(digests, json_type_object)) {
 		fputs("/>\n", f);
 		return;
@@ -167,6 +167,14 @@ static void byte_run(FILE *f, int64_t off, int64_t len, const char *what, json_o
 	fputs("      </byte_run>\n", f);
 }
 
+static void byte_run(FILE *f, int64_t off, int64_t len, const char *what, json_object *digests,
+		     const char *extra)
+{
+	fprintf(f, "      <byte_run file_offset=\"%lld\" len=\"%lld\" cdtail:object=\"%s\"%s",
+		(long long)off, (long long)len, what, extra ? extra : "");
+	run_body(f, digests);
+}
+
 static int64_t num(json_object *o, const char *key)
 {
 	json_object *v = get(o, key);
@@ -174,7 +182,62 @@ static int64_t num(json_object *o, const char *key)
 	return v ? json_object_get_int64(v) : 0;
 }
 
-/* The image, its tracks (a raw track is its own file), its bad areas. */
+/*
+ * Where raw track k's sectors begin in its file: after the earlier tracks
+ * written to the same file (all of them with --single-file; none when
+ * each track is a file of its own).
+ */
+static int64_t raw_file_start(json_object *tracks, size_t k)
+{
+	const char *file = str(json_object_array_get_idx(tracks, k), "file");
+	int64_t at = 0;
+	size_t i;
+
+	for (i = 0; file && i < k; i++) {
+		json_object *t = json_object_array_get_idx(tracks, i);
+		const char *other = str(t, "file");
+
+		if (other && !strcmp(other, file))
+			at += num(t, "sectors");
+	}
+	return at;
+}
+
+/* sectors of raw track k from its file's sector at: a run of that file, named. */
+static void raw_run(FILE *f, json_object *tracks, size_t k, int64_t at, int64_t sectors,
+		    const char *what, json_object *digests, const char *extra)
+{
+	json_object *t = json_object_array_get_idx(tracks, k);
+
+	fprintf(f, "      <byte_run file_offset=\"%lld\" len=\"%lld\" cdtail:object=\"%s\" "
+		"cdtail:track=\"%lld\" cdtail:file=\"", (long long)(at * 2352),
+		(long long)(sectors * 2352), what, (long long)num(t, "number"));
+	esc(f, str(t, "file"));
+	fprintf(f, "\"%s", extra ? extra : "");
+	run_body(f, digests);
+}
+
+/*
+ * A raw run's bad area [start, start + blocks) in the files that hold it:
+ * a run in each track it overlaps, at its place in that track's file (a
+ * part in no track, a gap between sessions, is in no file).
+ */
+static void raw_bad(FILE *f, json_object *tracks, int64_t start, int64_t blocks)
+{
+	size_t k, n = json_object_array_length(tracks);
+
+	for (k = 0; k < n; k++) {
+		json_object *t = json_object_array_get_idx(tracks, k);
+		int64_t ts = num(t, "start"), te = ts + num(t, "sectors");
+		int64_t lo = start > ts ? start : ts, hi = start + blocks < te ? start + blocks : te;
+
+		if (lo < hi)
+			raw_run(f, tracks, k, raw_file_start(tracks, k) + lo - ts, hi - lo, "bad-area",
+				NULL, " fill=\"0\"");
+	}
+}
+
+/* The image, its tracks (a raw track is its own file, or a part of one), its bad areas. */
 static void byte_runs(FILE *f, json_object *o, int64_t bs)
 {
 	json_object *tracks = get(o, "tracks"), *bad = get(o, "bad_areas");
@@ -183,6 +246,8 @@ static void byte_runs(FILE *f, json_object *o, int64_t bs)
 	size_t i;
 	char extra[64];
 
+	if (tracks && !json_object_is_type(tracks, json_type_array))
+		tracks = NULL;
 	fputs("    <byte_runs>\n", f);
 	if (get(o, "digests_before"))
 		byte_run(f, 0, num(o, "image_bytes_before"), "image-before", get(o, "digests_before"),
@@ -194,7 +259,8 @@ static void byte_runs(FILE *f, json_object *o, int64_t bs)
 
 		snprintf(extra, sizeof(extra), " cdtail:track=\"%lld\"", (long long)num(t, "number"));
 		if (raw)
-			byte_run(f, 0, num(t, "sectors") * 2352, "track-file", get(t, "digests"), extra);
+			raw_run(f, tracks, i, raw_file_start(tracks, i), num(t, "sectors"),
+				"track-file", get(t, "digests"), NULL);
 		else
 			byte_run(f, num(t, "start") * bs, num(t, "blocks") * bs, "track",
 				 get(t, "digests"), extra);
@@ -203,8 +269,11 @@ static void byte_runs(FILE *f, json_object *o, int64_t bs)
 		json_object *b = json_object_array_get_idx(bad, i);
 
 		/* OUT holds zeros where a block could not be read */
-		byte_run(f, num(b, "start") * bs, num(b, "blocks") * bs, "bad-area", NULL,
-			 " fill=\"0\"");
+		if (raw && tracks)
+			raw_bad(f, tracks, num(b, "start"), num(b, "blocks"));
+		else if (!raw)
+			byte_run(f, num(b, "start") * bs, num(b, "blocks") * bs, "bad-area", NULL,
+				 " fill=\"0\"");
 	}
 	fputs("    </byte_runs>\n", f);
 }

@@ -31,6 +31,7 @@ int chk_finding(struct export_check *c, const char *fmt, ...)
 	va_end(ap);
 	if (!c->unchecked) {
 		cli_err("%s: %s", CMD, msg);
+		snprintf(c->refusal, sizeof(c->refusal), "%s", msg);
 		return EX_USAGE_ERR;
 	}
 	if (c->n_findings < CHK_MAX_FINDINGS) {
@@ -251,11 +252,21 @@ int chk_identity(struct export_check *c, int fd)
 				       (unsigned long long)id.lba[i], c->image, c->map, c->image);
 		c->id_blocks++;
 	}
+	c->passed |= CHK_IDENTITY;
 	return 0;
+}
+
+/* A check's result rc, noted as passed where it found nothing (findings: as many as before). */
+static int passed(struct export_check *c, unsigned int findings, int rc, unsigned int check)
+{
+	if (!rc && c->n_findings == findings)
+		c->passed |= check;
+	return rc;
 }
 
 int chk_record(struct export_check *c, const char *log_opt, const char *map_opt)
 {
+	unsigned int f;
 	int rc;
 
 	if (log_opt && !exists(log_opt)) {
@@ -264,10 +275,12 @@ int chk_record(struct export_check *c, const char *log_opt, const char *map_opt)
 		return EX_USAGE_ERR;
 	}
 	rc = find_record(c, log_opt);
+	f = c->n_findings;
 	if (!rc && c->have_record)
-		rc = check_verdict(c);
+		rc = passed(c, f, check_verdict(c), CHK_VERDICT);
+	f = c->n_findings;
 	if (!rc && c->have_record)
-		rc = check_extent(c);
+		rc = passed(c, f, check_extent(c), CHK_EXTENT);
 	if (!rc)
 		rc = find_map(c, map_opt);
 	if (!rc && !c->map && c->have_record && c->rec.bad_unread)
@@ -291,6 +304,8 @@ int chk_digests(struct export_check *c, const char *md5, const char *sha1, const
 				       "record's %s (%s): %s changed since it was acquired; image "
 				       "the disc again (or restore the image), " UNCHECKED_HINT,
 				       names[i], c->image, got[i], want[i], c->log, c->image);
+	if (want[0][0] || want[1][0] || want[2][0])
+		c->passed |= CHK_DIGESTS;
 	return 0;
 }
 

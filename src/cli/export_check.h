@@ -19,6 +19,15 @@
 /* ewfinfo 20140813 prints a header value of up to 511 bytes, and none longer */
 #define CHK_NOTES_MAX 511
 
+/* The checks export made, each set in export_check.passed where it held. */
+enum {
+	CHK_VERDICT = 1,	/* the record's run finished */
+	CHK_EXTENT = 2,		/* the record's extent is IMAGE's size */
+	CHK_MAP = 4,		/* the map covers IMAGE and is finished */
+	CHK_IDENTITY = 8,	/* the map's identity blocks equal IMAGE's */
+	CHK_DIGESTS = 16,	/* the record's digests equal export's */
+};
+
 struct export_check {
 	const char *image;
 	uint64_t bytes;			/* IMAGE's size */
@@ -29,6 +38,8 @@ struct export_check {
 	bool have_record;
 	struct acq_record rec;
 	unsigned int id_blocks;		/* identity blocks compared, all equal */
+	unsigned int passed;		/* CHK_* of the checks that held */
+	char refusal[1024];		/* the refusing finding's message (the record's error) */
 	unsigned int n_findings;
 	char findings[CHK_MAX_FINDINGS][512];
 };

@@ -41,6 +41,9 @@ ewf_date() { date -u -d "$(echo "$1" | sed 's/\.[0-9]*Z$/Z/')" '+%a %b %e %H:%M:
 # --- a finished image with its record and map: exported, every field -----
 run image -q --map d.map "sim:$D,bad=20-24:100-100" d.iso
 expect_rc "the damaged image finishes with bad blocks" 4
+# the image's record alone: the records below are made from it (export
+# appends its own entries to d.iso.log)
+cp d.iso.log acq.log
 started=$(sed -n 's/^started: //p' d.iso.log | tail -1)
 run export --json --ewf d.E01 --case-number C-1 d.iso
 expect_rc "an image with its record and map exports" 0
@@ -103,7 +106,7 @@ expect_grep "text: the sha256" "$T/out" "^  sha256 $(sha256sum <d.iso | cut -c1-
 # --- the drive's serial number and case fields from the record (both forms) -
 # the record holds every case field ("none" where not given): set two
 sed -e 's/^  serial: none$/  serial: SN-4711/' -e 's/^case_number: none$/case_number: K-9/' \
-	-e 's/^examiner: none$/examiner: Rec Orded/' d.iso.log >serial.log
+	-e 's/^examiner: none$/examiner: Rec Orded/' acq.log >serial.log
 run export --ewf s.E01 --log serial.log --examiner "Given Here" d.iso
 expect_rc "--log names the record" 0
 ewfinfo s.E01 >i 2>&1
@@ -122,16 +125,16 @@ ewf_field "ewfinfo: the JSON record's serial number" i "Serial number" SN-JSON
 # --- the record as later runs write it: milliseconds, notes on several lines,
 # a verify run after the image's, a tail run's entry, "interrupted": true ----
 sed -e 's/^\(started: [^.]*\)\(\.[0-9]*\)\{0,1\}Z$/\1.250Z/' \
-	-e 's/^notes: none$/notes: first line\nsecond line/' d.iso.log >ms.log
+	-e 's/^notes: none$/notes: first line\nsecond line/' acq.log >ms.log
 run export --ewf ms.E01 --log ms.log d.iso
 expect_rc "a start with milliseconds and notes on two lines" 0
 ewfinfo ms.E01 >i 2>&1
 ewf_field "ewfinfo: the start, its milliseconds aside" i "Acquisition date" "$(ewf_date "$started")"
 expect_grep "ewfinfo: the record's notes, on one line" i "Notes:[[:space:]]+first line second line; cdtail "
-{ cat d.iso.log; printf '==== cdtail acquisition log: one run ====\nrun: verify\nverdict: identical\n\n'; } >vfy.log
+{ cat acq.log; printf '==== cdtail acquisition log: one run ====\nrun: verify\nverdict: identical\n\n'; } >vfy.log
 run export --ewf vfy.E01 --log vfy.log d.iso
 expect_rc "a verify run's entry after the image's is passed over" 0
-{ cat d.iso.log; printf '==== cdtail acquisition log: one run ====\nrun: verify\nverdict: identical\n'; } |
+{ cat acq.log; printf '==== cdtail acquisition log: one run ====\nrun: verify\nverdict: identical\n'; } |
 	sed 's/^verdict: unreadable$/verdict: interrupted/' >vfy2.log
 refused "the entry before a verify run is the image's" "says its run was interrupted" --log vfy2.log d.iso
 tailrec() {
@@ -154,7 +157,7 @@ expect_grep "the output says the record has no digests" "$T/out" "extent, no dig
 ewfinfo nd.E01 >i 2>&1
 expect_grep "without a recorded SHA-256 the notes hold the image's" i "Notes:.* sha256 $(sha256sum <nd.iso | cut -c1-64); the run recorded no digests"
 # a record that says interrupted whatever its verdict (the record writes the key on every run)
-sed 's/^interrupted: false$/interrupted: true/' d.iso.log >intr.log
+sed 's/^interrupted: false$/interrupted: true/' acq.log >intr.log
 refused "interrupted: true" "says its run was interrupted" --log intr.log d.iso
 
 # --- a run without a map: the record's bad areas are the acquiry errors ------
@@ -190,7 +193,7 @@ expect_rc "--log of a file that is not there: exit 2" 2
 expect_grep "--log of a file that is not there: says so" "$T/err" "[-]-log nosuch\.log: no such file"
 printf 'hello\n' >junk.log
 refused "a record that is not a log" "junk\.log is not an acquisition log cdtail wrote" --log junk.log d.iso
-{ cat d.iso.log; echo "verdict: complete"; } >twice.log
+{ cat acq.log; echo "verdict: complete"; } >twice.log
 refused "a record that says its verdict twice" "says a key twice" --log twice.log d.iso
 run export --json --ewf r.E01 norec.iso
 expect_json "json: a refusal is the error object, status 2" .error.status 2
@@ -204,7 +207,7 @@ expect_grep "--unchecked: the notes say so" i "Notes:.*--unchecked: NOT checked 
 
 # --- verdicts that are not a finished run --------------------------------------
 for v in incomplete window-limited failed; do
-	sed "s/^verdict: unreadable$/verdict: $v/" d.iso.log >v.log
+	sed "s/^verdict: unreadable$/verdict: $v/" acq.log >v.log
 	refused "verdict $v" "says verdict $v" --log v.log d.iso
 done
 
