@@ -20,8 +20,8 @@ BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 # older headers could stop working (libcdtail(3), ABI).  Before 1.0 the
 # minor number may change it: 0.2.0 is the first libcdtail.so.1.  Its
 # version node in libcdtail.map is CDTAIL_0.2; a later release that only
-# adds functions adds a node of its own.
-VERSION = 0.2.0
+# adds functions adds a node of its own (0.3.0: CDTAIL_0.3).
+VERSION = 0.3.0
 SONAME = libcdtail.so.1
 # the public headers: the disc library (cdtail.h), the hazards scan
 # (cdtail-hazards.h), the command line's helpers (cdtail-tools.h)

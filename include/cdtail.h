@@ -55,7 +55,7 @@ extern "C" {
  */
 #pragma GCC visibility push(default)
 
-#define CDT_VERSION "0.2.0"
+#define CDT_VERSION "0.3.0"
 
 /* Initialise an options or result struct: `struct cdt_X v = CDT_INIT(v);` */
 #define CDT_INIT(v) { .size = sizeof(v) }
@@ -91,7 +91,7 @@ enum cdt_error {
 /* A short English name for an error code ("no medium", ...). */
 const char *cdt_strerror(int err);
 
-/* The library's version at run time ("0.2.0"); CDT_VERSION is the header's. */
+/* The library's version at run time ("0.3.0"); CDT_VERSION is the header's. */
 const char *cdt_version(void);
 
 struct cdt_dev;
