@@ -98,9 +98,12 @@ else
 fi
 
 # tgt after that probe is an over-reporting drive: its READ CAPACITY keeps
-# the grown answer, and the blocks beyond the file fail with 03/11/00
+# the grown answer, and the blocks beyond the file fail with 03/11/00, up
+# to the --max-extra window: the window decides that end, so probe exits 5
+# as image does below (issue 35 item 6), its verdict short
 run probe --json "$URL"
-expect_rc "after probing: the same LUN over-reports, exit 11" 11
+expect_rc "after probing: the same LUN over-reports, the window decided: exit 5" 5
+expect_json "after probing: window-limit noted" '.notes | index("window-limit") != null' true
 expect_json "after probing: true_blocks" .true_blocks "$BASE"
 expect_json "after probing: verdict short" .verdict short
 
