@@ -389,13 +389,12 @@ static void print_text(const char *addr, const char *out, const struct cdt_image
 	snprintf(text, sizeof(text), "zeros in %s", out);
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, text);
 	snprintf(text, sizeof(text), "%s lacks them (zeros)", out);
-	rui_print_form2(r->skipped, r->n_skipped, text);
-	snprintf(text, sizeof(text), "%s lacks them (zeros).", out);
-	rui_print_protected(r->skipped, r->n_skipped, text);
+	rui_print_withheld(r->skipped, r->n_skipped, text);
 	printf("map:       %s\n", io->map_path ? io->map_path : "none (no --map)");
 	print_grown(r);
-	cli_print_fs_past_end(rui_probe(&r->sum), "the files stored past the disc's end are lost:"
-			      " OUT holds what the disc holds, and no drive reads more");
+	snprintf(text, sizeof(text), "the files stored past the disc's end are lost: %s holds"
+		 " what the disc holds, and no drive reads more", out);
+	cli_print_fs_past_end(rui_probe(&r->sum), text);
 	print_next(addr, out, io, r);
 	print_raw_next(addr, out, r);
 	printf("verdict:   %s\n", verdict_name(r));

@@ -137,9 +137,7 @@ static void print_text(const char *addr, const char *image, const struct cdt_tai
 	snprintf(text, sizeof(text), "not compared; zeros where %s grew over them", image);
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks, text);
 	snprintf(text, sizeof(text), "%s lacks them (zeros)", image);
-	rui_print_form2(r->skipped, r->n_skipped, text);
-	snprintf(text, sizeof(text), "%s lacks them (zeros).", image);
-	rui_print_protected(r->skipped, r->n_skipped, text);
+	rui_print_withheld(r->skipped, r->n_skipped, text);
 	printf("appended:  %llu block%s (%s is now %llu bytes)\n",
 	       (unsigned long long)r->appended_blocks, r->appended_blocks == 1 ? "" : "s",
 	       image, (unsigned long long)r->final_bytes);

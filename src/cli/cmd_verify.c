@@ -647,8 +647,7 @@ static void print_text(const struct verify_cli *c, const char *addr,
 		rui_print_ranges("ranges:", r->diffs, r->n_diffs);
 	rui_print_skipped(r->skipped, r->n_skipped, r->skipped_blocks,
 			  vo->image_path ? "not compared, zeros in the digests" : "zeros in the digests");
-	rui_print_form2(r->skipped, r->n_skipped, "not compared");
-	rui_print_protected(r->skipped, r->n_skipped, "not compared.");
+	rui_print_withheld(r->skipped, r->n_skipped, "not compared");
 	rui_print_lost(&r->sum, "unread:", "not compared; the digests count them as zeros");
 	if (!vo->cue_path)
 		print_fs(r);

@@ -284,24 +284,26 @@ uint64_t rui_withheld_blocks(const struct cdt_skip *v, size_t n)
  * 05/6F/xx (mmc/answer.c): a DVD-Video disc's CSS-scrambled sectors
  * (MMC-5 4.10.3, F.2 05/6F/03) read before the host authenticated.
  */
-void rui_print_protected(const struct cdt_skip *v, size_t n, const char *lacks)
+static void print_protected(const struct cdt_skip *v, size_t n, const char *lacks)
 {
 	uint64_t blocks = rui_protected_blocks(v, n);
+	char text[4600];
 	size_t i;
 
 	if (!blocks)
 		return;
 	for (i = 0; i < n && v[i].why != CDT_SKIP_PROTECTED; i++)
 		;
-	printf("protected: %" PRIu64 " block%s from LBA %" PRIu64 " answer 05/6F/xx (copy\n"
-	       "           protection: READ OF SCRAMBLED SECTOR WITHOUT AUTHENTICATION\n"
-	       "           and its kin): CSS-scrambled sectors of a DVD-Video disc,\n"
-	       "           whole on the disc, not damage; cdtail does not authenticate\n"
-	       "           (no CSS key exchange); %s\n",
-	       blocks, blocks == 1 ? "" : "s", v[i].start, lacks);
+	/* lacks may name a long path: wrapped, never past 80 columns */
+	snprintf(text, sizeof(text), "%" PRIu64 " block%s from LBA %" PRIu64 " answer 05/6F/xx"
+		 " (copy protection: READ OF SCRAMBLED SECTOR WITHOUT AUTHENTICATION and its"
+		 " kin): CSS-scrambled sectors of a DVD-Video disc, whole on the disc, not"
+		 " damage; cdtail does not authenticate (no CSS key exchange); %s.",
+		 blocks, blocks == 1 ? "" : "s", v[i].start, lacks);
+	cli_wrap(stdout, (size_t)printf("protected: "), 11, text);
 }
 
-void rui_print_form2(const struct cdt_skip *v, size_t n, const char *lacks)
+static void print_form2(const struct cdt_skip *v, size_t n, const char *lacks)
 {
 	uint64_t blocks = rui_form2_blocks(v, n);
 	char text[4600];
@@ -319,6 +321,12 @@ void rui_print_form2(const struct cdt_skip *v, size_t n, const char *lacks)
 		 " image --raw, redumper, cdrdao) reads them", blocks, blocks == 1 ? "" : "s",
 		 v[i].start, lacks);
 	cli_wrap(stdout, (size_t)printf("form2:     "), 11, text);
+}
+
+void rui_print_withheld(const struct cdt_skip *v, size_t n, const char *lacks)
+{
+	print_form2(v, n, lacks);
+	print_protected(v, n, lacks);
 }
 
 void rui_print_lost(const struct cdt_read_summary *s, const char *label, const char *holds)

@@ -95,13 +95,13 @@ uint64_t rui_protected_blocks(const struct cdt_skip *v, size_t n);
  * and protected; they make an image incomplete (exit 4). */
 uint64_t rui_withheld_blocks(const struct cdt_skip *v, size_t n);
 /*
- * The note after Form 2 blocks: how many, where, and what would read
- * them; lacks says what became of them ("OUT lacks them (zeros)", "not
- * compared").  Nothing without any.
+ * The notes on blocks whole on the disc that a 2048-byte read does not
+ * give: Mode 2 Form 2 (how many, where, what would read them) and
+ * protected ones (CSS: cdtail does not authenticate); lacks says what
+ * became of them ("d.iso lacks them (zeros)", "not compared").  Nothing
+ * without any.
  */
-void rui_print_form2(const struct cdt_skip *v, size_t n, const char *lacks);
-/* The note on protected blocks (CSS; cdtail does not authenticate). */
-void rui_print_protected(const struct cdt_skip *v, size_t n, const char *lacks);
+void rui_print_withheld(const struct cdt_skip *v, size_t n, const char *lacks);
 void rui_print_skipped(const struct cdt_skip *v, size_t n, uint64_t blocks,
 		       const char *holds);
 
