@@ -44,10 +44,14 @@ static void dvd_structure(struct cdt_probe_result *res, const uint8_t *buf,
 	res->structure_otp = p.otp;
 	res->structure_version = p.version;
 	set_type(res, mmc_dvd_category_name(p.category));
-	/* LBA 0 is the data area's first PSN: a descriptor that starts it
-	 * elsewhere below 030000h describes no data area cdtail can place */
+	/*
+	 * LBA 0 is the data area's first PSN, whatever its number: ECMA-267
+	 * puts it at 030000h, QEMU's ide-cd answers 0 ("FIXME: 0x30000 per
+	 * spec?", hw/ide/atapi.c ide_dvd_read_structure), and dvdisaster
+	 * counts end - start alike; the count is what is kept.
+	 */
 	blocks = mmc_dvd_data_blocks(&p);
-	if (blocks > 0 && p.start_psn >= MMC_DVD_FIRST_PSN)
+	if (blocks > 0)
 		res->structure_blocks = blocks;
 	if (p.layers > 1 && mmc_dvd_layer0_blocks(&p) > 0)
 		res->structure_layer0 = mmc_dvd_layer0_blocks(&p);
