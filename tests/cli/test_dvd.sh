@@ -216,6 +216,12 @@ expect_json "ecc=16, resumed: the same bad blocks" '.bad_blocks | tostring' '[[9
 run probe "sim:$D,ecc=8"
 expect_rc "ecc=8: usage" 2
 
+# an open DVD+R whose READ CAPACITY says 1: its filesystem is still read
+# (the recorded track, not READ CAPACITY, bounds the head)
+run probe --json "sim:$FIX/udf.img,profile=dvd+r,open=1,opencap=one"
+expect_json "opencap=one, UDF: the filesystem's size" '"\(.filesystem.type) \(.sources.filesystem)"' "udf 1024"
+expect_json "opencap=one, UDF: the true end" .true_blocks 1024
+
 # bad values
 run probe "sim:$D,css=5-1"
 expect_rc "css=5-1: usage" 2
