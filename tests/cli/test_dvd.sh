@@ -55,7 +55,8 @@ expect_json "css everywhere: none bad" .bad_count 0
 run image --json "sim:$D,profile=dvd-rom,css=100-109,bad=200-204" "$T/o5.iso"
 expect_json "css and bad: protected listed" \
 	'.skipped | map("\(.start)+\(.blocks) \(.why)") | join(",")' "100+10 protected"
-expect_json "css and bad: bad counted" .bad_count 5
+# a DVD's bad block costs its whole ECC block (192-207)
+expect_json "css and bad: bad counted by ECC block" '.bad_blocks | tostring' '[[192,207]]'
 
 # verify and tail: protected blocks not compared, never identical
 cp "$D" "$T/same.iso"
@@ -183,6 +184,46 @@ run probe "sim:$D,profile=dvd-rom,opencap=one"
 expect_rc "opencap without open=1: usage" 2
 run probe "sim:$D,profile=dvd+r,open=1,opencap=two"
 expect_rc "opencap=two: usage" 2
+
+# ECC blocks (sim ecc=16|32: bad= fails whole ECC blocks, as the medium
+# does): on DVD and BD the rescue reads whole units aligned to them, one
+# failing read per unit; a CD profile over the same damage pays per block
+mkimage "$T/big.img" 6000
+BADS="bad=1000-1000:3003-3003:4000-4040"
+rm -f "$T/e.tr"
+run image --json "sim:$T/big.img,profile=dvd-rom,ecc=16,$BADS,trace=$T/e.tr" "$T/e1.iso"
+expect_rc "ecc=16, DVD: exit 4" 4
+expect_json "ecc=16, DVD: whole ECC blocks bad" '.bad_blocks | tostring' '[[992,1007],[2992,3007],[4000,4047]]'
+dvd_failed=$(jq -r .total.failed_reads <"$T/out")
+dvd_ms=$(jq -r .total.virtual_ms <"$T/out")
+# every failing read of the rescue after the probe is a whole ECC block, on its grid
+bad_reads=$(awk '($1 == "28" || $1 == "a8" || $1 == "88") && $4 != "sense=00/00/00" {
+	split($2, a, "="); split($3, b, "=")
+	if (a[2] % 16 || b[2] % 16) print }' "$T/e.tr" | grep -c . || true)
+[ "$bad_reads" -le 2 ] && ok "ecc=16, DVD: failing reads are ECC-aligned units (but the probe's)" ||
+	not_ok "ecc=16, DVD: failing reads are ECC-aligned units" "$bad_reads unaligned"
+run image --json "sim:$T/big.img,profile=cd-rom,ecc=16,$BADS" "$T/e2.iso"
+expect_json "ecc=16, CD profile: the same bad blocks" '.bad_blocks | tostring' '[[992,1007],[2992,3007],[4000,4047]]'
+cd_failed=$(jq -r .total.failed_reads <"$T/out")
+if [ "$dvd_failed" -le 12 ] && [ "$cd_failed" -ge $((dvd_failed * 4)) ]; then
+	ok "ecc=16: DVD pays about one failing read per ECC block ($dvd_failed), a CD's rescue per block ($cd_failed)"
+else not_ok "ecc=16: failing reads" "DVD $dvd_failed, CD $cd_failed"; fi
+cmp -s "$T/e1.iso" "$T/e2.iso" && ok "ecc=16: the same image either way" || not_ok "ecc=16: the same image either way" differs
+run image --json "sim:$T/big.img,profile=bd-rom,ecc=32,$BADS" "$T/e3.iso"
+expect_json "ecc=32, BD: whole clusters bad" '.bad_blocks | tostring' '[[992,1023],[2976,3007],[4000,4063]]'
+# a resume reads nothing that is bad again but by units, and keeps the result
+rm -f "$T/e.map" "$T/e4.iso"
+run image --json --map "$T/e.map" "sim:$T/big.img,profile=dvd-rom,ecc=16,$BADS" "$T/e4.iso"
+run image --json --map "$T/e.map" "sim:$T/big.img,profile=dvd-rom,ecc=16,$BADS" "$T/e4.iso"
+expect_json "ecc=16, resumed: the same bad blocks" '.bad_blocks | tostring' '[[992,1007],[2992,3007],[4000,4047]]'
+run probe "sim:$D,ecc=8"
+expect_rc "ecc=8: usage" 2
+
+# an open DVD+R whose READ CAPACITY says 1: its filesystem is still read
+# (the recorded track, not READ CAPACITY, bounds the head)
+run probe --json "sim:$FIX/udf.img,profile=dvd+r,open=1,opencap=one"
+expect_json "opencap=one, UDF: the filesystem's size" '"\(.filesystem.type) \(.sources.filesystem)"' "udf 1024"
+expect_json "opencap=one, UDF: the true end" .true_blocks 1024
 
 # bad values
 run probe "sim:$D,css=5-1"

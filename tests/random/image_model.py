@@ -237,8 +237,20 @@ def make_layout_case(rng, idx, max_blocks):
             flaky = None
         elif near:
             flaky = (flaky[0], min(flaky[1], n - 2), flaky[2])
+    ecc = 0
     if fmt:
-        disc_keys = ["profile=" + fmt["profile"], "formatted=%d" % fmt["m"]]
+        # DVD and BD media fail whole ECC blocks (16) and clusters (32),
+        # and cdtail reads them so (issue 36): the damage is drawn as
+        # before, then widened to the units it touches (sim ecc=), never
+        # into the ISO 9660 descriptors at 16 and 17, and on a medium near
+        # its filesystem never onto the filesystem's last block
+        ecc = 32 if fmt["profile"].startswith("bd") else 16
+        # a unit reaching past the filesystem fails into the formatted
+        # area too (the sim's ecc= does so up to M)
+        top = ((n - 1) // ecc) * ecc - 1 if near else fmt["m"] - 1
+        bad = [(max(32, a - a % ecc), min(top, b - b % ecc + ecc - 1)) for a, b in bad]
+        bad = [(a, b) for a, b in bad if a <= b]
+        disc_keys = ["profile=" + fmt["profile"], "formatted=%d" % fmt["m"], "ecc=%d" % ecc]
     else:
         disc_keys = ["layout=" + "/".join("+".join("%s:%d" % t for t in s) for s in sessions)]
         if tao:
@@ -257,7 +269,7 @@ def make_layout_case(rng, idx, max_blocks):
     return {
         "idx": idx, "bs": bs, "n": n, "bytes": n * bs + partial,
         "runout": runout, "bad": bad, "flaky": flaky, "keys": keys,
-        "opts": opts, "digest": digest,
+        "opts": opts, "digest": digest, "ecc": ecc,
         # no stop in the end search (issue 13): its hang= is the one-track
         # cases' factor
         "hang": None,
@@ -419,6 +431,10 @@ def model(case):
     may = set()
     if case["flaky"]:
         a, b, _ = case["flaky"]
+        # on DVD and BD a unit read fails as a whole: a flaky block's
+        # unit may be bad as it is
+        u = case.get("ecc") or 1
+        a, b = a - a % u, b - b % u + u - 1
         may.update(x for x in range(a, min(b, e - 1) + 1) if x not in must and x not in nondata)
     must |= {x for x in case.get("fault_must", ()) if x < e}
     may |= {x for x in case.get("fault_may", ()) if x < e and x not in must}

@@ -15,6 +15,7 @@
 #include "engine/engine.h"
 #include "engine/reader.h"
 #include "mmc/answer.h"
+#include "probe/structure.h"
 
 #define RESCUE_DEFAULT_SAVE_MS 5000
 #define RESCUE_DEFAULT_CHUNK_BYTES 65536u
@@ -197,6 +198,7 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 		if (rc)
 			return rc;
 	}
+	r->last_cls = rr.cls;
 	if (rr.cls == CDT_READ_FATAL)
 		return rescue_read_fatal(r->dev, lba, &rr);
 	/*
@@ -292,4 +294,46 @@ int rescue_try(struct rescue *r, uint64_t lba, uint32_t n, char bad_status)
 	rescue_progress(r, false);
 	rc = maybe_save(r);
 	return rc ? rc : got;
+}
+
+uint32_t rescue_medium_unit(uint16_t profile, uint32_t chunk, uint32_t max_blocks)
+{
+	uint32_t unit = probe_bd_profile(profile) ? 32 : probe_dvd_profile(profile) ? 16 : 1;
+
+	return unit <= chunk && unit <= max_blocks ? unit : 1;
+}
+
+uint32_t rescue_unit_up(const struct rescue *r, uint64_t lba, uint64_t limit)
+{
+	uint64_t n = r->unit > 1 ? r->unit - lba % r->unit : 1;
+
+	if (limit > lba && n > limit - lba)
+		n = limit - lba;
+	return (uint32_t)(n ? n : 1);
+}
+
+uint32_t rescue_unit_down(const struct rescue *r, uint64_t end, uint64_t floor)
+{
+	uint64_t from = r->unit > 1 ? (end - 1) - (end - 1) % r->unit : end - 1;
+
+	if (from < floor)
+		from = floor;
+	return (uint32_t)(end > from ? end - from : 1);
+}
+
+int rescue_try_unit(struct rescue *r, uint64_t lba, uint32_t n, char bad_status)
+{
+	int got = rescue_try(r, lba, n, bad_status), one, bad = 0;
+	uint32_t i;
+
+	if (got != SPAN_BAD || n == 1 ||
+	    (r->last_cls != CDT_READ_WRONG_MODE && r->last_cls != CDT_READ_PROTECTED))
+		return got;
+	for (i = 0; i < n; i++) {
+		one = rescue_try(r, lba + i, 1, bad_status);
+		if (one < 0)
+			return one;
+		bad += one == SPAN_BAD;
+	}
+	return bad ? SPAN_BAD : SPAN_WRONG_MODE;
 }

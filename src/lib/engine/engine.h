@@ -119,6 +119,13 @@ struct rescue {
 	int (*read)(void *ctx, uint64_t lba, uint32_t n, uint8_t *buf,
 		    struct cdt_read_result *rr);
 	void *read_ctx;
+	/*
+	 * The medium's unit (rescue_medium_unit): 16 on DVD (an ECC block),
+	 * 32 on BD (a cluster), where one defect fails the whole unit; the
+	 * trim, scrape and retry reads are then whole units aligned to it,
+	 * one failing read per unit, not per block.  0 or 1: single blocks.
+	 */
+	uint32_t unit;
 
 	/* kept by the engine */
 	uint64_t blocks_read;
@@ -134,6 +141,7 @@ struct rescue {
 	double last_save_ms;
 	struct timeout_row timeouts;	/* CDT_TIMEOUTS_IN_ROW: stop */
 	bool drive_silent;		/* the row is full: stop after marking */
+	enum cdt_read_class last_cls;	/* the last read's class */
 };
 
 /* What a read of a span came to (rescue_try). */
@@ -145,6 +153,32 @@ enum span_outcome {
 };
 
 double rescue_now_ms(void);
+
+/*
+ * The unit a medium of this profile is written in (ECMA-267: a DVD's ECC
+ * block of 16 sectors; the BD cluster of 32, 64 KiB): 16 on DVD, 32 on
+ * BD, 1 elsewhere; 1 also where the largest read (max_blocks) or the
+ * chunk cannot hold one.
+ */
+uint32_t rescue_medium_unit(uint16_t profile, uint32_t chunk, uint32_t max_blocks);
+
+/*
+ * The "one block" read of the trim, scrape and retry passes at lba, no
+ * further than limit (exclusive): one block, or with r->unit > 1 up to
+ * the end of lba's unit.  rescue_unit_down: the read that ends at end
+ * (exclusive), from end - 1's unit start, no lower than floor.
+ */
+uint32_t rescue_unit_up(const struct rescue *r, uint64_t lba, uint64_t limit);
+uint32_t rescue_unit_down(const struct rescue *r, uint64_t end, uint64_t floor);
+
+/*
+ * rescue_try of such a read; one of several blocks that failed as not
+ * data (05/64/00, or 05/6F/xx copy protection: per sector, not per unit)
+ * is read again block by block so each is listed as what it is.  The
+ * outcome: SPAN_GOOD when all read, SPAN_BAD when any stayed bad, else
+ * SPAN_WRONG_MODE; <0 on error.
+ */
+int rescue_try_unit(struct rescue *r, uint64_t lba, uint32_t n, char bad_status);
 
 /* The chunk size for a device: want, else min(64 KiB, max transfer). */
 uint32_t rescue_chunk_blocks(struct cdt_dev *dev, uint32_t bs, uint32_t want);

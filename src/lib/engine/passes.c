@@ -43,6 +43,18 @@ static uint32_t grid_down(const struct rescue *r, uint64_t end, uint64_t left)
 	return (uint32_t)(n < left ? n : left);
 }
 
+/*
+ * What a failed copying read of [lba, lba + n) leaves: non-trimmed, but a
+ * read of exactly one unit on its grid (a BD cluster, the default chunk)
+ * is bad at once, as GNU ddrescue marks a failed read of one sector: a
+ * trim would read the very same unit again, which is a retry, and the
+ * retry phase decides on those.
+ */
+static char copy_failed_status(const struct rescue *r, uint64_t lba, uint32_t n)
+{
+	return r->unit > 1 && n == r->unit && lba % r->unit == 0 ? MAP_BAD : MAP_NONTRIMMED;
+}
+
 /* The next skip after a failure: doubling while failures follow each other. */
 static uint64_t next_skip(const struct rescue *r, uint64_t skip)
 {
@@ -79,7 +91,7 @@ static int copy_forward(struct rescue *r, bool skipping, uint64_t pos, uint64_t 
 		if (len / r->bs > end - lba)
 			len = (end - lba) * r->bs;
 		n = grid_up(r, lba, len / r->bs);
-		got = rescue_try(r, lba, n, MAP_NONTRIMMED);
+		got = rescue_try(r, lba, n, copy_failed_status(r, lba, n));
 		if (got < 0)
 			return got;
 		pos = lba + n;
@@ -114,7 +126,7 @@ static int copy_backward(struct rescue *r, uint64_t end)
 
 		top = (start + len) / r->bs;
 		n = grid_down(r, top, len / r->bs);
-		got = rescue_try(r, top - n, n, MAP_NONTRIMMED);
+		got = rescue_try(r, top - n, n, copy_failed_status(r, top - n, n));
 		if (got < 0)
 			return got;
 		end = top - n;
@@ -130,9 +142,10 @@ static int copy_backward(struct rescue *r, uint64_t end)
 
 /*
  * Trimming one non-trimmed area [a, b).
- * Reads: single blocks from a upwards until one fails, then single
- *   blocks from b - 1 downwards until one fails (or the upward walk's
- *   failure is reached).
+ * Reads: single blocks (on DVD and BD whole units, r->unit: an ECC block
+ *   or cluster fails as one) from a upwards until one fails, then from
+ *   b - 1 downwards until one fails (or the upward walk's failure is
+ *   reached).
  * Leaves: '+' each block that read, '-' (bad) the two that failed, '/'
  *   (non-scraped) what lies between them.
  * Returns: 0 or <0 on error.
@@ -141,16 +154,21 @@ static int trim_area(struct rescue *r, uint64_t a, uint64_t b)
 {
 	uint64_t lba, start, len;
 	int got = SPAN_GOOD;
+	uint32_t n;
 
-	for (lba = a; lba < b && got == SPAN_GOOD; lba++) {
-		got = rescue_try(r, lba, 1, MAP_BAD);
+	for (lba = a; lba < b && got == SPAN_GOOD; lba += n) {
+		n = rescue_unit_up(r, lba, b);
+		got = rescue_try_unit(r, lba, n, MAP_BAD);
 		if (got < 0)
 			return got;
 	}
+	/* the upward walk stopped below lba: the downward one stops there */
+	a = lba;
 	got = SPAN_GOOD;
-	for (lba = b; lba-- > a && got == SPAN_GOOD &&
-	     map_status_at(r->map, lba * r->bs) == MAP_NONTRIMMED;) {
-		got = rescue_try(r, lba, 1, MAP_BAD);
+	for (lba = b; lba > a && got == SPAN_GOOD &&
+	     map_status_at(r->map, (lba - 1) * r->bs) == MAP_NONTRIMMED; lba -= n) {
+		n = rescue_unit_down(r, lba, a);
+		got = rescue_try_unit(r, lba - n, n, MAP_BAD);
 		if (got < 0)
 			return got;
 	}
@@ -185,20 +203,23 @@ static int trim_pass(struct rescue *r)
 
 /*
  * The scraping pass (status '/') and each pass of --retries N ('-').
- * Reads: every block of the given status, one read each, ascending.
+ * Reads: every block of the given status, one read each (on DVD and BD
+ *   one read per unit of them), ascending.
  * Leaves: '+' each block that read, '-' each that failed.
  * Returns: 0 or <0 on error.
  */
 static int single_pass(struct rescue *r, char status)
 {
 	uint64_t pos = 0, start, len;
+	uint32_t n;
 	int got;
 
 	while (map_find(r->map, status, pos, &start, &len)) {
-		got = rescue_try(r, start / r->bs, 1, MAP_BAD);
+		n = rescue_unit_up(r, start / r->bs, (start + len) / r->bs);
+		got = rescue_try_unit(r, start / r->bs, n, MAP_BAD);
 		if (got < 0)
 			return got;
-		pos = start + r->bs;
+		pos = start + (uint64_t)n * r->bs;
 	}
 	return 0;
 }

@@ -126,7 +126,7 @@ static int sample_area(struct rescue *r, const struct retry_plan *pl,
 		tries = 1;
 	ar->sampled = true;
 	do {
-		got = rescue_try(r, ar->a, 1, MAP_BAD);
+		got = rescue_try_unit(r, ar->a, rescue_unit_up(r, ar->a, ar->b), MAP_BAD);
 		if (got < 0)
 			return got;
 		ar->recovered = got == SPAN_GOOD;
@@ -142,15 +142,21 @@ static int sample_area(struct rescue *r, const struct retry_plan *pl,
  */
 static int retry_area_blocks(struct rescue *r, const struct retry_area *ar, int passes)
 {
-	uint64_t lba, still_bad;
+	uint64_t lba, still_bad, start, len;
+	uint32_t n;
 	int pass, got;
 
 	for (pass = 1; pass <= passes; pass++) {
 		still_bad = 0;
-		for (lba = ar->a; lba < ar->b; lba++) {
+		for (lba = ar->a; lba < ar->b; lba += n) {
+			n = 1;
 			if (map_status_at(r->map, lba * r->bs) != MAP_BAD)
 				continue;
-			got = rescue_try(r, lba, 1, MAP_BAD);
+			/* a unit's bad blocks, never a block of another status */
+			if (!map_find(r->map, MAP_BAD, lba * r->bs, &start, &len))
+				break;
+			n = rescue_unit_up(r, lba, (start + len) / r->bs);
+			got = rescue_try_unit(r, lba, n, MAP_BAD);
 			if (got < 0)
 				return got;
 			still_bad += got != SPAN_GOOD;
@@ -229,16 +235,18 @@ int rescue_retry_once(struct rescue *r)
 {
 	struct retry_plan pl = { .sorted = (size_t)r->failed_reads };
 	uint64_t pos = 0, start, len, lba;
+	uint32_t n;
 	int got;
 
 	if (pl.sorted)
 		qsort(r->fail_lba, pl.sorted, sizeof(*r->fail_lba), cmp_u64);
 	while (map_find(r->map, MAP_BAD, pos, &start, &len)) {
 		lba = start / r->bs;
-		pos = start + r->bs;
+		n = rescue_unit_up(r, lba, (start + len) / r->bs);
+		pos = start + (uint64_t)n * r->bs;
 		if (tries_at(r, &pl, lba))
 			continue;
-		got = rescue_try(r, lba, 1, MAP_BAD);
+		got = rescue_try_unit(r, lba, n, MAP_BAD);
 		if (got < 0)
 			return got;
 	}

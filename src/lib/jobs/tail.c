@@ -225,6 +225,12 @@ static int append(struct tail_job *j, uint64_t start)
 	int rc;
 
 	file_sink_attach(&out, &r);
+	/* DVD and BD: reads in whole ECC blocks (issue 36); j->chunk, the
+	 * compare's, stays: the unit is used where it divides it */
+	r.unit = rescue_medium_unit(res->sum.probe->sizes.profile, r.chunk,
+				    cdt_max_read_blocks(j->dev));
+	if (r.chunk % r.unit)
+		r.unit = 1;
 	/* skipped areas finished: never read, zeros from the ftruncate below */
 	rc = map_init(&map, extent * j->bs, MAP_NONTRIED);
 	if (!rc)

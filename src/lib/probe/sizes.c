@@ -21,6 +21,7 @@
 #include "probe/layout.h"
 #include "probe/findings.h"
 #include "probe/sizes.h"
+#include "probe/structure.h"
 #include "mmc/mmc.h"
 
 #define TOC_ALLOC (4 + MMC_TOC_MAX * 8)
@@ -192,7 +193,8 @@ static size_t read_head(struct cdt_dev *dev, struct probe_findings *pf,
  * fails.  Track 1 audio (a CD-Extra), its pregap too: nothing.  A formatted medium is one
  * track, so UDF's anchor at 256 stays within reach.
  */
-static uint64_t head_blocks(const struct cdt_layout *l, uint64_t reported)
+static uint64_t head_blocks(const struct cdt_layout *l, uint64_t reported,
+			    uint16_t profile)
 {
 	const struct cdt_track *t = l && l->n_tracks ? &l->tracks[0] : NULL;
 	uint64_t n;
@@ -210,6 +212,13 @@ static uint64_t head_blocks(const struct cdt_layout *l, uint64_t reported)
 	 */
 	if ((t->runout || l->n_tracks == 1) && n > 2)
 		n -= 2;
+	/*
+	 * An open DVD±R or BD-R whose READ CAPACITY says 1 or its last
+	 * recorded address (doc/disc-kinds.md, issue 36): the track's
+	 * recorded size, not READ CAPACITY, bounds its head.
+	 */
+	if (probe_sequential_profile(profile) && !probe_cd_profile(profile))
+		return n;
 	return n < reported ? n : reported;
 }
 
@@ -373,7 +382,7 @@ int probe_sizes(struct cdt_dev *dev, struct probe_findings *pf,
 	 * bad block).
 	 */
 	if (sz->filesystem < 0 && !layout_last_session_start(pf->layout))
-		filesystem_size(dev, pf, head_blocks(pf->layout, blocks), sz);
+		filesystem_size(dev, pf, head_blocks(pf->layout, blocks, sz->profile), sz);
 	return 0;
 }
 

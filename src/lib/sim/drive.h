@@ -233,6 +233,7 @@ struct sim_config {
 	uint64_t structure_end;	/* answered (structure.c), else refused */
 	uint64_t structure_l0;	/* 0: one layer */
 	enum sim_opencap opencap;	/* READ CAPACITY of an open disc */
+	uint32_t ecc;		/* ecc=16|32: bad= fails whole ECC blocks; 0 */
 };
 
 struct sim {

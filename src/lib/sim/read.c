@@ -41,6 +41,18 @@ static bool in_range(const struct sim_range *r, uint64_t b)
 }
 
 /*
+ * bad= with ecc=E: a DVD is written in ECC blocks of 16 sectors, a BD in
+ * clusters of 32 (ECMA-267 16, the BD cluster), each decoded as one: a
+ * defect in one sector fails every sector of its block.
+ */
+static bool in_bad(const struct sim_config *c, const struct sim_range *r, uint64_t b)
+{
+	if (!c->ecc)
+		return in_range(r, b);
+	return b / c->ecc >= r->first / c->ecc && b / c->ecc <= r->last / c->ecc;
+}
+
+/*
  * What the disc's structure says of block b below N: a gap block gets
  * gap= (zero: readable), an audio block (its pregap's too: CDEmu) and a TAO
  * data track's 2 run-out blocks 05/64/00, ILLEGAL MODE FOR THIS TRACK (MMC-5; cdemu; libburn
@@ -100,7 +112,19 @@ static bool block_fails(struct sim *s, uint64_t start, uint64_t b,
 	size_t i;
 
 	if (b >= s->n_blocks) {
-		/* formatted=M: the unwritten formatted area reads as zeros */
+		/*
+		 * formatted=M: the unwritten formatted area reads as zeros,
+		 * but where a bad= range's ECC block (ecc=) reaches into it:
+		 * the medium fails the block as one
+		 */
+		if (b < c->formatted && c->ecc) {
+			for (i = 0; i < c->n_bad; i++) {
+				if (in_bad(c, &c->bad[i], b)) {
+					sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
+					return true;
+				}
+			}
+		}
 		if (b < c->formatted)
 			return false;
 		return past_end_fails(s, start, b, o);
@@ -126,7 +150,7 @@ static bool block_fails(struct sim *s, uint64_t start, uint64_t b,
 		return true;
 	}
 	for (i = 0; i < c->n_bad; i++) {
-		if (in_range(&c->bad[i], b)) {
+		if (in_bad(c, &c->bad[i], b)) {
 			sim_check(o, SK_MEDIUM_ERROR, ASC_UNRECOVERED_READ, 0);
 			return true;
 		}

@@ -119,6 +119,18 @@ static int key_css(struct sim_config *c, const char *v)
 	return 0;
 }
 
+/* ecc=: a DVD's ECC block (16 sectors), a BD cluster (32) */
+static int key_ecc(struct sim_config *c, const char *v)
+{
+	if (!strcmp(v, "16"))
+		c->ecc = 16;
+	else if (!strcmp(v, "32"))
+		c->ecc = 32;
+	else
+		return CDT_EUSAGE;
+	return 0;
+}
+
 static int key_ua(struct sim_config *c, const char *v)
 {
 	if (parse_u64(v, &c->ua_every) || c->ua_every == 0)
@@ -284,6 +296,7 @@ static const struct sim_key sim_keys[] = {
 	SIM_KEY("css", key_css, "A-B with A <= B"),
 	SIM_KEY("structure", sim_key_structure, "END[:L0], block counts with 0 < L0 < END"),
 	SIM_KEY("opencap", sim_key_opencap, "one or lra"),
+	SIM_KEY("ecc", key_ecc, "16 or 32"),
 };
 
 static int parse_key(const struct sim_key *k, struct sim_config *c, const char *v)
