@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdtail-hazards.h"
-#include "cli.h"
+#include "readui.h"
 
 #define CMD "hazards"
 #define OPT_SYSFS 0x2001
@@ -350,6 +350,9 @@ static int scan(const struct hz_args *a, struct cdt_dev *dev,
 static int run(int argc, char **argv)
 {
 	struct cdt_hazard_list list = CDT_INIT(list);
+	/* a signal ends the scan's wait (a sysfs read, MODE SENSE): the run
+	 * then ends 130/143, with --json the error object (issue 35, 2) */
+	volatile sig_atomic_t *stop = rui_catch_signals();
 	struct cdt_dev *dev = NULL;
 	struct hz_args a;
 	int rc;
@@ -363,7 +366,11 @@ static int run(int argc, char **argv)
 			return rc;
 	}
 	rc = scan(&a, dev, &list);
-	if (!rc) {
+	if (!rc && *stop) {
+		cdt_hazard_list_free(&list);
+		cli_err("%s: interrupted", CMD);
+		rc = rui_interrupted_status();
+	} else if (!rc) {
 		if (a.co.json)
 			print_json(&a, &list);
 		else
@@ -393,7 +400,7 @@ const struct cli_cmd cli_cmd_hazards = {
 		 "behind DEV (/dev/sdX, /dev/dm-N, /dev/mapper/NAME, /dev/sgN, sim:...).\n"
 		 "-q prints only the findings table, -v also why a caching page was not read.\n",
 	.exits = "Exit: 0 no hazard at or above --fail-on (default warning), 10 one\n"
-		 "found, 2 usage error, 3 device error.\n",
+		 "found, 2 usage error, 3 device error, 130/143 interrupted.\n",
 	.opts = hazards_opts,
 	.min_operands = 1,
 	.max_operands = 1,

@@ -58,6 +58,28 @@ for sig in INT TERM; do
 	expect_grep "probe SIG$sig: stderr says interrupted" "$T/err" 'probe: interrupted'
 done
 
+# hazards: a sysfs attribute that is a FIFO holds the scan in open(2) until
+# a signal ends the wait; the run then ends 130 with the error object.  The
+# signal is sent again until the run ends (the first may come before open)
+H="$T/hz"
+cp -r "$ROOT/fixtures/sysfs/disk-no-fua" "$H"
+wc=$(find "$H" -path '*block/sda/queue/write_cache')
+rm "$wc"
+mkfifo "$wc"
+"$CDTAIL" hazards --json --sysfs "$H" /dev/sda >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	kill -INT $pid 2>/dev/null
+	i=$((i + 1))
+done
+wait $pid
+RC=$?
+expect_rc "hazards SIGINT -> 130" 130
+expect_json "hazards SIGINT: the error object, interrupted" \
+	'[.interrupted, .error.status, .device] | map(tostring) | join(" ")' "true 130 /dev/sda"
+
 # without --json: the same exits, nothing on stdout but what the run printed
 stop_after INT 3 verify -q --chunk 8 --image "$IMG" "sim:$IMG,$SLOW,trace=$T/s.tr"
 expect_rc "verify -q SIGINT -> 130" 130
