@@ -663,7 +663,7 @@ dvd_scenarios() {
 }
 
 part_h() {
-	local n=40000 img=$TMP/h.img name bad ecc prof res
+	local n=40000 img=$TMP/h.img name bad ecc prof res u
 	truncate -s $((n * BS)) "$img" || die "cannot make $img"
 	echo "## h. DVD-shaped damage: ECC blocks"
 	echo
@@ -675,14 +675,19 @@ part_h() {
 		"and bad blocks (the same either way: the units the medium fails). Target" \
 		"(issue 36): about one failing read per failed unit, fewer than the CD" \
 		"behaviour's: at most 2 per failed unit (the chunk's and the unit's) and 4" \
-		"retry samples."
+		"retry samples where the drive names the first bad LBA in the sense's" \
+		"INFORMATION field (info=1); where it names none (the sim's default), one" \
+		"block more is read alone after the good blocks before a failed unit (a unit" \
+		"can end a LUN or an image that is no whole number of units: its good blocks" \
+		"are kept), so at most 3 per failed unit."
 	echo
 	echo "| scenario | ecc | profile | total (h) | reads | failed | bad blocks | failed units | target |"
 	echo "|---|--:|---|--:|--:|--:|--:|--:|---|"
 	dvd_scenarios | while IFS='|' read -r name bad; do
 		for ecc in 16 32; do
 			: >"$TMP/h.rows"
-			for prof in cd-rom $([ $ecc = 16 ] && echo dvd-rom || echo bd-rom); do
+			u=$([ $ecc = 16 ] && echo dvd-rom || echo bd-rom)
+			for prof in cd-rom $u $u,info=1; do
 				rm -f "$TMP/h.out"
 				res=$("$CDTAIL" image --json "sim:$img,cost=50/8000,profile=$prof,ecc=$ecc,bad=$bad" \
 					"$TMP/h.out" | jq -r '"\(.total.virtual_ms) \(.total.reads) \(.total.failed_reads) \(.bad_count)"')
@@ -694,9 +699,9 @@ part_h() {
 				units = bad[2] / ecc
 				for (r = 1; r <= NR; r++) {
 					tg = ""
-					if (r == 2)
-						tg = (f[2] <= 2 * units + 4 && f[2] < f[1]) ? \
-							sprintf("ok (%.1f x fewer)", f[1] / f[2]) : "MISS"
+					if (r >= 2)
+						tg = (f[r] <= (r == 2 ? 3 : 2) * units + 4 && f[r] < f[1]) ? \
+							sprintf("ok (%.1f x fewer)", f[1] / f[r]) : "MISS"
 					printf "| %s | %d | %s | %.2f | %d | %d | %d | %d | %s |\n", \
 						name, ecc, p[r], ms[r] / 3600000, rd[r], f[r], bad[r], bad[r] / ecc, tg
 				}

@@ -323,9 +323,12 @@ SKIP=
 sizes_cases "appendable DVD-R" 100 3000
 img_case "appendable DVD-R, runout=2" "$D" "$L,runout=2" 0 2998 "" "[]"
 # a DVD is read in its ECC blocks (issue 36): a failing read of one marks
-# all its 16 blocks bad (992-1007, 1008-1023; 2976-2991, 2992-2999), one
-# failing read per ECC block, as the medium fails them (sim ecc=16)
-img_case "appendable DVD-R, bad" "$D" "$L,bad=1000-1009:2990-2999" 4 3000 "" "[[992,1023],[2976,2999]]"
+# all its 16 blocks bad, as the medium fails them (sim ecc=16), but the
+# unit just after blocks that read is read one block at a time from that
+# side up to its first failing block (992-999, 2976-2989 read: this
+# damage, without ecc=, is no whole ECC block); 1008-1023 and 2992-2999
+# stay whole units
+img_case "appendable DVD-R, bad" "$D" "$L,bad=1000-1009:2990-2999" 4 3000 "" "[[1000,1023],[2990,2999]]"
 
 # --- formatted DVD+RW, DVD-RAM, BD-RE --------------------------------------------------
 D="$W/fmt.img"

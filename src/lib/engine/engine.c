@@ -199,6 +199,8 @@ static int read_span(struct rescue *r, uint64_t lba, uint32_t n)
 			return rc;
 	}
 	r->last_cls = rr.cls;
+	r->last_info_valid = rr.info_valid;
+	r->last_info = rr.info;
 	if (rr.cls == CDT_READ_FATAL)
 		return rescue_read_fatal(r->dev, lba, &rr);
 	/*
@@ -303,9 +305,17 @@ uint32_t rescue_medium_unit(uint16_t profile, uint32_t chunk, uint32_t max_block
 	return unit <= chunk && unit <= max_blocks ? unit : 1;
 }
 
+/* lba's unit holds the found end (r->unit_edge) inside it: single blocks there */
+static bool unit_at_edge(const struct rescue *r, uint64_t lba)
+{
+	uint64_t first = lba - lba % r->unit;
+
+	return r->unit_edge > first && r->unit_edge < first + r->unit;
+}
+
 uint32_t rescue_unit_up(const struct rescue *r, uint64_t lba, uint64_t limit)
 {
-	uint64_t n = r->unit > 1 ? r->unit - lba % r->unit : 1;
+	uint64_t n = r->unit > 1 && !unit_at_edge(r, lba) ? r->unit - lba % r->unit : 1;
 
 	if (limit > lba && n > limit - lba)
 		n = limit - lba;
@@ -314,11 +324,49 @@ uint32_t rescue_unit_up(const struct rescue *r, uint64_t lba, uint64_t limit)
 
 uint32_t rescue_unit_down(const struct rescue *r, uint64_t end, uint64_t floor)
 {
-	uint64_t from = r->unit > 1 ? (end - 1) - (end - 1) % r->unit : end - 1;
+	uint64_t from = r->unit > 1 && !unit_at_edge(r, end - 1) ?
+			(end - 1) - (end - 1) % r->unit : end - 1;
 
 	if (from < floor)
 		from = floor;
 	return (uint32_t)(end > from ? end - from : 1);
+}
+
+/* Block lba read already ('+'): the disc gave data there. */
+static bool block_finished(const struct rescue *r, uint64_t lba)
+{
+	return (lba + 1) * r->bs <= r->map->size &&
+	       map_status_at(r->map, lba * r->bs) == MAP_FINISHED;
+}
+
+/*
+ * A failed unit just after blocks that read: one defect fails a whole ECC
+ * block on the medium, but a unit can also hold the last blocks before the
+ * disc's real end (a LUN or image whose size is no whole number of units)
+ * or the edge of damage that is no whole unit.  Where the sense names the
+ * first bad LBA (the INFORMATION field, SPC-4 4.5.2.3), the blocks before
+ * it are read again in one command and cost nothing on a real ECC defect
+ * (it names the unit's first block); where it names none, the blocks are
+ * read one at a time from the good side while they read.  The rest of
+ * the unit is left bad.
+ */
+static int try_from_good_side(struct rescue *r, uint64_t lba, uint32_t n, char bad_status)
+{
+	uint32_t i;
+	int one;
+
+	if (r->last_info_valid) {
+		if (r->last_info <= lba || r->last_info >= lba + n)
+			return SPAN_BAD;
+		one = rescue_try(r, lba, (uint32_t)(r->last_info - lba), bad_status);
+		return one < 0 ? one : SPAN_BAD;
+	}
+	for (i = 0; i < n; i++) {
+		one = rescue_try(r, lba + i, 1, bad_status);
+		if (one != SPAN_GOOD)
+			return one < 0 ? one : SPAN_BAD;
+	}
+	return SPAN_GOOD;
 }
 
 int rescue_try_unit(struct rescue *r, uint64_t lba, uint32_t n, char bad_status)
@@ -326,6 +374,9 @@ int rescue_try_unit(struct rescue *r, uint64_t lba, uint32_t n, char bad_status)
 	int got = rescue_try(r, lba, n, bad_status), one, bad = 0;
 	uint32_t i;
 
+	if (got == SPAN_BAD && n > 1 && r->last_cls == CDT_READ_MEDIUM &&
+	    lba && block_finished(r, lba - 1))
+		return try_from_good_side(r, lba, n, bad_status);
 	if (got != SPAN_BAD || n == 1 ||
 	    (r->last_cls != CDT_READ_WRONG_MODE && r->last_cls != CDT_READ_PROTECTED))
 		return got;

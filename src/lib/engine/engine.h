@@ -126,6 +126,13 @@ struct rescue {
 	 * one failing read per unit, not per block.  0 or 1: single blocks.
 	 */
 	uint32_t unit;
+	/*
+	 * The end the probe found (its true end), or 0: blocks past it fail
+	 * because the disc ends there, not for a defect of the unit, so a
+	 * unit that holds the end is read block by block (a disc or LUN
+	 * whose size is no whole number of units).
+	 */
+	uint64_t unit_edge;
 
 	/* kept by the engine */
 	uint64_t blocks_read;
@@ -142,6 +149,8 @@ struct rescue {
 	struct timeout_row timeouts;	/* CDT_TIMEOUTS_IN_ROW: stop */
 	bool drive_silent;		/* the row is full: stop after marking */
 	enum cdt_read_class last_cls;	/* the last read's class */
+	bool last_info_valid;		/* its sense named the first bad LBA */
+	uint64_t last_info;		/* that LBA, when last_info_valid */
 };
 
 /* What a read of a span came to (rescue_try). */

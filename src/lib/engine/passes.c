@@ -52,7 +52,22 @@ static uint32_t grid_down(const struct rescue *r, uint64_t end, uint64_t left)
  */
 static char copy_failed_status(const struct rescue *r, uint64_t lba, uint32_t n)
 {
-	return r->unit > 1 && n == r->unit && lba % r->unit == 0 ? MAP_BAD : MAP_NONTRIMMED;
+	return r->unit > 1 && n == r->unit && lba % r->unit == 0 &&
+	       !(r->unit_edge > lba && r->unit_edge < lba + n) ? MAP_BAD : MAP_NONTRIMMED;
+}
+
+/*
+ * A copying read: one whole unit through rescue_try_unit, so that a unit
+ * refused for a mode or copy protection (per sector, not per unit) is
+ * read again block by block rather than taken for one defect.
+ */
+static int copy_read(struct rescue *r, uint64_t lba, uint32_t n)
+{
+	char status = copy_failed_status(r, lba, n);
+
+	if (status == MAP_BAD)
+		return rescue_try_unit(r, lba, n, status);
+	return rescue_try(r, lba, n, status);
 }
 
 /* The next skip after a failure: doubling while failures follow each other. */
@@ -91,7 +106,7 @@ static int copy_forward(struct rescue *r, bool skipping, uint64_t pos, uint64_t 
 		if (len / r->bs > end - lba)
 			len = (end - lba) * r->bs;
 		n = grid_up(r, lba, len / r->bs);
-		got = rescue_try(r, lba, n, copy_failed_status(r, lba, n));
+		got = copy_read(r, lba, n);
 		if (got < 0)
 			return got;
 		pos = lba + n;
@@ -126,7 +141,7 @@ static int copy_backward(struct rescue *r, uint64_t end)
 
 		top = (start + len) / r->bs;
 		n = grid_down(r, top, len / r->bs);
-		got = rescue_try(r, top - n, n, copy_failed_status(r, top - n, n));
+		got = copy_read(r, top - n, n);
 		if (got < 0)
 			return got;
 		end = top - n;
