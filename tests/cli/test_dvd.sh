@@ -59,6 +59,11 @@ expect_json "css and bad: protected listed" \
 # block on, read from the side that read (192-199 read: this damage,
 # without ecc=, is no whole ECC block)
 expect_json "css and bad: bad counted by ECC block from the good side" '.bad_blocks | tostring' '[[200,207]]'
+# a drive that names the first bad LBA (INFORMATION, sim info=1): what it
+# names decides, block by block, no unit taken bad for it (192-199 and
+# 205-207 read)
+run image --json "sim:$D,profile=dvd-rom,bad=200-204,info=1" "$T/o6.iso"
+expect_json "info=1: the blocks the drive names, no more" '.bad_blocks | tostring' '[[200,204]]'
 
 # verify and tail: protected blocks not compared, never identical
 cp "$D" "$T/same.iso"
