@@ -22,6 +22,19 @@
 #include "ewf.h"
 #include "export_check.h"
 #include "exportlog.h"
+#include "readui.h"
+
+/*
+ * Set by SIGINT and SIGTERM (rui_catch_signals): the copy stops at its next
+ * chunk, the EWF files begun are removed (no half E01 is left to pass for
+ * evidence), and the run ends 130 or 143, with --json its error object.
+ */
+static volatile sig_atomic_t *export_stop;
+
+static bool export_stopped(void)
+{
+	return export_stop && *export_stop;
+}
 
 #define CMD "export"
 #define BLOCK 2048u
@@ -446,6 +459,10 @@ static int copy_image(const struct export_args *a, int fd, struct ewf_out *e,
 		goto out;
 	}
 	while (done < r->bytes) {
+		if (export_stopped()) {
+			snprintf(err, errlen, "interrupted: the EWF files begun are removed");
+			goto out;
+		}
 		n = pread(fd, buf, CHUNK, (off_t)done);
 		if (n <= 0) {
 			snprintf(err, errlen, "cannot read %s: %s", a->image,
@@ -591,7 +608,7 @@ fail:
 	remove_segments(a, existing_segments(a), false);
 	cli_err("%s: %s: %s", CMD, a->ewf, err);
 	snprintf(r->error, sizeof(r->error), "%s: %s", a->ewf, err);
-	return EX_DEVICE_ERR;
+	return export_stopped() ? rui_interrupted_status() : EX_DEVICE_ERR;
 }
 static json_object *meta_json(const struct export_args *a, const struct export_result *r)
 {
@@ -709,7 +726,7 @@ static int digest_first(const struct export_args *a, int fd, struct export_resul
 
 	if (copy_image(a, fd, NULL, r, err, sizeof(err))) {
 		cli_err("%s: %s", CMD, err);
-		return EX_DEVICE_ERR;
+		return export_stopped() ? rui_interrupted_status() : EX_DEVICE_ERR;
 	}
 	digests_hex(r);
 	return chk_digests(&r->chk, r->md5_hex, r->sha1_hex, r->sha256_hex);
@@ -798,7 +815,8 @@ static int record_export(struct export_args *a, struct export_result *r, int rc)
 	a->lo.description = m.description;
 	a->lo.notes = m.notes;
 	if (exportlog_write(&a->entry, &e, rc, !rc ? "exported" : rc == EX_USAGE_ERR ? "refused" :
-			    "failed", rc == EX_USAGE_ERR ? r->chk.refusal : r->error) && !rc)
+			    rc >= 128 ? "interrupted" : "failed",
+			    rc == EX_USAGE_ERR ? r->chk.refusal : r->error) && !rc)
 		return EX_DEVICE_ERR;
 	return rc;
 }
@@ -813,6 +831,7 @@ static int export_run(int argc, char **argv)
 		cli_err("%s: out of memory", CMD);
 		return EX_DEVICE_ERR;
 	}
+	export_stop = rui_catch_signals();
 	rc = parse_args(argc, argv, &a);
 	if (rc) {
 		free(r);
@@ -856,7 +875,8 @@ const struct cli_cmd cli_cmd_export = {
 		 "ewfverify checks the result and ewfexport gives IMAGE back.\n",
 	.exits = "Exit: 0 exported, 2 usage error (also: IMAGE fails a check against\n"
 		 "its record or map, has no record, is raw BIN/CUE, the map is another\n"
-		 "image's or unfinished, OUT exists), 3 read or write error.\n",
+		 "image's or unfinished, OUT exists), 3 read or write error, 130/143\n"
+		 "interrupted (the EWF files begun removed).\n",
 	.opts = export_opts,
 	.min_operands = 1,
 	.max_operands = 1,

@@ -196,7 +196,7 @@ int exportlog_write(const struct acqlog *l, const struct export_entry *e, int st
 {
 	struct acqlog_run run = {
 		.out = e->ewf, .map_path = e->chk->map, .status = status, .verdict = verdict,
-		.error = error, .bytes = e->md5 && e->md5[0] ? e->bytes : 0,
+		.error = error, .interrupted = status >= 128, .bytes = e->md5 && e->md5[0] ? e->bytes : 0,
 	};
 	int rc;
 

@@ -80,6 +80,24 @@ expect_rc "hazards SIGINT -> 130" 130
 expect_json "hazards SIGINT: the error object, interrupted" \
 	'[.interrupted, .error.status, .device] | map(tostring) | join(" ")' "true 130 /dev/sda"
 
+# export: stopped while it writes, its error object, no EWF file left, and
+# the record's entry says interrupted
+mkimage "$T/big.img" 60000
+"$CDTAIL" image -q "sim:$T/big.img,cost=0/0" "$T/big.iso" >/dev/null 2>&1
+"$CDTAIL" export --json --ewf "$T/e.E01" "$T/big.iso" >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+while [ ! -e "$T/e.E01" ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
+kill -INT $pid
+wait $pid
+RC=$?
+expect_rc "export SIGINT -> 130" 130
+expect_json "export SIGINT: the error object, interrupted" \
+	'[.interrupted, .error.status] | map(tostring) | join(" ")' "true 130"
+if ls "$T"/e.E0* >/dev/null 2>&1; then not_ok "export SIGINT: no EWF file left" "$(ls "$T"/e.E0*)"
+else ok "export SIGINT: no EWF file left"; fi
+expect_grep "export SIGINT: the record's entry says interrupted" "$T/big.iso.log" '^verdict: interrupted$'
+
 # without --json: the same exits, nothing on stdout but what the run printed
 stop_after INT 3 verify -q --chunk 8 --image "$IMG" "sim:$IMG,$SLOW,trace=$T/s.tr"
 expect_rc "verify -q SIGINT -> 130" 130
