@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include "mapdraw.h"
 #include "cli.h"
+#include "readui.h"
 
 #define CMD "map"
 
@@ -239,22 +240,39 @@ static int draw_svg(const struct map_args *a)
 	return 0;
 }
 
+static int draw_any(struct map_args *a)
+{
+	int rc;
+
+	if (a->svg) {
+		/* with --json too, the JSON describes the SVG's cells */
+		rc = draw_svg(a);
+		if (rc || !a->co.json)
+			return rc;
+		return draw(a, a->width ? a->width : MAPDRAW_SVG_COLS, MAPDRAW_SVG_ROWS);
+	}
+	return draw(a, a->width ? a->width : terminal_cols(), terminal_rows());
+}
+
+/*
+ * SIGINT and SIGTERM are caught, so that --json's one object is never cut:
+ * a map held in a read (MAPFILE a FIFO) ends it 130/143 with the error
+ * object; one that came while drawing lets the drawing finish, and the
+ * status says the run was interrupted.
+ */
 static int run(int argc, char **argv)
 {
+	volatile sig_atomic_t *stop = rui_catch_signals();
 	struct map_args a;
 	int rc;
 
 	rc = parse_args(argc, argv, &a);
+	if (rc && *stop)
+		return rui_interrupted_status();
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? 0 : rc;
-	if (a.svg) {
-		/* with --json too, the JSON describes the SVG's cells */
-		rc = draw_svg(&a);
-		if (rc || !a.co.json)
-			return rc;
-		return draw(&a, a.width ? a.width : MAPDRAW_SVG_COLS, MAPDRAW_SVG_ROWS);
-	}
-	return draw(&a, a.width ? a.width : terminal_cols(), terminal_rows());
+	rc = draw_any(&a);
+	return *stop ? rui_interrupted_status() : rc;
 }
 
 static const struct cli_opt map_opts[] = {
@@ -276,7 +294,7 @@ const struct cli_cmd cli_cmd_map = {
 		 "non-trimmed, non-scraped, bad.  A cell shows the worst status of its\n"
 		 "blocks.  --json: the cells and totals as one JSON object.\n",
 	.exits = "Exit: 0 drawn, 2 usage error or MAPFILE missing or not a mapfile,\n"
-		 "3 the picture could not be written.\n",
+		 "3 the picture could not be written, 130/143 interrupted.\n",
 	.opts = map_opts,
 	.min_operands = 1,
 	.max_operands = 1,

@@ -98,6 +98,22 @@ if ls "$T"/e.E0* >/dev/null 2>&1; then not_ok "export SIGINT: no EWF file left" 
 else ok "export SIGINT: no EWF file left"; fi
 expect_grep "export SIGINT: the record's entry says interrupted" "$T/big.iso.log" '^verdict: interrupted$'
 
+# map: a MAPFILE that holds the read (a FIFO) ends 130 with the error object
+mkfifo "$T/m.fifo"
+"$CDTAIL" map --json "$T/m.fifo" >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	kill -INT $pid 2>/dev/null
+	i=$((i + 1))
+done
+wait $pid
+RC=$?
+expect_rc "map SIGINT -> 130" 130
+expect_json "map SIGINT: the error object, interrupted" \
+	'[.interrupted, .error.status] | map(tostring) | join(" ")' "true 130"
+
 # without --json: the same exits, nothing on stdout but what the run printed
 stop_after INT 3 verify -q --chunk 8 --image "$IMG" "sim:$IMG,$SLOW,trace=$T/s.tr"
 expect_rc "verify -q SIGINT -> 130" 130
