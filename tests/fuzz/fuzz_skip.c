@@ -21,7 +21,7 @@ static void check(const struct skip_plan *s)
 	for (i = 0; i < s->n; i++) {
 		const struct cdt_skip *k = &s->v[i];
 
-		if (!k->blocks || k->start < end || k->why > CDT_SKIP_FORM2)
+		if (!k->blocks || k->start < end || k->why > CDT_SKIP_PROTECTED)
 			__builtin_trap();
 		end = k->start + k->blocks;
 		sum += k->blocks;
