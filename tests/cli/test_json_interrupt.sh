@@ -29,6 +29,21 @@ stop_after() {
 	RC=$?
 }
 
+# interrupt_held CMD...: cdtail CMD held in open(2) of a FIFO; SIGINT is sent
+# again until the run ends (the first may come before the open); RC
+interrupt_held() {
+	"$CDTAIL" "$@" >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	kill -INT $pid 2>/dev/null
+	i=$((i + 1))
+done
+wait $pid
+RC=$?
+}
+
 for sig in INT TERM; do
 	want=130
 	[ $sig = TERM ] && want=143
@@ -66,16 +81,7 @@ cp -r "$ROOT/fixtures/sysfs/disk-no-fua" "$H"
 wc=$(find "$H" -path '*block/sda/queue/write_cache')
 rm "$wc"
 mkfifo "$wc"
-"$CDTAIL" hazards --json --sysfs "$H" /dev/sda >"$T/out" 2>"$T/err" &
-pid=$!
-i=0
-while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do
-	sleep 0.1
-	kill -INT $pid 2>/dev/null
-	i=$((i + 1))
-done
-wait $pid
-RC=$?
+interrupt_held hazards --json --sysfs "$H" /dev/sda
 expect_rc "hazards SIGINT -> 130" 130
 expect_json "hazards SIGINT: the error object, interrupted" \
 	'[.interrupted, .error.status, .device] | map(tostring) | join(" ")' "true 130 /dev/sda"
@@ -100,16 +106,7 @@ expect_grep "export SIGINT: the record's entry says interrupted" "$T/big.iso.log
 
 # map: a MAPFILE that holds the read (a FIFO) ends 130 with the error object
 mkfifo "$T/m.fifo"
-"$CDTAIL" map --json "$T/m.fifo" >"$T/out" 2>"$T/err" &
-pid=$!
-i=0
-while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do
-	sleep 0.1
-	kill -INT $pid 2>/dev/null
-	i=$((i + 1))
-done
-wait $pid
-RC=$?
+interrupt_held map --json "$T/m.fifo"
 expect_rc "map SIGINT -> 130" 130
 expect_json "map SIGINT: the error object, interrupted" \
 	'[.interrupted, .error.status] | map(tostring) | join(" ")' "true 130"
