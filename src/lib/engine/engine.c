@@ -305,17 +305,9 @@ uint32_t rescue_medium_unit(uint16_t profile, uint32_t chunk, uint32_t max_block
 	return unit <= chunk && unit <= max_blocks ? unit : 1;
 }
 
-/* lba's unit holds the found end (r->unit_edge) inside it: single blocks there */
-static bool unit_at_edge(const struct rescue *r, uint64_t lba)
-{
-	uint64_t first = lba - lba % r->unit;
-
-	return r->unit_edge > first && r->unit_edge < first + r->unit;
-}
-
 uint32_t rescue_unit_up(const struct rescue *r, uint64_t lba, uint64_t limit)
 {
-	uint64_t n = r->unit > 1 && !unit_at_edge(r, lba) ? r->unit - lba % r->unit : 1;
+	uint64_t n = r->unit > 1 ? r->unit - lba % r->unit : 1;
 
 	if (limit > lba && n > limit - lba)
 		n = limit - lba;
@@ -324,8 +316,7 @@ uint32_t rescue_unit_up(const struct rescue *r, uint64_t lba, uint64_t limit)
 
 uint32_t rescue_unit_down(const struct rescue *r, uint64_t end, uint64_t floor)
 {
-	uint64_t from = r->unit > 1 && !unit_at_edge(r, end - 1) ?
-			(end - 1) - (end - 1) % r->unit : end - 1;
+	uint64_t from = r->unit > 1 ? (end - 1) - (end - 1) % r->unit : end - 1;
 
 	if (from < floor)
 		from = floor;

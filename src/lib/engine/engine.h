@@ -126,13 +126,6 @@ struct rescue {
 	 * one failing read per unit, not per block.  0 or 1: single blocks.
 	 */
 	uint32_t unit;
-	/*
-	 * The end the probe found (its true end), or 0: blocks past it fail
-	 * because the disc ends there, not for a defect of the unit, so a
-	 * unit that holds the end is read block by block (a disc or LUN
-	 * whose size is no whole number of units).
-	 */
-	uint64_t unit_edge;
 
 	/* kept by the engine */
 	uint64_t blocks_read;

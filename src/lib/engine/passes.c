@@ -52,8 +52,7 @@ static uint32_t grid_down(const struct rescue *r, uint64_t end, uint64_t left)
  */
 static char copy_failed_status(const struct rescue *r, uint64_t lba, uint32_t n)
 {
-	return r->unit > 1 && n == r->unit && lba % r->unit == 0 &&
-	       !(r->unit_edge > lba && r->unit_edge < lba + n) ? MAP_BAD : MAP_NONTRIMMED;
+	return r->unit > 1 && n == r->unit && lba % r->unit == 0 ? MAP_BAD : MAP_NONTRIMMED;
 }
 
 /*

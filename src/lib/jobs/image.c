@@ -736,7 +736,6 @@ static int run_job(struct image_job *j)
 	r.unit = rescue_medium_unit(res->sum.probe ? res->sum.probe->sizes.profile : 0,
 				    r.chunk, cdt_max_read_blocks(j->dev));
 	r.chunk -= r.chunk % r.unit;
-	r.unit_edge = res->sum.probe ? res->sum.probe->true_blocks : 0;
 	r.buf = malloc((size_t)r.chunk * bs);
 	if (!r.buf)
 		return CDT_ENOMEM;

@@ -231,7 +231,6 @@ static int append(struct tail_job *j, uint64_t start)
 				    cdt_max_read_blocks(j->dev));
 	if (r.chunk % r.unit)
 		r.unit = 1;
-	r.unit_edge = res->sum.probe->true_blocks;
 	/* skipped areas finished: never read, zeros from the ftruncate below */
 	rc = map_init(&map, extent * j->bs, MAP_NONTRIED);
 	if (!rc)
