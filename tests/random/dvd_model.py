@@ -20,7 +20,10 @@ cdtail-image(1), cdtail-sim(7)):
     CAPACITY short of it is the note open-capacity and exit 10;
   - image: bad_blocks are the drawn damage widened to whole units, merged;
     the CSS range is skipped "protected"; OUT is the disc with zeros there;
-    exit 4 when either exists, else 0 (10 never: image says nothing of it).
+    exit 4 when either exists, else 0 (10 never: image says nothing of it);
+  - verify --image of the disc: the same blocks unreadable and protected,
+    nothing different, and a defect costs its unit a few failing reads,
+    not each of its sectors (check_verify).
 """
 import json
 import os
@@ -239,12 +242,43 @@ def check(case, work, cdtail):
         want = zero if b in bad or b in prot else disc[b * BS:(b + 1) * BS]
         if got[b * BS:(b + 1) * BS] != want:
             return "%s: OUT's block %d is not %s" % (name, b, "zeros" if want == zero else "the disc's")
+    return check_verify(case, dev, path, bad, prot)
+
+
+def units_of(blocks, u):
+    return {x // u for x in blocks}
+
+
+def check_verify(case, dev, path, bad, prot):
+    """verify --image of the disc's own file: the drawn damage widened to
+    units is unreadable, the CSS range protected, nothing differs; a failed
+    chunk is read again unit by unit (cdtail-verify(1)), so the failing
+    reads past the end search are at most 5 per failed unit (the chunk's,
+    three tries with -r2, the block after the good ones) and, for CSS, one
+    per scrambled sector and two per unit it touches."""
+    u = case["unit"]
+    rc, js, err = run(case["cdtail"], ["verify", "--json", "--image", path, dev])
+    name = "case %d: cdtail verify --json --image DISC %s" % (case["idx"], dev)
+    want_rc = 4 if bad or prot else 0
+    if rc != want_rc:
+        return "%s: exit %d, wanted %d (%s)" % (name, rc, want_rc, err.strip()[:200])
+    if js.get("bad_count") != len(bad) or js.get("bad_blocks") != ranges(bad):
+        return "%s: bad_blocks %s, wanted %s" % (name, js.get("bad_blocks"), ranges(bad))
+    if js.get("protected_blocks") != len(prot) or js.get("diff_count"):
+        return "%s: protected %s, diff %s, wanted %d, 0" % (
+            name, js.get("protected_blocks"), js.get("diff_count"), len(prot))
+    failed = (js.get("total") or {}).get("failed_reads", 0) - js.get("search_failed_reads", 0)
+    most = 5 * len(units_of(bad, u)) + len(prot) + 2 * len(units_of(prot, u))
+    if failed > most:
+        return "%s: %d failing reads past the end search, at most %d" % (name, failed, most)
     return None
 
 
 def run_cases(job):
     cases, seed, work, cdtail, wrapper = job
     os.makedirs(work, exist_ok=True)
+    for c in cases:
+        c["cdtail"] = cdtail
     return common.first_fails(cases, lambda c: check(c, work, cdtail))
 
 

@@ -305,6 +305,12 @@ uint32_t rescue_medium_unit(uint16_t profile, uint32_t chunk, uint32_t max_block
 	return unit <= chunk && unit <= max_blocks ? unit : 1;
 }
 
+void rescue_fit_unit(struct rescue *r, uint16_t profile)
+{
+	r->unit = rescue_medium_unit(profile, r->chunk, cdt_max_read_blocks(r->dev));
+	r->chunk -= r->chunk % r->unit;
+}
+
 uint32_t rescue_unit_up(const struct rescue *r, uint64_t lba, uint64_t limit)
 {
 	uint64_t n = r->unit > 1 ? r->unit - lba % r->unit : 1;

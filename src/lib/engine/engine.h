@@ -165,6 +165,13 @@ double rescue_now_ms(void);
 uint32_t rescue_medium_unit(uint16_t profile, uint32_t chunk, uint32_t max_blocks);
 
 /*
+ * r->unit for a run on this profile's medium (r->dev and r->chunk set),
+ * and r->chunk cut to a whole number of units, so that every read of the
+ * passes, copying and in order, stays on the unit grid.
+ */
+void rescue_fit_unit(struct rescue *r, uint16_t profile);
+
+/*
  * The "one block" read of the trim, scrape and retry passes at lba, no
  * further than limit (exclusive): one block, or with r->unit > 1 up to
  * the end of lba's unit.  rescue_unit_down: the read that ends at end

@@ -329,32 +329,92 @@ int rescue_run(struct rescue *r)
 
 
 /*
- * One block of the in-order pass alone, read until it reads, up to 1 +
- * retries times (retries < 0: CDT_DEFAULT_RETRIES, as -r2); an answer of
- * wrong mode ends the tries: it is what the block is, not damage.
- * SPAN_GOOD, SPAN_BAD, SPAN_WRONG_MODE or <0 on error.
+ * A retry of what is left bad in [lba, lba + n): each run of bad ('-')
+ * blocks in one read, never the blocks that read or were listed as wrong
+ * mode (the sink has them).  SPAN_GOOD when none is left bad, SPAN_BAD,
+ * or <0 on error.
  */
-static int in_order_block(struct rescue *r, uint64_t lba)
+static int retry_bad_runs(struct rescue *r, uint64_t lba, uint32_t n)
 {
-	int tries = 1 + (r->retries < 0 ? CDT_DEFAULT_RETRIES : r->retries);
-	int got = SPAN_BAD;
+	uint64_t end = lba + n, at = lba, run;
+	int got, left = SPAN_GOOD;
 
-	while (tries-- > 0 && got == SPAN_BAD)
-		got = rescue_try(r, lba, 1, MAP_BAD);
+	while (at < end) {
+		if (map_status_at(r->map, at * r->bs) != MAP_BAD) {
+			at++;
+			continue;
+		}
+		for (run = 1; at + run < end &&
+		     map_status_at(r->map, (at + run) * r->bs) == MAP_BAD; run++)
+			;
+		got = rescue_try(r, at, (uint32_t)run, MAP_BAD);
+		if (got < 0)
+			return got;
+		if (got == SPAN_BAD)
+			left = SPAN_BAD;
+		at += run;
+	}
+	return left;
+}
+
+/*
+ * One unit of the in-order pass alone (r->unit blocks on DVD and BD, a
+ * block on CD), read until it reads, up to 1 + retries times (retries <
+ * 0: CDT_DEFAULT_RETRIES, as -r2).  The first read is rescue_try_unit's
+ * (engine.c): a DVD defect fails its whole ECC block, so one failing read
+ * stands for the unit, not one per block (issue 36), while a unit refused
+ * per sector (wrong mode, copy protection) is read block by block and the
+ * good blocks before a defect are kept.  A retry reads only the blocks
+ * still bad.  SPAN_GOOD, SPAN_BAD, SPAN_WRONG_MODE or <0 on error.
+ */
+static int in_order_unit(struct rescue *r, uint64_t lba, uint32_t n)
+{
+	int retries = r->retries < 0 ? CDT_DEFAULT_RETRIES : r->retries;
+	int got = rescue_try_unit(r, lba, n, MAP_BAD);
+
+	while (got == SPAN_BAD && retries-- > 0)
+		got = retry_bad_runs(r, lba, n);
 	return got;
+}
+
+/*
+ * A step of data: one read, and when that fails its units alone
+ * (in_order_unit).  A step inside one unit is that unit's read at once:
+ * reading it whole first would only fail the same unit twice.
+ */
+static int in_order_step(struct rescue *r, uint64_t lba, uint64_t n)
+{
+	uint64_t at;
+	uint32_t u;
+	int got;
+
+	if (rescue_unit_up(r, lba, lba + n) < n) {
+		got = rescue_try(r, lba, (uint32_t)n, MAP_BAD);
+		if (got != SPAN_BAD)
+			return got < 0 ? got : 0;
+	}
+	for (at = lba; at < lba + n; at += u) {
+		u = rescue_unit_up(r, at, lba + n);
+		got = in_order_unit(r, at, u);
+		if (got < 0)
+			return got;
+	}
+	return 0;
 }
 
 /*
  * The in-order pass (verify, tail's compare window).  A job that reads
  * the disc once, in order, beside a file or into a digest, has no later
  * pass to come back to a block: a failed chunk is read again at once,
- * block by block, so one bad block costs one block, not a chunk, and
- * each block gets its retries there.
- * Reads: the steps of skip_step() over [from, to): a skipped area is
- *   passed over unread; a span of data (up to a chunk, up to the next
- *   skipped area) is one read, and when that fails each of its blocks
- *   alone, as in_order_block().  Every read counts towards timeouts in a
- *   row (engine.c: CDT_TIMEOUTS_IN_ROW ends the run at once).
+ * unit by unit (block by block on CD), so one defect costs its unit, not
+ * a chunk, and each unit gets its retries there.
+ * Reads: the steps of skip_step() over [from, to), on DVD and BD cut at
+ *   the chunk grid: a skipped area is passed over unread; a span of data
+ *   (up to a chunk, up to the next skipped area) is one read, and when
+ *   that fails each of its units alone, as in_order_unit(); a span
+ *   inside one unit is that unit's read alone.  Every read counts
+ *   towards timeouts in a row (engine.c: CDT_TIMEOUTS_IN_ROW ends the
+ *   run at once).
  * Tells the sink: put, failed and wrong_mode as every read does, then
  *   settled() for each step in order, read or passed over; settled()
  *   answering 1 ends the pass after that step.
@@ -368,24 +428,23 @@ static int in_order_block(struct rescue *r, uint64_t lba)
 int rescue_in_order(struct rescue *r, const struct skip_plan *skip,
 		    uint64_t from, uint64_t to, uint64_t *reached)
 {
-	uint64_t lba = from, n, i;
+	uint64_t lba = from, n;
 	bool skipped;
-	int got, rc;
+	int rc;
 
 	*reached = from;
 	r->last_save_ms = rescue_now_ms();
 	rescue_enter_phase(r, CDT_PHASE_COMPARE, 1);
 	while (lba < to) {
 		n = skip_step(skip, lba, to, r->chunk, &skipped);
+		/* on DVD and BD a step of data ends on the chunk grid, a
+		 * whole number of units, so that no unit spans two steps */
+		if (!skipped && r->unit > 1)
+			n = grid_up(r, lba, n);
 		if (!skipped) {
-			got = rescue_try(r, lba, (uint32_t)n, MAP_BAD);
-			for (i = 0; got == SPAN_BAD && i < n; i++) {
-				rc = in_order_block(r, lba + i);
-				if (rc < 0)
-					return rc;
-			}
-			if (got < 0)
-				return got;
+			rc = in_order_step(r, lba, n);
+			if (rc < 0)
+				return rc;
 		}
 		rc = r->sink.settled ? r->sink.settled(r->sink.ctx, lba, n, !skipped) : 0;
 		if (rc < 0)

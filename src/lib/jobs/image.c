@@ -733,9 +733,7 @@ static int run_job(struct image_job *j)
 	file_sink_attach(&j->out, &r);
 	r.chunk = rescue_chunk_blocks(j->dev, bs, j->opts->rd.chunk_blocks);
 	/* DVD and BD: reads in whole ECC blocks, on their grid (issue 36) */
-	r.unit = rescue_medium_unit(res->sum.probe ? res->sum.probe->sizes.profile : 0,
-				    r.chunk, cdt_max_read_blocks(j->dev));
-	r.chunk -= r.chunk % r.unit;
+	rescue_fit_unit(&r, res->sum.probe ? res->sum.probe->sizes.profile : 0);
 	r.buf = malloc((size_t)r.chunk * bs);
 	if (!r.buf)
 		return CDT_ENOMEM;

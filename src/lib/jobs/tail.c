@@ -146,6 +146,7 @@ static int compare_tail(struct tail_job *j, uint64_t len)
 	j->window = skip_window_start(&j->skip, whole, CDT_TAIL_COMPARE_BLOCKS);
 	rc = cmp_sink_init(&sink, j->chunk, j->window);
 	cmp_sink_attach(&sink, &r);
+	rescue_fit_unit(&r, j->res->sum.probe->sizes.profile);
 	if (!rc)
 		rc = map_init(&map, extent * j->bs, MAP_NONTRIED);
 	if (!rc)
@@ -225,12 +226,8 @@ static int append(struct tail_job *j, uint64_t start)
 	int rc;
 
 	file_sink_attach(&out, &r);
-	/* DVD and BD: reads in whole ECC blocks (issue 36); j->chunk, the
-	 * compare's, stays: the unit is used where it divides it */
-	r.unit = rescue_medium_unit(res->sum.probe->sizes.profile, r.chunk,
-				    cdt_max_read_blocks(j->dev));
-	if (r.chunk % r.unit)
-		r.unit = 1;
+	/* DVD and BD: reads in whole ECC blocks (issue 36) */
+	rescue_fit_unit(&r, res->sum.probe->sizes.profile);
 	/* skipped areas finished: never read, zeros from the ftruncate below */
 	rc = map_init(&map, extent * j->bs, MAP_NONTRIED);
 	if (!rc)

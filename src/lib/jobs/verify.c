@@ -344,6 +344,8 @@ static int read_all(struct verify_job *j)
 
 	j->sink.fd = j->fd;
 	cmp_sink_attach(&j->sink, &r);
+	/* DVD and BD: a failed chunk read again in whole ECC blocks (issue 36) */
+	rescue_fit_unit(&r, j->res->sum.probe->sizes.profile);
 	rc = map_init(&map, j->extent * j->bs, MAP_NONTRIED);
 	if (!rc)
 		rc = skip_mark(&j->skip, &map, j->bs);
