@@ -9,13 +9,15 @@ recordable ones sometimes open, with READ CAPACITY saying 1 block or the
 last recorded address: sim opencap=), a size, a head (nothing, an ISO 9660
 volume, or the UDF fixture whose partition is set to end at a drawn size),
 a disc structure (absent = refused, right, wrong, on DVD sometimes two
-layers), damage in whole ECC blocks (16) or clusters (32) (sim ecc=) and,
+layers on an opposite or a parallel track path, a parallel one's layer 1
+sometimes wrong or refused: sim structure=END:L0:ptp|ptp-l0only), damage in whole ECC blocks (16) or clusters (32) (sim ecc=) and,
 on DVD, CSS-scrambled sectors (css=).  What must hold (cdtail-probe(1),
 cdtail-image(1), cdtail-sim(7)):
   - probe: the true end is the image's size; sources.disc_structure is the
-    structure's data area on DVD (two layers added up), null on BD and when
-    refused, and wrong exactly when it is not the true end; structure.layers
-    and layer0_blocks as drawn; the filesystem source is the head's size
+    structure's data area on DVD (two layers added up: on a parallel path
+    layer 0's and layer 1's own areas), null on BD and when refused (a
+    parallel disc's layer 1 too), and wrong exactly when it is not the true
+    end; structure.layers, track_path and layer0_blocks as drawn; the filesystem source is the head's size
     and type; an open disc's recorded track ends at the true end, and READ
     CAPACITY short of it is the note open-capacity and exit 10;
   - image: bad_blocks are the drawn damage widened to whole units, merged;
@@ -67,6 +69,7 @@ def make_case(rng, idx):
         fs = n if rng.random() < 0.6 else rng.randint(300, n)
     structure = None
     l0 = None
+    path = None
     r = rng.random()
     if r < 0.35:
         structure = n
@@ -75,8 +78,18 @@ def make_case(rng, idx):
     elif r < 0.7 and not bd:
         structure = n
         l0 = rng.randint(1, n - 1)
+    elif r < 0.85 and not bd:
+        # parallel track path: each layer its own data area, drawn apart;
+        # layer 1 sometimes says more or fewer blocks than the disc holds
+        path = rng.choice(["ptp", "ptp", "ptp-l0only"])
+        l0 = rng.randint(1, n - 1)
+        l1 = n - l0
+        if rng.random() < 0.3:
+            l1 = max(1, l1 + rng.choice([-1, 1]) * log_uniform(rng, 1, 2000))
+        structure = l0 + l1
     if structure is not None:
-        keys.append("structure=%d" % structure + (":%d" % l0 if l0 else ""))
+        keys.append("structure=%d" % structure + (":%d" % l0 if l0 else "") +
+                    (":" + path if path else ""))
     # damage: whole units, apart, below the last unit (the end stays readable)
     bad = []
     top = (n // unit - 1) * unit
@@ -98,7 +111,7 @@ def make_case(rng, idx):
         keys.append("css=%d-%d" % css)
     return {"idx": idx, "prof": prof, "bd": bd, "unit": unit, "n": n, "keys": keys,
             "open": open_, "opencap": opencap, "head": head, "fs": fs,
-            "structure": structure, "l0": l0, "bad": bad, "css": css}
+            "structure": structure, "l0": l0, "path": path, "bad": bad, "css": css}
 
 
 def widened(case):
@@ -186,6 +199,8 @@ def check(case, work, cdtail):
     if js.get("true_blocks") != n:
         return "%s: true_blocks %s, wanted %d" % (name, js.get("true_blocks"), n)
     want_ds = None if case["bd"] or case["structure"] is None else case["structure"]
+    if case["path"] == "ptp-l0only":
+        want_ds = None  # layer 1's descriptor refused: absent, never guessed
     if src.get("disc_structure") != want_ds:
         return "%s: disc_structure %s, wanted %s" % (name, src.get("disc_structure"), want_ds)
     wrong = "disc_structure" in (js.get("wrong_sources") or [])
@@ -199,6 +214,9 @@ def check(case, work, cdtail):
         if st.get("layers") != layers or st.get("layer0_blocks") != case["l0"]:
             return "%s: layers %s/%s, wanted %d/%s" % (name, st.get("layers"),
                                                       st.get("layer0_blocks"), layers, case["l0"])
+        want_tp = None if case["bd"] else "parallel" if case["path"] or not case["l0"] else "opposite"
+        if st.get("track_path") != want_tp:
+            return "%s: track_path %s, wanted %s" % (name, st.get("track_path"), want_tp)
     want_fs = case["fs"]
     if src.get("filesystem") != want_fs:
         return "%s: filesystem %s, wanted %s" % (name, src.get("filesystem"), want_fs)

@@ -3,8 +3,9 @@
  * READ DISC STRUCTURE format 00h (mmc/structure.c, issue 36): the CDB,
  * the DVD physical format's data area and layer 0 (ECMA-267: one layer,
  * two on an opposite track path whose layer 1 PSNs are the bit inverse
- * of layer 0's), the BD disc information, and answers too short or
- * whose fields make no data area.
+ * of layer 0's; on a parallel one both layers' descriptors added), the
+ * BD disc information, and answers too short or whose fields make no
+ * data area.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -52,6 +53,11 @@ static void test_cdb(void **state)
 	assert_int_equal(cdb[1], 0x01);
 	assert_int_equal(cdb[7], 0x00);
 	assert_int_equal(cdb[8] << 8 | cdb[9], 4100);
+	assert_int_equal(cdb[6], 0);
+	/* a parallel disc's layer 1: LAYER NUMBER in byte 6 */
+	mmc_cdb_read_disc_structure(cdb, MMC_STRUCT_MEDIA_DVD, 1, 0, 2052);
+	assert_int_equal(cdb[1], 0x00);
+	assert_int_equal(cdb[6], 1);
 }
 
 static void test_dvd_single(void **state)
@@ -162,6 +168,71 @@ static void test_dvd_placed(void **state)
 	assert_int_equal(mmc_dvd_placed_blocks(&p), -1);
 }
 
+/*
+ * A parallel-track-path disc: each layer its own descriptor and data area
+ * from 030000h (ECMA-267), the LBAs through layer 0 then layer 1.
+ */
+static void test_dvd_ptp(void **state)
+{
+	struct mmc_dvd_physical l0, l1;
+	size_t n;
+
+	(void)state;
+	n = dvd(0, 2, false, 0x30000, 0x30000 + 1600 - 1, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &l0), 0);
+	assert_true(mmc_dvd_ptp(&l0));
+	/* one descriptor alone still makes no size */
+	assert_int_equal(mmc_dvd_data_blocks(&l0), -1);
+	assert_int_equal(mmc_dvd_placed_blocks(&l0), -1);
+	/* layer 0's blocks are its own data area, whatever its layer-0 end says */
+	assert_int_equal(mmc_dvd_layer0_blocks(&l0), 1600);
+	n = dvd(0, 2, false, 0x30000, 0x30000 + 1400 - 1, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &l1), 0);
+	assert_int_equal(mmc_dvd_ptp_blocks(&l0, &l1), 3000);
+	/* a layer 1 of one block */
+	n = dvd(0, 2, false, 0x30000, 0x30000, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &l1), 0);
+	assert_int_equal(mmc_dvd_ptp_blocks(&l0, &l1), 1601);
+	/* layer 1's own start counts, not layer 0's */
+	n = dvd(0, 2, false, 0x31000, 0x31000 + 99, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &l1), 0);
+	assert_int_equal(mmc_dvd_ptp_blocks(&l0, &l1), 1700);
+	/* implausible layer 1: an end before its start */
+	n = dvd(0, 2, false, 0x30000, 0x2ffff, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &l1), 0);
+	assert_int_equal(mmc_dvd_ptp_blocks(&l0, &l1), -1);
+	/* not placed: another start below 030000h, or all zero */
+	n = dvd(0, 2, false, 0x1000, 0x30000, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &l1), 0);
+	assert_int_equal(mmc_dvd_ptp_blocks(&l0, &l1), -1);
+	memset(ans, 0, sizeof(ans));
+	ans[1] = 20;
+	ans[6] = 1 << 5;	/* two layers, parallel, every PSN 0 */
+	assert_int_equal(mmc_parse_dvd_physical(ans, 22, &l1), 0);
+	assert_true(mmc_dvd_ptp(&l1));
+	assert_int_equal(mmc_dvd_ptp_blocks(&l0, &l1), -1);
+	/* an answer for another kind of disc: one layer, or an opposite path */
+	n = dvd(0, 1, false, 0x30000, 0x30000 + 1399, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &l1), 0);
+	assert_int_equal(mmc_dvd_ptp_blocks(&l0, &l1), -1);
+	n = dvd(0, 2, true, 0x30000, 0xfcffff, 0x22d47f);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &l1), 0);
+	assert_int_equal(mmc_dvd_ptp_blocks(&l0, &l1), -1);
+	assert_false(mmc_dvd_ptp(&l1));
+	/* layer 0 not placed: no size, no layer-0 end */
+	n = dvd(0, 2, false, 0x30000, 0x2ffff, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &l0), 0);
+	assert_int_equal(mmc_dvd_layer0_blocks(&l0), -1);
+	n = dvd(0, 2, false, 0x30000, 0x30000 + 1399, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &l1), 0);
+	assert_int_equal(mmc_dvd_ptp_blocks(&l0, &l1), -1);
+	/* the largest PSNs: no overflow */
+	n = dvd(0, 2, false, 0x30000, 0xffffff, 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &l0), 0);
+	assert_int_equal(mmc_parse_dvd_physical(ans, n, &l1), 0);
+	assert_int_equal(mmc_dvd_ptp_blocks(&l0, &l1), 2 * (0xffffffLL - 0x30000 + 1));
+}
+
 static void test_bd(void **state)
 {
 	struct mmc_bd_disc_info di;
@@ -199,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_dvd_single),
 		cmocka_unit_test(test_dvd_dual_otp),
 		cmocka_unit_test(test_dvd_placed),
+		cmocka_unit_test(test_dvd_ptp),
 		cmocka_unit_test(test_bd),
 	};
 

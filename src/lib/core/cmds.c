@@ -155,13 +155,13 @@ int cdt_cmd_read_track_info(struct cdt_dev *dev, uint32_t track, void *buf,
 }
 
 int cdt_cmd_read_disc_structure(struct cdt_dev *dev, uint8_t media_type,
-				uint8_t format, void *buf, uint16_t alloc,
-				uint32_t *got)
+				uint8_t layer, uint8_t format, void *buf,
+				uint16_t alloc, uint32_t *got)
 {
 	uint8_t cdb[16];
 
 	return cdt_dev_simple(dev, cdb,
-			      mmc_cdb_read_disc_structure(cdb, media_type, 0, format, alloc),
+			      mmc_cdb_read_disc_structure(cdb, media_type, layer, format, alloc),
 			      buf, alloc, got, NULL);
 }
 

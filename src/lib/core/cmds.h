@@ -74,10 +74,10 @@ int cdt_cmd_read_disc_info(struct cdt_dev *dev, void *buf, uint16_t alloc,
 int cdt_cmd_read_track_info(struct cdt_dev *dev, uint32_t track, void *buf,
 			    uint16_t alloc, uint32_t *got);
 
-/* READ DISC STRUCTURE (mmc/structure.h) of media type, layer 0, format. */
+/* READ DISC STRUCTURE (mmc/structure.h) of media type, layer, format. */
 int cdt_cmd_read_disc_structure(struct cdt_dev *dev, uint8_t media_type,
-				uint8_t format, void *buf, uint16_t alloc,
-				uint32_t *got);
+				uint8_t layer, uint8_t format, void *buf,
+				uint16_t alloc, uint32_t *got);
 
 int cdt_cmd_get_configuration(struct cdt_dev *dev, uint8_t rt, uint16_t start,
 			      void *buf, uint16_t alloc, uint32_t *got);

@@ -54,11 +54,47 @@ int mmc_parse_dvd_physical(const uint8_t *buf, size_t len,
 	return 0;
 }
 
+bool mmc_dvd_ptp(const struct mmc_dvd_physical *p)
+{
+	return p->layers == 2 && !p->otp;
+}
+
+/*
+ * One descriptor's own data area where LBA 0 can be put at its first PSN:
+ * from 030000h and up, or from 0 with a non-zero end (QEMU), else -1.
+ */
+static int64_t placed_area(const struct mmc_dvd_physical *p)
+{
+	if (p->end_psn < p->start_psn)
+		return -1;
+	if (p->start_psn >= MMC_DVD_FIRST_PSN || (p->start_psn == 0 && p->end_psn > 0))
+		return (int64_t)p->end_psn - p->start_psn + 1;
+	return -1;
+}
+
 int64_t mmc_dvd_layer0_blocks(const struct mmc_dvd_physical *p)
 {
+	/* a parallel path's layer 0 is its descriptor's own data area */
+	if (mmc_dvd_ptp(p))
+		return placed_area(p);
 	if (p->layers < 2 || p->end_psn_l0 < p->start_psn)
 		return -1;
 	return (int64_t)p->end_psn_l0 - p->start_psn + 1;
+}
+
+int64_t mmc_dvd_ptp_blocks(const struct mmc_dvd_physical *l0,
+			   const struct mmc_dvd_physical *l1)
+{
+	int64_t blocks0, blocks1;
+
+	/* both answers must describe the same kind of disc */
+	if (!mmc_dvd_ptp(l0) || !mmc_dvd_ptp(l1))
+		return -1;
+	blocks0 = placed_area(l0);
+	blocks1 = placed_area(l1);
+	if (blocks0 <= 0 || blocks1 <= 0)
+		return -1;
+	return blocks0 + blocks1;
 }
 
 int64_t mmc_dvd_data_blocks(const struct mmc_dvd_physical *p)

@@ -51,7 +51,8 @@ int mmc_parse_dvd_physical(const uint8_t *buf, size_t len,
  * + 1; two on an opposite track path, layer 0's and layer 1's, whose PSNs
  * are the bit inverse of layer 0's (ECMA-267: layer 1 starts at ~end0);
  * -1 where the fields do not make a data area (an end before its start,
- * a parallel dual-layer disc whose second layer has its own descriptor).
+ * a parallel dual-layer disc whose second layer has its own descriptor:
+ * mmc_dvd_ptp_blocks).
  */
 int64_t mmc_dvd_data_blocks(const struct mmc_dvd_physical *p);
 /*
@@ -63,8 +64,30 @@ int64_t mmc_dvd_data_blocks(const struct mmc_dvd_physical *p);
  * all-zero descriptor, places no data area.
  */
 int64_t mmc_dvd_placed_blocks(const struct mmc_dvd_physical *p);
-/* Blocks of layer 0 on a disc of more than one layer, else -1. */
+/*
+ * Blocks of layer 0 on a disc of more than one layer, else -1: up to the
+ * layer-0 end on an opposite path; on a parallel one layer 0's own data
+ * area (end - start + 1 of its descriptor, placed as above), as redumper
+ * takes a parallel disc's layer break (dvd/dvd_dump.ixx,
+ * get_dvd_layer_length of layer 0's descriptor).
+ */
 int64_t mmc_dvd_layer0_blocks(const struct mmc_dvd_physical *p);
+/* Two layers on a parallel track path: layer 1 has its own descriptor. */
+bool mmc_dvd_ptp(const struct mmc_dvd_physical *p);
+/*
+ * Blocks of a parallel-track-path dual-layer disc from layer 0's and
+ * layer 1's descriptors (format 00h with LAYER NUMBER 0 and 1: MMC-5
+ * 6.22, CDB byte 6, table 393; the kernel asks one layer per call so,
+ * drivers/cdrom/cdrom.c dvd_read_physical, layer_num in cmd[6]).  Each
+ * layer has its own data area from PSN 030000h (ECMA-267), and the LBAs
+ * run through layer 0, then layer 1: the disc holds the two areas' sum,
+ * as redumper adds the layers' lengths (dvd/dvd_dump.ixx: one descriptor
+ * per layer of a parallel disc, sectors_count_physical their sum).  -1
+ * where either is not a parallel dual-layer descriptor or its data area
+ * is not placed (an end before its start, another start).
+ */
+int64_t mmc_dvd_ptp_blocks(const struct mmc_dvd_physical *l0,
+			   const struct mmc_dvd_physical *l1);
 /* "DVD-ROM", "DVD+R", ... by category, "DVD (category N)" otherwise. */
 const char *mmc_dvd_category_name(uint8_t category);
 

@@ -32,8 +32,29 @@ static void set_type(struct cdt_probe_result *res, const char *name)
 	snprintf(res->structure_type, sizeof(res->structure_type), "%s", name);
 }
 
-static void dvd_structure(struct cdt_probe_result *res, const uint8_t *buf,
-			  uint32_t got)
+/*
+ * A parallel-track-path disc of two layers describes layer 1 in its own
+ * descriptor: format 00h again with LAYER NUMBER 1 (mmc/structure.h,
+ * mmc_dvd_ptp_blocks).  A refusal, an answer that does not parse or whose
+ * data area is not placed: -1, the size absent, never guessed.
+ */
+static int64_t ptp_blocks(struct cdt_dev *dev, const struct mmc_dvd_physical *l0,
+			  uint8_t *buf)
+{
+	struct mmc_dvd_physical l1;
+	uint32_t got = 0;
+
+	memset(buf, 0, MMC_DVD_PHYSICAL_LEN);
+	if (cdt_cmd_read_disc_structure(dev, MMC_STRUCT_MEDIA_DVD, 1,
+					MMC_STRUCT_FORMAT_PHYSICAL, buf,
+					MMC_DVD_PHYSICAL_LEN, &got) ||
+	    mmc_parse_dvd_physical(buf, got, &l1))
+		return -1;
+	return mmc_dvd_ptp_blocks(l0, &l1);
+}
+
+static void dvd_structure(struct cdt_dev *dev, struct cdt_probe_result *res,
+			  uint8_t *buf, uint32_t got)
 {
 	struct mmc_dvd_physical p;
 	int64_t blocks;
@@ -44,13 +65,13 @@ static void dvd_structure(struct cdt_probe_result *res, const uint8_t *buf,
 	res->structure_otp = p.otp;
 	res->structure_version = p.version;
 	set_type(res, mmc_dvd_category_name(p.category));
-	/* LBA 0 is the data area's first PSN: 030000h, or 0 where QEMU made
-	 * the descriptor up; another start places no data area */
-	blocks = mmc_dvd_placed_blocks(&p);
-	if (blocks > 0)
-		res->structure_blocks = blocks;
 	if (p.layers > 1 && mmc_dvd_layer0_blocks(&p) > 0)
 		res->structure_layer0 = mmc_dvd_layer0_blocks(&p);
+	/* LBA 0 is the data area's first PSN: 030000h, or 0 where QEMU made
+	 * the descriptor up; another start places no data area */
+	blocks = mmc_dvd_ptp(&p) ? ptp_blocks(dev, &p, buf) : mmc_dvd_placed_blocks(&p);
+	if (blocks > 0)
+		res->structure_blocks = blocks;
 }
 
 static void bd_structure(struct cdt_probe_result *res, const uint8_t *buf,
@@ -83,11 +104,11 @@ void probe_structure(struct cdt_dev *dev, struct cdt_probe_result *res)
 	if (!buf)
 		return;
 	if (!cdt_cmd_read_disc_structure(dev, bd ? MMC_STRUCT_MEDIA_BD : MMC_STRUCT_MEDIA_DVD,
-					 MMC_STRUCT_FORMAT_PHYSICAL, buf, len, &got)) {
+					 0, MMC_STRUCT_FORMAT_PHYSICAL, buf, len, &got)) {
 		if (bd)
 			bd_structure(res, buf, got);
 		else
-			dvd_structure(res, buf, got);
+			dvd_structure(dev, res, buf, got);
 	}
 	free(buf);
 }

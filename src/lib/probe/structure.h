@@ -17,7 +17,8 @@ bool probe_bd_profile(uint16_t profile);
 
 /*
  * Format 00h for res->sizes.profile: the DVD physical format (its data
- * area's blocks, layer 0's on a dual-layer disc) or the BD disc
+ * area's blocks, layer 0's on a dual-layer disc; a parallel-track-path
+ * one's layer 1 asked again with LAYER NUMBER 1) or the BD disc
  * information (type and layers; no size: its addresses are physical).
  * A refusal, a CD, an answer that makes no data area: absent, never
  * guessed.

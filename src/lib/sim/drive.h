@@ -166,6 +166,13 @@ struct sim_track {
 /* last possible lead-out start of an appendable disc: 79:59:74 */
 #define SIM_LAST_LEADOUT 359849u
 
+/* structure=END:L0:PATH: a dual-layer DVD's track path (structure.c) */
+enum sim_struct_path {
+	SIM_STRUCT_OTP = 0,	/* opposite: one descriptor for both layers */
+	SIM_STRUCT_PTP,		/* parallel: layer 1 has its own descriptor */
+	SIM_STRUCT_PTP_L0ONLY,	/* parallel, layer 1's descriptor refused */
+};
+
 /* opencap=: what READ CAPACITY says of an open DVD±R/BD-R (structure.c) */
 enum sim_opencap {
 	SIM_OPENCAP_DATA = 0,	/* the data's end, as most drives */
@@ -229,9 +236,10 @@ struct sim_config {
 	/* DVD and BD (issue 36) */
 	bool have_css;		/* css=A-B: CSS-scrambled sectors, read */
 	struct sim_range css;	/* without authentication: 05/6F/03 */
-	bool have_structure;	/* structure=END[:L0]: READ DISC STRUCTURE */
-	uint64_t structure_end;	/* answered (structure.c), else refused */
-	uint64_t structure_l0;	/* 0: one layer */
+	bool have_structure;	/* structure=END[:L0[:PATH]]: READ DISC */
+	uint64_t structure_end;	/* STRUCTURE answered (structure.c), else */
+	uint64_t structure_l0;	/* refused; L0 0: one layer */
+	enum sim_struct_path structure_path;
 	enum sim_opencap opencap;	/* READ CAPACITY of an open disc */
 	uint32_t ecc;		/* ecc=16|32: bad= fails whole ECC blocks; 0 */
 };

@@ -294,7 +294,7 @@ static const struct sim_key sim_keys[] = {
 	SIM_FLAG("cuepaths", cue_any_path, "inside", "any"),
 	SIM_KEY("drive", key_drive, "a product name of 1 to 16 characters"),
 	SIM_KEY("css", key_css, "A-B with A <= B"),
-	SIM_KEY("structure", sim_key_structure, "END[:L0], block counts with 0 < L0 < END"),
+	SIM_KEY("structure", sim_key_structure, "END[:L0[:otp|ptp|ptp-l0only]], block counts with 0 < L0 < END"),
 	SIM_KEY("opencap", sim_key_opencap, "one or lra"),
 	SIM_KEY("ecc", key_ecc, "16 or 32"),
 };
