@@ -121,6 +121,8 @@ expect_json "BD: type and layers" '"\(.structure.type) \(.structure.layers) \(.s
 expect_json "BD: no size" .sources.disc_structure null
 run probe --json "sim:$D,profile=bd-re,structure=3000"
 expect_json "BD-RE: BDW" .structure.type BDW
+run probe --json "sim:$D,profile=bd-r,structure=3000"
+expect_json "BD-R: BDR" .structure.type BDR
 run probe "sim:$D,structure=3000:3000"
 expect_rc "structure=3000:3000: usage" 2
 run probe "sim:$D,structure=0"

@@ -182,8 +182,9 @@ static void bd_disc_info(const struct sim *s, uint8_t *ans)
 	u[2] = 1;		/* DI format 1 */
 	u[3] = 1 << 3;		/* one unit per block, layer 0 */
 	u[6] = 64;		/* bytes of this unit */
+	/* BD-R SRM (0041h) and RRM (0042h) are both BD-R media */
 	memcpy(u + 8, sim_profile(s) == 0x0040 ? "BDO" :
-		      sim_profile(s) == 0x0041 ? "BDR" : "BDW", 3);
+		      sim_profile(s) <= 0x0042 ? "BDR" : "BDW", 3);
 	u[11] = 0x01;		/* 120 mm, class 0, version 1 */
 	u[12] = (uint8_t)((s->cfg.structure_l0 ? 2 : 1) << 4);
 }
