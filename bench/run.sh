@@ -801,6 +801,49 @@ part_i() {
 		"unaligned, over the CD's limits: $(grep -c '^other' "$TMP/i.miss");" \
 		"over 1100 ms (fast): $(grep -c '^fast' "$TMP/i.miss"); wrong end: $(grep -c '^end' "$TMP/i.miss")."
 	echo
+	echo "MEDIUM ERROR past the end (past=medium: tgt answers so, and drives that fail" \
+		"the lead-out as unreadable), 50/8000, no INFORMATION: the end is confirmed by" \
+		"reads beyond it, 1, 2, 4 ... 32 blocks on a CD; on a DVD or BD, from an end on" \
+		"a unit boundary, a unit away. Target: an aligned end, 3 failed reads on a DVD" \
+		"and 2 on a BD for k < 8192 (the CD search: 7 or 8); any other end, no more" \
+		"than the CD search."
+	echo
+	echo "| end | unit | k | cd-rom | medium's | targets |"
+	echo "|---|--:|--:|--:|--:|---|"
+	: >"$TMP/i.miss"
+	for n in 40000 40011; do
+		img=$TMP/ia.img
+		[ $n = 40011 ] && img=$TMP/iu.img
+		for prof in dvd-rom bd-rom; do
+			u=16
+			[ $prof = bd-rom ] && u=32
+			for k in 0 512 3000; do
+				cd=$("$CDTAIL" probe --json --max-extra 20000 \
+					"sim:$img,hide=$k,cost=50/8000,past=medium,profile=cd-rom" 2>/dev/null |
+					jq -r '"\(.reads) \(.failed_reads) \(.virtual_ms) \(.true_blocks)"')
+				un=$("$CDTAIL" probe --json --max-extra 20000 \
+					"sim:$img,hide=$k,cost=50/8000,past=medium,profile=$prof" 2>/dev/null |
+					jq -r '"\(.reads) \(.failed_reads) \(.virtual_ms) \(.true_blocks)"')
+				awk -v n=$n -v u=$u -v k=$k -v cd="$cd" -v un="$un" -v missf="$TMP/i.miss" '
+				function miss(what) { print what >> missf; return " MISS" }
+				BEGIN {
+					split(cd, c, " "); split(un, m, " ")
+					al = n % u == 0
+					t = ""
+					if (c[4] != n || m[4] != n)
+						t = "WRONG END " c[4] "/" m[4] "; " miss("end")
+					lim = al ? (u == 16 ? 3 : 2) : c[2]
+					t = t "<= " lim " fail" (m[2] <= lim ? " ok" : miss("medium"))
+					printf "| %s | %d | %d | %d/%d/%.1f | %d/%d/%.1f | %s |\n",
+						al ? "aligned" : "unaligned", u, k,
+						c[1], c[2], c[3], m[1], m[2], m[3], t
+				}'
+			done
+		done
+	done
+	echo
+	echo "Misses: over the failed reads: $(grep -c '^medium' "$TMP/i.miss"); wrong end: $(grep -c '^end' "$TMP/i.miss")."
+	echo
 	rm -f "$TMP/ia.img" "$TMP/iu.img" "$TMP/i.miss" "$TMP/i.miss.sum"
 }
 

@@ -1145,6 +1145,97 @@ static void test_unit_medium_inside(void **state)
 	}
 }
 
+/*
+ * A MEDIUM ERROR at an end on a unit boundary: past the end of a medium
+ * recorded in units (a drive or tgt failing reads past it as unreadable),
+ * the probes beyond start a unit away, so a slow drive pays 3 failing
+ * reads on a DVD and 2 on a BD where the CD's probes 1, 2, 4 ... 32 beyond
+ * pay 7; off a boundary, the CD's probes, the same end and, on a slow
+ * drive, no more failing reads.
+ */
+static void test_unit_medium_beyond(void **state)
+{
+	static const uint32_t units[] = { 16, 32 };
+
+	(void)state;
+	for (size_t u = 0; u < 2; u++) {
+		for (int c = 0; c < 2; c++) {
+			for (uint64_t off = 0; off < 2 * units[u]; off++) {
+				uint64_t n = BASE + 40 * units[u] + off;
+				struct model m = c ? cheap(n) : dear(n), mc = m;
+				struct es_params p = params(BASE);
+				struct es_result r, cd;
+
+				m.past_medium = mc.past_medium = true;
+				cd = run(&mc, &p);
+				p.unit = units[u];
+				r = run(&m, &p);
+				assert_int_equal(r.end, n);
+				assert_int_equal(cd.end, n);
+				assert_true(r.medium_end);
+				if (n % units[u] != 0) {
+					if (!c)
+						assert_true(r.failed_reads <= cd.failed_reads);
+					continue;
+				}
+				assert_true(r.failed_reads < cd.failed_reads);
+				/* the end, then 6 probes beyond on a CD, 2 (DVD) or 1 (BD) */
+				if (!c) {
+					assert_int_equal(r.failed_reads, units[u] == 16 ? 3 : 2);
+					assert_true(cd.failed_reads >= 7);
+				}
+			}
+		}
+	}
+}
+
+/*
+ * Damage that is not a whole unit (a LUN's, the emulated drive's without
+ * ecc=) on a unit boundary just before an end off a boundary: the probes a
+ * unit away meet the end's 05/21/00, and those below it are the CD's, so
+ * the end is what the CD search finds, for every such tail, on a slow
+ * drive with no more failing reads; and a last unit that fails whole
+ * before the end, as a DVD's does.
+ */
+static void test_unit_short_tail_after_damage(void **state)
+{
+	static const uint32_t units[] = { 16, 32 };
+
+	(void)state;
+	for (size_t u = 0; u < 2; u++) {
+		uint64_t a = BASE + 40 * units[u];
+
+		for (int c = 0; c < 2; c++) {
+			for (uint64_t t = 1; t <= 2 * units[u]; t++) {
+				for (int whole = 0; whole < 2; whole++) {
+					struct model m = c ? cheap(a + t) : dear(a + t), mc;
+					struct es_params p = params(BASE);
+					struct es_result r, cd;
+
+					if (whole && t != units[u])
+						continue;
+					m.bad[m.nbad++] = (struct range){ a, whole ? a + t - 1 : a };
+					mc = m;
+					cd = run(&mc, &p);
+					p.unit = units[u];
+					r = run(&m, &p);
+					if (r.end != cd.end || r.medium_end != cd.medium_end)
+						fail_msg("unit %u tail %llu whole %d: end %llu%s, CD %llu%s",
+							 units[u], (unsigned long long)t, whole,
+							 (unsigned long long)r.end, r.medium_end ? " (medium)" : "",
+							 (unsigned long long)cd.end, cd.medium_end ? " (medium)" : "");
+					/* a slow drive's failing reads; a fast one's bisect */
+					if (!c && r.failed_reads > cd.failed_reads)
+						fail_msg("unit %u tail %llu whole %d cheap %d: %llu failures, CD %llu",
+							 units[u], (unsigned long long)t, whole, c,
+							 (unsigned long long)r.failed_reads,
+							 (unsigned long long)cd.failed_reads);
+				}
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1188,6 +1279,8 @@ int main(void)
 		cmocka_unit_test(test_unit_read_order),
 		cmocka_unit_test(test_unit_window_edge),
 		cmocka_unit_test(test_unit_medium_inside),
+		cmocka_unit_test(test_unit_medium_beyond),
+		cmocka_unit_test(test_unit_short_tail_after_damage),
 	};
 
 	return cmocka_run_group_tests_name("endsearch", tests, NULL, NULL);

@@ -75,6 +75,10 @@
  *    over the units' first blocks, then one good read of the last block
  *    below the failing boundary settles an aligned end; only when that
  *    read fails is the unit searched block by block.
+ *  - past a MEDIUM ERROR on a unit boundary (a failed unit, or past the
+ *    end of a medium recorded in units), the confirming reads beyond it
+ *    start a unit away: the blocks of its own unit fail with it (3 failing
+ *    reads in all on a DVD, 2 on a BD, where a CD's 1, 2, 4 ... 32 pay 7).
  * Where the narrow step scans forward (a dear failure) it stays block by
  * block: a scan already pays one failure for any end, and a unit-first
  * scan would pay a second one for an unaligned end.
@@ -705,37 +709,74 @@ static void reopen_above(struct es_state *s, uint64_t lba)
 }
 
 /*
+ * One read d blocks beyond e, the end that failed as a block that is there:
+ * 1 when it read (the search reopened above it), 2 when it failed
+ * END-class or lies where no read may go (the probes stop), 0 when it failed
+ * otherwise or was passed over, <0 on error.
+ */
+static int probe_beyond(struct es_state *s, uint64_t e, uint64_t d, uint64_t top,
+			bool skip_failed)
+{
+	uint64_t lba = e + d;
+	struct es_outcome o;
+	int rc;
+
+	/* never past the window: --max-extra bounds every read */
+	if (lba >= top || lba >= s->end_bound || lba >= s->window)
+		return 2;
+	if (skip_failed && known_failed(s, lba))
+		return 0;
+	rc = es_read(s, lba, 1, &o);
+	if (rc)
+		return rc;
+	if (o.cls == CDT_READ_OK) {
+		reopen_above(s, lba);
+		return 1;
+	}
+	return o.cls == CDT_READ_END && !wrong_mode_inside(s, lba, &o) ? 2 : 0;
+}
+
+/*
  * Readable blocks above the end e, which failed as a block that is there
  * (MEDIUM, a timeout, 05/64/00): probe at growing distances below top
  * (with skip_failed, passing over blocks already seen failing: a run-out
  * costs no read again; a MEDIUM ERROR may be flaky, so read again); a
  * good read reopens the search above it.  Then the block below an END seen further up, which may read.
  * Returns 1 when the search must go on, 0 when the end stands.
+ *
+ * On a DVD or BD with e on a unit boundary the failure is a whole unit's
+ * (a failed ECC block, or past the end of a medium recorded in units), so
+ * the blocks of e's own unit fail with it: the probes start a unit beyond.
+ * Where one meets an END-class answer the disc ends in between, a LUN or
+ * an image that is no whole number of units, and the distances below it
+ * are probed as on a CD, so such an end is no less exact.
  */
 static int readable_beyond(struct es_state *s, uint64_t top, bool skip_failed)
 {
-	uint64_t e = s->hi, d, lba, span = ES_CONFIRM_SPAN;
+	uint64_t e = s->hi, d, d2, span = ES_CONFIRM_SPAN;
+	uint64_t first = s->unit > 1 && e % s->unit == 0 ? s->unit : 1;
 	struct es_outcome o;
+	uint64_t lba;
 	int rc;
 
 	if (fail_cost(s) >= ES_DEAR_FAIL_MS)
 		span = ES_CONFIRM_SPAN_DEAR;
-	for (d = 1; d <= span; d *= 2) {
-		lba = e + d;
-		/* never past the window: --max-extra bounds every read */
-		if (lba >= top || lba >= s->end_bound || lba >= s->window)
-			break;
-		if (skip_failed && known_failed(s, lba))
-			continue;
-		rc = es_read(s, lba, 1, &o);
-		if (rc)
+	if (span < first)
+		span = first;
+	for (d = first; d <= span; d *= 2) {
+		rc = probe_beyond(s, e, d, top, skip_failed);
+		if (rc < 0 || rc == 1)
 			return rc;
-		if (o.cls == CDT_READ_OK) {
-			reopen_above(s, lba);
-			return 1;
+		if (rc != 2)
+			continue;
+		for (d2 = 1; d2 < first && d2 < d; d2 *= 2) {
+			rc = probe_beyond(s, e, d2, top, skip_failed);
+			if (rc < 0 || rc == 1)
+				return rc;
+			if (rc == 2)
+				break;
 		}
-		if (o.cls == CDT_READ_END && !wrong_mode_inside(s, lba, &o))
-			break;
+		break;
 	}
 	/* nothing readable beyond; blocks between e and an END may be */
 	if (s->end_bound != UINT64_MAX && s->end_bound <= top && s->end_bound > e + 1 &&
