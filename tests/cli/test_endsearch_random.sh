@@ -24,11 +24,13 @@
 # bd-rom with ecc=16 or 32, on a disc of N blocks (a whole number of ECC
 # blocks and clusters, as a real DVD or BD ends) or of N + 11 (no whole
 # number: a tgt LUN or a QEMU image presented as a DVD), sometimes a failed
-# unit in the hidden tail or a --max-extra window.  The same checks, and
-# the unit's targets: an end on a unit boundary costs a slow drive 1
-# failing read for a tail below 8192 blocks, INFORMATION or not; a fast
-# drive's search stays under 1100 ms (the reads of the units' first blocks
-# cost ~0.1 s more than the CD's runs).
+# unit in the hidden tail, a --max-extra window, or MEDIUM ERROR past the
+# end (past=medium, as tgt answers).  The same checks, and the unit's
+# targets: an end on a unit boundary costs a slow drive 1 failing read for
+# a tail below 8192 blocks, INFORMATION or not (3 on a DVD and 2 on a BD
+# with MEDIUM ERROR past it); a fast drive's search stays under 1100 ms
+# (the reads of the units' first blocks cost ~0.1 s more than the CD's
+# runs).
 #
 # ES_SEED picks the scenarios (default 13), ES_CASES how many (2000; 150
 # in a small run: valgrind, ASan), ES_EDGE_CASES the scratches and windows
@@ -123,8 +125,10 @@ awk -v seed="$SEED" -v cases="$DVD" -v na=$N -v nu=$NU 'BEGIN {
 		} else if (r < 0.25) {
 			mx = 1 + int(rand() * (k + 8))
 		}
+		# a drive failing the reads past the end with MEDIUM ERROR (tgt)
+		past = ba < 0 && mx == 0 && rand() < 0.15 ? "+medium" : ""
 		print k, 0, 0, ba, bb, int(rand() * 2), costs[1 + int(rand() * 4)], mx,
-			(u == 16 ? "dvd-rom" : "bd-rom"), n
+			(u == 16 ? "dvd-rom" : "bd-rom") past, n
 	}
 }' >>"$T/cases"
 
@@ -136,9 +140,10 @@ while read -r hide extra runout ba bb info cost mx prof n; do
 	[ "$runout" -gt 0 ] && addr="$addr,runout=$runout"
 	[ "$ba" -ge 0 ] && addr="$addr,bad=$ba-$bb"
 	case $prof in
-	dvd-rom) addr="$addr,profile=dvd-rom,ecc=16" ;;
-	bd-rom) addr="$addr,profile=bd-rom,ecc=32" ;;
+	dvd-rom*) addr="$addr,profile=dvd-rom,ecc=16" ;;
+	bd-rom*) addr="$addr,profile=bd-rom,ecc=32" ;;
 	esac
+	case $prof in *+medium) addr="$addr,past=medium" ;; esac
 	set --
 	[ "$mx" -gt 0 ] && set -- --max-extra "$mx"
 	rm -f "$T/trace"

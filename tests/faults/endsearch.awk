@@ -32,7 +32,11 @@
 # INFORMATION: 1 failing read for a tail below 8192 blocks.  Any other end
 # (a LUN or an image of any size) keeps the targets above but INFORMATION's
 # beyond 512 blocks (the units' first blocks are read alone there), and a
-# fast drive's limit is 1100 ms.
+# fast drive's limit is 1100 ms.  A drive that fails the reads past the end
+# with MEDIUM ERROR (PROFILE +medium, sim past=medium): the end is still n,
+# said to be a medium error (note trailing-medium-error), past an aligned end a slow
+# drive pays at most 3 failing reads on a DVD, 2 on a BD (the end's, then
+# the reads a unit and two beyond it); the CD targets do not apply.
 # Issue 28: --max-extra K (default 16384) bounds the reads: none touches an
 # LBA at or past W = reported + K, and an end at or past W is a window
 # limit, true_blocks W, exit 5 (issue 35, 6).  true_blocks is never below a block the run read
@@ -61,8 +65,9 @@ function exit_for(t) {
 	mx = $8; prof = $9; n = $10; top = $11; good = $12; rc = $13
 	json = $0
 	sub(/^([^ ]+ ){13}/, "", json)
-	unit = prof == "dvd-rom" ? 16 : prof == "bd-rom" ? 32 : 1
+	unit = prof ~ /^dvd-rom/ ? 16 : prof ~ /^bd-rom/ ? 32 : 1
 	aligned = unit > 1 && n % unit == 0
+	medium = prof ~ /\+medium$/
 	split(cost, c, "/")
 	fail = c[2] + 0
 	truth = n - runout
@@ -113,6 +118,17 @@ function exit_for(t) {
 	}
 	if (extra || runout || ba >= 0) { print "ok end"; next }
 	f = num("failed_reads"); ms = num("virtual_ms")
+	if (medium) {
+		# the end, then the reads beyond it a unit away and more
+		lim = unit == 16 ? 3 : 2
+		if (!index(json, "\"trailing-medium-error\""))
+			print "WRONG no medium_end past the end: " line
+		else if (aligned && fail >= 1000 && hide < 8192 && f > lim)
+			print "WRONG failed_reads " f " > " lim " (MEDIUM past an aligned end): " line
+		else
+			print "ok end"
+		next
+	}
 	why = ""
 	if (fail >= 1000) {
 		if (hide <= 512 && f != 1)

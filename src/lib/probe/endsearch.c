@@ -59,13 +59,16 @@
  * a read of the first LBA past it.
  *
  * DVD and BD (es_params.unit, issue 36).  These media are recorded in
- * whole units: ECC blocks of 16 sectors on a DVD (ECMA-267 section 16;
- * dvdisaster and redumper read DVDs in multiples of 16 sectors) and
+ * whole units: ECC blocks of 16 sectors on a DVD (ECMA-267, the ECC block
+ * of 16 data frames; redumper dvd/dvd_dump.ixx reads 32 sectors at a time
+ * from sector 0, dvdisaster src/read-linear.c skips by an ECC block) and
  * clusters of 32 on a BD, so a real disc's last readable block is the last
- * of a unit (end % unit == 0).  A tgt LUN or a QEMU image presented as a
- * DVD can end anywhere, so the unit only orders the reads and never
- * decides the end: every end is still found exactly, by reads of e-1 and
- * e.  It is used only where it saves failing reads on an aligned end:
+ * of a unit (end % unit == 0; doc/disc-kinds.md).  A tgt LUN or a QEMU
+ * image presented as a DVD can end anywhere, so the unit only orders the
+ * reads and never decides the end: every end is still found exactly, by
+ * reads of e-1 and e.  It is used only where it saves failing reads on an
+ * aligned end, and with INFORMATION an unaligned one beyond 512 blocks
+ * costs one more (a single read past the end cannot name it):
  *  - in the climb, past the single-block scan, single reads of the first
  *    block of each unit replace the runs (up to ES_RUN_BLOCKS): the
  *    first failure there is an aligned end itself, which the unit's good
@@ -74,7 +77,7 @@
  *  - in the narrow step, where it bisects (cheap failures, wide windows),
  *    over the units' first blocks, then one good read of the last block
  *    below the failing boundary settles an aligned end; only when that
- *    read fails is the unit searched block by block.
+ *    read fails is the unit searched block by block;
  *  - past a MEDIUM ERROR on a unit boundary (a failed unit, or past the
  *    end of a medium recorded in units), the confirming reads beyond it
  *    start a unit away: the blocks of its own unit fail with it (3 failing
