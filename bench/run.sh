@@ -9,7 +9,7 @@
 #   CDTAIL        the cdtail binary (default ./cdtail)
 #   REFSTRAT      the reference-strategy driver built from bench/refstrat.c
 #   BENCH_TMP     where scratch images go (default /tmp); all removed at exit
-#   BENCH_PARTS   which parts to run, default "a b c d e f g h"
+#   BENCH_PARTS   which parts to run, default "a b c d e f g h i"
 #   BENCH_RAW_MB  the raw image of part f in MiB of 2352-byte sectors (default 200)
 #   DDSHIM        the LD_PRELOAD shim built from bench/ddshim.c (part e)
 #   BENCH_BIG_MB  the throughput image in MiB (default 700)
@@ -17,7 +17,7 @@ set -u
 
 CDTAIL=${CDTAIL:-./cdtail}
 REFSTRAT=${REFSTRAT:-build/bench/refstrat}
-BENCH_PARTS=${BENCH_PARTS:-a b c d e f g h}
+BENCH_PARTS=${BENCH_PARTS:-a b c d e f g h i}
 DDSHIM=${DDSHIM:-build/bench/ddshim.so}
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 BENCH_BIG_MB=${BENCH_BIG_MB:-700}
@@ -751,10 +751,143 @@ part_h_verify() {
 		done
 	done
 	echo
+# ---- i. end search on DVD and BD ----------------------------------------------
+
+part_i() {
+	local n k cost info prof u end rc cd un img
+	local k_list="0 7 512 600 3000 7000 8191 12000"
+
+	: >"$TMP/i.miss"
+	"$REFSTRAT" mkimg "$TMP/ia.img" 40000 || die "mkimg failed"
+	"$REFSTRAT" mkimg "$TMP/iu.img" 40011 || die "mkimg failed"
+	echo "## i. End search on DVD and BD: the unit"
+	echo
+	echo "Discs of 40000 blocks (a whole number of DVD ECC blocks of 16 and BD clusters" \
+		"of 32: a real DVD or BD ends so) and of 40011 (no whole number: a tgt LUN or" \
+		"an image presented as a DVD); the drive hides the last k; cdtail probe" \
+		"--max-extra 20000 with profile=cd-rom (the CD search) and with the medium's" \
+		"profile (dvd-rom, bd-rom), on the same disc. Columns: reads/failed reads/virtual" \
+		"ms of the end search. Targets (issue 36): the true end always; an end on a unit" \
+		"boundary: 1 failed read for k < 8192 on a slow drive (50/8000) or with" \
+		"INFORMATION (info=1), where the CD search pays 2 beyond 512 without" \
+		"INFORMATION; any other end: the CD search's limits on a slow drive (1 for" \
+		"k <= 512, at most 2 beyond) and, with INFORMATION, 1 for k <= 512 only: beyond," \
+		"the units' first blocks are read alone where the CD reads runs, so such an end" \
+		"costs 2 where the CD's run pays 1 (slow), and a fast drive a few 1 ms failures" \
+		"more. 50/1: <= 1100 ms (the units' first blocks cost ~0.1 s more than the" \
+		"CD's runs)."
+	echo
+	echo "| end | unit | cost | info | k | cd-rom | medium's | targets |"
+	echo "|---|--:|---|--:|--:|--:|--:|---|"
+	for n in 40000 40011; do
+		img=$TMP/ia.img
+		[ $n = 40011 ] && img=$TMP/iu.img
+		for prof in dvd-rom bd-rom; do
+			u=16
+			[ $prof = bd-rom ] && u=32
+			for cost in 50/8000 50/1; do
+				for info in 0 1; do
+					for k in $k_list; do
+						cd=$("$CDTAIL" probe --json --max-extra 20000 \
+							"sim:$img,hide=$k,cost=$cost,info=$info,profile=cd-rom" 2>/dev/null |
+							jq -r '"\(.reads) \(.failed_reads) \(.virtual_ms) \(.true_blocks)"')
+						un=$("$CDTAIL" probe --json --max-extra 20000 \
+							"sim:$img,hide=$k,cost=$cost,info=$info,profile=$prof" 2>/dev/null |
+							jq -r '"\(.reads) \(.failed_reads) \(.virtual_ms) \(.true_blocks)"')
+						awk -v n=$n -v u=$u -v cost=$cost -v info=$info -v k=$k \
+							-v cd="$cd" -v un="$un" -v missf="$TMP/i.miss" '
+						function miss(what) { print what >> missf; return " MISS" }
+						BEGIN {
+							split(cd, c, " "); split(un, m, " ")
+							al = n % u == 0
+							slow = cost == "50/8000"
+							t = ""
+							if (c[4] != n || m[4] != n)
+								t = "WRONG END " c[4] "/" m[4] "; " miss("end")
+							if (al && k < 8192 && (slow || info == 1))
+								t = t "1 fail" (m[2] == 1 ? " ok" : miss("aligned"))
+							else if (slow || (info == 1 && k <= 512)) {
+								lim = k <= 512 ? 1 : 2
+								t = t "<= " lim " fail" (m[2] <= lim ? " ok" : miss("other"))
+							}
+							if (!slow)
+								t = t (t == "" ? "" : "; ") "<= 1100 ms" \
+									(m[3] <= 1100 ? " ok" : miss("fast"))
+							printf "| %s | %d | %s | %d | %d | %d/%d/%.1f | %d/%d/%.1f | %s |\n",
+								al ? "aligned" : "unaligned", u, cost, info, k,
+								c[1], c[2], c[3], m[1], m[2], m[3], t
+							print (al ? "a" : "u"), slow, c[2], m[2] >> (missf ".sum")
+						}'
+					done
+				done
+			done
+		done
+	done
+	echo
+	echo "Failed reads, CD search / the medium's, summed over the rows:" \
+		"$(awk '{ k = $1 ($2 ? " slow" : " fast"); cd[k] += $3; un[k] += $4 }
+		END {
+			s = ""
+			split("a slow,a fast,u slow,u fast", o, ",")
+			for (i = 1; i <= 4; i++) {
+				split(o[i], w, " ")
+				s = s (i > 1 ? "; " : "") (w[1] == "a" ? "aligned" : "unaligned") " ends, " \
+					(w[2] == "slow" ? "50/8000" : "50/1") ": " cd[o[i]] "/" un[o[i]]
+			}
+			print s "."
+		}' "$TMP/i.miss.sum")"
+	echo "Misses: aligned, not 1 failure: $(grep -c '^aligned' "$TMP/i.miss");" \
+		"unaligned, over the CD's limits: $(grep -c '^other' "$TMP/i.miss");" \
+		"over 1100 ms (fast): $(grep -c '^fast' "$TMP/i.miss"); wrong end: $(grep -c '^end' "$TMP/i.miss")."
+	echo
+	echo "MEDIUM ERROR past the end (past=medium: tgt answers so, and drives that fail" \
+		"the lead-out as unreadable), 50/8000, no INFORMATION: the end is confirmed by" \
+		"reads beyond it, 1, 2, 4 ... 32 blocks on a CD; on a DVD or BD, from an end on" \
+		"a unit boundary, a unit away. Target: an aligned end, 3 failed reads on a DVD" \
+		"and 2 on a BD for k < 8192 (the CD search: 7 or 8); any other end, no more" \
+		"than the CD search."
+	echo
+	echo "| end | unit | k | cd-rom | medium's | targets |"
+	echo "|---|--:|--:|--:|--:|---|"
+	: >"$TMP/i.miss"
+	for n in 40000 40011; do
+		img=$TMP/ia.img
+		[ $n = 40011 ] && img=$TMP/iu.img
+		for prof in dvd-rom bd-rom; do
+			u=16
+			[ $prof = bd-rom ] && u=32
+			for k in 0 512 3000; do
+				cd=$("$CDTAIL" probe --json --max-extra 20000 \
+					"sim:$img,hide=$k,cost=50/8000,past=medium,profile=cd-rom" 2>/dev/null |
+					jq -r '"\(.reads) \(.failed_reads) \(.virtual_ms) \(.true_blocks)"')
+				un=$("$CDTAIL" probe --json --max-extra 20000 \
+					"sim:$img,hide=$k,cost=50/8000,past=medium,profile=$prof" 2>/dev/null |
+					jq -r '"\(.reads) \(.failed_reads) \(.virtual_ms) \(.true_blocks)"')
+				awk -v n=$n -v u=$u -v k=$k -v cd="$cd" -v un="$un" -v missf="$TMP/i.miss" '
+				function miss(what) { print what >> missf; return " MISS" }
+				BEGIN {
+					split(cd, c, " "); split(un, m, " ")
+					al = n % u == 0
+					t = ""
+					if (c[4] != n || m[4] != n)
+						t = "WRONG END " c[4] "/" m[4] "; " miss("end")
+					lim = al ? (u == 16 ? 3 : 2) : c[2]
+					t = t "<= " lim " fail" (m[2] <= lim ? " ok" : miss("medium"))
+					printf "| %s | %d | %d | %d/%d/%.1f | %d/%d/%.1f | %s |\n",
+						al ? "aligned" : "unaligned", u, k,
+						c[1], c[2], c[3], m[1], m[2], m[3], t
+				}'
+			done
+		done
+	done
+	echo
+	echo "Misses: over the failed reads: $(grep -c '^medium' "$TMP/i.miss"); wrong end: $(grep -c '^end' "$TMP/i.miss")."
+	echo
+	rm -f "$TMP/ia.img" "$TMP/iu.img" "$TMP/i.miss" "$TMP/i.miss.sum"
 }
 
 t_start=$(now_ns)
-for p in a b c d e f g h; do
+for p in a b c d e f g h i; do
 	has_part $p && "part_$p"
 done
 echo "Bench time: $((($(now_ns) - t_start) / 1000000000)) s."

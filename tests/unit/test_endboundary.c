@@ -303,6 +303,57 @@ static void test_stop(void **state)
 	assert_int_equal(d.alone, 0);
 }
 
+/*
+ * DVD and BD (es_params.unit, issue 36): the rounds and the boundary give
+ * the same end, extent and window limit as on a CD, for damage in whole
+ * units and not, ends on a unit boundary and off it, and a drive that says
+ * MEDIUM past its end (tgt), where an end on a boundary costs fewer
+ * failing reads.
+ */
+static void test_unit_same_verdicts(void **state)
+{
+	static const struct {
+		uint64_t n, a, b, max_extra;
+		bool past_medium;
+	} cases[] = {
+		{ 1024, 960, 1023, 16384, false },	/* a trailing bad run, whole units */
+		{ 1024, 960, 991, 16384, false },	/* a scratch with good units after it */
+		{ 1024, 0, 0, 200, true },		/* tgt, on a boundary */
+		{ 1000, 0, 0, 200, true },		/* tgt, off it */
+		{ 1024, 896, 1023, 200, true },		/* damage up to the window */
+		{ 1000, 950, 999, 16384, false },	/* not whole units, off a boundary */
+		{ 1300, 960, 1299, 16384, false },	/* the boundary past the report */
+	};
+	static const uint32_t units[] = { 16, 32 };
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		for (size_t u = 0; u < 2; u++) {
+			struct drive d0 = { .n = cases[c].n, .past_medium = cases[c].past_medium };
+			struct drive d1;
+			struct eb_search s0, s1;
+			struct es_params p = params(1000, cases[c].max_extra);
+			struct outcome o0, o1;
+
+			if (cases[c].b)
+				d0.bad[d0.nbad++] = (struct range){ cases[c].a, cases[c].b };
+			d1 = d0;
+			s0 = search(&d0);
+			s1 = search(&d1);
+			assert_int_equal(eb_rounds(&s0, &p, &o0.er, &o0.extent, &o0.window_limit), 0);
+			p.unit = units[u];
+			assert_int_equal(eb_rounds(&s1, &p, &o1.er, &o1.extent, &o1.window_limit), 0);
+			assert_true(d1.top <= 1000 + cases[c].max_extra);
+			assert_int_equal(o1.er.end, o0.er.end);
+			assert_int_equal(o1.er.medium_end, o0.er.medium_end);
+			assert_int_equal(o1.extent, o0.extent);
+			assert_int_equal(o1.window_limit, o0.window_limit);
+			if (cases[c].past_medium && !cases[c].b && cases[c].n % units[u] == 0)
+				assert_true(o1.er.failed_reads < o0.er.failed_reads);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_class_at),
 		cmocka_unit_test(test_failure_at_narrowest),
 		cmocka_unit_test(test_stop),
+		cmocka_unit_test(test_unit_same_verdicts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

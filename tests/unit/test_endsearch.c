@@ -920,6 +920,322 @@ static void test_block512(void **state)
 	assert_true(r.failed_reads <= 2);
 }
 
+/* ---- DVD and BD: the unit (issue 36) ----------------------------------- */
+
+/*
+ * The same disc searched as a CD (unit 1) and as a DVD or BD: what each
+ * pays, so a test can hold the unit's search to the CD's.
+ */
+static struct es_result run_unit(uint64_t n, uint64_t reported, uint32_t unit,
+				 bool cheap_drive, bool info)
+{
+	struct model m = cheap_drive ? cheap(n) : dear(n);
+	struct es_params p = params(reported);
+
+	m.info = info;
+	p.unit = unit;
+	return run(&m, &p);
+}
+
+/*
+ * Every end from 64 below the reported one to 1100 above it (the scan,
+ * the first unit-first reads), every 3rd up to 16384 above, for DVD (16)
+ * and BD (32), with a reported end on a unit boundary and off it: the end
+ * found is the true one; on a slow drive (8 s failures, no INFORMATION)
+ * an end at or above the reported one costs what the CD search is held to
+ * (1 failing read up to 512 above, 2 beyond), and one on a unit boundary
+ * costs 1 up to ES_RUN_BLOCKS (8192) above, where the CD search pays 2;
+ * over all ends, the others cost what the CD search's do (a few more: a
+ * CD run that happens to stop at the end finds it with one failure).
+ */
+static void test_unit_every_end(void **state)
+{
+	static const uint32_t units[] = { 16, 32 };
+	static const uint64_t bases[] = { BASE, BASE + 5 };
+
+	(void)state;
+	for (size_t u = 0; u < 2; u++) {
+		for (size_t b = 0; b < 2; b++) {
+			uint64_t rep = bases[b], e, sum[2][2] = { { 0, 0 }, { 0, 0 } };
+
+			for (e = rep - 64; e <= rep + 16384; e += e < rep + 1100 ? 1 : 3) {
+				struct es_result cd = run_unit(e, rep, 1, false, false);
+				struct es_result r = run_unit(e, rep, units[u], false, false);
+				bool aligned = e % units[u] == 0;
+				uint64_t held = e > rep + 512 ? 2 : 1;
+
+				if (r.end != e)
+					fail_msg("unit %u reported %llu: end %llu, true %llu", units[u],
+						 (unsigned long long)rep, (unsigned long long)r.end,
+						 (unsigned long long)e);
+				if (e < rep)
+					continue;
+				if (r.failed_reads > held || cd.failed_reads > held)
+					fail_msg("unit %u end %llu: %llu failures, CD %llu", units[u],
+						 (unsigned long long)e, (unsigned long long)r.failed_reads,
+						 (unsigned long long)cd.failed_reads);
+				if (aligned && e - rep < 8192 && r.failed_reads != 1)
+					fail_msg("unit %u end %llu (aligned): %llu failures", units[u],
+						 (unsigned long long)e, (unsigned long long)r.failed_reads);
+				sum[aligned][0] += cd.failed_reads;
+				sum[aligned][1] += r.failed_reads;
+			}
+			print_message("unit %u reported %llu: failing reads CD/unit: aligned ends %llu/%llu, others %llu/%llu\n",
+				      units[u], (unsigned long long)rep,
+				      (unsigned long long)sum[1][0], (unsigned long long)sum[1][1],
+				      (unsigned long long)sum[0][0], (unsigned long long)sum[0][1]);
+			assert_true(sum[1][1] < sum[1][0]);
+			/* a run of the CD search ending at the end gives it in one failure: a few ends */
+			assert_true(sum[0][1] <= sum[0][0] + sum[0][0] / 100);
+		}
+	}
+}
+
+/*
+ * A drive that fails fast bisects, over the units' first blocks: every end
+ * is found, an end on a unit boundary with no more failing reads than the
+ * block-level bisection, and INFORMATION changes neither.
+ */
+static void test_unit_every_end_cheap(void **state)
+{
+	static const uint32_t units[] = { 16, 32 };
+
+	(void)state;
+	for (size_t u = 0; u < 2; u++) {
+		for (int info = 0; info < 2; info++) {
+			for (uint64_t e = BASE - 600; e <= BASE + 16384; e += e < BASE + 1100 ? 1 : 5) {
+				struct es_result cd = run_unit(e, BASE + 3, 1, true, info);
+				struct es_result r = run_unit(e, BASE + 3, units[u], true, info);
+
+				if (r.end != e)
+					fail_msg("unit %u info %d: end %llu, true %llu", units[u], info,
+						 (unsigned long long)r.end, (unsigned long long)e);
+				if (e % units[u] == 0 && r.failed_reads > cd.failed_reads)
+					fail_msg("unit %u info %d end %llu: %llu failures, CD %llu",
+						 units[u], info, (unsigned long long)e,
+						 (unsigned long long)r.failed_reads,
+						 (unsigned long long)cd.failed_reads);
+				if (r.ms > 1100)
+					fail_msg("unit %u end %llu: %.1f ms", units[u],
+						 (unsigned long long)e, r.ms);
+			}
+		}
+	}
+}
+
+/*
+ * Unit 0 and unit 1 are the CD search, read for read.
+ */
+static void test_unit_one_is_cd(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NK; i++) {
+		for (int c = 0; c < 2; c++) {
+			struct model m0 = c ? cheap(BASE + ks[i]) : dear(BASE + ks[i]);
+			struct model m1 = m0;
+			struct es_params p = params(BASE);
+			struct es_result r0, r1;
+
+			r0 = run(&m0, &p);
+			p.unit = 1;
+			r1 = run(&m1, &p);
+			assert_int_equal(r0.end, r1.end);
+			assert_int_equal(r0.reads, r1.reads);
+			assert_int_equal(r0.failed_reads, r1.failed_reads);
+			assert_memory_equal(m0.log, m1.log, sizeof(m0.log));
+		}
+	}
+}
+
+/*
+ * An aligned end 600 above the reported one on a DVD: single blocks up to
+ * R+512, then the first block of each unit (R+528, R+544, ...); R+608
+ * fails, and the unit below it reads block by block up to R+607: one
+ * failing read.
+ */
+static void test_unit_read_order(void **state)
+{
+	struct model m = dear(BASE + 608);
+	struct es_params p = params(BASE);
+	struct es_result r;
+
+	(void)state;
+	p.unit = 16;
+	r = run(&m, &p);
+	assert_int_equal(r.end, BASE + 608);
+	assert_int_equal(r.failed_reads, 1);
+	/* R-1, R .. R+512, R+528 .. R+608 (6 units), R+593 .. R+607 */
+	assert_int_equal(r.reads, 1 + 513 + 6 + 15);
+	assert_int_equal(m.log[0].lba, BASE - 1);
+	assert_int_equal(m.log[1].lba, BASE);
+	assert_int_equal(m.log[63].lba, BASE + 62);
+}
+
+/*
+ * The window's edge, on a boundary and off it: no read at or past
+ * reported + max_extra (run() checks it), an end past it is the window
+ * limit, an end at or below it is found exactly.
+ */
+static void test_unit_window_edge(void **state)
+{
+	static const uint64_t extras[] = { 1000, 1008, 1024, 5000, 5008 };
+	static const uint32_t units[] = { 16, 32 };
+
+	(void)state;
+	for (size_t u = 0; u < 2; u++) {
+		for (size_t x = 0; x < sizeof(extras) / sizeof(extras[0]); x++) {
+			uint64_t w = BASE + extras[x];
+
+			for (uint64_t e = w - 40; e <= w + 40; e++) {
+				for (int c = 0; c < 2; c++) {
+					struct model m = c ? cheap(e) : dear(e);
+					struct es_params p = params(BASE);
+					struct es_result r;
+
+					p.unit = units[u];
+					p.max_extra = extras[x];
+					r = run(&m, &p);
+					if (e >= w) {
+						assert_true(r.window_limit);
+						assert_int_equal(r.end, w);
+					} else {
+						assert_false(r.window_limit);
+						assert_int_equal(r.end, e);
+					}
+				}
+			}
+		}
+	}
+}
+
+/*
+ * A MEDIUM ERROR inside: a failed ECC block met by the unit-first reads,
+ * readable blocks beyond it, so it is damage and the search goes on to the
+ * true end; and a drive that fails past its end as unreadable (tgt), on a
+ * boundary and off it: the end found, said to be a medium error.
+ */
+static void test_unit_medium_inside(void **state)
+{
+	static const uint32_t units[] = { 16, 32 };
+
+	(void)state;
+	for (size_t u = 0; u < 2; u++) {
+		uint32_t un = units[u];
+
+		for (int c = 0; c < 2; c++) {
+			for (uint64_t e = BASE + 3200; e < BASE + 3200 + 2 * un; e++) {
+				struct model m = c ? cheap(e) : dear(e);
+				struct es_params p = params(BASE);
+				struct es_result r;
+
+				p.unit = un;
+				/* one whole unit fails, well below the end */
+				m.bad[m.nbad++] = (struct range){ BASE + 1600, BASE + 1600 + un - 1 };
+				r = run(&m, &p);
+				assert_int_equal(r.end, e);
+				assert_false(r.medium_end);
+
+				m = c ? cheap(e) : dear(e);
+				m.past_medium = true;
+				r = run(&m, &p);
+				assert_int_equal(r.end, e);
+				assert_true(r.medium_end);
+			}
+		}
+	}
+}
+
+/*
+ * A MEDIUM ERROR at an end on a unit boundary: past the end of a medium
+ * recorded in units (a drive or tgt failing reads past it as unreadable),
+ * the probes beyond start a unit away, so a slow drive pays 3 failing
+ * reads on a DVD and 2 on a BD where the CD's probes 1, 2, 4 ... 32 beyond
+ * pay 7; off a boundary, the CD's probes, the same end and, on a slow
+ * drive, no more failing reads.
+ */
+static void test_unit_medium_beyond(void **state)
+{
+	static const uint32_t units[] = { 16, 32 };
+
+	(void)state;
+	for (size_t u = 0; u < 2; u++) {
+		for (int c = 0; c < 2; c++) {
+			for (uint64_t off = 0; off < 2 * units[u]; off++) {
+				uint64_t n = BASE + 40 * units[u] + off;
+				struct model m = c ? cheap(n) : dear(n), mc = m;
+				struct es_params p = params(BASE);
+				struct es_result r, cd;
+
+				m.past_medium = mc.past_medium = true;
+				cd = run(&mc, &p);
+				p.unit = units[u];
+				r = run(&m, &p);
+				assert_int_equal(r.end, n);
+				assert_int_equal(cd.end, n);
+				assert_true(r.medium_end);
+				if (n % units[u] != 0) {
+					if (!c)
+						assert_true(r.failed_reads <= cd.failed_reads);
+					continue;
+				}
+				assert_true(r.failed_reads < cd.failed_reads);
+				/* the end, then 6 probes beyond on a CD, 2 (DVD) or 1 (BD) */
+				if (!c) {
+					assert_int_equal(r.failed_reads, units[u] == 16 ? 3 : 2);
+					assert_true(cd.failed_reads >= 7);
+				}
+			}
+		}
+	}
+}
+
+/*
+ * Damage that is not a whole unit (a LUN's, the emulated drive's without
+ * ecc=) on a unit boundary just before an end off a boundary: the probes a
+ * unit away meet the end's 05/21/00, and those below it are the CD's, so
+ * the end is what the CD search finds, for every such tail, on a slow
+ * drive with no more failing reads; and a last unit that fails whole
+ * before the end, as a DVD's does.
+ */
+static void test_unit_short_tail_after_damage(void **state)
+{
+	static const uint32_t units[] = { 16, 32 };
+
+	(void)state;
+	for (size_t u = 0; u < 2; u++) {
+		uint64_t a = BASE + 40 * units[u];
+
+		for (int c = 0; c < 2; c++) {
+			for (uint64_t t = 1; t <= 2 * units[u]; t++) {
+				for (int whole = 0; whole < 2; whole++) {
+					struct model m = c ? cheap(a + t) : dear(a + t), mc;
+					struct es_params p = params(BASE);
+					struct es_result r, cd;
+
+					if (whole && t != units[u])
+						continue;
+					m.bad[m.nbad++] = (struct range){ a, whole ? a + t - 1 : a };
+					mc = m;
+					cd = run(&mc, &p);
+					p.unit = units[u];
+					r = run(&m, &p);
+					if (r.end != cd.end || r.medium_end != cd.medium_end)
+						fail_msg("unit %u tail %llu whole %d: end %llu%s, CD %llu%s",
+							 units[u], (unsigned long long)t, whole,
+							 (unsigned long long)r.end, r.medium_end ? " (medium)" : "",
+							 (unsigned long long)cd.end, cd.medium_end ? " (medium)" : "");
+					/* a slow drive's failing reads; a fast one's bisect */
+					if (!c && r.failed_reads > cd.failed_reads)
+						fail_msg("unit %u tail %llu whole %d cheap %d: %llu failures, CD %llu",
+							 units[u], (unsigned long long)t, whole, c,
+							 (unsigned long long)r.failed_reads,
+							 (unsigned long long)cd.failed_reads);
+				}
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -957,6 +1273,14 @@ int main(void)
 		cmocka_unit_test(test_timeouts_in_row),
 		cmocka_unit_test(test_residual_honoured),
 		cmocka_unit_test(test_block512),
+		cmocka_unit_test(test_unit_every_end),
+		cmocka_unit_test(test_unit_every_end_cheap),
+		cmocka_unit_test(test_unit_one_is_cd),
+		cmocka_unit_test(test_unit_read_order),
+		cmocka_unit_test(test_unit_window_edge),
+		cmocka_unit_test(test_unit_medium_inside),
+		cmocka_unit_test(test_unit_medium_beyond),
+		cmocka_unit_test(test_unit_short_tail_after_damage),
 	};
 
 	return cmocka_run_group_tests_name("endsearch", tests, NULL, NULL);

@@ -57,6 +57,34 @@
  * is what --max-extra promises, whatever failures cost.  An end exactly at
  * the window's edge is therefore a window limit: confirming it would take
  * a read of the first LBA past it.
+ *
+ * DVD and BD (es_params.unit, issue 36).  These media are recorded in
+ * whole units: ECC blocks of 16 sectors on a DVD (ECMA-267, the ECC block
+ * of 16 data frames; redumper dvd/dvd_dump.ixx reads 32 sectors at a time
+ * from sector 0, dvdisaster src/read-linear.c skips by an ECC block) and
+ * clusters of 32 on a BD, so a real disc's last readable block is the last
+ * of a unit (end % unit == 0; doc/disc-kinds.md).  A tgt LUN or a QEMU
+ * image presented as a DVD can end anywhere, so the unit only orders the
+ * reads and never decides the end: every end is still found exactly, by
+ * reads of e-1 and e.  It is used only where it saves failing reads on an
+ * aligned end, and with INFORMATION an unaligned one beyond 512 blocks
+ * costs one more (a single read past the end cannot name it):
+ *  - in the climb, past the single-block scan, single reads of the first
+ *    block of each unit replace the runs (up to ES_RUN_BLOCKS): the
+ *    first failure there is an aligned end itself, which the unit's good
+ *    blocks below it then confirm (1 failure where runs need 2; an
+ *    unaligned end costs the 2 of a run without INFORMATION);
+ *  - in the narrow step, where it bisects (cheap failures, wide windows),
+ *    over the units' first blocks, then one good read of the last block
+ *    below the failing boundary settles an aligned end; only when that
+ *    read fails is the unit searched block by block;
+ *  - past a MEDIUM ERROR on a unit boundary (a failed unit, or past the
+ *    end of a medium recorded in units), the confirming reads beyond it
+ *    start a unit away: the blocks of its own unit fail with it (3 failing
+ *    reads in all on a DVD, 2 on a BD, where a CD's 1, 2, 4 ... 32 pay 7).
+ * Where the narrow step scans forward (a dear failure) it stays block by
+ * block: a scan already pays one failure for any end, and a unit-first
+ * scan would pay a second one for an unaligned end.
  */
 #include <math.h>
 #include <string.h>
@@ -95,6 +123,7 @@
 
 struct es_state {
 	const struct es_params *p;
+	uint64_t unit;		/* the medium's unit, 1 on a CD */
 	es_read_fn read;
 	void *ctx;
 	struct es_result *res;
@@ -310,6 +339,11 @@ static int probe_one(struct es_state *s, uint64_t lba)
 	return probe_run(s, lba, 1);
 }
 
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
 /* ---- step 1: candidates ------------------------------------------------ */
 
 static void sort_unique(uint64_t *v, unsigned int *n)
@@ -434,11 +468,6 @@ static int gallop_cheap(struct es_state *s)
 	return 0;
 }
 
-static uint64_t min_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
 /* Where the runs of step 2b end, in blocks above the reported end. */
 static uint64_t run_limit(uint32_t cap)
 {
@@ -453,6 +482,25 @@ static uint64_t sparse_gap(uint64_t above)
 	return g > ES_GAP ? g : ES_GAP;
 }
 
+/*
+ * Where the unit-first reads of step 2 end, in blocks above the reported
+ * end: where the runs would.  480 single reads on a DVD cost ~0.5 s on the
+ * emulated drive's default, ~0.1 s more than 15 runs of 512 blocks; 240 on
+ * a BD, less than the runs.
+ */
+static uint64_t unit_limit(const struct es_state *s)
+{
+	return s->unit > 1 ? ES_RUN_BLOCKS : 0;
+}
+
+/* The first block of the unit at or above lba. */
+static uint64_t unit_ceil(const struct es_state *s, uint64_t lba)
+{
+	uint64_t r = lba % s->unit;
+
+	return r ? lba + (s->unit - r) : lba;
+}
+
 /* The climb's next read from lo (lo < window): *lba and *n. */
 static void climb_read(const struct es_state *s, uint64_t *lba, uint32_t *n)
 {
@@ -462,6 +510,19 @@ static void climb_read(const struct es_state *s, uint64_t *lba, uint32_t *n)
 	above = s->lo > base ? s->lo - base : 0;
 	if (above <= ES_SCAN_BLOCKS) {
 		*lba = s->lo;
+		*n = 1;
+		return;
+	}
+	/*
+	 * A DVD or BD: the first block of the next unit.  Where it fails on
+	 * an aligned end, the end is that block, and the unit below it, read
+	 * fine at its first block, holds no failure (narrow's scan).  The
+	 * last read is the runs' last block, so the sparse reads beyond
+	 * start where the CD's do.
+	 */
+	if (above < unit_limit(s)) {
+		*lba = min_u64(unit_ceil(s, s->lo), base + unit_limit(s) - 1);
+		*lba = min_u64(*lba, s->window - 1);
 		*n = 1;
 		return;
 	}
@@ -573,6 +634,42 @@ static int scan_chunk(struct es_state *s)
 }
 
 /*
+ * A bisection's next read on a DVD or BD (unit > 1), when the window holds
+ * a unit boundary: the aligned ends in it are the boundaries b in [lo, hi)
+ * and hi when it is one.  With some below hi, the middle one's first block
+ * (a failure there makes it hi); with hi the only one, the block below it,
+ * the last of the unit before (a good read settles the end at hi).  False
+ * when no aligned end is left: the window lies inside one unit, searched
+ * block by block.
+ */
+static bool unit_bisect_read(const struct es_state *s, uint64_t *lba)
+{
+	uint64_t first = unit_ceil(s, s->lo), k;
+
+	if (first > s->hi)
+		return false;
+	if (first < s->hi) {
+		/* the boundaries below hi: first, first + unit, ... */
+		k = (s->hi - 1 - first) / s->unit + 1;
+		*lba = first + (k - 1) / 2 * s->unit;
+		return true;
+	}
+	/* first == hi: one aligned end left, at hi */
+	*lba = s->hi - 1;
+	return true;
+}
+
+/* One bisection read: over units where the window holds a boundary. */
+static int bisect_one(struct es_state *s, uint64_t w)
+{
+	uint64_t lba;
+
+	if (s->unit > 1 && unit_bisect_read(s, &lba))
+		return probe_one(s, lba);
+	return probe_one(s, s->lo + w / 2);
+}
+
+/*
  * Each step moves lo up or hi down, except a chunk that failed without
  * naming a block (a timeout, a MEDIUM ERROR without INFORMATION): read
  * again it would fail the same way until CDT_TIMEOUTS_IN_ROW ended the
@@ -592,7 +689,7 @@ static int narrow(struct es_state *s)
 		if (chunks && s->info_trust > 0 && !prefer_bisect(s, w))
 			rc = scan_chunk(s);
 		else if (prefer_bisect(s, w))
-			rc = probe_one(s, s->lo + w / 2);
+			rc = bisect_one(s, w);
 		else
 			rc = probe_one(s, s->lo);
 		if (rc)
@@ -615,37 +712,74 @@ static void reopen_above(struct es_state *s, uint64_t lba)
 }
 
 /*
+ * One read d blocks beyond e, the end that failed as a block that is there:
+ * 1 when it read (the search reopened above it), 2 when it failed
+ * END-class or lies where no read may go (the probes stop), 0 when it failed
+ * otherwise or was passed over, <0 on error.
+ */
+static int probe_beyond(struct es_state *s, uint64_t e, uint64_t d, uint64_t top,
+			bool skip_failed)
+{
+	uint64_t lba = e + d;
+	struct es_outcome o;
+	int rc;
+
+	/* never past the window: --max-extra bounds every read */
+	if (lba >= top || lba >= s->end_bound || lba >= s->window)
+		return 2;
+	if (skip_failed && known_failed(s, lba))
+		return 0;
+	rc = es_read(s, lba, 1, &o);
+	if (rc)
+		return rc;
+	if (o.cls == CDT_READ_OK) {
+		reopen_above(s, lba);
+		return 1;
+	}
+	return o.cls == CDT_READ_END && !wrong_mode_inside(s, lba, &o) ? 2 : 0;
+}
+
+/*
  * Readable blocks above the end e, which failed as a block that is there
  * (MEDIUM, a timeout, 05/64/00): probe at growing distances below top
  * (with skip_failed, passing over blocks already seen failing: a run-out
  * costs no read again; a MEDIUM ERROR may be flaky, so read again); a
  * good read reopens the search above it.  Then the block below an END seen further up, which may read.
  * Returns 1 when the search must go on, 0 when the end stands.
+ *
+ * On a DVD or BD with e on a unit boundary the failure is a whole unit's
+ * (a failed ECC block, or past the end of a medium recorded in units), so
+ * the blocks of e's own unit fail with it: the probes start a unit beyond.
+ * Where one meets an END-class answer the disc ends in between, a LUN or
+ * an image that is no whole number of units, and the distances below it
+ * are probed as on a CD, so such an end is no less exact.
  */
 static int readable_beyond(struct es_state *s, uint64_t top, bool skip_failed)
 {
-	uint64_t e = s->hi, d, lba, span = ES_CONFIRM_SPAN;
+	uint64_t e = s->hi, d, d2, span = ES_CONFIRM_SPAN;
+	uint64_t first = s->unit > 1 && e % s->unit == 0 ? s->unit : 1;
 	struct es_outcome o;
+	uint64_t lba;
 	int rc;
 
 	if (fail_cost(s) >= ES_DEAR_FAIL_MS)
 		span = ES_CONFIRM_SPAN_DEAR;
-	for (d = 1; d <= span; d *= 2) {
-		lba = e + d;
-		/* never past the window: --max-extra bounds every read */
-		if (lba >= top || lba >= s->end_bound || lba >= s->window)
-			break;
-		if (skip_failed && known_failed(s, lba))
-			continue;
-		rc = es_read(s, lba, 1, &o);
-		if (rc)
+	if (span < first)
+		span = first;
+	for (d = first; d <= span; d *= 2) {
+		rc = probe_beyond(s, e, d, top, skip_failed);
+		if (rc < 0 || rc == 1)
 			return rc;
-		if (o.cls == CDT_READ_OK) {
-			reopen_above(s, lba);
-			return 1;
+		if (rc != 2)
+			continue;
+		for (d2 = 1; d2 < first && d2 < d; d2 *= 2) {
+			rc = probe_beyond(s, e, d2, top, skip_failed);
+			if (rc < 0 || rc == 1)
+				return rc;
+			if (rc == 2)
+				break;
 		}
-		if (o.cls == CDT_READ_END && !wrong_mode_inside(s, lba, &o))
-			break;
+		break;
 	}
 	/* nothing readable beyond; blocks between e and an END may be */
 	if (s->end_bound != UINT64_MAX && s->end_bound <= top && s->end_bound > e + 1 &&
@@ -784,6 +918,7 @@ int es_find_end(const struct es_params *p, es_read_fn read, void *ctx,
 {
 	struct es_state s = {
 		.p = p,
+		.unit = p->unit > 1 ? p->unit : 1,
 		.read = read,
 		.ctx = ctx,
 		.res = res,

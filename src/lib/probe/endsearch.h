@@ -52,6 +52,13 @@ struct es_params {
 	 * so no audio track, gap or run-out before it is ever the end.
 	 */
 	uint64_t floor;
+	/*
+	 * The medium's unit (0 or 1: none): 16 on a DVD (ECC block), 32 on
+	 * a BD (cluster).  Such a disc normally ends on a unit's boundary, so
+	 * the search tries those first where that saves failing reads; any
+	 * end is still found exactly (endsearch.c).
+	 */
+	uint32_t unit;
 };
 
 struct es_result {

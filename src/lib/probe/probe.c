@@ -307,6 +307,8 @@ static void fill_params(struct es_params *p, const struct cdt_sizes *sz,
 	p->max_extra = max_extra ? max_extra : CDT_DEFAULT_MAX_EXTRA;
 	/* the end search never needs big transfers to be correct */
 	p->max_read_blocks = max_read;
+	/* DVD and BD are recorded in whole ECC blocks and clusters (endsearch.c) */
+	p->unit = probe_bd_profile(sz->profile) ? 32 : probe_dvd_profile(sz->profile) ? 16 : 1;
 	if (l && l->has_toc && last && last->mode == CDT_TRACK_DATA) {
 		p->floor = last->start;
 		if (p->reported < p->floor)
