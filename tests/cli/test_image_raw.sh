@@ -308,6 +308,37 @@ expect_rc "the map of another disc: refused (as image: 2)" 2
 expect_no_grep "another disc: nothing said removed" "$T/err" "removed"
 expect_grep "another disc: says so" "$T/err" 'belongs to another disc'
 
+# --- a resume whose pregaps differ from the first run's -----------------------------
+# The files are cut at the pregaps, read from subchannel Q: a resume that
+# reads them otherwise (here a drive giving no Q, whose track information
+# names no pregap) would put the sectors read before in the wrong file.
+# Refused before any file is touched; the first run's options then resume.
+slow="sim:$T/mixed.cue,sleep=1,cost=3000/1,trace=$T/tq"
+M="$T/o/q.map"
+"$CDTAIL" image --raw -q --chunk 8 --map "$M" --map-interval 1 "$slow" "$T/o/q.cue" \
+	>/dev/null 2>"$T/q.err" </dev/null &
+pid=$!
+i=0
+while [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do
+	[ -f "$T/tq" ] && [ "$(wc -l <"$T/tq")" -ge 120 ] && break
+	sleep 0.01
+	i=$((i + 1))
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+before=$(cd "$T/o" && md5sum q*)
+run image --raw --json --map "$M" "sim:$T/mixed.cue,subchannel=none" "$T/o/q.cue"
+expect_rc "a resume cutting the files elsewhere: refused -> 2" 2
+expect_grep "another cut: names the file and the remedy" "$T/err" \
+	"q \\(Track 2\\)\\.bin holds 1058400 bytes where this run's track split puts 600 sectors: .*resume with the drive and options of the first run, or start over with --force"
+expect_no_grep "another cut: no resume offered with the same command" "$T/err" "run the same command again"
+[ "$(cd "$T/o" && md5sum q*)" = "$before" ] && ok "another cut: the files and the map untouched" ||
+	not_ok "another cut: the files and the map untouched" "$(cd "$T/o" && ls -l q*)"
+run image --raw --json --map "$M" "sim:$T/mixed.cue" "$T/o/q.cue"
+expect_rc "the first run's options: resumed -> 0" 0
+expect_json "the first run's options: resumed" .resumed true
+bins "the first run's options: the files are the disc's" mixed "$T/o/q.cue" --split
+
 # --- no leftovers, usage ------------------------------------------------------------
 run image --raw "sim:$T/iso (Track 1).iso" "$T/o/plain.cue"
 expect_rc "a drive without READ CD: refused -> 2" 2

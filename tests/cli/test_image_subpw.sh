@@ -81,10 +81,12 @@ expect_json "a record whose Q CRC fails: counted in its track" \
 run image --raw --json --map "$T/o/r.map" "sim:$T/mixed.cue,trackinfo=pregap" "$T/o/r.cue"
 expect_rc "resume without --subchannel of a run that stored it: -> 2" 2
 expect_grep "says to add --subchannel" "$T/err" 'r\.sub exists: .*add --subchannel'
+expect_no_grep "no resume offered with the same command" "$T/err" "run the same command again"
 run image --raw --json --map "$T/o/n.map" "sim:$T/iso.cue,trackinfo=pregap,bad=100-109" "$T/o/n.cue"
 run image --raw --subchannel --json --map "$T/o/n.map" "sim:$T/iso.cue,trackinfo=pregap" "$T/o/n.cue"
 expect_rc "resume with --subchannel of a run without: -> 2" 2
 expect_grep "says it is missing" "$T/err" 'n\.sub is missing: the map.s run stored no subchannel'
+expect_no_grep "missing: no resume offered with the same command" "$T/err" "run the same command again"
 run image --raw --json "sim:$T/iso.cue,trackinfo=pregap" "$T/o/iso.cue"
 expect_rc "a new image beside an OUT.sub, no --force: -> 2" 2
 run image --raw --force --json "sim:$T/iso.cue,trackinfo=pregap" "$T/o/iso.cue"

@@ -170,6 +170,15 @@ static inline bool book_map_saved(const struct map_book *b)
 	return b->path && b->holds;
 }
 
+/*
+ * The run cannot go on from the map it loaded (its outputs no longer fit
+ * it): the map stays as it was, and is not offered to resume from.
+ */
+static inline void book_decline(struct map_book *b)
+{
+	b->holds = false;
+}
+
 /* A run that read nothing: what it made goes.  true when any went. */
 bool book_remove_created(struct map_book *b);
 

@@ -86,6 +86,36 @@ static int file_error(struct raw_job *j, const char *path)
 	return errno == EEXIST ? CDT_EUSAGE : CDT_EIO;
 }
 
+/*
+ * A resume writes each sector at its place in its track's file, so the
+ * files must be cut where the first run cut them.  The cuts come from the
+ * pregaps, read from subchannel Q where the drive gives it: a drive whose
+ * Q fails now and then, or a resume with other options, can cut them
+ * elsewhere with the same total, and the sectors read before would then
+ * lie in the wrong file.  The files' sizes (each set whole when it was
+ * made) say where the first run cut; the run is refused before any file
+ * is touched when one differs.
+ */
+static int check_cuts(struct raw_job *j)
+{
+	struct stat st;
+	size_t i;
+
+	if (!book_resumed(&j->book) || j->opts->single_file)
+		return 0;
+	for (i = 0; i < j->plan.n; i++) {
+		if (stat(j->paths[i], &st) || (uint64_t)st.st_size == j->plan.f[i].n * CD_RAW)
+			continue;	/* a missing file: open_bin says so */
+		cdt_dev_seterr(j->dev, "%s holds %" PRIu64 " bytes where this run's track split puts %" PRIu64
+			       " sectors: the pregaps read now are not those the first run cut its files by;"
+			       " resume with the drive and options of the first run, or start over with --force",
+			       j->paths[i], (uint64_t)st.st_size, j->plan.f[i].n);
+		book_decline(&j->book);
+		return CDT_EOTHERDISC;
+	}
+	return 0;
+}
+
 /* Track file i opened (made, on a fresh run), locked, at its size. */
 static int open_bin(struct raw_job *j, size_t i)
 {
@@ -106,12 +136,14 @@ static int open_bin(struct raw_job *j, size_t i)
 
 	j->fds[i] = open(p, flags, 0644);
 	if (j->fds[i] < 0) {
-		if (errno == EEXIST)
+		if (errno == EEXIST) {
 			cdt_dev_seterr(j->dev, "%s exists: add --force to replace it, or give the map of its run", p);
-		else if (errno == ENOENT && resumed)
+		} else if (errno == ENOENT && resumed) {
 			cdt_dev_seterr(j->dev, "%s is missing: the map says part of it was read", p);
-		else
+			book_decline(&j->book);
+		} else {
 			return file_error(j, p);
+		}
 		return errno == EEXIST ? CDT_EUSAGE : CDT_EOTHERDISC;
 	}
 	rc = book_add_file(&j->book, p, j->fds[i], !resumed);
@@ -431,6 +463,8 @@ static int start(struct raw_job *j)
 			       j->cue_path);
 		rc = CDT_EUSAGE;
 	}
+	if (!rc)
+		rc = check_cuts(j);
 	for (i = 0; !rc && i < j->plan.n; i++)
 		rc = open_bin(j, i);
 	if (!rc)

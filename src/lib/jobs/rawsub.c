@@ -63,6 +63,8 @@ static int check_existing(struct raw_job *j, bool exists)
 	}
 	if (exists == j->opts->subchannel)
 		return 0;
+	/* the map resumes the run it came from, not this one */
+	book_decline(&j->book);
 	if (exists)
 		cdt_dev_seterr(j->dev, "%s exists: the map's run stored the subchannel; add --subchannel to go on with it",
 			       j->sub_path);
