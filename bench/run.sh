@@ -663,7 +663,7 @@ dvd_scenarios() {
 }
 
 part_h() {
-	local n=40000 img=$TMP/h.img name bad ecc prof res u
+	local n=40000 img=$TMP/h.img
 	truncate -s $((n * BS)) "$img" || die "cannot make $img"
 	echo "## h. DVD-shaped damage: ECC blocks"
 	echo
@@ -681,68 +681,53 @@ part_h() {
 		"can end a LUN or an image that is no whole number of units: its good blocks" \
 		"are kept), so at most 3 per failed unit."
 	echo
-	echo "| scenario | ecc | profile | total (h) | reads | failed | bad blocks | failed units | target |"
-	echo "|---|--:|---|--:|--:|--:|--:|--:|---|"
-	dvd_scenarios | while IFS='|' read -r name bad; do
-		for ecc in 16 32; do
-			: >"$TMP/h.rows"
-			u=$([ $ecc = 16 ] && echo dvd-rom || echo bd-rom)
-			for prof in cd-rom $u $u,info=1; do
-				rm -f "$TMP/h.out"
-				res=$("$CDTAIL" image --json "sim:$img,cost=50/8000,profile=$prof,ecc=$ecc,bad=$bad" \
-					"$TMP/h.out" | jq -r '"\(.total.virtual_ms) \(.total.reads) \(.total.failed_reads) \(.bad_count)"')
-				echo "$prof $res" >>"$TMP/h.rows"
-			done
-			awk -v name="$name" -v ecc=$ecc '
-			{ p[NR] = $1; ms[NR] = $2; rd[NR] = $3; f[NR] = $4; bad[NR] = $5 }
-			END {
-				units = bad[2] / ecc
-				for (r = 1; r <= NR; r++) {
-					tg = ""
-					if (r >= 2)
-						tg = (f[r] <= (r == 2 ? 3 : 2) * units + 4 && f[r] < f[1]) ? \
-							sprintf("ok (%.1f x fewer)", f[1] / f[r]) : "MISS"
-					printf "| %s | %d | %s | %.2f | %d | %d | %d | %d | %s |\n", \
-						name, ecc, p[r], ms[r] / 3600000, rd[r], f[r], bad[r], bad[r] / ecc, tg
-				}
-			}' "$TMP/h.rows"
-		done
-	done
-	echo
-	part_h_verify "$img" $n
-	rm -f "$img" "$TMP/h.out" "$TMP/h.rows"
-}
-
-# The same damage read by verify (the in-order pass: no later pass to come
-# back, each failed unit is tried 1 + retries times at once).
-part_h_verify() {
-	local img=$1 n=$2 name bad ecc prof res u
+	h_table image "$img" "bad blocks" 3 2
 	echo "Verify of the same discs against the image itself (verify --image), its" \
 		"defaults (-r2: 3 tries of each failed unit or block). Target (issue 36):" \
 		"fewer failing reads than the CD behaviour, at most 5 per failed unit" \
 		"without INFORMATION (the failed chunk's read, the unit's three tries, the" \
 		"good-side block) and 4 with info=1."
 	echo
-	echo "| scenario | ecc | profile | total (h) | reads | failed | unreadable | failed units | target |"
+	h_table verify "$img" unreadable 5 4
+	rm -f "$img" "$TMP/h.out" "$TMP/h.rows"
+}
+
+# One damaged disc read by image (into $TMP/h.out) or verify (--image of
+# the disc itself): "virtual_ms reads failed_reads bad_count".
+h_run() {
+	local job=$1 img=$2 addr=$3
+	if [ "$job" = image ]; then
+		rm -f "$TMP/h.out"
+		"$CDTAIL" image --json "$addr" "$TMP/h.out"
+	else
+		# the verify reads the same disc the image run does
+		"$CDTAIL" verify --json --image "$img" "$addr"
+	fi | jq -r '"\(.total.virtual_ms) \(.total.reads) \(.total.failed_reads) \(.bad_count)"'
+}
+
+# The table of one job over dvd_scenarios: each disc with a CD profile, the
+# medium's, and the medium's with info=1; the target's failing reads per
+# failed unit are at most $4 without INFORMATION and $5 with it.
+h_table() {
+	local job=$1 img=$2 label=$3 most=$4 most_info=$5 name bad ecc prof u
+	echo "| scenario | ecc | profile | total (h) | reads | failed | $label | failed units | target |"
 	echo "|---|--:|---|--:|--:|--:|--:|--:|---|"
 	dvd_scenarios | while IFS='|' read -r name bad; do
 		for ecc in 16 32; do
 			: >"$TMP/h.rows"
 			u=$([ $ecc = 16 ] && echo dvd-rom || echo bd-rom)
 			for prof in cd-rom $u $u,info=1; do
-				res=$("$CDTAIL" verify --json --image "$img" \
-					"sim:$img,cost=50/8000,profile=$prof,ecc=$ecc,bad=$bad" |
-					jq -r '"\(.total.virtual_ms) \(.total.reads) \(.total.failed_reads) \(.bad_count)"')
-				echo "$prof $res" >>"$TMP/h.rows"
+				echo "$prof $(h_run "$job" "$img" \
+					"sim:$img,cost=50/8000,profile=$prof,ecc=$ecc,bad=$bad")" >>"$TMP/h.rows"
 			done
-			awk -v name="$name" -v ecc=$ecc '
+			awk -v name="$name" -v ecc=$ecc -v most=$most -v most_info=$most_info '
 			{ p[NR] = $1; ms[NR] = $2; rd[NR] = $3; f[NR] = $4; bad[NR] = $5 }
 			END {
 				units = bad[2] / ecc
 				for (r = 1; r <= NR; r++) {
 					tg = ""
 					if (r >= 2)
-						tg = (f[r] <= (r == 2 ? 5 : 4) * units + 4 && f[r] < f[1]) ? \
+						tg = (f[r] <= (r == 2 ? most : most_info) * units + 4 && f[r] < f[1]) ? \
 							sprintf("ok (%.1f x fewer)", f[1] / f[r]) : "MISS"
 					printf "| %s | %d | %s | %.2f | %d | %d | %d | %d | %s |\n", \
 						name, ecc, p[r], ms[r] / 3600000, rd[r], f[r], bad[r], bad[r] / ecc, tg
@@ -751,6 +736,8 @@ part_h_verify() {
 		done
 	done
 	echo
+}
+
 # ---- i. end search on DVD and BD ----------------------------------------------
 
 part_i() {

@@ -91,6 +91,26 @@ no_read() {
 		not_ok "$1" "$(echo "$got" | head -3)"; fi
 }
 
+# kill_at TRACE LINES ARGS...: cdtail ARGS in the background (stdout
+# dropped, stderr in $T/kill.err), killed with SIGKILL once its sim
+# trace= file TRACE holds LINES lines (or when it ended first); KILLED=1
+# when the signal ended it
+kill_at() {
+	k_tr=$1 k_lines=$2
+	shift 2
+	"$CDTAIL" "$@" >/dev/null 2>"$T/kill.err" </dev/null &
+	k_pid=$!
+	k_i=0
+	while [ $k_i -lt 3000 ] && kill -0 $k_pid 2>/dev/null; do
+		[ -f "$k_tr" ] && [ "$(wc -l <"$k_tr")" -ge "$k_lines" ] && break
+		sleep 0.01
+		k_i=$((k_i + 1))
+	done
+	kill -9 $k_pid 2>/dev/null
+	wait $k_pid 2>/dev/null
+	if [ $? -eq 137 ]; then KILLED=1; else KILLED=0; fi
+}
+
 # put_byte FILE LBA OFFSET: byte OFFSET of 2048-byte block LBA becomes 0xff
 put_byte() {
 	printf '\377' | dd of="$1" bs=1 seek=$(($2 * 2048 + $3)) conv=notrunc 2>/dev/null

@@ -34,6 +34,14 @@ single_fails() {
 		$3 == "blocks=1" { n++ } END { print n + 0 }' "$1"
 }
 
+# own_reads DEV TRACE: TRACE less the commands `cdtail probe DEV` sends
+# first (the end search's single blocks), in $T/own.tr
+own_reads() {
+	rm -f "$T/p.tr"
+	"$CDTAIL" probe "$1,trace=$T/p.tr" >/dev/null 2>&1
+	tail -n +"$(($(wc -l <"$T/p.tr") + 1))" "$2" >"$T/own.tr"
+}
+
 # --- verify, DVD: whole ECC blocks ------------------------------------------------
 rm -f "$T/v.tr"
 run verify --json --image "$D" "sim:$D,cost=0/0,profile=dvd-rom,ecc=16,$BADS,trace=$T/v.tr"
@@ -47,9 +55,7 @@ dvd_failed=$(jq -r '.total.failed_reads - .search_failed_reads' <"$T/out")
 # 5 units: at most the chunk's read, 3 tries and the block after good data each
 if [ "$dvd_failed" -le 25 ]; then ok "verify, DVD: a few failing reads a unit ($dvd_failed for 5)"
 else not_ok "verify, DVD: failing reads" "$dvd_failed for 5 units"; fi
-# the probe's reads are single blocks: only the verify's own are looked at
-"$CDTAIL" probe "sim:$D,cost=0/0,profile=dvd-rom,ecc=16,$BADS,trace=$T/p.tr" >/dev/null 2>&1
-tail -n +"$(($(wc -l <"$T/p.tr") + 1))" "$T/v.tr" >"$T/own.tr"
+own_reads "sim:$D,cost=0/0,profile=dvd-rom,ecc=16,$BADS" "$T/v.tr"
 u=$(unaligned_fails "$T/own.tr" 16)
 s=$(single_fails "$T/own.tr")
 [ "$u" -eq 0 ] && [ "$s" -le 3 ] &&
@@ -118,9 +124,7 @@ expect_json "tail, DVD: the first unreadable block is the ECC block's first" \
 	.first_unreadable_lba 5936
 [ "$(stat -c %s "$T/dd")" -eq $(((N - 7) * 2048)) ] && ok "tail, DVD: IMAGE untouched" ||
 	not_ok "tail, DVD: IMAGE untouched" "$(stat -c %s "$T/dd") bytes"
-"$CDTAIL" probe "sim:$D,cost=0/0,profile=dvd-rom,ecc=16,hide=7,bad=5950-5950,trace=$T/p.tr" \
-	>/dev/null 2>&1
-tail -n +"$(($(wc -l <"$T/p.tr") + 1))" "$T/t.tr" >"$T/own.tr"
+own_reads "sim:$D,cost=0/0,profile=dvd-rom,ecc=16,hide=7,bad=5950-5950" "$T/t.tr"
 # the window starts at 5929, off the grid: the chunk that holds the defect
 # is cut at the unit line, so no failing read spans two units
 u=$(unaligned_fails "$T/own.tr" 16)

@@ -283,19 +283,9 @@ bins "offset on mixed mode: data untouched, audio shifted" mixed "$T/o/offm.cue"
 # --- resumable: SIGKILL on a slow drive, then the same command --------------------
 slow="sim:$T/mixed.cue,trackinfo=pregap,sleep=1,cost=3000/1,trace=$T/tr"
 M="$T/o/k.map"
-"$CDTAIL" image --raw -q --chunk 8 --map "$M" --map-interval 1 "$slow" "$T/o/k.cue" \
-	>/dev/null 2>"$T/k.err" </dev/null &
-pid=$!
-i=0
-while [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do
-	[ -f "$T/tr" ] && [ "$(wc -l <"$T/tr")" -ge 60 ] && break
-	sleep 0.01
-	i=$((i + 1))
-done
-kill -9 $pid 2>/dev/null
-wait $pid 2>/dev/null
-if [ $? -eq 137 ] && grep -q '^0x' "$M"; then ok "SIGKILL mid-run leaves a map"; else
-	not_ok "SIGKILL mid-run leaves a map" "$(cat "$T/k.err")"; fi
+kill_at "$T/tr" 60 image --raw -q --chunk 8 --map "$M" --map-interval 1 "$slow" "$T/o/k.cue"
+if [ $KILLED = 1 ] && grep -q '^0x' "$M"; then ok "SIGKILL mid-run leaves a map"; else
+	not_ok "SIGKILL mid-run leaves a map" "$(cat "$T/kill.err")"; fi
 run image --raw --json --map "$M" "sim:$T/mixed.cue,trackinfo=pregap" "$T/o/k.cue"
 expect_rc "resume after SIGKILL: -> 0" 0
 expect_json "resume: resumed with sectors finished before" '.resumed and .finished_before > 0' true
@@ -315,17 +305,9 @@ expect_grep "another disc: says so" "$T/err" 'belongs to another disc'
 # Refused before any file is touched; the first run's options then resume.
 slow="sim:$T/mixed.cue,sleep=1,cost=3000/1,trace=$T/tq"
 M="$T/o/q.map"
-"$CDTAIL" image --raw -q --chunk 8 --map "$M" --map-interval 1 "$slow" "$T/o/q.cue" \
-	>/dev/null 2>"$T/q.err" </dev/null &
-pid=$!
-i=0
-while [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do
-	[ -f "$T/tq" ] && [ "$(wc -l <"$T/tq")" -ge 120 ] && break
-	sleep 0.01
-	i=$((i + 1))
-done
-kill -9 $pid 2>/dev/null
-wait $pid 2>/dev/null
+kill_at "$T/tq" 120 image --raw -q --chunk 8 --map "$M" --map-interval 1 "$slow" "$T/o/q.cue"
+[ $KILLED = 1 ] && ok "another cut: the first run killed mid-run" ||
+	not_ok "another cut: the first run killed mid-run" "$(cat "$T/kill.err")"
 before=$(cd "$T/o" && md5sum q*)
 run image --raw --json --map "$M" "sim:$T/mixed.cue,subchannel=none" "$T/o/q.cue"
 expect_rc "a resume cutting the files elsewhere: refused -> 2" 2

@@ -99,19 +99,9 @@ expect_rc "--subchannel over existing files, no --force: -> 2" 2
 # --- resumable: SIGKILL on a slow drive, then the same command -----------------------
 slow="sim:$T/audio.cue,trackinfo=pregap,sleep=1,cost=3000/1,trace=$T/tr"
 M="$T/o/k.map"
-"$CDTAIL" image --raw --subchannel -q --chunk 8 --map "$M" --map-interval 1 "$slow" "$T/o/k.cue" \
-	>/dev/null 2>"$T/k.err" </dev/null &
-pid=$!
-i=0
-while [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do
-	[ -f "$T/tr" ] && [ "$(wc -l <"$T/tr")" -ge 60 ] && break
-	sleep 0.01
-	i=$((i + 1))
-done
-kill -9 $pid 2>/dev/null
-wait $pid 2>/dev/null
-if [ $? -eq 137 ] && grep -q '^0x' "$M"; then ok "SIGKILL mid-run leaves a map"; else
-	not_ok "SIGKILL mid-run leaves a map" "$(cat "$T/k.err")"; fi
+kill_at "$T/tr" 60 image --raw --subchannel -q --chunk 8 --map "$M" --map-interval 1 "$slow" "$T/o/k.cue"
+if [ $KILLED = 1 ] && grep -q '^0x' "$M"; then ok "SIGKILL mid-run leaves a map"; else
+	not_ok "SIGKILL mid-run leaves a map" "$(cat "$T/kill.err")"; fi
 run image --raw --subchannel --json --map "$M" "sim:$T/audio.cue,trackinfo=pregap" "$T/o/k.cue"
 expect_rc "resume after SIGKILL: -> 0" 0
 expect_json "resume: sectors were finished before" '.resumed and .finished_before > 0' true
