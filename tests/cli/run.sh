@@ -13,8 +13,9 @@ export CDTAIL
 JOBS=${CLI_JOBS:-2}
 SERIAL="test_screen test_image_safe"
 # the longest files first, so that the pool does not end on one of them
-LONG="test_fault_matrix test_probe_layout_random test_image_layout test_image_random
-	test_endsearch_random test_verify_random test_crash_safety test_map"
+LONG="test_fault_matrix test_image_raw_random test_dvd_random test_probe_layout_random
+	test_endsearch_random test_image_random test_image_layout test_image_raw
+	test_verify_random test_crash_safety test_map"
 
 # run_one NAME: runs test NAME, leaving its output, status and seconds in
 # $OUTDIR
