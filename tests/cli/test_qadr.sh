@@ -1,7 +1,8 @@
 #!/bin/sh
 # The emulated drive's ADR 2/3 Q frames (qadr=N) and its Q control nibble
 # from the sheet's FLAGS: on sheets with a CATALOG, ISRCs, FLAGS, pregaps
-# (stored, PREGAP, a later session's) and INDEX 02.., for several N, probe
+# (stored, PREGAP, a later session's, one the drive makes) and INDEX 02..,
+# for several N, on formatted Q and raw P-W, probe
 # and image --raw find the same pregaps and index marks as without the key
 # (the frames without a position go with the one before: probe/qindex.c),
 # in a bounded number of Q reads; OUT.sub is what tests/raw/submodel.py
@@ -11,7 +12,7 @@
 MODEL="$ROOT/tests/raw/model.py"
 CHECK="$ROOT/tests/raw/bincheck.py"
 SUB="$ROOT/tests/raw/submodel.py"
-for k in mixed cdextra audio; do
+for k in mixed cdextra audio multi; do
 	python3 "$MODEL" disc "$k" "$T" || { not_ok "model.py disc $k"; finish; exit 1; }
 done
 
@@ -50,17 +51,19 @@ EOF2
 ids "$T/mixed.cue" 0123456789012 "2=USRC17607839:DCP,PRE" "3=GBAYE0000351:4CH"
 ids "$T/cdextra.cue" - "1=FRZ039800212:DCP" "2=DEA123456789"
 ids "$T/idx.cue" 7777777777777 "1=JPXX01234567:PRE" "2=USABC9912345"
+ids "$T/multi.cue" 4006381333931 "2=:DCP"
 
 # the submodel.py arguments of each sheet
 args_mixed="--catalog 0123456789012 --isrc 2=USRC17607839 --flags 2=3 --isrc 3=GBAYE0000351 --flags 3=8"
 args_cdextra="--isrc 1=FRZ039800212 --flags 1=2 --isrc 2=DEA123456789"
+args_multi="--catalog 4006381333931 --flags 2=2"
 args_idx="--catalog 7777777777777 --isrc 1=JPXX01234567 --flags 1=1 --isrc 2=USABC9912345 --mark 1=2@75 --mark 2=2@85 --mark 2=4@225"
 
 # the disc's marks as probe and image --raw give them
 MARKS='[.tracks[] | "\(.pregap):" + (.indexes | map("\(.number)@\(.lba)") | join(" "))] | join(",")'
 
-json_mixed=mixed json_cdextra=cdextra json_idx=audio
-for k in mixed cdextra idx; do
+json_mixed=mixed json_cdextra=cdextra json_idx=audio json_multi=multi
+for k in mixed cdextra idx multi; do
 	eval "args=\$args_$k json=\$T/\$json_$k.json"
 	# without the key: the marks and reads to compare with
 	run probe --json "sim:$T/$k.cue"
@@ -68,7 +71,7 @@ for k in mixed cdextra idx; do
 	base_reads=$(jq -r .q_reads "$T/out")
 	expect_json "$k: probe finds the marks from Q" .qmarks found
 	for n in 2 3 10 100; do
-		for sub in all q; do
+		for sub in all q pw; do
 			dev="sim:$T/$k.cue,qadr=$n,subchannel=$sub"
 			run probe --json "$dev"
 			expect_json "$k, qadr=$n, subchannel=$sub: probe's marks as without the key" \
@@ -81,6 +84,8 @@ for k in mixed cdextra idx; do
 		run image --raw --subchannel --json "$dev" "$T/o/$k.cue"
 		expect_rc "$k, qadr=$n: image --raw --subchannel -> 0" 0
 		expect_json "$k, qadr=$n: image --raw's marks as without the key" "$MARKS" "$base_marks"
+		expect_json "$k, qadr=$n: image --raw's Q reads at most twice as many" \
+			"(.q_reads > 0 and .q_reads <= 2 * $base_reads)" true
 		got=$(python3 "$CHECK" "$json" "$T/o/$k.cue" --split 2>&1)
 		if [ "$got" = same ]; then ok "$k, qadr=$n: each track's file from its pregap"
 		else not_ok "$k, qadr=$n: each track's file from its pregap" "$got"; fi
@@ -97,10 +102,10 @@ done
 
 # the model itself sees the frames: OUT.sub of qadr=100 is not the model without the key
 # shellcheck disable=SC2086
-got=$(python3 "$SUB" "$T/audio.json" "$T/o/idx.sub" $args_idx 2>&1)
+got=$(python3 "$SUB" "$T/multi.json" "$T/o/multi.sub" $args_multi 2>&1)
 case $got in
-*"records differ"*) ok "qadr=100's OUT.sub has frames the model without the key lacks" ;;
-*) not_ok "qadr=100's OUT.sub has frames the model without the key lacks" "$got" ;;
+*"records differ"*) ok "multi, qadr=100: OUT.sub has frames the model without the key lacks" ;;
+*) not_ok "multi, qadr=100: OUT.sub has frames the model without the key lacks" "$got" ;;
 esac
 # and FLAGS: the control nibble of track 2 of mixed without the key is 3
 rm -rf "$T/o"; mkdir "$T/o"
