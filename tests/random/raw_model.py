@@ -30,6 +30,12 @@ file splits where the source's tracks do on either drive, the sheet's
 INDEX lines and the JSON indexes are the source's, the Q reads few; with
 none the sheet's REM line and the JSON note say so.
 
+Q's other frames, drawn from their own generator too: the drive's qadr=N
+now and then (every Nth frame mode 2 with the CATALOG, mode 3 with an
+audio track's ISRC, as cdtail-sim(7) says) and FLAGS (DCP, 4CH, PRE) on
+some tracks: the marks and pregaps the same, the Q reads at most twice
+as many, OUT.sub submodel.py's with them.
+
 Outputs (issue 33), drawn from their own generator so a seed's discs stay
 as they were: --subchannel (OUT.sub record for record the disc's P-W as
 tests/raw/submodel.py builds it from the layout, zeros where a sector is
@@ -116,6 +122,9 @@ def write_disc(rng, folder, spec, case):
         cue.append("  TRACK %02d %s" % (t["number"], mode))
         if case.get("isrc", {}).get(t["number"]):
             cue.append("    ISRC " + case["isrc"][t["number"]])
+        if case.get("flags", {}).get(t["number"]):
+            bits = case["flags"][t["number"]]
+            cue.append("    FLAGS " + " ".join(w for b, w in FLAG_WORDS if bits & b))
         if unstored:
             cue.append("    PREGAP %s" % model.cue_time(unstored))
         if stored:
@@ -333,10 +342,35 @@ def check_q(case, out, cue_text, layout):
     n_marks = sum(len(m) for m in case["marks"].values())
     if out.get("qmarks") != "found" or out.get("notes"):
         why.append("qmarks %s notes %s" % (out.get("qmarks"), out.get("notes")))
-    # 4 a track, about 18 a mark, a few more where damage makes Q be read aside
-    if not 0 < out.get("q_reads", 0) <= 8 * len(layout) + 30 * n_marks + 10:
+    # 4 a track, about 18 a mark, a few more where damage makes Q be read
+    # aside; ADR 2/3 frames (qadr=) read aside at most once each
+    bound = 8 * len(layout) + 30 * n_marks + 10
+    if not 0 < out.get("q_reads", 0) <= bound * (2 if case.get("qadr") else 1):
         why.append("%s Q reads for %d tracks, %d marks" % (out.get("q_reads"), len(layout), n_marks))
     return why
+
+
+FLAG_WORDS = ((2, "DCP"), (8, "4CH"), (1, "PRE"))
+
+
+def draw_qframes(seed, case):
+    """qadr= and each track's FLAGS bits, from a generator of their own."""
+    rng = random.Random("%d:%d:qframes" % (seed, case["idx"]))
+    case["qadr"] = rng.choice([2, 3, 5, 10, 37, 100]) if rng.random() < 0.35 else None
+    case["flags"] = {}
+    for number, spec in enumerate(case["spec"], 1):
+        if rng.random() < 0.3:
+            bits = rng.choice([1, 2, 3, 8, 9, 10, 11]) if spec[0] == "AUDIO" else 2
+            case["flags"][number] = bits
+
+
+def q_ids(case):
+    """What the drive's Q carries of the sheet (cd/cue.c keeps the
+    well-formed identifiers; READ SUB-CHANNEL's refusal is no matter)."""
+    good = lambda s: len(s) == 12 and all(c in ALNUM for c in s[:5]) and s[5:].isdigit()
+    return {"qadr": case.get("qadr"), "catalog": case["catalog"],
+            "isrc": {n: s for n, s in case["isrc"].items() if good(s)},
+            "flags": case.get("flags", {})}
 
 
 def draw_outputs(seed, case):
@@ -356,7 +390,8 @@ def check_sub(case, folder, out, zero):
         if os.path.exists(path) or out.get("subchannel") is not None:
             why.append("OUT.sub without --subchannel")
         return why
-    want = submodel.expected(os.path.join(folder, "src.json"), zero, case["marks"])
+    want = submodel.expected(os.path.join(folder, "src.json"), zero, case["marks"],
+                             q_ids(case))
     got = open(path, "rb").read() if os.path.exists(path) else b""
     if got != b"".join(want):
         diff = [k for k in range(len(want)) if got[k * 96:(k + 1) * 96] != want[k]]
@@ -413,6 +448,8 @@ def sim_addr(folder, case):
         keys.append("readsub=refuse")
     if case["sub"] != "all":
         keys.append("subchannel=" + case["sub"])
+    if case.get("qadr"):
+        keys.append("qadr=%d" % case["qadr"])
     return "sim:" + os.path.join(folder, "src.cue") + "," + ",".join(keys)
 
 
@@ -469,6 +506,7 @@ def check(case, work, cdtail, wrapper, seed):
     os.makedirs(folder, exist_ok=True)
     for f in os.listdir(folder):
         os.unlink(os.path.join(folder, f))
+    draw_qframes(seed, case)
     layout, end = write_disc(rng, folder, case["spec"], case)
     cue = os.path.join(folder, "out.cue")
     cmd = wrapper + [cdtail, "image", "--raw", "--json", "--map", os.path.join(folder, "out.map")]

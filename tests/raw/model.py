@@ -175,6 +175,32 @@ def subq(control, track, index, relative, lba):
     return q + q_crc(q).to_bytes(2, "big")
 
 
+def _packq(fields):
+    """Q's 80 bits from (value, width) fields in order, then the CRC."""
+    v, n = 0, 0
+    for val, width in fields:
+        v, n = v << width | val, n + width
+    assert n == 80
+    q = v.to_bytes(10, "big")
+    return q + q_crc(q).to_bytes(2, "big")
+
+
+def mcnq(control, mcn, lba):
+    """Mode 2 Q (ECMA-130 22.3.3): 13 BCD digits, 12 zero bits, AFRAME."""
+    return _packq([(control, 4), (2, 4)] + [(int(c), 4) for c in mcn] +
+                  [(0, 12), (bcd((lba + 150) % 75), 8)])
+
+
+def isrcq(control, isrc, lba):
+    """Mode 3 Q (IEC 60908): 5 characters in the 6-bit code ('0'-'9' 0-9,
+    'A'-'Z' 17-42), 2 zero bits, 7 BCD digits, 4 zero bits, AFRAME."""
+    def six(c):
+        return int(c) if c.isdigit() else ord(c) - ord("A") + 17
+    return _packq([(control, 4), (3, 4)] + [(six(c), 6) for c in isrc[:5]] +
+                  [(0, 2)] + [(int(c), 4) for c in isrc[5:]] +
+                  [(0, 4), (bcd((lba + 150) % 75), 8)])
+
+
 def pw(q, p):
     bits = []
     for byte in q:

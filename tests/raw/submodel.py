@@ -11,15 +11,24 @@ src/lib/sim/cuedisc.c) from the contract alone:
   channel's 96 bits most significant bit first;
 - the emulated drive's P-W: P all ones in a pause (a track's index 00,
   before its INDEX 01), else zeros; Q mode 1 (model.subq: control 4 data,
-  0 audio, the track, index 00 in the pregap with its time counting down
+  0 audio, with the sheet's FLAGS bits (DCP 2, 4CH 8, PRE 1), the track, index 00 in the pregap with its time counting down
   to index 01, else 01 or a later INDEX nn from its time on, counting up
   from index 01, the absolute time); R-W zeros;
+- with the drive's qadr=N: the frame at absolute time A (LBA + 150) with
+  A % N == N - 1 is the k-th (k = A // N): mode 2 (model.mcnq) with the
+  sheet's CATALOG, mode 3 (model.isrcq) with an audio track's ISRC, the
+  one there is, both: mode 2 for an even k, mode 3 for an odd; neither,
+  or the first block of a pregap, of index 01 or of a later INDEX: mode 1
+  as above;
 - a sector left unreadable: a record of zeros (no Q is made up).
 
-Usage: submodel.py KIND.json OUT.sub [--zero LBA,...] [--flip K]
+Usage: submodel.py KIND.json OUT.sub [--zero LBA,...] [--flip K] [IDS]
   Prints "same", or what differs (the first records that do).
        submodel.py write KIND.json FILE [--zero LBA,...]
   Writes the expected records to FILE.
+  IDS: --qadr N --catalog MCN --isrc TRACK=ISRC --flags TRACK=BITS (hex),
+  the last two repeated for each track; --mark TRACK=NUMBER@BLOCKS (an
+  INDEX NUMBER that many blocks after the track's index 01), repeated.
 """
 import os
 import sys
@@ -48,22 +57,47 @@ def index_at(t, lba, marks):
     return index
 
 
-def expected(jpath, zero=(), marks=None):
+def q_mode(ids, audio, number, lba, firsts):
+    """2, 3 or 1: what the frame at lba carries under ids' qadr (firsts:
+    the track's blocks where Q's index changes)."""
+    n = ids.get("qadr") or 0
+    a = lba + 150
+    mcn = bool(ids.get("catalog"))
+    isrc = audio and bool(ids.get("isrc", {}).get(number))
+    if not n or a % n != n - 1 or not (mcn or isrc) or lba in firsts:
+        return 1
+    if mcn and isrc:
+        return 3 if a // n % 2 else 2
+    return 2 if mcn else 3
+
+
+def expected(jpath, zero=(), marks=None, ids=None):
     """marks: {track: [(number, blocks after index 01)]}, the INDEX 02..
-    lines of the sheet the disc was made from (raw_model.py's)."""
+    lines of the sheet the disc was made from (raw_model.py's); ids:
+    {"qadr": N, "catalog": MCN, "isrc": {track: ISRC}, "flags": {track:
+    bits}}, the sheet's CATALOG, ISRC and FLAGS and the drive's qadr=."""
     d, sec = bincheck.source_sectors(jpath)
+    ids = ids or {}
     out = []
     for (number, audio, _session, lbas) in bincheck.expected_files(d, sec):
         t = next(x for x in d["tracks"] if x["number"] == number)
-        control = 0 if audio else 4
+        control = (0 if audio else 4) | ids.get("flags", {}).get(number, 0) & 0xB
+        tmarks = (marks or {}).get(number, [])
+        firsts = {t["start"], t["start"] - t["pregap"]} | {t["start"] + a for _, a in tmarks}
         for lba in lbas:
             if lba in zero:
                 out.append(bytes(REC))
                 continue
             pause = lba < t["start"]
-            rel = t["start"] - lba if pause else lba - t["start"]
-            index = index_at(t, lba, (marks or {}).get(number, []))
-            q = model.subq(control, number, index, rel, lba)
+            mode = q_mode(ids, audio, number, lba, firsts)
+            if mode == 2:
+                q = model.mcnq(control, ids["catalog"], lba)
+            elif mode == 3:
+                q = model.isrcq(control, ids["isrc"][number], lba)
+            else:
+                rel = t["start"] - lba if pause else lba - t["start"]
+                index = index_at(t, lba, tmarks)
+                q = model.subq(control, number, index, rel, lba)
             out.append(channels(pause, q))
     return out
 
@@ -78,12 +112,25 @@ def main(argv):
         return 2
     jpath, path = args[0], args[1]
     zero = set()
+    ids = {"isrc": {}, "flags": {}}
+    marks = {}
     rest = args[2:]
     while rest:
         a = rest.pop(0)
         if a == "--zero":
             zero = {int(x) for x in rest.pop(0).split(",") if x}
-    want = expected(jpath, zero)
+        elif a == "--qadr":
+            ids["qadr"] = int(rest.pop(0))
+        elif a == "--catalog":
+            ids["catalog"] = rest.pop(0)
+        elif a in ("--isrc", "--flags"):
+            k, v = rest.pop(0).split("=")
+            ids[a[2:]][int(k)] = v if a == "--isrc" else int(v, 16)
+        elif a == "--mark":
+            k, v = rest.pop(0).split("=")
+            number, after = v.split("@")
+            marks.setdefault(int(k), []).append((int(number), int(after)))
+    want = expected(jpath, zero, marks, ids)
     if write:
         with open(path, "wb") as f:
             f.write(b"".join(want))

@@ -30,6 +30,8 @@ struct disc {
 	bool index1_early;		/* Q has index 01 from start - 5 */
 	unsigned int n_bad;
 	int64_t bad[MAX_SPECIAL];	/* blocks whose Q cannot be used */
+	unsigned int n_nopos;
+	int64_t nopos[8];		/* blocks with an ADR 2/3 Q */
 	unsigned int reads;
 };
 
@@ -51,6 +53,9 @@ static enum qi_got model(void *ctx, int64_t lba, struct cd_subq *q)
 		return QI_GOT_NOTHING;
 	if (is_bad(d, lba))
 		return QI_GOT_UNUSABLE;
+	for (i = 0; i < d->n_nopos; i++)
+		if (d->nopos[i] == lba)
+			return QI_GOT_NO_POSITION;
 	memset(q, 0, sizeof(*q));
 	q->adr = 1;
 	q->bcd_ok = true;
@@ -187,6 +192,51 @@ static void test_unusable_q_read_aside(void **state)
 	assert_int_equal(p.from, 5000);
 }
 
+/*
+ * ADR 2/3 frames where a boundary is: each goes with the position before
+ * it, the pregap or mark beginning at the first ADR 1 frame naming it (as
+ * redumper's TOC from Q); a damaged frame among them leaves it not known.
+ */
+static void test_no_position_frames(void **state)
+{
+	struct disc d = disc_of(1000, 150, 5000, 25000);
+	struct qi_track t = track_of(&d, 1001, false);
+	struct qi_pregap p;
+	struct qi_marks m;
+
+	(void)state;
+	d.nopos[d.n_nopos++] = 4849;
+	d.nopos[d.n_nopos++] = 4999;
+	qi_find_pregap(&t, model, &d, &p);
+	assert_true(p.known);
+	assert_int_equal(p.from, 4850);
+	assert_true(p.reads <= 6);
+	/* two in a row before the pregap's first block */
+	d.nopos[d.n_nopos++] = 4848;
+	qi_find_pregap(&t, model, &d, &p);
+	assert_true(p.known);
+	assert_int_equal(p.from, 4850);
+	/* one of them damaged: not known */
+	d.bad[d.n_bad++] = 4848;
+	qi_find_pregap(&t, model, &d, &p);
+	assert_false(p.known);
+	/* a mark with an ADR 2/3 frame just before it, another at the end */
+	d = disc_of(1000, 0, 5000, 25000);
+	t = track_of(&d, 5000, false);
+	d.n_marks = 2;
+	d.mark_no[0] = 2, d.mark_at[0] = 12345;
+	d.mark_no[1] = 3, d.mark_at[1] = 20000;
+	d.nopos[d.n_nopos++] = 12344;
+	d.nopos[d.n_nopos++] = 19999;
+	d.nopos[d.n_nopos++] = 24999;
+	qi_find_marks(&t, model, &d, &m);
+	assert_true(m.known);
+	assert_int_equal(m.n, 2);
+	assert_int_equal(m.lba[0], 12345);
+	assert_int_equal(m.lba[1], 20000);
+	assert_true(m.reads <= 2 + 2 * 3 * 16);
+}
+
 static void test_no_usable_q_not_known(void **state)
 {
 	struct disc d = disc_of(1000, 150, 5000, 9000);
@@ -317,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_other_lengths),
 		cmocka_unit_test(test_session_gap),
 		cmocka_unit_test(test_unusable_q_read_aside),
+		cmocka_unit_test(test_no_position_frames),
 		cmocka_unit_test(test_no_usable_q_not_known),
 		cmocka_unit_test(test_index1_before_toc),
 		cmocka_unit_test(test_marks),

@@ -81,6 +81,14 @@ int cd_subq_parse(const uint8_t *q, size_t len, struct cd_subq *out)
 	return 0;
 }
 
+static void put_crc(uint8_t *q)
+{
+	uint16_t crc = cd_q_crc(q) ^ 0xffff;
+
+	q[10] = crc >> 8;
+	q[11] = crc & 0xff;
+}
+
 static void put_msf(uint8_t *p, int64_t frames)
 {
 	if (frames < 0)
@@ -93,17 +101,67 @@ static void put_msf(uint8_t *p, int64_t frames)
 void cd_subq_build(uint8_t *q, uint8_t control, uint8_t track, uint8_t index,
 		   int64_t relative, int64_t lba)
 {
-	uint16_t crc;
-
 	q[0] = (uint8_t)(control << 4 | 1);
 	q[1] = track == CD_TRACK_LEADOUT ? CD_TRACK_LEADOUT : to_bcd(track);
 	q[2] = to_bcd(index);
 	put_msf(q + 3, relative);
 	q[6] = 0;
 	put_msf(q + 7, lba + 150);
-	crc = cd_q_crc(q) ^ 0xffff;
-	q[10] = crc >> 8;
-	q[11] = crc & 0xff;
+	put_crc(q);
+}
+
+/* the frame of the absolute time (lba + 150), as mode 1's AFRAME */
+static uint8_t aframe(int64_t lba)
+{
+	return to_bcd((unsigned int)((lba + 150 < 0 ? 0 : lba + 150) % 75));
+}
+
+/* a 4-bit value at bit (0: q[0]'s most significant) */
+static void put_nibble(uint8_t *q, unsigned int bit, uint8_t v)
+{
+	q[bit / 8] |= (uint8_t)((v & 0x0f) << (4 - bit % 8));
+}
+
+void cd_subq_build_mcn(uint8_t *q, uint8_t control, const char *mcn, int64_t lba)
+{
+	unsigned int i;
+
+	memset(q, 0, CD_Q_LEN);
+	q[0] = (uint8_t)(control << 4 | 2);
+	for (i = 0; i < 13; i++)
+		put_nibble(q, 8 + 4 * i, (uint8_t)(mcn[i] - '0'));
+	q[9] = aframe(lba);
+	put_crc(q);
+}
+
+/* ECMA-130's 6-bit character code of the ISRC's letters and digits */
+static uint8_t six_bit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return (uint8_t)(c - '0');
+	if (c >= 'A' && c <= 'Z')
+		return (uint8_t)(c - 'A' + 0x11);
+	return 0;
+}
+
+void cd_subq_build_isrc(uint8_t *q, uint8_t control, const char *isrc, int64_t lba)
+{
+	uint32_t chars = 0;
+	unsigned int i;
+
+	memset(q, 0, CD_Q_LEN);
+	q[0] = (uint8_t)(control << 4 | 3);
+	/* I1..I5, 30 bits, then 2 zero bits: bytes 1-4 */
+	for (i = 0; i < 5; i++)
+		chars = chars << 6 | six_bit(isrc[i]);
+	chars <<= 2;
+	for (i = 0; i < 4; i++)
+		q[1 + i] = (uint8_t)(chars >> (24 - 8 * i));
+	/* I6..I12 from bit 40, then 4 zero bits */
+	for (i = 0; i < 7; i++)
+		put_nibble(q, 40 + 4 * i, (uint8_t)(isrc[5 + i] - '0'));
+	q[9] = aframe(lba);
+	put_crc(q);
 }
 
 int cd_pw_to_q(const uint8_t *pw, size_t len, uint8_t *q)

@@ -51,6 +51,24 @@ int cd_subq_parse(const uint8_t *q, size_t len, struct cd_subq *out);
 void cd_subq_build(uint8_t *q, uint8_t control, uint8_t track, uint8_t index,
 		   int64_t relative, int64_t lba);
 
+/*
+ * Mode 2 Q (ADR 2, ECMA-130 22.3's q-Mode 2) with its CRC into q[12]:
+ * the Media Catalog Number mcn (13 digits, BCD, 4 bits each), 12 zero
+ * bits, AFRAME (the frame of lba's absolute time, BCD).  mcn: 13
+ * characters '0'..'9'.
+ */
+void cd_subq_build_mcn(uint8_t *q, uint8_t control, const char *mcn, int64_t lba);
+
+/*
+ * Mode 3 Q (ADR 3; ECMA-130 leaves its layout to IEC 60908) with its CRC
+ * into q[12]: the ISRC's first 5 characters (country, owner) in the 6-bit
+ * code ('0'..'9' 00h-09h, 'A'..'Z' 11h-2Ah: the table of Aaru's
+ * Aaru.Decoders/CD/Subchannel.cs, _isrcTable), 2 zero bits, its last 7
+ * (year, serial) BCD, 4 zero bits, AFRAME.  isrc: 12 characters, 5 of
+ * [0-9A-Z] then 7 digits.
+ */
+void cd_subq_build_isrc(uint8_t *q, uint8_t control, const char *isrc, int64_t lba);
+
 /* Q from 96 raw P-W bytes (bit 6 of each, most significant bit first). */
 int cd_pw_to_q(const uint8_t *pw, size_t len, uint8_t *q);
 /* 96 raw P-W bytes holding q[12] in Q and p (0 or 1) in every P bit. */

@@ -18,7 +18,12 @@
  * without marks 1 more (its last block), a mark about 18.  Q that cannot
  * be used (a CRC error, an ADR 2/3 frame that takes the place of the
  * position now and then, a damaged sector) is read again a block aside,
- * then further aside (a damaged run).
+ * then further aside (a damaged run).  Where every block between two
+ * known ones is an ADR 2/3 frame, the boundary is the later known block:
+ * a track or index begins at the first ADR 1 frame naming it, the frames
+ * without a position going with the one before (superg/redumper
+ * cd/toc.ixx builds the TOC from Q so); a damaged frame there leaves it
+ * not known.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +53,7 @@ enum qi_class {
 	QI_PREGAP,		/* the track's index 00 */
 	QI_TRACK,		/* the track's index 01 or later */
 	QI_OTHER,		/* a later track: the layout is not what Q says */
+	QI_NO_POSITION,		/* every block between lo and hi: ADR 2/3 */
 };
 
 struct qi_run {
@@ -70,14 +76,15 @@ static enum qi_class classify(const struct qi_track *t, const struct cd_subq *q)
  * The class of block want, or of the nearest block strictly between lo
  * and hi whose Q can be used; *at is the block that answered, *index its
  * index.  A READ CD that fails below the floor of a session's first track
- * is the gap before it.
+ * is the gap before it.  QI_NO_POSITION: every block between lo and hi
+ * was read and is an ADR 2/3 frame.
  */
 static enum qi_class read_near(const struct qi_run *r, int64_t want, int64_t lo,
 			       int64_t hi, int64_t *at, uint8_t *index)
 {
 	static const int step[QI_NEIGHBOURS] = { 0, 1, -1, 2, -2, 4, -4, 8, -8, 16, -16 };
 	struct cd_subq q;
-	unsigned int i;
+	unsigned int i, no_position = 0;
 
 	for (i = 0; i < QI_NEIGHBOURS; i++) {
 		int64_t x = want + step[i];
@@ -93,12 +100,14 @@ static enum qi_class read_near(const struct qi_run *r, int64_t want, int64_t lo,
 		if (got == QI_GOT_NOTHING && r->t->gap_below && x < r->t->start &&
 		    x >= r->t->floor)
 			return QI_BEFORE;
+		no_position += got == QI_GOT_NO_POSITION;
 		if (got != QI_GOT_Q)
 			continue;
 		*index = q.index;
 		return classify(r->t, &q);
 	}
-	return QI_UNKNOWN;
+	return no_position && (int64_t)no_position == hi - lo - 1 ? QI_NO_POSITION :
+	       QI_UNKNOWN;
 }
 
 void qi_find_pregap(const struct qi_track *t, qi_read_fn fn, void *ctx,
@@ -135,6 +144,8 @@ void qi_find_pregap(const struct qi_track *t, qi_read_fn fn, void *ctx,
 			lo = at;
 		else if (c == QI_PREGAP)
 			hi = at;
+		else if (c == QI_NO_POSITION)
+			break;		/* those go with lo: the pregap begins at hi */
 		else
 			return;		/* no Q, or Q out of order: not known */
 	}
@@ -187,6 +198,8 @@ static bool find_mark(const struct qi_run *r, struct qi_seen *s, unsigned int k,
 	while (hi - lo > 1) {
 		enum qi_class c = read_near(r, lo + (hi - lo) / 2, lo, hi, &at, &index);
 
+		if (c == QI_NO_POSITION)
+			break;		/* those go with lo: the mark begins at hi */
 		if (c != QI_TRACK && c != QI_PREGAP)
 			return false;
 		if (c == QI_PREGAP)
@@ -268,8 +281,11 @@ static enum qi_got read_q(void *ctx, int64_t lba, struct cd_subq *q)
 		cd_pw_to_q(p, CD_PW_LEN, qb);
 		p = qb;
 	}
-	if (cd_subq_parse(p, CD_Q_LEN, q) || q->crc == CD_Q_CRC_BAD || q->adr != 1 ||
-	    !q->bcd_ok || q->lba != lba)
+	if (cd_subq_parse(p, CD_Q_LEN, q) || q->crc == CD_Q_CRC_BAD)
+		return QI_GOT_UNUSABLE;
+	if (q->adr == 2 || q->adr == 3)
+		return QI_GOT_NO_POSITION;
+	if (q->adr != 1 || !q->bcd_ok || q->lba != lba)
 		return QI_GOT_UNUSABLE;
 	return QI_GOT_Q;
 }

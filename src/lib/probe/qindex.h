@@ -21,7 +21,13 @@ struct probe_findings;
 enum qi_got {
 	QI_GOT_Q,		/* a mode 1 Q naming that LBA, its CRC not wrong */
 	QI_GOT_NOTHING,		/* READ CD failed */
-	QI_GOT_UNUSABLE,	/* a Q of another ADR, a wrong CRC, another LBA */
+	QI_GOT_UNUSABLE,	/* a wrong CRC, another LBA, another ADR but 2/3 */
+	/*
+	 * A mode 2 or 3 Q (the catalogue number, an ISRC) with a CRC not
+	 * wrong: a frame without a position, which goes with the position
+	 * before it (see qindex.c)
+	 */
+	QI_GOT_NO_POSITION,
 };
 
 typedef enum qi_got (*qi_read_fn)(void *ctx, int64_t lba, struct cd_subq *q);

@@ -531,39 +531,119 @@ static size_t put_c2(uint8_t fields, bool bad, uint8_t *p)
 }
 
 /*
+ * The LBA where the sheet's mark i of the track begins: its frames into
+ * the FILE from where the track's extent is stored there.
+ */
+static int64_t mark_lba(const struct sim_cue *c, const struct sim_cue_track *ct,
+			unsigned int i)
+{
+	int64_t extent0 = cue_extent_start(&c->sheet.tracks[ct - c->t]);
+
+	return ct->stored + (ct->marks[i].at - extent0);
+}
+
+/*
  * The index Q gives at lba of its track (ECMA-130 22.3.3.4): 00 in the
- * pregap, 01 from INDEX 01, then each INDEX nn of the sheet from its time
- * (a mark's LBA: its frames into the FILE from where the track's extent
- * is stored there).
+ * pregap, 01 from INDEX 01, then each INDEX nn of the sheet from its time.
  */
 static uint8_t q_index_at(const struct sim_cue *c, const struct sim_cue_track *ct,
 			  int64_t lba)
 {
-	int64_t extent0 = cue_extent_start(&c->sheet.tracks[ct - c->t]);
 	uint8_t index = lba < ct->index1 ? 0 : 1;
 	unsigned int i;
 
 	for (i = 0; index && i < ct->n_marks; i++)
-		if (lba >= ct->stored + (ct->marks[i].at - extent0))
+		if (lba >= mark_lba(c, ct, i))
 			index = ct->marks[i].number;
 	return index;
 }
 
-/* Q from the layout: track, index 00 before INDEX 01, times, control. */
+/* lba is where Q's track or index changes: a pregap's, index 01's, a mark's first block */
+static bool q_mark_at(const struct sim_cue *c, const struct sim_cue_track *ct,
+		      int64_t lba)
+{
+	unsigned int i;
+
+	if (lba == ct->first || lba == ct->index1)
+		return true;
+	for (i = 0; i < ct->n_marks; i++)
+		if (lba == mark_lba(c, ct, i))
+			return true;
+	return false;
+}
+
+/*
+ * qadr=N: the ADR of lba's Q.  A disc with a Media Catalog Number or
+ * ISRCs carries them in Q in place of the position now and then: mode 1
+ * (ADR 1) in at least 9 of every 10 frames, mode 2 (ADR 2, the MCN) at
+ * least once in every 100 where present, mode 3 (ADR 3, the ISRC) on audio
+ * tracks only (ECMA-130 22.3, its q-Mode field, as cdrinfo.com's glossary
+ * "q-Mode field" quotes it; mode 3's layout is IEC 60908's).  N < 10 breaks
+ * the 9 in 10 on purpose: a harder disc for the Q search.  The drive's
+ * fixed rule: the frame at absolute time A (lba + 150) with A % N == N - 1
+ * is the k-th (k = A / N); it carries the MCN where the sheet has a
+ * CATALOG, the ISRC where the audio track has one, both: the MCN when k
+ * is even, the ISRC when odd; else it stays ADR 1 (so does the lead-out).
+ * The first block of a pregap, of index 01 and of each INDEX nn stays
+ * ADR 1 too: Q is where the mark is, and a reader places it at the first
+ * ADR 1 frame naming it, an ADR 2/3 frame going with the position before
+ * (superg/redumper cd/toc.ixx builds its TOC from Q so: ADR 2/3 frames
+ * skipped, a track or index beginning at its first ADR 1 frame).
+ */
+static uint8_t q_adr_at(const struct sim *s, const struct sim_sector *sec,
+			const struct sim_track *t, int64_t lba)
+{
+	uint64_t a = (uint64_t)(lba + 150), n = s->cfg.qadr;
+	bool mcn = s->catalog[0], isrc = t->audio && t->isrc[0];
+
+	if (!n || a % n != n - 1 || (!mcn && !isrc) || q_mark_at(s->cue, sec->ct, lba))
+		return 1;
+	if (mcn && isrc)
+		return a / n % 2 ? 3 : 2;
+	return mcn ? 2 : 3;
+}
+
+/*
+ * Q from the layout: track, index 00 before INDEX 01, times; the control
+ * nibble the track's, the sheet's FLAGS with it (ECMA-130 22.3.1: bit 0
+ * pre-emphasis, 1 digital copy permitted, 2 data, 3 four channels; the
+ * CUE's FLAGS PRE, DCP, 4CH as cdrdao's and libcdio's sheets write them).
+ */
+static void q_frame(const struct sim *s, const struct sim_sector *sec,
+		    int64_t lba, uint8_t *q)
+{
+	const struct sim_track *t;
+	uint8_t control;
+
+	if (sec->leadout) {	/* track AA, index 01, counting from the lead-out's start */
+		control = sec->kind == MMC_ST_CDDA ? 0x0 : 0x4;
+		cd_subq_build(q, control, CD_TRACK_LEADOUT, 1, lba - (int64_t)sec->number, lba);
+		return;
+	}
+	t = &s->tracks[sec->ct - s->cue->t];
+	control = sim_track_control(t);
+	switch (q_adr_at(s, sec, t, lba)) {
+	case 2:
+		cd_subq_build_mcn(q, control, s->catalog, lba);
+		return;
+	case 3:
+		cd_subq_build_isrc(q, control, t->isrc, lba);
+		return;
+	}
+	cd_subq_build(q, control, (uint8_t)sec->number, q_index_at(s->cue, sec->ct, lba),
+		      lba < sec->ct->index1 ? sec->ct->index1 - lba : lba - sec->ct->index1,
+		      lba);
+}
+
 static size_t put_sub(const struct sim *s, const struct sim_sector *sec,
 		      int64_t lba, uint8_t sub, uint8_t *p)
 {
-	uint8_t q[CD_Q_LEN], control = sec->kind == MMC_ST_CDDA ? 0x0 : 0x4;
+	uint8_t q[CD_Q_LEN];
 	bool pregap = !sec->leadout && lba < sec->ct->index1;
 
 	if (sub != MMC_SUB_Q && sub != MMC_SUB_RAW)
 		return 0;
-	if (sec->leadout)	/* track AA, index 01, counting from the lead-out's start */
-		cd_subq_build(q, control, CD_TRACK_LEADOUT, 1, lba - (int64_t)sec->number, lba);
-	else
-		cd_subq_build(q, control, (uint8_t)sec->number,
-			      q_index_at(s->cue, sec->ct, lba),
-			      pregap ? sec->ct->index1 - lba : lba - sec->ct->index1, lba);
+	q_frame(s, sec, lba, q);
 	if (sub == MMC_SUB_Q) {
 		memcpy(p, q, CD_Q_LEN);
 		memset(p + CD_Q_LEN, 0, CD_Q_FORMATTED - CD_Q_LEN);

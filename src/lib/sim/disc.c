@@ -58,17 +58,6 @@ static void put_address(uint8_t *p, uint64_t lba, bool msf)
 		       &p[1], &p[2], &p[3]);
 }
 
-/*
- * Control nibble: 4 a data track, 0 audio (2 channels, no pre-emphasis),
- * with the sheet's FLAGS bits (MMC-5 6.26.3: 4CH 8, DCP 2, PRE 1).
- */
-uint8_t sim_track_control(const struct sim_track *t)
-{
-	uint8_t flags = MMC_CONTROL_4CH | MMC_CONTROL_DCP | MMC_CONTROL_PRE;
-
-	return (t->audio ? 0x00 : 0x04) | (t->flags & flags);
-}
-
 static void put_toc_entry(uint8_t *p, uint8_t control, uint8_t track,
 			  uint64_t lba, bool msf)
 {

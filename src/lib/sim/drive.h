@@ -41,6 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include "mmc/mmc.h"
 #include "transport/transport.h"
 
 #define SIM_MAX_TRANSFER (8u * 1024 * 1024)
@@ -153,6 +154,19 @@ struct sim_track {
 };
 
 /*
+ * The control nibble of t, the TOC's and Q's: 4 a data track, 0 audio (2
+ * channels, no pre-emphasis), with the sheet's FLAGS bits (MMC-5 6.26.3:
+ * 4CH 8, DCP 2, PRE 1).  Here, not in disc.c, so that cuedisc.c's Q needs
+ * no call up into the table's module.
+ */
+static inline uint8_t sim_track_control(const struct sim_track *t)
+{
+	uint8_t flags = MMC_CONTROL_4CH | MMC_CONTROL_DCP | MMC_CONTROL_PRE;
+
+	return (uint8_t)((t->audio ? 0x00 : 0x04) | (t->flags & flags));
+}
+
+/*
  * Lead-out + next lead-in + pregap between sessions (cdrkit README.multi,
  * libburn cookbook.txt): 6750 + 4500 + 150 after the first, 2250 + 4500 +
  * 150 after each later one.
@@ -220,6 +234,7 @@ struct sim_config {
 	bool readsub_refuse;	/* readsub=refuse: READ SUB-CHANNEL 05/20/00 */
 	bool cdtext_refuse;	/* cdtext=refuse: READ TOC format 5 05/24/00 */
 	bool no_subq, no_subpw;	/* subchannel=: READ CD refuses formatted Q, raw P-W */
+	uint32_t qadr;		/* qadr=N: every Nth Q ADR 2/3 (cuedisc.c); 0 none */
 	char product[17];	/* drive=NAME: INQUIRY's product, "" the default */
 	uint64_t change_at;	/* change=N: the Nth command meets 06/28/00 */
 	char *change_image;	/* change=N:IMAGE2, or NULL: the same image */
@@ -404,8 +419,6 @@ sim_handler sim_do_service_action_in;
 sim_handler sim_do_read_toc;
 sim_handler sim_do_read_disc_info;
 sim_handler sim_do_read_track_info;
-/* The TOC's control nibble of t. */
-uint8_t sim_track_control(const struct sim_track *t);
 
 /* subchan.c */
 sim_handler sim_do_read_subchannel;

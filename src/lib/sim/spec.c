@@ -216,6 +216,17 @@ static int key_subchannel(struct sim_config *c, const char *v)
 	return 0;
 }
 
+/* qadr=N: every Nth Q frame ADR 2 or 3 where the sheet has an MCN or ISRC */
+static int key_qadr(struct sim_config *c, const char *v)
+{
+	uint64_t n;
+
+	if (parse_u64(v, &n) || n < 2 || n > 1000000)
+		return CDT_EUSAGE;
+	c->qadr = (uint32_t)n;
+	return 0;
+}
+
 static int key_trace(struct sim_config *c, const char *v)
 {
 	if (!*v)
@@ -283,6 +294,7 @@ static const struct sim_key sim_keys[] = {
 	SIM_FLAG("readsub", readsub_refuse, "answer", "refuse"),
 	SIM_FLAG("cdtext", cdtext_refuse, "answer", "refuse"),
 	SIM_KEY("subchannel", key_subchannel, "all, q, pw or none"),
+	SIM_KEY("qadr", key_qadr, "a frame count from 2 to 1000000"),
 	SIM_KEY("change", sim_key_change, "N[:IMAGE2], a command count >= 1"),
 	SIM_KEY("layout", sim_key_layout, "S[/S...], each S data:BLOCKS[~PREGAP] or audio:BLOCKS[~PREGAP] joined by '+'"),
 	SIM_KEY("gap", sim_key_gap, "SK/ASC/ASCQ in hex, hang or zero"),
