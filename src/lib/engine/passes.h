@@ -37,8 +37,9 @@ int rescue_rest(struct rescue *r);
 /*
  * The in-order pass (verify, tail's compare window): one walk up [from,
  * to) that never comes back to a block.  Reads the blocks outside skip's
- * areas ascending, a chunk a read, a failed read then block by block with
- * the retries; tells the sink of every step (settled).  0 (*reached: the
+ * areas ascending, a chunk a read, a failed read then unit by unit (a
+ * block on CD, r->unit on DVD and BD) with the retries; tells the sink of
+ * every step (settled).  0 (*reached: the
  * end of the last step, `to` unless the sink had its answer first),
  * CDT_EINTR, CDT_ECHANGED, CDT_ETIMEOUT, or a device or sink error.
  */

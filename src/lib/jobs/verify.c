@@ -2,8 +2,9 @@
 /*
  * cdt_verify: read the disc to its true end, in order, and compare it with
  * an image file or with digests.  A chunk that fails is read again block
- * by block (with the retries), so one bad block costs one block, not a
- * chunk; unreadable blocks count as zeros in the digests.  What is not
+ * by block (on DVD and BD unit by unit, as the medium fails), with the
+ * retries, so one bad block costs one block (one unit), not a chunk;
+ * unreadable blocks count as zeros in the digests.  What is not
  * data (skip.h) is never read: zeros in the digests, as image writes it,
  * and not compared with an image file, which another tool may have filled
  * with anything there (a real drive's READ CD of audio, say).  A block
