@@ -1207,14 +1207,16 @@ static void test_unit_short_tail_after_damage(void **state)
 
 		for (int c = 0; c < 2; c++) {
 			for (uint64_t t = 1; t <= 2 * units[u]; t++) {
-				for (int whole = 0; whole < 2; whole++) {
+				for (int whole = 0; whole < 6; whole++) {
 					struct model m = c ? cheap(a + t) : dear(a + t), mc;
 					struct es_params p = params(BASE);
 					struct es_result r, cd;
 
-					if (whole && t != units[u])
+					/* 1: the whole unit; 2..5: damage of 2..5 blocks */
+					if ((whole == 1 && t != units[u]) || (whole > 1 && (uint64_t)whole >= t))
 						continue;
-					m.bad[m.nbad++] = (struct range){ a, whole ? a + t - 1 : a };
+					m.bad[m.nbad++] = (struct range){ a, whole == 1 ? a + t - 1 :
+									  whole > 1 ? a + whole - 1 : a };
 					mc = m;
 					cd = run(&mc, &p);
 					p.unit = units[u];

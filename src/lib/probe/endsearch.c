@@ -776,8 +776,11 @@ static int readable_beyond(struct es_state *s, uint64_t top, bool skip_failed)
 			rc = probe_beyond(s, e, d2, top, skip_failed);
 			if (rc < 0 || rc == 1)
 				return rc;
-			if (rc == 2)
+			/* the END nearer: the last probe below it was d2 / 2 */
+			if (rc == 2) {
+				d = d2;
 				break;
+			}
 		}
 		break;
 	}
