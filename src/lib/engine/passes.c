@@ -336,23 +336,19 @@ int rescue_run(struct rescue *r)
  */
 static int retry_bad_runs(struct rescue *r, uint64_t lba, uint32_t n)
 {
-	uint64_t end = lba + n, at = lba, run;
+	uint64_t end = lba + n, at = lba, start, len, last;
 	int got, left = SPAN_GOOD;
 
-	while (at < end) {
-		if (map_status_at(r->map, at * r->bs) != MAP_BAD) {
-			at++;
-			continue;
-		}
-		for (run = 1; at + run < end &&
-		     map_status_at(r->map, (at + run) * r->bs) == MAP_BAD; run++)
-			;
-		got = rescue_try(r, at, (uint32_t)run, MAP_BAD);
+	while (at < end && map_find(r->map, MAP_BAD, at * r->bs, &start, &len) &&
+	       start / r->bs < end) {
+		at = start / r->bs;
+		last = (start + len) / r->bs < end ? (start + len) / r->bs : end;
+		got = rescue_try(r, at, (uint32_t)(last - at), MAP_BAD);
 		if (got < 0)
 			return got;
 		if (got == SPAN_BAD)
 			left = SPAN_BAD;
-		at += run;
+		at = last;
 	}
 	return left;
 }
