@@ -320,6 +320,11 @@ run image --raw --json --map "$M" "sim:$T/mixed.cue" "$T/o/q.cue"
 expect_rc "the first run's options: resumed -> 0" 0
 expect_json "the first run's options: resumed" .resumed true
 bins "the first run's options: the files are the disc's" mixed "$T/o/q.cue" --split
+rm "$T/o/q (Track 3).bin"
+run image --raw --json --map "$M" "sim:$T/mixed.cue" "$T/o/q.cue"
+expect_rc "a track file of the map's run missing: refused -> 2" 2
+expect_grep "missing: says which" "$T/err" 'q \(Track 3\)\.bin is missing: the map says part of it was read'
+expect_no_grep "missing: no resume offered with the same command" "$T/err" "run the same command again"
 
 # --- no leftovers, usage ------------------------------------------------------------
 run image --raw "sim:$T/iso (Track 1).iso" "$T/o/plain.cue"
